@@ -1,0 +1,50 @@
+package dev.warden.api;
+
+import dev.warden.api.agents.AgentRoutes;
+import dev.warden.api.auth.ApiTokenRoutes;
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.db.DatabaseException;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.api.http.Problems;
+import dev.warden.api.observe.HealthRoutes;
+import io.helidon.webserver.http.HttpRouting;
+import java.sql.SQLTransientException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The HTTP surface of Warden as one pure wiring function, shared by the launcher and the tests. Routes
+ * that a role does not run are simply absent ({@code agents} empty on a pipeline-only process).
+ *
+ * @param agents    the agent endpoints, present when the API role runs
+ * @param apiTokens the API token endpoints, present when the API role runs
+ */
+public record WardenApi(AuthFilter auth, HealthRoutes health, Optional<AgentRoutes> agents,
+                        Optional<ApiTokenRoutes> apiTokens) {
+
+    /** Paths reachable without a bearer token. */
+    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/.well-known/");
+
+    /** Registers every route, the authentication filter and the error handlers on {@code routing}. */
+    public void routing(HttpRouting.Builder routing) {
+        routing.addFilter(auth);
+        routing.register("/observe", health);
+        agents.ifPresent(a -> routing.register("/agents", a));
+        apiTokens.ifPresent(t -> routing.register("/auth/tokens", t));
+        routing.any((req, res) -> Problems.send(req, res,
+                new ApiException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
+                        + req.path().path())));
+        routing.error(ApiException.class, Problems::handle);
+        routing.error(DatabaseException.class, (req, res, e) -> {
+            if (e.getCause() instanceof SQLTransientException || e.sqlState() != null && e.sqlState().startsWith("08")) {
+                Problems.send(req, res, new ApiException(ErrorCode.UNAVAILABLE, "the database is unavailable",
+                        List.of(), Map.of("Retry-After", "2")));
+            } else {
+                Problems.handleUnexpected(req, res, e);
+            }
+        });
+        routing.error(Exception.class, Problems::handleUnexpected);
+    }
+}

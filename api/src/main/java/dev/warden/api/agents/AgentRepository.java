@@ -1,0 +1,64 @@
+package dev.warden.api.agents;
+
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.AgentStatus;
+import dev.warden.authorizer.domain.AgentType;
+import dev.warden.authorizer.domain.TenantId;
+import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.StreamEvent;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Storage of agents. Every write takes the events it causes and stores them atomically with the change
+ * (transactional outbox), so state and events never disagree.
+ */
+public interface AgentRepository {
+
+    /** Stores a new agent with its token hash and its events. */
+    void create(Agent agent, byte[] tokenHash, List<StreamEvent.Draft> events);
+
+    /** The agent with this id, whatever its status. */
+    Optional<Agent> find(AgentId id);
+
+    /** The agent whose current token has this hash. */
+    Optional<Agent> findByTokenHash(byte[] tokenHash);
+
+    /** Agents matching every given filter, oldest first. */
+    List<Agent> list(Filter filter);
+
+    /**
+     * Applies {@code change} to the agent under a row lock and stores the result, its new token hash (if
+     * any) and its events in one transaction. Whatever {@code change} throws rolls everything back.
+     *
+     * @return the stored agent, or empty when there is no agent with this id
+     */
+    Optional<Agent> update(AgentId id, Change change);
+
+    /** What a change decides, given the current agent. */
+    @FunctionalInterface
+    interface Change {
+        Outcome apply(Agent current);
+    }
+
+    /** The result of a change; {@code events} empty and {@code agent} unchanged means "nothing to write". */
+    record Outcome(Agent agent, Optional<byte[]> newTokenHash, List<StreamEvent.Draft> events) {
+        public Outcome {
+            events = List.copyOf(events);
+        }
+
+        /** Leave the agent as it is. */
+        public static Outcome unchanged(Agent agent) {
+            return new Outcome(agent, Optional.empty(), List.of());
+        }
+    }
+
+    /**
+     * List filters; empty means "any". {@code status} is matched against the derived status at
+     * {@code now}, so {@code expired} finds agents past their expiry.
+     */
+    record Filter(Optional<UserId> ownerId, Optional<TenantId> tenantId, Optional<AgentType> type,
+                  Optional<AgentStatus> status, java.time.Instant now) {
+    }
+}

@@ -1,0 +1,97 @@
+package dev.warden.api.agents;
+
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.Params;
+import dev.warden.api.http.Responses;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.AgentStatus;
+import dev.warden.authorizer.domain.AgentType;
+import dev.warden.authorizer.domain.TenantId;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.InstantSource;
+import java.util.Optional;
+
+/** HTTP surface of agents (SPEC: Endpoints, Agents), mounted at {@code /agents}. */
+public final class AgentRoutes implements HttpService {
+    private final AgentService agents;
+    private final InstantSource clock;
+    private final long maxBodyBytes;
+
+    public AgentRoutes(AgentService agents, InstantSource clock, long maxBodyBytes) {
+        this.agents = agents;
+        this.clock = clock;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/", this::create)
+                .get("/", this::list)
+                .get("/{id}", this::get)
+                .patch("/{id}", this::update)
+                .delete("/{id}", this::revoke)
+                .post("/{id}/rotate", this::rotate)
+                .post("/{id}/suspend", this::suspend)
+                .post("/{id}/resume", this::resume);
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        AgentService.NewAgent request = AgentJson.parseCreate(JsonRequests.readObject(req, maxBodyBytes));
+        AgentService.Issued issued = agents.create(AuthFilter.principal(req), request);
+        res.header("Location", "/agents/" + issued.agent().id());
+        Responses.json(res, Status.CREATED_201, AgentJson.render(issued.agent(), clock.instant(),
+                Optional.of(issued.token())));
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        AgentService.Query query = new AgentService.Query(
+                Params.queryEnum(req, "status", AgentStatus.class),
+                Params.queryEnum(req, "type", AgentType.class),
+                Params.query(req, "tenantId", TenantId::of));
+        Responses.json(res, Status.OK_200,
+                AgentJson.renderAll(agents.list(AuthFilter.principal(req), query), clock.instant()));
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        send(res, agents.get(AuthFilter.principal(req), id(req)));
+    }
+
+    private void update(ServerRequest req, ServerResponse res) {
+        AgentId id = id(req);
+        AgentService.Patch patch = AgentJson.parsePatch(JsonRequests.readObject(req, maxBodyBytes));
+        send(res, agents.update(AuthFilter.principal(req), id, patch));
+    }
+
+    private void revoke(ServerRequest req, ServerResponse res) {
+        agents.revoke(AuthFilter.principal(req), id(req));
+        Responses.noContent(res);
+    }
+
+    private void rotate(ServerRequest req, ServerResponse res) {
+        AgentService.Issued issued = agents.rotate(AuthFilter.principal(req), id(req));
+        Responses.json(res, Status.OK_200, AgentJson.render(issued.agent(), clock.instant(),
+                Optional.of(issued.token())));
+    }
+
+    private void suspend(ServerRequest req, ServerResponse res) {
+        send(res, agents.suspend(AuthFilter.principal(req), id(req)));
+    }
+
+    private void resume(ServerRequest req, ServerResponse res) {
+        send(res, agents.resume(AuthFilter.principal(req), id(req)));
+    }
+
+    private void send(ServerResponse res, Agent agent) {
+        Responses.json(res, Status.OK_200, AgentJson.render(agent, clock.instant(), Optional.empty()));
+    }
+
+    private static AgentId id(ServerRequest req) {
+        return Params.path(req, "id", AgentId::of);
+    }
+}

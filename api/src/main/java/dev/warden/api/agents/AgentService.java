@@ -1,0 +1,272 @@
+package dev.warden.api.agents;
+
+import dev.warden.api.auth.Principal;
+import dev.warden.api.auth.TokenKind;
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.AgentStatus;
+import dev.warden.authorizer.domain.AgentType;
+import dev.warden.authorizer.domain.Permission;
+import dev.warden.authorizer.domain.TenantId;
+import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.EventType;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The agent lifecycle as library operations (SPEC: Agents, States and transitions): create, read, list,
+ * update, revoke, rotate, suspend, resume. Enforces who may do what:
+ *
+ * <ul>
+ *   <li>the admin may do everything;</li>
+ *   <li>a user sees and manages only the agents they own, and creates agents only for themselves;</li>
+ *   <li>an agent may read its own record and nothing else.</li>
+ * </ul>
+ *
+ * An agent the caller may not see is reported as not found (404), so ids do not leak. Every change is
+ * stored with its event atomically and the event is published before the method returns (or, if Kafka
+ * is down, as soon as it is back). Thread-safe.
+ */
+public final class AgentService {
+    private final AgentRepository repository;
+    private final EventOutbox outbox;
+    private final InstantSource clock;
+
+    public AgentService(AgentRepository repository, EventOutbox outbox, InstantSource clock) {
+        this.repository = repository;
+        this.outbox = outbox;
+        this.clock = clock;
+    }
+
+    /** What {@link #create} needs. */
+    public record NewAgent(UserId ownerId, Optional<TenantId> tenantId, String name, AgentType type,
+                           List<Permission> permissions, Optional<Instant> expiresAt, Map<String, Object> metadata) {
+    }
+
+    /**
+     * A partial update: absent fields are left alone. {@code expiresAt} is present-and-empty to clear
+     * the expiry.
+     */
+    public record Patch(Optional<String> name, Optional<List<Permission>> permissions,
+                        Optional<Optional<Instant>> expiresAt, Optional<Map<String, Object>> metadata) {
+    }
+
+    /** List filters. */
+    public record Query(Optional<AgentStatus> status, Optional<AgentType> type, Optional<TenantId> tenantId) {
+    }
+
+    /** An agent together with its freshly issued token (shown once). */
+    public record Issued(Agent agent, String token) {
+    }
+
+    /** Registers a new active agent and issues its token. */
+    public Issued create(Principal caller, NewAgent request) {
+        requireMayOwn(caller, request.ownerId());
+        Instant now = now();
+        request.expiresAt().filter(e -> !e.isAfter(now)).ifPresent(e -> {
+            throw ApiException.invalid("expiresAt", "must be in the future");
+        });
+        Agent agent = new Agent(AgentId.random(), request.ownerId(), request.tenantId(), request.name(),
+                request.type(), AgentStatus.ACTIVE, request.permissions(), request.expiresAt().map(AgentService::millis),
+                request.metadata(), now, now);
+        String token = Tokens.mint(TokenKind.AGENT);
+        repository.create(agent, Tokens.hash(token), List.of(AgentEvents.of(EventType.AGENT_CREATED, agent, caller, now)));
+        outbox.flush();
+        return new Issued(agent, token);
+    }
+
+    /** The agent, if the caller may see it. */
+    public Agent get(Principal caller, AgentId id) {
+        return visible(caller, id);
+    }
+
+    /** The agents the caller may see that match {@code query}. */
+    public List<Agent> list(Principal caller, Query query) {
+        Optional<UserId> owner = switch (caller) {
+            case Principal.Admin a -> Optional.empty();
+            case Principal.User u -> Optional.of(u.id());
+            case Principal.AgentCaller c -> Optional.of(c.ownerId());
+        };
+        List<Agent> agents = repository.list(new AgentRepository.Filter(owner, query.tenantId(), query.type(),
+                query.status(), now()));
+        if (caller instanceof Principal.AgentCaller self) {
+            return agents.stream().filter(a -> a.id().equals(self.id())).toList();
+        }
+        return agents;
+    }
+
+    /** Applies a partial update. A revoked agent cannot be changed. */
+    public Agent update(Principal caller, AgentId id, Patch patch) {
+        manageable(caller, id);
+        Instant now = now();
+        patch.expiresAt().flatMap(e -> e).filter(e -> !e.isAfter(now)).ifPresent(e -> {
+            throw ApiException.invalid("expiresAt", "must be in the future");
+        });
+        Agent updated = repository.update(id, current -> {
+            requireNotRevoked(current);
+            List<String> changed = new ArrayList<>();
+            Agent next = applyPatch(current, patch, now, changed);
+            if (changed.isEmpty()) {
+                return AgentRepository.Outcome.unchanged(current);
+            }
+            return new AgentRepository.Outcome(next, Optional.empty(),
+                    List.of(AgentEvents.of(EventType.AGENT_UPDATED, next, caller, now, changed)));
+        }).orElseThrow(AgentService::notFound);
+        outbox.flush();
+        return updated;
+    }
+
+    /** Revokes the agent, permanently. Revoking a revoked agent changes nothing. */
+    public void revoke(Principal caller, AgentId id) {
+        manageable(caller, id);
+        Instant now = now();
+        repository.update(id, current -> {
+            if (current.storedStatus() == AgentStatus.REVOKED) {
+                return AgentRepository.Outcome.unchanged(current);
+            }
+            Agent next = withStatus(current, AgentStatus.REVOKED, now);
+            return new AgentRepository.Outcome(next, Optional.empty(),
+                    List.of(AgentEvents.of(EventType.AGENT_REVOKED, next, caller, now)));
+        }).orElseThrow(AgentService::notFound);
+        outbox.flush();
+    }
+
+    /**
+     * Issues a new token; the previous one stops working at once. Allowed while the agent is active or
+     * suspended; refused (409) when it is revoked or expired.
+     */
+    public Issued rotate(Principal caller, AgentId id) {
+        manageable(caller, id);
+        Instant now = now();
+        String token = Tokens.mint(TokenKind.AGENT);
+        Agent rotated = repository.update(id, current -> {
+            AgentStatus status = current.status(now);
+            if (status == AgentStatus.REVOKED || status == AgentStatus.EXPIRED) {
+                throw inactive(current, status);
+            }
+            Agent next = touch(current, now);
+            return new AgentRepository.Outcome(next, Optional.of(Tokens.hash(token)),
+                    List.of(AgentEvents.of(EventType.AGENT_ROTATED, next, caller, now)));
+        }).orElseThrow(AgentService::notFound);
+        outbox.flush();
+        return new Issued(rotated, token);
+    }
+
+    /** Suspends an active agent: its token and decisions stop working until {@link #resume}. */
+    public Agent suspend(Principal caller, AgentId id) {
+        return transition(caller, id, AgentStatus.ACTIVE, AgentStatus.SUSPENDED, EventType.AGENT_SUSPENDED);
+    }
+
+    /** Resumes a suspended agent. */
+    public Agent resume(Principal caller, AgentId id) {
+        return transition(caller, id, AgentStatus.SUSPENDED, AgentStatus.ACTIVE, EventType.AGENT_RESUMED);
+    }
+
+    private Agent transition(Principal caller, AgentId id, AgentStatus from, AgentStatus to, EventType event) {
+        manageable(caller, id);
+        Instant now = now();
+        Agent result = repository.update(id, current -> {
+            AgentStatus status = current.status(now);
+            if (status == to) {
+                return AgentRepository.Outcome.unchanged(current);
+            }
+            if (status != from) {
+                throw inactive(current, status);
+            }
+            Agent next = withStatus(current, to, now);
+            return new AgentRepository.Outcome(next, Optional.empty(), List.of(AgentEvents.of(event, next, caller, now)));
+        }).orElseThrow(AgentService::notFound);
+        outbox.flush();
+        return result;
+    }
+
+    private static Agent applyPatch(Agent current, Patch patch, Instant now, List<String> changed) {
+        String name = patch.name().filter(n -> !n.equals(current.name())).map(n -> mark(changed, "name", n))
+                .orElse(current.name());
+        List<Permission> permissions = patch.permissions().filter(p -> !p.equals(current.permissions()))
+                .map(p -> mark(changed, "permissions", p)).orElse(current.permissions());
+        Optional<Instant> expiresAt = patch.expiresAt().map(e -> e.map(AgentService::millis))
+                .filter(e -> !e.equals(current.expiresAt())).map(e -> mark(changed, "expiresAt", e))
+                .orElse(current.expiresAt());
+        Map<String, Object> metadata = patch.metadata().filter(m -> !m.equals(current.metadata()))
+                .map(m -> mark(changed, "metadata", m)).orElse(current.metadata());
+        return new Agent(current.id(), current.ownerId(), current.tenantId(), name, current.type(),
+                current.storedStatus(), permissions, expiresAt, metadata, current.createdAt(), now);
+    }
+
+    private static <T> T mark(List<String> changed, String field, T value) {
+        changed.add(field);
+        return value;
+    }
+
+    private static Agent withStatus(Agent a, AgentStatus status, Instant now) {
+        return new Agent(a.id(), a.ownerId(), a.tenantId(), a.name(), a.type(), status, a.permissions(),
+                a.expiresAt(), a.metadata(), a.createdAt(), now);
+    }
+
+    private static Agent touch(Agent a, Instant now) {
+        return withStatus(a, a.storedStatus(), now);
+    }
+
+    private Agent visible(Principal caller, AgentId id) {
+        return repository.find(id).filter(agent -> canSee(caller, agent)).orElseThrow(AgentService::notFound);
+    }
+
+    private void manageable(Principal caller, AgentId id) {
+        Agent agent = visible(caller, id);
+        if (caller instanceof Principal.AgentCaller) {
+            throw ApiException.forbidden("an agent token may read its own record but not change it");
+        }
+        requireMayOwn(caller, agent.ownerId());
+    }
+
+    private static boolean canSee(Principal caller, Agent agent) {
+        return switch (caller) {
+            case Principal.Admin a -> true;
+            case Principal.User u -> agent.ownerId().equals(u.id());
+            case Principal.AgentCaller c -> agent.id().equals(c.id());
+        };
+    }
+
+    private static void requireMayOwn(Principal caller, UserId ownerId) {
+        switch (caller) {
+            case Principal.Admin a -> { }
+            case Principal.User u when u.id().equals(ownerId) -> { }
+            case Principal.User u -> throw new ApiException(ErrorCode.FORBIDDEN,
+                    "ownerId must be your own user id", List.of(new dev.warden.api.http.FieldError("ownerId",
+                    "must be your own user id")), Map.of());
+            case Principal.AgentCaller c -> throw ApiException.forbidden("agent tokens cannot manage agents");
+        }
+    }
+
+    private static void requireNotRevoked(Agent agent) {
+        if (agent.storedStatus() == AgentStatus.REVOKED) {
+            throw inactive(agent, AgentStatus.REVOKED);
+        }
+    }
+
+    private static ApiException inactive(Agent agent, AgentStatus status) {
+        return new ApiException(ErrorCode.AGENT_INACTIVE, "agent " + agent.id() + " is " + status.wireName());
+    }
+
+    private static ApiException notFound() {
+        return ApiException.notFound(ErrorCode.AGENT_NOT_FOUND, "no such agent");
+    }
+
+    private Instant now() {
+        return millis(clock.instant());
+    }
+
+    private static Instant millis(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,207 @@
+package dev.warden.api.agents;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.warden.api.db.Database;
+import dev.warden.api.db.Sql;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.AgentStatus;
+import dev.warden.authorizer.domain.AgentType;
+import dev.warden.authorizer.domain.TenantId;
+import dev.warden.authorizer.domain.UserId;
+import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.StreamEvent;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@link AgentRepository} on Postgres table {@code agents}, with events through the {@link EventOutbox}. */
+public final class JdbcAgentRepository implements AgentRepository {
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+    private static final String COLUMNS = "id, owner_id, tenant_id, name, type, status, permissions, expires_at, "
+            + "metadata, created_at, updated_at";
+
+    static final String INSERT = "INSERT INTO agents (id, owner_id, tenant_id, name, type, status, token_hash, "
+            + "permissions, expires_at, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    static final String FIND = "SELECT " + COLUMNS + " FROM agents WHERE id = ?";
+    static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
+    static final String FIND_BY_TOKEN = "SELECT " + COLUMNS + " FROM agents WHERE token_hash = ?";
+    static final String UPDATE = "UPDATE agents SET name = ?, status = ?, permissions = ?, expires_at = ?, "
+            + "metadata = ?, updated_at = ?, token_hash = COALESCE(?, token_hash), "
+            + "revoked_at = CASE WHEN ? = 'revoked' THEN COALESCE(revoked_at, ?) ELSE revoked_at END WHERE id = ?";
+    /** Derived-status filter: expired = stored active/suspended with expires_at passed. */
+    static final String LIST = "SELECT " + COLUMNS + " FROM agents WHERE (?::text IS NULL OR owner_id = ?) "
+            + "AND (?::text IS NULL OR tenant_id = ?) AND (?::text IS NULL OR type = ?) AND ("
+            + "?::text IS NULL"
+            + " OR (? = 'revoked' AND status = 'revoked')"
+            + " OR (? = 'expired' AND status <> 'revoked' AND expires_at <= ?)"
+            + " OR (? IN ('active', 'suspended') AND status = ? AND (expires_at IS NULL OR expires_at > ?))"
+            + ") ORDER BY created_at, id LIMIT 10000";
+
+    private final Database db;
+
+    public JdbcAgentRepository(Database db) {
+        this.db = db;
+    }
+
+    @Override
+    public void create(Agent agent, byte[] tokenHash, List<StreamEvent.Draft> events) {
+        db.inTransaction(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
+                ps.setString(1, agent.id().value());
+                ps.setString(2, agent.ownerId().value());
+                Sql.setString(ps, 3, agent.tenantId().map(TenantId::value));
+                ps.setString(4, agent.name());
+                ps.setString(5, agent.type().wireName());
+                ps.setString(6, agent.storedStatus().wireName());
+                ps.setBytes(7, tokenHash);
+                Sql.setJson(ps, 8, PermissionJson.render(agent.permissions()).toString());
+                Sql.setInstant(ps, 9, agent.expiresAt());
+                Sql.setJson(ps, 10, json(agent.metadata()));
+                ps.setTimestamp(11, Timestamp.from(agent.createdAt()));
+                ps.setTimestamp(12, Timestamp.from(agent.updatedAt()));
+                ps.executeUpdate();
+            }
+            appendAll(conn, events);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Agent> find(AgentId id) {
+        return db.withConnection(conn -> queryOne(conn, FIND, id.value()));
+    }
+
+    @Override
+    public Optional<Agent> findByTokenHash(byte[] tokenHash) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(FIND_BY_TOKEN)) {
+                ps.setBytes(1, tokenHash);
+                return first(ps);
+            }
+        });
+    }
+
+    @Override
+    public List<Agent> list(Filter filter) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(LIST)) {
+                String owner = filter.ownerId().map(UserId::value).orElse(null);
+                String tenant = filter.tenantId().map(TenantId::value).orElse(null);
+                String type = filter.type().map(AgentType::wireName).orElse(null);
+                String status = filter.status().map(AgentStatus::wireName).orElse(null);
+                Timestamp now = Timestamp.from(filter.now());
+                ps.setString(1, owner);
+                ps.setString(2, owner);
+                ps.setString(3, tenant);
+                ps.setString(4, tenant);
+                ps.setString(5, type);
+                ps.setString(6, type);
+                ps.setString(7, status);
+                ps.setString(8, status);
+                ps.setString(9, status);
+                ps.setTimestamp(10, now);
+                ps.setString(11, status);
+                ps.setString(12, status);
+                ps.setTimestamp(13, now);
+                List<Agent> agents = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        agents.add(read(rs));
+                    }
+                }
+                return agents;
+            }
+        });
+    }
+
+    @Override
+    public Optional<Agent> update(AgentId id, Change change) {
+        return db.inTransaction(conn -> {
+            Optional<Agent> current = queryOne(conn, FIND_FOR_UPDATE, id.value());
+            if (current.isEmpty()) {
+                return Optional.empty();
+            }
+            Outcome outcome = change.apply(current.get());
+            if (outcome.events().isEmpty() && outcome.agent().equals(current.get()) && outcome.newTokenHash().isEmpty()) {
+                return current;
+            }
+            write(conn, outcome);
+            appendAll(conn, outcome.events());
+            return Optional.of(outcome.agent());
+        });
+    }
+
+    private static void write(Connection conn, Outcome outcome) throws SQLException {
+        Agent agent = outcome.agent();
+        try (PreparedStatement ps = conn.prepareStatement(UPDATE)) {
+            ps.setString(1, agent.name());
+            ps.setString(2, agent.storedStatus().wireName());
+            Sql.setJson(ps, 3, PermissionJson.render(agent.permissions()).toString());
+            Sql.setInstant(ps, 4, agent.expiresAt());
+            Sql.setJson(ps, 5, json(agent.metadata()));
+            ps.setTimestamp(6, Timestamp.from(agent.updatedAt()));
+            ps.setBytes(7, outcome.newTokenHash().orElse(null));
+            ps.setString(8, agent.storedStatus().wireName());
+            ps.setTimestamp(9, Timestamp.from(agent.updatedAt()));
+            ps.setString(10, agent.id().value());
+            ps.executeUpdate();
+        }
+    }
+
+    private static void appendAll(Connection conn, List<StreamEvent.Draft> events) throws SQLException {
+        for (StreamEvent.Draft event : events) {
+            EventOutbox.append(conn, event);
+        }
+    }
+
+    private static Optional<Agent> queryOne(Connection conn, String sql, String id) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            ps.setString(1, id);
+            return first(ps);
+        }
+    }
+
+    private static Optional<Agent> first(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+        }
+    }
+
+    private static Agent read(ResultSet rs) throws SQLException {
+        try {
+            return new Agent(
+                    AgentId.of(rs.getString("id")),
+                    UserId.of(rs.getString("owner_id")),
+                    Sql.string(rs, "tenant_id").map(TenantId::of),
+                    rs.getString("name"),
+                    WireEnum.parse(AgentType.class, rs.getString("type")).orElseThrow(),
+                    WireEnum.parse(AgentStatus.class, rs.getString("status")).orElseThrow(),
+                    PermissionJson.fromStored(Json.mapper().readTree(rs.getString("permissions"))),
+                    Sql.instant(rs, "expires_at"),
+                    Json.mapper().readValue(rs.getString("metadata"), MAP),
+                    Sql.requiredInstant(rs, "created_at"),
+                    Sql.requiredInstant(rs, "updated_at"));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String json(Map<String, Object> value) {
+        try {
+            return Json.mapper().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.warden.api.agents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.http.JsonInput;
+import dev.warden.authorizer.domain.Constraints;
+import dev.warden.authorizer.domain.Permission;
+import dev.warden.authorizer.domain.ResourcePattern;
+import dev.warden.pipeline.contract.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/** JSON form of permissions: {@code {"resource","actions":[...],"constraints":{"maxCallsPerHour":n}?}}. */
+public final class PermissionJson {
+    /** Most permissions one agent or delegation may carry. */
+    public static final int MAX_PERMISSIONS = 1000;
+    /** Most actions in one permission. */
+    public static final int MAX_ACTIONS = 100;
+    /** Longest action name. */
+    public static final int MAX_ACTION_LENGTH = 128;
+
+    private static final Set<String> FIELDS = Set.of("resource", "actions", "constraints");
+    private static final Set<String> CONSTRAINT_FIELDS = Set.of("maxCallsPerHour");
+
+    private PermissionJson() {
+    }
+
+    /** Parses the permissions in {@code items} (the elements of field {@code field}), reporting to {@code in}. */
+    public static List<Permission> parse(JsonInput in, String field, List<ObjectNode> items) {
+        List<Permission> permissions = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            JsonInput p = in.nested(items.get(i), field + "[" + i + "]", FIELDS);
+            parseOne(p).ifPresent(permissions::add);
+        }
+        return permissions;
+    }
+
+    private static Optional<Permission> parseOne(JsonInput p) {
+        Optional<String> resource = p.requiredString("resource", ResourcePattern.MAX_LENGTH);
+        resource.flatMap(ResourcePattern::problem).ifPresent(problem -> p.error("resource", problem));
+        List<String> actions = actions(p);
+        Constraints constraints = constraints(p);
+        if (resource.isEmpty() || actions.isEmpty() || ResourcePattern.problem(resource.get()).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Permission(resource.get(), actions, constraints));
+    }
+
+    private static List<String> actions(JsonInput p) {
+        Optional<JsonNode> raw = p.raw("actions");
+        if (raw.isEmpty()) {
+            p.error("actions", "is required");
+            return List.of();
+        }
+        if (!raw.get().isArray() || raw.get().isEmpty()) {
+            p.error("actions", "must be a non-empty array of action names");
+            return List.of();
+        }
+        if (raw.get().size() > MAX_ACTIONS) {
+            p.error("actions", "must have at most " + MAX_ACTIONS + " items");
+            return List.of();
+        }
+        Set<String> actions = new LinkedHashSet<>();
+        for (int i = 0; i < raw.get().size(); i++) {
+            JsonNode a = raw.get().get(i);
+            if (!a.isTextual() || a.textValue().isBlank() || a.textValue().length() > MAX_ACTION_LENGTH
+                    || !a.textValue().strip().equals(a.textValue())) {
+                p.error("actions[" + i + "]", "must be a non-blank name of at most " + MAX_ACTION_LENGTH
+                        + " characters without surrounding blanks");
+                return List.of();
+            }
+            actions.add(a.textValue());
+        }
+        return List.copyOf(actions);
+    }
+
+    private static Constraints constraints(JsonInput p) {
+        Optional<JsonNode> raw = p.raw("constraints");
+        if (raw.isEmpty()) {
+            return Constraints.NONE;
+        }
+        if (!(raw.get() instanceof ObjectNode object)) {
+            p.error("constraints", "must be a JSON object");
+            return Constraints.NONE;
+        }
+        JsonInput c = p.nested(object, "constraints", CONSTRAINT_FIELDS);
+        Optional<JsonNode> max = c.raw("maxCallsPerHour");
+        if (max.isEmpty()) {
+            return Constraints.NONE;
+        }
+        if (!max.get().canConvertToExactIntegral() || !max.get().canConvertToLong() || max.get().asLong() < 1
+                || max.get().asLong() > 1_000_000_000L) {
+            c.error("maxCallsPerHour", "must be a whole number from 1 to 1000000000");
+            return Constraints.NONE;
+        }
+        return new Constraints(OptionalLong.of(max.get().asLong()));
+    }
+
+    /** The JSON array of {@code permissions}. */
+    public static ArrayNode render(List<Permission> permissions) {
+        ArrayNode array = Json.mapper().createArrayNode();
+        for (Permission permission : permissions) {
+            ObjectNode node = array.addObject().put("resource", permission.resource());
+            ArrayNode actions = node.putArray("actions");
+            permission.actions().forEach(actions::add);
+            permission.constraints().maxCallsPerHour()
+                    .ifPresent(max -> node.putObject("constraints").put("maxCallsPerHour", max));
+        }
+        return array;
+    }
+
+    /** Reads permissions stored by {@link #render} (trusted input: the database). */
+    public static List<Permission> fromStored(JsonNode array) {
+        List<Permission> permissions = new ArrayList<>(array.size());
+        for (JsonNode node : array) {
+            List<String> actions = new ArrayList<>();
+            node.get("actions").forEach(a -> actions.add(a.textValue()));
+            JsonNode max = node.path("constraints").path("maxCallsPerHour");
+            Constraints constraints = max.isMissingNode() ? Constraints.NONE : Constraints.maxCallsPerHour(max.asLong());
+            permissions.add(new Permission(node.get("resource").textValue(), actions, constraints));
+        }
+        return permissions;
+    }
+}

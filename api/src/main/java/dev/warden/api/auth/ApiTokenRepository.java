@@ -1,0 +1,15 @@
+package dev.warden.api.auth;
+
+import java.util.Optional;
+
+/** Storage of user API tokens (by hash). */
+public interface ApiTokenRepository {
+    /** Stores a new token. */
+    void insert(ApiToken token, byte[] tokenHash);
+
+    /** The live (not revoked) token with this hash. */
+    Optional<ApiToken> findActiveByHash(byte[] tokenHash);
+
+    /** Revokes the token; true when it was live. */
+    boolean revoke(String id, java.time.Instant at);
+}

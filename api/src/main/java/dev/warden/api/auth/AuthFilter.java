@@ -1,0 +1,79 @@
+package dev.warden.api.auth;
+
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.api.http.Problems;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.helidon.webserver.http.ServerRequest;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Bearer authentication for every route except the public ones. On success the {@link Principal} is put
+ * in the request context (read it with {@link #principal(ServerRequest)}); otherwise the request ends with
+ * a 401 problem and {@code WWW-Authenticate: Bearer} (RFC 6750 section 3).
+ */
+public final class AuthFilter implements Filter {
+    private static final String CONTEXT_KEY = "warden.principal";
+
+    private final Authenticator authenticator;
+    private final List<String> publicPrefixes;
+
+    /**
+     * @param publicPrefixes path prefixes reachable without a token, e.g. {@code /observe/health}
+     */
+    public AuthFilter(Authenticator authenticator, List<String> publicPrefixes) {
+        this.authenticator = authenticator;
+        this.publicPrefixes = List.copyOf(publicPrefixes);
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        String path = req.path().path();
+        if (publicPrefixes.stream().anyMatch(path::startsWith)) {
+            chain.proceed();
+            return;
+        }
+        Optional<String> token = bearerToken(req);
+        if (token.isEmpty()) {
+            Problems.send(req, res, unauthorized("Bearer", "a bearer token is required"));
+            return;
+        }
+        Optional<Principal> principal = authenticator.authenticate(token.get());
+        if (principal.isEmpty()) {
+            Problems.send(req, res, unauthorized("Bearer error=\"invalid_token\"",
+                    "the bearer token is invalid, revoked or expired"));
+            return;
+        }
+        req.context().register(CONTEXT_KEY, principal.get());
+        chain.proceed();
+    }
+
+    /**
+     * The authenticated caller of a request that passed this filter.
+     *
+     * @throws ApiException 401 when the request was not authenticated
+     */
+    public static Principal principal(ServerRequest req) {
+        return req.context().get(CONTEXT_KEY, Principal.class)
+                .orElseThrow(() -> unauthorized("Bearer", "a bearer token is required"));
+    }
+
+    /** The token of an {@code Authorization: Bearer} header, if well-formed. */
+    public static Optional<String> bearerToken(ServerRequest req) {
+        return req.headers().first(HeaderNames.AUTHORIZATION)
+                .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
+                .map(h -> h.substring(7).strip())
+                .filter(t -> !t.isEmpty());
+    }
+
+    private static ApiException unauthorized(String challenge, String detail) {
+        return new ApiException(ErrorCode.UNAUTHORIZED, detail, List.of(),
+                Map.of("WWW-Authenticate", challenge));
+    }
+}

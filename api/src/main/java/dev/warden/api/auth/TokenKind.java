@@ -1,0 +1,22 @@
+package dev.warden.api.auth;
+
+/** The kinds of bearer token Warden issues, told apart by prefix. */
+public enum TokenKind {
+    /** An agent's own token ({@code POST /agents}, {@code rotate}). */
+    AGENT("wdn_agt_"),
+    /** A user's API token ({@code POST /auth/tokens}). */
+    API("wdn_api_"),
+    /** The bootstrap administrator token of a deployment. */
+    ADMIN("wdn_adm_");
+
+    private final String prefix;
+
+    TokenKind(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /** The token prefix, e.g. {@code wdn_agt_}. */
+    public String prefix() {
+        return prefix;
+    }
+}

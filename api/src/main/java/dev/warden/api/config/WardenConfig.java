@@ -1,0 +1,244 @@
+package dev.warden.api.config;
+
+import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.Topics;
+import io.helidon.config.Config;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Everything a Warden process is configured with. Built from Helidon {@link Config} (node {@code warden},
+ * kebab-case keys) by {@link #from(Config)}, or in code with {@link #builder()}, which holds every default.
+ * {@link #toString()} masks secrets.
+ */
+public record WardenConfig(
+        Set<Role> roles,
+        String instanceId,
+        Server server,
+        Optional<String> bootstrapToken,
+        Kafka kafka,
+        Postgres postgres,
+        String redisUrl) {
+
+    public WardenConfig {
+        roles = Set.copyOf(roles);
+        if (roles.isEmpty()) {
+            throw new IllegalArgumentException("warden.roles must name at least one role");
+        }
+    }
+
+    /** HTTP listener settings. */
+    public record Server(String host, int port, long maxBodyBytes) {
+        public Server {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("warden.server.port must be 0..65535");
+            }
+            if (maxBodyBytes < 1024) {
+                throw new IllegalArgumentException("warden.server.max-body-bytes must be at least 1024");
+            }
+        }
+    }
+
+    /** Kafka connection and topic layout; {@code bootstrap} empty means "start the embedded broker". */
+    public record Kafka(Optional<String> bootstrap, Topics topics) {
+    }
+
+    /** PostgreSQL connection; {@code url} empty means "start the embedded server". */
+    public record Postgres(Optional<String> url, Optional<String> user, Optional<String> password, int poolSize,
+                           Optional<String> schema) {
+        @Override
+        public String toString() {
+            return "Postgres[url=" + url.orElse("(embedded)") + ", user=" + user.orElse("") + ", password="
+                    + (password.isPresent() ? "****" : "") + ", poolSize=" + poolSize + ", schema="
+                    + schema.orElse("") + "]";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WardenConfig[roles=" + roles + ", instanceId=" + instanceId + ", server=" + server
+                + ", bootstrapToken=" + (bootstrapToken.isPresent() ? "****" : "(random)") + ", kafka=" + kafka
+                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + "]";
+    }
+
+    /** True when this process runs {@code role}. */
+    public boolean runs(Role role) {
+        return roles.contains(role);
+    }
+
+    /** A builder holding every default. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder preset with this config's values. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.roles = EnumSet.copyOf(roles);
+        b.instanceId = instanceId;
+        b.host = server.host();
+        b.port = server.port();
+        b.maxBodyBytes = server.maxBodyBytes();
+        b.bootstrapToken = bootstrapToken;
+        b.kafkaBootstrap = kafka.bootstrap();
+        b.topics = kafka.topics();
+        b.pgUrl = postgres.url();
+        b.pgUser = postgres.user();
+        b.pgPassword = postgres.password();
+        b.pgPoolSize = postgres.poolSize();
+        b.pgSchema = postgres.schema();
+        b.redisUrl = redisUrl;
+        return b;
+    }
+
+    /**
+     * Reads node {@code warden} of {@code root}; every missing key keeps the builder's default.
+     *
+     * @throws IllegalArgumentException naming the key of a bad value
+     */
+    public static WardenConfig from(Config root) {
+        Config c = root.get("warden");
+        Builder b = builder();
+        c.get("roles").asString().ifPresent(b::roles);
+        c.get("instance-id").asString().ifPresent(b::instanceId);
+        c.get("server.host").asString().ifPresent(b::host);
+        c.get("server.port").asInt().ifPresent(b::port);
+        c.get("server.max-body-bytes").asLong().ifPresent(b::maxBodyBytes);
+        c.get("bootstrap.token").asString().filter(s -> !s.isBlank()).ifPresent(b::bootstrapToken);
+        c.get("kafka.bootstrap").asString().filter(s -> !s.isBlank()).ifPresent(b::kafkaBootstrap);
+        Topics topics = Topics.defaults();
+        String prefix = c.get("kafka.topic-prefix").asString().orElse("");
+        b.topics(new Topics(
+                prefix + c.get("kafka.topics.audit").asString().orElse(topics.audit()),
+                c.get("kafka.topics.audit-partitions").asInt().orElse(topics.auditPartitions()),
+                prefix + c.get("kafka.topics.events").asString().orElse(topics.events()),
+                prefix + c.get("kafka.topics.quota-requests").asString().orElse(topics.quotaRequests()),
+                prefix + c.get("kafka.topics.quota-replies").asString().orElse(topics.quotaReplies()),
+                c.get("kafka.topics.quota-partitions").asInt().orElse(topics.quotaPartitions()),
+                c.get("kafka.topics.replication-factor").asInt().map(Integer::shortValue)
+                        .orElse(topics.replicationFactor())));
+        c.get("pg.url").asString().filter(s -> !s.isBlank()).ifPresent(b::pgUrl);
+        c.get("pg.user").asString().filter(s -> !s.isBlank()).ifPresent(b::pgUser);
+        c.get("pg.password").asString().ifPresent(b::pgPassword);
+        c.get("pg.pool-size").asInt().ifPresent(b::pgPoolSize);
+        c.get("pg.schema").asString().filter(s -> !s.isBlank()).ifPresent(b::pgSchema);
+        c.get("redis.url").asString().filter(s -> !s.isBlank()).ifPresent(b::redisUrl);
+        return b.build();
+    }
+
+    /** Mutable builder; every field starts at its documented default. */
+    public static final class Builder {
+        private Set<Role> roles = EnumSet.allOf(Role.class);
+        private String instanceId = "warden-" + UUID.randomUUID().toString().substring(0, 8);
+        private String host = "0.0.0.0";
+        private int port = 8080;
+        private long maxBodyBytes = 1024 * 1024;
+        private Optional<String> bootstrapToken = Optional.empty();
+        private Optional<String> kafkaBootstrap = Optional.empty();
+        private Topics topics = Topics.defaults();
+        private Optional<String> pgUrl = Optional.empty();
+        private Optional<String> pgUser = Optional.empty();
+        private Optional<String> pgPassword = Optional.empty();
+        private int pgPoolSize = 10;
+        private Optional<String> pgSchema = Optional.empty();
+        private String redisUrl = "redis://127.0.0.1:6379";
+
+        private Builder() {
+        }
+
+        /** Roles from a comma list such as {@code api,quota}; unknown names are an error. */
+        public Builder roles(String commaList) {
+            Set<Role> parsed = EnumSet.noneOf(Role.class);
+            for (String name : commaList.split(",")) {
+                String trimmed = name.strip().toLowerCase(Locale.ROOT);
+                if (trimmed.isEmpty()) {
+                    continue;
+                }
+                parsed.add(WireEnum.parse(Role.class, trimmed).orElseThrow(() -> new IllegalArgumentException(
+                        "warden.roles: unknown role '" + trimmed + "'; choose from " + WireEnum.choices(Role.class))));
+            }
+            return roles(parsed);
+        }
+
+        public Builder roles(Set<Role> roles) {
+            this.roles = EnumSet.noneOf(Role.class);
+            this.roles.addAll(roles);
+            return this;
+        }
+
+        public Builder instanceId(String instanceId) {
+            this.instanceId = instanceId;
+            return this;
+        }
+
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder maxBodyBytes(long maxBodyBytes) {
+            this.maxBodyBytes = maxBodyBytes;
+            return this;
+        }
+
+        public Builder bootstrapToken(String token) {
+            this.bootstrapToken = Optional.of(token);
+            return this;
+        }
+
+        public Builder kafkaBootstrap(String bootstrap) {
+            this.kafkaBootstrap = Optional.of(bootstrap);
+            return this;
+        }
+
+        public Builder topics(Topics topics) {
+            this.topics = topics;
+            return this;
+        }
+
+        public Builder pgUrl(String url) {
+            this.pgUrl = Optional.of(url);
+            return this;
+        }
+
+        public Builder pgUser(String user) {
+            this.pgUser = Optional.of(user);
+            return this;
+        }
+
+        public Builder pgPassword(String password) {
+            this.pgPassword = Optional.of(password);
+            return this;
+        }
+
+        public Builder pgPoolSize(int size) {
+            this.pgPoolSize = size;
+            return this;
+        }
+
+        public Builder pgSchema(String schema) {
+            this.pgSchema = Optional.of(schema);
+            return this;
+        }
+
+        public Builder redisUrl(String url) {
+            this.redisUrl = url;
+            return this;
+        }
+
+        public WardenConfig build() {
+            return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
+                    new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
+                    redisUrl);
+        }
+    }
+}

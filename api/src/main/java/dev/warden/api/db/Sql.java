@@ -1,0 +1,54 @@
+package dev.warden.api.db;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.Optional;
+
+/** Small JDBC conveniences shared by the repositories. */
+public final class Sql {
+    private Sql() {
+    }
+
+    /** Binds an optional timestamp. */
+    public static void setInstant(PreparedStatement ps, int index, Optional<Instant> value) throws SQLException {
+        if (value.isPresent()) {
+            ps.setTimestamp(index, Timestamp.from(value.get()));
+        } else {
+            ps.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+        }
+    }
+
+    /** Binds an optional string. */
+    public static void setString(PreparedStatement ps, int index, Optional<String> value) throws SQLException {
+        if (value.isPresent()) {
+            ps.setString(index, value.get());
+        } else {
+            ps.setNull(index, Types.VARCHAR);
+        }
+    }
+
+    /** Binds JSON text to a {@code jsonb} parameter. */
+    public static void setJson(PreparedStatement ps, int index, String json) throws SQLException {
+        ps.setObject(index, json, Types.OTHER);
+    }
+
+    /** Reads a nullable timestamp column. */
+    public static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
+        Timestamp ts = rs.getTimestamp(column);
+        return ts == null ? Optional.empty() : Optional.of(ts.toInstant());
+    }
+
+    /** Reads a non-null timestamp column. */
+    public static Instant requiredInstant(ResultSet rs, String column) throws SQLException {
+        return rs.getTimestamp(column).toInstant();
+    }
+
+    /** Reads a nullable text column. */
+    public static Optional<String> string(ResultSet rs, String column) throws SQLException {
+        return Optional.ofNullable(rs.getString(column));
+    }
+}

@@ -1,0 +1,49 @@
+package dev.warden.api.http;
+
+/**
+ * Every stable error code Warden answers with, once, with its HTTP status and problem title.
+ *
+ * <p>The {@code code} strings are part of the API: never renamed, only added to (callers must treat the
+ * set as open). Uniqueness is checked by a test.
+ */
+public enum ErrorCode {
+    VALIDATION_INVALID("validation_invalid", 400, "Invalid request"),
+    MALFORMED_JSON("malformed_json", 400, "Malformed JSON"),
+    BAD_REQUEST("bad_request", 400, "Bad request"),
+    UNAUTHORIZED("unauthorized", 401, "Unauthorized"),
+    FORBIDDEN("forbidden", 403, "Forbidden"),
+    NOT_FOUND("not_found", 404, "Not found"),
+    AGENT_NOT_FOUND("agent_not_found", 404, "Agent not found"),
+    METHOD_NOT_ALLOWED("method_not_allowed", 405, "Method not allowed"),
+    AGENT_INACTIVE("agent_inactive", 409, "Agent inactive"),
+    CONFLICT("conflict", 409, "Conflict"),
+    PAYLOAD_TOO_LARGE("payload_too_large", 413, "Payload too large"),
+    UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415, "Unsupported media type"),
+    INTERNAL("internal", 500, "Internal error"),
+    UNAVAILABLE("unavailable", 503, "Service unavailable");
+
+    private final String code;
+    private final int status;
+    private final String title;
+
+    ErrorCode(String code, int status, String title) {
+        this.code = code;
+        this.status = status;
+        this.title = title;
+    }
+
+    /** The stable wire value of the problem's {@code code} member. */
+    public String code() {
+        return code;
+    }
+
+    /** The HTTP status answered with this code. */
+    public int status() {
+        return status;
+    }
+
+    /** The problem's {@code title}. */
+    public String title() {
+        return title;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.warden.api.http;
+
+import dev.warden.authorizer.domain.WireEnum;
+import io.helidon.webserver.http.ServerRequest;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** Typed, validated path and query parameters; bad values become a 400 naming the parameter. */
+public final class Params {
+    private Params() {
+    }
+
+    /** Path parameter {@code name} converted by {@code parser} (which throws IllegalArgumentException). */
+    public static <T> T path(ServerRequest req, String name, Function<String, T> parser) {
+        String raw = req.path().pathParameters().get(name);
+        try {
+            return parser.apply(raw);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid(name, e.getMessage());
+        }
+    }
+
+    /** Optional query parameter {@code name} converted by {@code parser}; empty string counts as absent. */
+    public static <T> Optional<T> query(ServerRequest req, String name, Function<String, T> parser) {
+        Optional<String> raw = req.query().first(name).asOptional().filter(s -> !s.isEmpty());
+        try {
+            return raw.map(parser);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid(name, e.getMessage());
+        }
+    }
+
+    /** Optional enum query parameter, by wire name. */
+    public static <E extends Enum<E> & WireEnum> Optional<E> queryEnum(ServerRequest req, String name, Class<E> type) {
+        return query(req, name, v -> WireEnum.parse(type, v).orElseThrow(
+                () -> new IllegalArgumentException("must be one of: " + WireEnum.choices(type))));
+    }
+}

@@ -1,0 +1,43 @@
+package dev.warden.api.kafka;
+
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Factories for the Kafka clients Warden uses, with the settings its guarantees depend on. */
+public final class KafkaClients {
+    private KafkaClients() {
+    }
+
+    /**
+     * A durable producer: {@code acks=all}, idempotent (no duplicates or reordering from retries), bounded
+     * blocking so an unreachable broker fails a send within seconds instead of hanging a request.
+     */
+    public static KafkaProducer<String, byte[]> durableProducer(String bootstrap, String clientId) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** An admin client with short timeouts, for topic management and health checks. */
+    public static Admin admin(String bootstrap, String clientId) {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.CLIENT_ID_CONFIG, clientId,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.warden.api.observe;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.http.Responses;
+import dev.warden.pipeline.contract.Json;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
+
+/**
+ * {@code GET /observe/health}: 200 when every component of every started role is ready, 503 otherwise,
+ * with {@code {"status":"UP|DOWN","roles":[...],"components":{name:{"status","detail"}}}}. Public.
+ */
+public final class HealthRoutes implements HttpService {
+    private final List<HealthCheck> checks;
+    private final List<String> roles;
+
+    public HealthRoutes(List<HealthCheck> checks, List<String> roles) {
+        this.checks = List.copyOf(checks);
+        this.roles = List.copyOf(roles);
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/health", this::health);
+    }
+
+    private void health(ServerRequest req, ServerResponse res) {
+        ObjectNode body = Json.mapper().createObjectNode();
+        ObjectNode components = Json.mapper().createObjectNode();
+        boolean allUp = true;
+        for (HealthCheck check : checks) {
+            HealthCheck.Result result = safeCheck(check);
+            allUp &= result.up();
+            components.putObject(check.name()).put("status", result.up() ? "UP" : "DOWN").put("detail", result.detail());
+        }
+        body.put("status", allUp ? "UP" : "DOWN");
+        roles.forEach(body.putArray("roles")::add);
+        body.set("components", components);
+        Responses.json(res, allUp ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, body);
+    }
+
+    private static HealthCheck.Result safeCheck(HealthCheck check) {
+        try {
+            return check.check();
+        } catch (RuntimeException e) {
+            return HealthCheck.Result.down(e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+}

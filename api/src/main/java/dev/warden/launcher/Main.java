@@ -1,0 +1,175 @@
+package dev.warden.launcher;
+
+import dev.warden.api.config.ConfigLoader;
+import dev.warden.api.config.WardenConfig;
+import io.helidon.logging.common.LogConfig;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The {@code warden} command.
+ *
+ * <pre>
+ *   warden dev   [--port N] [--data-dir DIR] [--config FILE] [--kafka HOST:PORT] [--postgres JDBC_URL]
+ *   warden serve [--roles api,quota,pipeline,sinks] [--port N] [--config FILE]
+ *                [--kafka HOST:PORT] [--postgres JDBC_URL] [--redis URL]
+ * </pre>
+ *
+ * {@code dev} runs every role in this JVM on an embedded KRaft broker and PostgreSQL whose state lives in
+ * the data directory (default {@code .warden-data}) and survives restarts. {@code serve} runs the chosen
+ * roles against external servers. Ctrl-C stops everything cleanly.
+ */
+public final class Main {
+    private static final String USAGE = """
+            usage:
+              warden dev   [--port N] [--data-dir DIR] [--config FILE] [--kafka HOST:PORT] [--postgres JDBC_URL]
+              warden serve [--roles api,quota,pipeline,sinks] [--port N] [--config FILE]
+                           [--kafka HOST:PORT] [--postgres JDBC_URL] [--redis URL]
+              warden help
+            Configuration keys and WARDEN_* environment variables are listed in README.md.""";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        LogConfig.configureRuntime();
+        try {
+            System.exit(run(args, System.out));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("warden: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    static int run(String[] args, PrintStream out) {
+        if (args.length == 0 || List.of("help", "--help", "-h").contains(args[0])) {
+            out.println(USAGE);
+            return args.length == 0 ? 2 : 0;
+        }
+        Map<String, String> options = options(List.of(args).subList(1, args.length));
+        return switch (args[0]) {
+            case "dev" -> dev(options, out);
+            case "serve" -> serve(options, out);
+            default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'\n" + USAGE);
+        };
+    }
+
+    private static int dev(Map<String, String> options, PrintStream out) {
+        WardenConfig config = config(options);
+        Path dataDir = Path.of(options.getOrDefault("data-dir",
+                Optional.ofNullable(System.getenv("WARDEN_DATA_DIR")).orElse(".warden-data")));
+        long started = System.nanoTime();
+        DevInfrastructure infra = DevInfrastructure.start(dataDir, config.kafka().bootstrap(), config.postgres().url());
+        WardenPlatform platform;
+        try {
+            platform = WardenPlatform.start(config, infra.kafkaBootstrap(), infra.jdbcUrl(), Clock.systemUTC());
+        } catch (RuntimeException e) {
+            infra.close();
+            throw e;
+        }
+        out.printf("""
+
+                Warden is ready in %.1f s (roles: %s)
+                  URL:             %s
+                  Admin token:     %s
+                  Data directory:  %s
+                  Kafka:           %s
+                  PostgreSQL:      %s
+                Try: curl -s -H "Authorization: Bearer $TOKEN" %s/agents
+                Press Ctrl-C to stop.
+                %n""", (System.nanoTime() - started) / 1e9, config.roles(), platform.baseUri(), platform.adminToken(),
+                dataDir.toAbsolutePath().normalize(), infra.kafkaBootstrap(), redact(infra.jdbcUrl()),
+                platform.baseUri());
+        awaitShutdown(platform, infra);
+        return 0;
+    }
+
+    private static int serve(Map<String, String> options, PrintStream out) {
+        WardenConfig config = config(options);
+        String kafka = config.kafka().bootstrap().orElseThrow(() -> new IllegalArgumentException(
+                "serve needs Kafka: set WARDEN_KAFKA_BOOTSTRAP, warden.kafka.bootstrap or --kafka"));
+        String pg = config.postgres().url().orElseThrow(() -> new IllegalArgumentException(
+                "serve needs PostgreSQL: set WARDEN_PG_URL, warden.pg.url or --postgres"));
+        WardenPlatform platform = WardenPlatform.start(config, kafka, pg, Clock.systemUTC());
+        out.printf("Warden serving roles %s on %s%n", config.roles(), platform.baseUri());
+        if (config.bootstrapToken().isEmpty()) {
+            out.printf("No WARDEN_BOOTSTRAP_TOKEN was set; this process's admin token is: %s%n", platform.adminToken());
+        }
+        awaitShutdown(platform, () -> { });
+        return 0;
+    }
+
+    private static WardenConfig config(Map<String, String> options) {
+        WardenConfig.Builder b = WardenConfig.from(ConfigLoader.load(Optional.ofNullable(options.get("config"))
+                .map(Path::of))).toBuilder();
+        Optional.ofNullable(options.get("port")).map(Main::port).ifPresent(b::port);
+        Optional.ofNullable(options.get("roles")).ifPresent(b::roles);
+        Optional.ofNullable(options.get("kafka")).ifPresent(b::kafkaBootstrap);
+        Optional.ofNullable(options.get("postgres")).ifPresent(b::pgUrl);
+        Optional.ofNullable(options.get("redis")).ifPresent(b::redisUrl);
+        return b.build();
+    }
+
+    private static int port(String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--port must be a number, got '" + value + "'");
+        }
+    }
+
+    private static Map<String, String> options(List<String> args) {
+        List<String> known = List.of("port", "data-dir", "config", "roles", "kafka", "postgres", "redis");
+        Map<String, String> options = new HashMap<>();
+        List<String> rest = new ArrayList<>(args);
+        while (!rest.isEmpty()) {
+            String arg = rest.removeFirst();
+            String name;
+            String value;
+            if (arg.startsWith("--") && arg.contains("=")) {
+                name = arg.substring(2, arg.indexOf('='));
+                value = arg.substring(arg.indexOf('=') + 1);
+            } else if (arg.startsWith("--") && !rest.isEmpty()) {
+                name = arg.substring(2);
+                value = rest.removeFirst();
+            } else {
+                throw new IllegalArgumentException("unexpected argument '" + arg + "'\n" + USAGE);
+            }
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("unknown option '--" + name + "'\n" + USAGE);
+            }
+            options.put(name, value);
+        }
+        return options;
+    }
+
+    private static String redact(String jdbcUrl) {
+        return jdbcUrl.replaceAll("password=[^&]*", "password=****");
+    }
+
+    private static void awaitShutdown(WardenPlatform platform, AutoCloseable infra) {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("warden: stopping...");
+            platform.close();
+            try {
+                infra.close();
+            } catch (Exception e) {
+                System.err.println("warden: error while stopping: " + e.getMessage());
+            }
+            stopped.countDown();
+        }, "warden-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.warden.launcher;
+
+import dev.warden.api.WardenApi;
+import dev.warden.api.agents.AgentRoutes;
+import dev.warden.api.agents.AgentService;
+import dev.warden.api.agents.JdbcAgentRepository;
+import dev.warden.api.auth.ApiTokenRoutes;
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.auth.Authenticator;
+import dev.warden.api.auth.JdbcApiTokenRepository;
+import dev.warden.api.auth.TokenKind;
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.config.Role;
+import dev.warden.api.config.WardenConfig;
+import dev.warden.api.db.Database;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.kafka.KafkaClients;
+import dev.warden.api.kafka.TopicProvisioner;
+import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.observe.HealthRoutes;
+import dev.warden.api.observe.StandardChecks;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import java.net.URI;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * One running Warden process: the roles of a {@link WardenConfig} against a given Kafka and PostgreSQL.
+ * Starting applies migrations and creates missing topics; closing stops everything in reverse order.
+ * Every role serves {@code /observe/health}; the API role also serves the REST surface.
+ */
+public final class WardenPlatform implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(WardenPlatform.class.getName());
+
+    private final Deque<AutoCloseable> resources;
+    private final WebServer server;
+    private final String adminToken;
+
+    private WardenPlatform(Deque<AutoCloseable> resources, WebServer server, String adminToken) {
+        this.resources = resources;
+        this.server = server;
+        this.adminToken = adminToken;
+    }
+
+    /**
+     * Starts the configured roles.
+     *
+     * @param kafkaBootstrap Kafka {@code host:port} list
+     * @param jdbcUrl        PostgreSQL JDBC URL
+     */
+    public static WardenPlatform start(WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock) {
+        Deque<AutoCloseable> resources = new ArrayDeque<>();
+        try {
+            String adminToken = config.bootstrapToken().orElseGet(() -> Tokens.mint(TokenKind.ADMIN));
+            Database db = push(resources, Database.connect(jdbcUrl, config.postgres()));
+            db.migrate();
+            Admin admin = push(resources, KafkaClients.admin(kafkaBootstrap, config.instanceId() + "-admin"));
+            TopicProvisioner.ensure(admin, config.kafka().topics());
+            List<HealthCheck> checks = List.of(StandardChecks.postgres(db), StandardChecks.kafka(admin));
+
+            KafkaProducer<String, byte[]> producer =
+                    push(resources, KafkaClients.durableProducer(kafkaBootstrap, config.instanceId() + "-events"));
+            EventOutbox outbox = push(resources, new EventOutbox(db, producer, config.kafka().topics().events()));
+            outbox.start(1_000);
+
+            JdbcAgentRepository agentRepository = new JdbcAgentRepository(db);
+            JdbcApiTokenRepository tokenRepository = new JdbcApiTokenRepository(db);
+            Authenticator authenticator = new Authenticator(Tokens.hash(adminToken), agentRepository,
+                    tokenRepository, clock);
+            boolean api = config.runs(Role.API);
+            long maxBody = config.server().maxBodyBytes();
+            WardenApi wardenApi = new WardenApi(
+                    new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS),
+                    new HealthRoutes(checks, config.roles().stream().map(Role::wireName).sorted().toList()),
+                    api ? Optional.of(new AgentRoutes(new AgentService(agentRepository, outbox, clock), clock, maxBody))
+                            : Optional.empty(),
+                    api ? Optional.of(new ApiTokenRoutes(tokenRepository, clock, maxBody)) : Optional.empty());
+
+            HttpRouting.Builder routing = HttpRouting.builder();
+            wardenApi.routing(routing);
+            WebServer server = WebServer.builder()
+                    .host(config.server().host())
+                    .port(config.server().port())
+                    .routing(routing)
+                    .shutdownHook(false)
+                    .build()
+                    .start();
+            resources.push(server::stop);
+            return new WardenPlatform(resources, server, adminToken);
+        } catch (RuntimeException e) {
+            closeAll(resources);
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {
+        resources.push(resource);
+        return resource;
+    }
+
+    /** The HTTP port actually bound. */
+    public int port() {
+        return server.port();
+    }
+
+    /** {@code http://localhost:port}. */
+    public URI baseUri() {
+        return URI.create("http://localhost:" + port());
+    }
+
+    /** The bootstrap admin token in force (configured, or minted at start). */
+    public String adminToken() {
+        return adminToken;
+    }
+
+    @Override
+    public void close() {
+        closeAll(resources);
+    }
+
+    private static void closeAll(Deque<AutoCloseable> resources) {
+        while (!resources.isEmpty()) {
+            AutoCloseable resource = resources.pop();
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "error while stopping " + resource, e);
+            }
+        }
+    }
+}

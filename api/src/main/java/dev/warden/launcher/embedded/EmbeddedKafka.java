@@ -1,0 +1,105 @@
+package dev.warden.launcher.embedded;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+
+/**
+ * A single-node Kafka broker in KRaft mode (combined broker and controller) running inside this JVM, for
+ * {@code warden dev}. Its log lives under a directory that survives restarts: the storage is formatted
+ * once (cluster id kept in {@code cluster.id}) and reused afterwards. Listens on free loopback ports.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+    private final KafkaRaftServer server;
+    private final String bootstrap;
+
+    private EmbeddedKafka(KafkaRaftServer server, String bootstrap) {
+        this.server = server;
+        this.bootstrap = bootstrap;
+    }
+
+    /** Formats {@code dir} if needed and starts the broker. */
+    public static EmbeddedKafka start(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Path logs = dir.resolve("logs");
+            int brokerPort = FreePorts.next();
+            int controllerPort = FreePorts.next();
+            Map<String, Object> props = config(logs, brokerPort, controllerPort);
+            format(dir, logs);
+            KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
+            server.startup();
+            return new EmbeddedKafka(server, "127.0.0.1:" + brokerPort);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start the embedded Kafka broker: " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, Object> config(Path logs, int brokerPort, int controllerPort) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("log.dirs", logs.toAbsolutePath().toString());
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "5");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", "5");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        p.put("auto.create.topics.enable", "false");
+        p.put("num.partitions", "1");
+        p.put("log.flush.interval.messages", "1");
+        return p;
+    }
+
+    private static void format(Path dir, Path logs) throws Exception {
+        Path idFile = dir.resolve("cluster.id");
+        String clusterId;
+        if (Files.exists(idFile)) {
+            clusterId = Files.readString(idFile).strip();
+        } else {
+            clusterId = Uuid.randomUuid().toString();
+            Files.writeString(idFile, clusterId);
+        }
+        new Formatter()
+                .setPrintStream(new PrintStream(PrintStream.nullOutputStream()))
+                .setNodeId(1)
+                .setClusterId(clusterId)
+                .setDirectories(List.of(logs.toAbsolutePath().toString()))
+                .setMetadataLogDirectory(logs.toAbsolutePath().toString())
+                .setControllerListenerName("CONTROLLER")
+                .setIgnoreFormatted(true)
+                .run();
+    }
+
+    /** {@code host:port} for clients. */
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+}

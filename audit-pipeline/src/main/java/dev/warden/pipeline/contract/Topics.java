@@ -1,0 +1,35 @@
+package dev.warden.pipeline.contract;
+
+/**
+ * Names and shapes of Warden's Kafka topics (ARCHITECTURE: Topics). Names are configuration; these are
+ * the defaults, and {@link #withPrefix(String)} lets tests and shared clusters isolate a deployment.
+ *
+ * @param audit             decisions' audit entries, keyed by agent id
+ * @param auditPartitions   partitions of {@code audit}
+ * @param events            every stream event, keyed by subject id; one partition, so ids are totally ordered
+ * @param quotaRequests     quota consume requests, keyed by agent id
+ * @param quotaReplies      quota replies, keyed by API instance id
+ * @param quotaPartitions   partitions of the quota topics (co-partitioned with the counter store)
+ * @param replicationFactor replication factor used when Warden creates a missing topic
+ */
+public record Topics(
+        String audit,
+        int auditPartitions,
+        String events,
+        String quotaRequests,
+        String quotaReplies,
+        int quotaPartitions,
+        short replicationFactor) {
+
+    /** The default topic layout. */
+    public static Topics defaults() {
+        return new Topics("warden.audit", 12, "warden.events", "warden.quota.requests", "warden.quota.replies", 12,
+                (short) 1);
+    }
+
+    /** The same layout with every name prefixed by {@code prefix}. */
+    public Topics withPrefix(String prefix) {
+        return new Topics(prefix + audit, auditPartitions, prefix + events, prefix + quotaRequests,
+                prefix + quotaReplies, quotaPartitions, replicationFactor);
+    }
+}

@@ -1,0 +1,15 @@
+package dev.warden.authorizer.domain;
+
+import java.util.Locale;
+
+/** What kind of agent an identity stands for (SPEC: Agent resource). */
+public enum AgentType implements WireEnum {
+    AUTONOMOUS,
+    DELEGATED,
+    SERVICE;
+
+    @Override
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
