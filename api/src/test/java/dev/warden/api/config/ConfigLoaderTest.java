@@ -1,0 +1,43 @@
+package dev.warden.api.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+    @Test
+    void environmentVariablesMapToKebabCaseKeysAndOverrideDefaults() {
+        WardenConfig config = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of(
+                "WARDEN_KAFKA_BOOTSTRAP", "kafka:9092",
+                "WARDEN_SERVER_MAX__BODY__BYTES", "2048",
+                "WARDEN_BOOTSTRAP_TOKEN", "secret-token",
+                "WARDEN_ROLES", "api, sinks",
+                "WARDEN_KAFKA_TOPIC__PREFIX", "staging.")));
+
+        assertThat(config.kafka().bootstrap()).hasValue("kafka:9092");
+        assertThat(config.server().maxBodyBytes()).isEqualTo(2048);
+        assertThat(config.bootstrapToken()).hasValue("secret-token");
+        assertThat(config.roles()).containsExactlyInAnyOrder(Role.API, Role.SINKS);
+        assertThat(config.kafka().topics().events()).isEqualTo("staging.warden.events");
+        assertThat(config.server().port()).isEqualTo(8080);
+        assertThat(config.toString()).doesNotContain("secret-token");
+    }
+
+    @Test
+    void unknownRoleIsRejectedWithTheKeyNamed() {
+        assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_ROLES", "api,web"))))
+                .hasMessageContaining("warden.roles").hasMessageContaining("web");
+    }
+
+    @Test
+    void defaultsComeFromTheBuiltInFile() {
+        WardenConfig config = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of()));
+        assertThat(config.roles()).containsExactlyInAnyOrder(Role.values());
+        assertThat(config.kafka().topics().audit()).isEqualTo("warden.audit");
+        assertThat(config.kafka().topics().auditPartitions()).isEqualTo(12);
+        assertThat(config.postgres().url()).isEmpty();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.warden.testing;
+
+import dev.warden.api.config.WardenConfig;
+import dev.warden.launcher.WardenPlatform;
+import dev.warden.pipeline.contract.Topics;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A Warden process for one test class, on the shared broker and database, isolated by its own schema and
+ * topic prefix. Register with {@code @RegisterExtension static final TestPlatform warden = new TestPlatform();}.
+ */
+public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
+    private final UnaryOperator<WardenConfig.Builder> customizer;
+    private final MutableClock clock = new MutableClock();
+    private final String isolation = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
+            .toLowerCase(Locale.ROOT);
+    private SharedInfra infra;
+    private WardenPlatform platform;
+    private Http http;
+
+    public TestPlatform() {
+        this(UnaryOperator.identity());
+    }
+
+    /** A platform whose config the test adjusts. */
+    public TestPlatform(UnaryOperator<WardenConfig.Builder> customizer) {
+        this.customizer = customizer;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        infra = SharedInfra.get(context);
+        platform = WardenPlatform.start(config(), infra.kafkaBootstrap(), infra.jdbcUrl(), clock);
+        http = new Http(platform.baseUri());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (platform != null) {
+            platform.close();
+        }
+    }
+
+    /** This platform's config: port 0, own schema, own topics, a fixed admin token. */
+    public WardenConfig config() {
+        return customizer.apply(WardenConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .instanceId("it-" + isolation)
+                .bootstrapToken("wdn_adm_test_" + isolation)
+                .pgSchema(isolation)
+                .pgPoolSize(5)
+                .topics(Topics.defaults().withPrefix(isolation + "."))).build();
+    }
+
+    public Http http() {
+        return http;
+    }
+
+    public String adminToken() {
+        return platform.adminToken();
+    }
+
+    public MutableClock clock() {
+        return clock;
+    }
+
+    public SharedInfra infra() {
+        return infra;
+    }
+
+    public Topics topics() {
+        return config().kafka().topics();
+    }
+}
