@@ -44,6 +44,16 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
         if (platform != null) {
             platform.close();
         }
+        dropSchema();
+    }
+
+    private void dropSchema() {
+        try (java.sql.Connection conn = java.sql.DriverManager.getConnection(infra.jdbcUrl());
+             java.sql.Statement st = conn.createStatement()) {
+            st.execute("DROP SCHEMA IF EXISTS " + isolation + " CASCADE");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("could not drop test schema " + isolation, e);
+        }
     }
 
     /** This platform's config: port 0, own schema, own topics, a fixed admin token. */
