@@ -1,0 +1,73 @@
+package dev.warden.authorizer.engine;
+
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.DelegationId;
+import dev.warden.authorizer.domain.Permission;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A permission as one agent holds it, with every hourly budget a call through it must consume.
+ *
+ * <p>A direct grant carries its own constraint, if any. A delegated grant carries its own constraint
+ * followed by all constraints of the grant it was delegated from, nearest first, so a chain
+ * {@code A --d1--> B --d2--> C} gives C's grant the steps {@code [d2's, d1's, A's]} (those that are set).
+ * A grant is <em>unconstrained</em> only when that whole list is empty.
+ *
+ * <p>Build them with {@link #direct(AgentId, Permission)} and {@link #delegate(DelegationId, AgentId, Permission)};
+ * find the parent of a delegated permission with {@link CompiledPolicy#coveringGrant(Permission)}.
+ *
+ * @param origin      who holds the grant and where it comes from
+ * @param permission  the grant itself
+ * @param depth       0 for a direct grant; for a delegated one its position in the chain, 1 for a
+ *                    delegation of a direct grant (SPEC: Delegation {@code depth})
+ * @param constraints the budgets to consume, own first, then each ancestor's, nearest first
+ */
+public record EffectiveGrant(GrantOrigin origin, Permission permission, int depth, List<ConstrainedStep> constraints) {
+    public EffectiveGrant {
+        constraints = List.copyOf(constraints);
+        boolean direct = origin instanceof GrantOrigin.Direct;
+        if (direct != (depth == 0) || depth < 0) {
+            throw new IllegalArgumentException("depth must be 0 for a direct grant and at least 1 for a delegated one");
+        }
+    }
+
+    /** The grant of {@code permission} listed on {@code agent} itself. */
+    public static EffectiveGrant direct(AgentId agent, Permission permission) {
+        GrantOrigin origin = new GrantOrigin.Direct(agent);
+        return new EffectiveGrant(origin, permission, 0, ownStep(origin, permission));
+    }
+
+    /**
+     * The grant that {@code delegation} gives {@code holder} from this grant.
+     *
+     * @param delegated a subset of this grant (see {@link PermissionCoverage#covers(Permission, Permission)})
+     * @throws IllegalArgumentException when {@code delegated} is not covered by this grant's permission
+     */
+    public EffectiveGrant delegate(DelegationId delegation, AgentId holder, Permission delegated) {
+        if (!PermissionCoverage.covers(permission, delegated)) {
+            throw new IllegalArgumentException("delegated permission " + delegated.resource() + " "
+                    + delegated.actions() + " is not a subset of " + permission.resource() + " " + permission.actions());
+        }
+        GrantOrigin childOrigin = new GrantOrigin.Delegated(delegation, holder);
+        List<ConstrainedStep> chain = new ArrayList<>(ownStep(childOrigin, delegated));
+        chain.addAll(constraints);
+        return new EffectiveGrant(childOrigin, delegated, depth + 1, chain);
+    }
+
+    /** True when a call through this grant must consume at least one hourly budget. */
+    public boolean isConstrained() {
+        return !constraints.isEmpty();
+    }
+
+    /** A stable name for this grant: origin, sorted actions and resource (see {@link ConstrainedStep#counterKey()}). */
+    public String key() {
+        return GrantKeys.of(origin, permission);
+    }
+
+    private static List<ConstrainedStep> ownStep(GrantOrigin origin, Permission permission) {
+        return permission.constraints().isEmpty()
+                ? List.of()
+                : List.of(new ConstrainedStep(origin, permission));
+    }
+}
