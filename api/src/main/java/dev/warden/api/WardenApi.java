@@ -25,7 +25,7 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, Optional<AgentRout
                         Optional<ApiTokenRoutes> apiTokens) {
 
     /** Paths reachable without a bearer token. */
-    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/.well-known/");
+    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/.well-known/");
 
     /** Registers every route, the authentication filter and the error handlers on {@code routing}. */
     public void routing(HttpRouting.Builder routing) {

@@ -12,7 +12,9 @@ import java.util.List;
 
 /**
  * {@code GET /observe/health}: 200 when every component of every started role is ready, 503 otherwise,
- * with {@code {"status":"UP|DOWN","roles":[...],"components":{name:{"status","detail"}}}}. Public.
+ * with {@code {"status":"UP|DOWN","roles":[...],"components":{name:{"status","detail"}}}}; and
+ * {@code GET /observe/live}: 200 while the process serves HTTP, whatever its dependencies (for liveness
+ * probes, so an outage of Kafka or PostgreSQL makes pods unready, not restarted). Both public.
  */
 public final class HealthRoutes implements HttpService {
     private final List<HealthCheck> checks;
@@ -25,7 +27,9 @@ public final class HealthRoutes implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/health", this::health);
+        rules.get("/health", this::health)
+                .get("/live", (req, res) -> Responses.json(res, Status.OK_200,
+                        Json.mapper().createObjectNode().put("status", "UP")));
     }
 
     private void health(ServerRequest req, ServerResponse res) {
