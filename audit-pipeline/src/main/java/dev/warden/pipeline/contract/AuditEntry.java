@@ -1,0 +1,36 @@
+package dev.warden.pipeline.contract;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One audit record on {@code warden.audit} (SPEC: Audit entry), keyed by agent id. Immutable.
+ *
+ * @param userId     the user on whose behalf the agent acts: the agent's owner (empty for an unknown agent)
+ * @param callerId   who asked for the decision: the agent itself, its owner, or {@code admin}
+ * @param parameters the call's arguments with secret-like values redacted
+ * @param reason     why a call was denied (a {@code DecisionReason} code); empty when allowed
+ * @param ip         client IP from the request's context, if given
+ * @param userAgent  client user agent from the request's context, if given
+ */
+public record AuditEntry(
+        String id,
+        String agentId,
+        Optional<String> userId,
+        String callerId,
+        String action,
+        String resource,
+        Map<String, Object> parameters,
+        AuditResult result,
+        Optional<String> reason,
+        double durationMs,
+        long tokensCost,
+        Instant timestamp,
+        Optional<String> ip,
+        Optional<String> userAgent) {
+
+    public AuditEntry {
+        parameters = Map.copyOf(parameters);
+    }
+}

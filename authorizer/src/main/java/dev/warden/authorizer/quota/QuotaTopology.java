@@ -1,0 +1,103 @@
+package dev.warden.authorizer.quota;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The quota owner: a Kafka Streams topology that keeps every per-grant hourly counter and answers consume
+ * requests. Requests are keyed by the root agent of their grant chain, so all counters a request touches
+ * live in one task and are updated by one thread: a request is granted only if every counter is below its
+ * limit, and then all are incremented together. Counters never overshoot. The store is changelog-backed, so
+ * counts survive restarts; run the application with {@code exactly_once_v2} so a crash never counts a call
+ * twice. Counters of hours older than the previous one are deleted.
+ */
+public final class QuotaTopology {
+    /** Name of the counter store. */
+    public static final String STORE = "quota-counters";
+
+    private QuotaTopology() {
+    }
+
+    /** Adds the topology to {@code builder}: {@code requestsTopic} in, {@code repliesTopic} out. */
+    public static void build(StreamsBuilder builder, String requestsTopic, String repliesTopic) {
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
+                Serdes.Long()));
+        builder.stream(requestsTopic, Consumed.with(Serdes.String(), QuotaSerdes.requests()))
+                .process(CounterProcessor::new, STORE)
+                .to(repliesTopic, Produced.with(Serdes.String(), QuotaSerdes.replies()));
+    }
+
+    /** The store key of a counter in an hour: {@code <hour>|<counterKey>}. */
+    static String storeKey(long hour, String counterKey) {
+        return hour + "|" + counterKey;
+    }
+
+    static final class CounterProcessor implements Processor<String, QuotaRequest, String, QuotaReply> {
+        private KeyValueStore<String, Long> counters;
+        private ProcessorContext<String, QuotaReply> context;
+        private long latestHour = Long.MIN_VALUE;
+
+        @Override
+        public void init(ProcessorContext<String, QuotaReply> context) {
+            this.context = context;
+            this.counters = context.getStateStore(STORE);
+            context.schedule(java.time.Duration.ofMinutes(5), PunctuationType.WALL_CLOCK_TIME, t -> evictOldHours());
+        }
+
+        @Override
+        public void process(Record<String, QuotaRequest> record) {
+            QuotaRequest request = record.value();
+            if (request == null) {
+                return;
+            }
+            latestHour = Math.max(latestHour, request.hour());
+            context.forward(record.withKey(request.replyTo()).withValue(decide(request)));
+        }
+
+        private QuotaReply decide(QuotaRequest request) {
+            List<KeyValue<String, Long>> next = new ArrayList<>(request.steps().size());
+            long remaining = Long.MAX_VALUE;
+            for (QuotaRequest.Step step : request.steps()) {
+                String key = storeKey(request.hour(), step.counterKey());
+                Long stored = counters.get(key);
+                long used = stored == null ? 0 : stored;
+                if (used >= step.limit()) {
+                    return new QuotaReply(request.requestId(), false, request.hour(), step.counterKey(), 0);
+                }
+                next.add(KeyValue.pair(key, used + 1));
+                remaining = Math.min(remaining, step.limit() - used - 1);
+            }
+            counters.putAll(next);
+            return new QuotaReply(request.requestId(), true, request.hour(), "", remaining);
+        }
+
+        private void evictOldHours() {
+            if (latestHour == Long.MIN_VALUE) {
+                return;
+            }
+            List<String> stale = new ArrayList<>();
+            try (KeyValueIterator<String, Long> all = counters.all()) {
+                while (all.hasNext()) {
+                    String key = all.next().key;
+                    long hour = Long.parseLong(key.substring(0, key.indexOf('|')));
+                    if (hour < latestHour - 1) {
+                        stale.add(key);
+                    }
+                }
+            }
+            stale.forEach(counters::delete);
+        }
+    }
+}
