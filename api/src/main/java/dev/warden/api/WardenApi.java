@@ -3,6 +3,8 @@ package dev.warden.api;
 import dev.warden.api.agents.AgentRoutes;
 import dev.warden.api.auth.ApiTokenRoutes;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.authorize.AuthorizeRoutes;
+import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.db.DatabaseException;
 import dev.warden.api.http.ApiException;
 import dev.warden.api.http.ErrorCode;
@@ -20,9 +22,12 @@ import java.util.Optional;
  *
  * @param agents    the agent endpoints, present when the API role runs
  * @param apiTokens the API token endpoints, present when the API role runs
+ * @param delegations the delegation endpoints, present when the API role runs
+ * @param authorize   {@code POST /authorize}, present when the API role runs
  */
 public record WardenApi(AuthFilter auth, HealthRoutes health, Optional<AgentRoutes> agents,
-                        Optional<ApiTokenRoutes> apiTokens) {
+                        Optional<ApiTokenRoutes> apiTokens, Optional<DelegationRoutes> delegations,
+                        Optional<AuthorizeRoutes> authorize) {
 
     /** Paths reachable without a bearer token. */
     public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/.well-known/");
@@ -33,6 +38,8 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, Optional<AgentRout
         routing.register("/observe", health);
         agents.ifPresent(a -> routing.register("/agents", a));
         apiTokens.ifPresent(t -> routing.register("/auth/tokens", t));
+        delegations.ifPresent(d -> routing.register("/delegations", d));
+        authorize.ifPresent(a -> routing.register("/authorize", a));
         routing.any((req, res) -> Problems.send(req, res,
                 new ApiException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
                         + req.path().path())));

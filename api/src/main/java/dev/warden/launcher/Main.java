@@ -62,9 +62,10 @@ public final class Main {
     }
 
     private static int dev(Map<String, String> options, PrintStream out) {
-        WardenConfig config = config(options);
         Path dataDir = Path.of(options.getOrDefault("data-dir",
                 Optional.ofNullable(System.getenv("WARDEN_DATA_DIR")).orElse(".warden-data")));
+        WardenConfig config = config(options).toBuilder()
+                .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString()).build();
         long started = System.nanoTime();
         DevInfrastructure infra = DevInfrastructure.start(dataDir, config.kafka().bootstrap(), config.postgres().url());
         WardenPlatform platform;

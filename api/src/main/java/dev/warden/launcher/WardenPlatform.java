@@ -2,6 +2,19 @@ package dev.warden.launcher;
 
 import dev.warden.api.WardenApi;
 import dev.warden.api.agents.AgentRoutes;
+import dev.warden.api.authorize.AuditPublisher;
+import dev.warden.api.authorize.AuthorizationService;
+import dev.warden.api.authorize.AuthorizeRoutes;
+import dev.warden.api.authorize.PolicyResolver;
+import dev.warden.api.authorize.QuotaClient;
+import dev.warden.api.delegations.DelegationRoutes;
+import dev.warden.api.delegations.DelegationService;
+import dev.warden.api.delegations.JdbcDelegationRepository;
+import dev.warden.api.events.EventFeed;
+import dev.warden.launcher.roles.QuotaRole;
+import dev.warden.pipeline.contract.EventType;
+import java.time.Duration;
+import java.util.ArrayList;
 import dev.warden.api.agents.AgentService;
 import dev.warden.api.agents.JdbcAgentRepository;
 import dev.warden.api.auth.ApiTokenRoutes;
@@ -73,16 +86,26 @@ public final class WardenPlatform implements AutoCloseable {
 
             JdbcAgentRepository agentRepository = new JdbcAgentRepository(db);
             JdbcApiTokenRepository tokenRepository = new JdbcApiTokenRepository(db);
+            JdbcDelegationRepository delegationRepository = new JdbcDelegationRepository(db);
             Authenticator authenticator = new Authenticator(Tokens.hash(adminToken), agentRepository,
                     tokenRepository, clock);
+            PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
+            List<HealthCheck> allChecks = new ArrayList<>(checks);
+            if (config.runs(Role.QUOTA)) {
+                QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap));
+                allChecks.add(quota.health());
+            }
             boolean api = config.runs(Role.API);
-            long maxBody = config.server().maxBodyBytes();
+            Optional<ApiRoutes> routes = Optional.empty();
+            if (api) {
+                routes = Optional.of(apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
+                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver));
+            }
             WardenApi wardenApi = new WardenApi(
                     new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS),
-                    new HealthRoutes(checks, config.roles().stream().map(Role::wireName).sorted().toList()),
-                    api ? Optional.of(new AgentRoutes(new AgentService(agentRepository, outbox, clock), clock, maxBody))
-                            : Optional.empty(),
-                    api ? Optional.of(new ApiTokenRoutes(tokenRepository, clock, maxBody)) : Optional.empty());
+                    new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
+                    routes.map(ApiRoutes::agents), routes.map(ApiRoutes::apiTokens),
+                    routes.map(ApiRoutes::delegations), routes.map(ApiRoutes::authorize));
 
             HttpRouting.Builder routing = HttpRouting.builder();
             wardenApi.routing(routing);
@@ -99,6 +122,49 @@ public final class WardenPlatform implements AutoCloseable {
             closeAll(resources);
             throw e;
         }
+    }
+
+    private record ApiRoutes(AgentRoutes agents, ApiTokenRoutes apiTokens, DelegationRoutes delegations,
+                             AuthorizeRoutes authorize) {
+    }
+
+    private static ApiRoutes apiRoutes(WardenConfig config, String kafkaBootstrap, InstantSource clock,
+                                       Deque<AutoCloseable> resources, Database db, KafkaProducer<String, byte[]> producer,
+                                       EventOutbox outbox, JdbcAgentRepository agentRepository,
+                                       JdbcApiTokenRepository tokenRepository,
+                                       JdbcDelegationRepository delegationRepository, Authenticator authenticator,
+                                       PolicyResolver resolver) {
+        long maxBody = config.server().maxBodyBytes();
+        Runnable invalidate = () -> {
+            resolver.invalidateAll();
+            authenticator.invalidateAgents();
+        };
+        EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
+                config.instanceId() + "-feed"));
+        feed.subscribe(event -> {
+            String type = event.type().wireName();
+            if (type.startsWith("agent.") || type.startsWith("delegation.")) {
+                invalidate.run();
+            }
+        });
+        feed.start();
+        DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
+                clock);
+        AgentService agents = new AgentService(agentRepository, outbox, clock, List.of(
+                (agent, change, actor) -> invalidate.run(),
+                (agent, change, actor) -> {
+                    if (change == EventType.AGENT_REVOKED) {
+                        delegations.revokeChainsFrom(agent.id(), actor);
+                    }
+                }));
+        QuotaClient quota = push(resources, new QuotaClient(kafkaBootstrap, config.kafka().topics().quotaRequests(),
+                config.kafka().topics().quotaReplies(), config.instanceId(), Duration.ofSeconds(5)));
+        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), 5_000);
+        return new ApiRoutes(
+                new AgentRoutes(agents, clock, maxBody),
+                new ApiTokenRoutes(tokenRepository, clock, maxBody),
+                new DelegationRoutes(delegations, maxBody),
+                new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody));
     }
 
     private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {

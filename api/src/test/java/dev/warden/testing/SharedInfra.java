@@ -46,6 +46,9 @@ public final class SharedInfra implements ExtensionContext.Store.CloseableResour
                     .setConfigProp("group.initial.rebalance.delay.ms", "0")
                     .setConfigProp("offsets.topic.replication.factor", "1")
                     .setConfigProp("offsets.topic.num.partitions", "3")
+                    .setConfigProp("transaction.state.log.replication.factor", "1")
+                    .setConfigProp("transaction.state.log.min.isr", "1")
+                    .setConfigProp("transaction.state.log.num.partitions", "3")
                     .build();
             kafka.format();
             kafka.startup();

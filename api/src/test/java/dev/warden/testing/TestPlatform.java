@@ -19,6 +19,7 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
     private final MutableClock clock = new MutableClock();
     private final String isolation = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
             .toLowerCase(Locale.ROOT);
+    private final java.nio.file.Path stateDir = SharedInfra.worldTraversableTempDir();
     private SharedInfra infra;
     private WardenPlatform platform;
     private Http http;
@@ -45,6 +46,7 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
             platform.close();
         }
         dropSchema();
+        SharedInfra.deleteTree(stateDir);
     }
 
     private void dropSchema() {
@@ -65,6 +67,8 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
                 .bootstrapToken("wdn_adm_test_" + isolation)
                 .pgSchema(isolation)
                 .pgPoolSize(5)
+                .streamsApplicationPrefix(isolation + "-")
+                .streamsStateDir(stateDir.toString())
                 .topics(Topics.defaults().withPrefix(isolation + "."))).build();
     }
 

@@ -40,11 +40,14 @@ public final class AgentService {
     private final AgentRepository repository;
     private final EventOutbox outbox;
     private final InstantSource clock;
+    private final List<AgentListener> listeners;
 
-    public AgentService(AgentRepository repository, EventOutbox outbox, InstantSource clock) {
+    public AgentService(AgentRepository repository, EventOutbox outbox, InstantSource clock,
+                        List<AgentListener> listeners) {
         this.repository = repository;
         this.outbox = outbox;
         this.clock = clock;
+        this.listeners = List.copyOf(listeners);
     }
 
     /** What {@link #create} needs. */
@@ -80,7 +83,7 @@ public final class AgentService {
                 request.metadata(), now, now);
         String token = Tokens.mint(TokenKind.AGENT);
         repository.create(agent, Tokens.hash(token), List.of(AgentEvents.of(EventType.AGENT_CREATED, agent, caller, now)));
-        outbox.flush();
+        committed(agent, EventType.AGENT_CREATED, caller);
         return new Issued(agent, token);
     }
 
@@ -121,7 +124,7 @@ public final class AgentService {
             return new AgentRepository.Outcome(next, Optional.empty(),
                     List.of(AgentEvents.of(EventType.AGENT_UPDATED, next, caller, now, changed)));
         }).orElseThrow(AgentService::notFound);
-        outbox.flush();
+        committed(updated, EventType.AGENT_UPDATED, caller);
         return updated;
     }
 
@@ -129,7 +132,7 @@ public final class AgentService {
     public void revoke(Principal caller, AgentId id) {
         manageable(caller, id);
         Instant now = now();
-        repository.update(id, current -> {
+        Agent revoked = repository.update(id, current -> {
             if (current.storedStatus() == AgentStatus.REVOKED) {
                 return AgentRepository.Outcome.unchanged(current);
             }
@@ -137,7 +140,7 @@ public final class AgentService {
             return new AgentRepository.Outcome(next, Optional.empty(),
                     List.of(AgentEvents.of(EventType.AGENT_REVOKED, next, caller, now)));
         }).orElseThrow(AgentService::notFound);
-        outbox.flush();
+        committed(revoked, EventType.AGENT_REVOKED, caller);
     }
 
     /**
@@ -157,7 +160,7 @@ public final class AgentService {
             return new AgentRepository.Outcome(next, Optional.of(Tokens.hash(token)),
                     List.of(AgentEvents.of(EventType.AGENT_ROTATED, next, caller, now)));
         }).orElseThrow(AgentService::notFound);
-        outbox.flush();
+        committed(rotated, EventType.AGENT_ROTATED, caller);
         return new Issued(rotated, token);
     }
 
@@ -185,8 +188,13 @@ public final class AgentService {
             Agent next = withStatus(current, to, now);
             return new AgentRepository.Outcome(next, Optional.empty(), List.of(AgentEvents.of(event, next, caller, now)));
         }).orElseThrow(AgentService::notFound);
-        outbox.flush();
+        committed(result, event, caller);
         return result;
+    }
+
+    private void committed(Agent agent, EventType change, Principal caller) {
+        listeners.forEach(l -> l.changed(agent, change, caller));
+        outbox.flush();
     }
 
     private static Agent applyPatch(Agent current, Patch patch, Instant now, List<String> changed) {

@@ -1,19 +1,28 @@
 package dev.warden.api.auth;
 
 import dev.warden.api.agents.AgentRepository;
+import dev.warden.authorizer.domain.Agent;
 import java.time.InstantSource;
+import java.util.HexFormat;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Maps a bearer token to the {@link Principal} it stands for, or to nothing. Looks tokens up by their
  * SHA-256 (so the lookup reveals nothing through timing) and compares the admin token in constant time.
  * Agent tokens work only while the agent is active (not suspended, revoked or expired).
+ *
+ * <p>Agent tokens are cached by hash (the authorize hot path); {@link #invalidateAgents()} drops the cache and
+ * is called on every agent change, local or seen on {@code warden.events}. Unknown tokens are never cached.
  */
 public final class Authenticator {
     private final byte[] adminTokenHash;
     private final AgentRepository agents;
     private final ApiTokenRepository apiTokens;
     private final InstantSource clock;
+    private final Map<String, Agent> agentTokens = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
 
     public Authenticator(byte[] adminTokenHash, AgentRepository agents, ApiTokenRepository apiTokens,
                          InstantSource clock) {
@@ -33,11 +42,31 @@ public final class Authenticator {
             return Optional.of(new Principal.Admin());
         }
         return switch (Tokens.kindOf(token).orElse(TokenKind.ADMIN)) {
-            case AGENT -> agents.findByTokenHash(hash)
+            case AGENT -> agentByToken(hash)
                     .filter(agent -> agent.isActive(clock.instant()))
                     .map(agent -> new Principal.AgentCaller(agent.id(), agent.ownerId()));
             case API -> apiTokens.findActiveByHash(hash).map(t -> new Principal.User(t.userId(), t.id()));
             case ADMIN -> Optional.empty();
         };
+    }
+
+    /** Drops every cached agent token. */
+    public void invalidateAgents() {
+        generation.incrementAndGet();
+        agentTokens.clear();
+    }
+
+    private Optional<Agent> agentByToken(byte[] hash) {
+        String key = HexFormat.of().formatHex(hash);
+        Agent cached = agentTokens.get(key);
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        long gen = generation.get();
+        Optional<Agent> found = agents.findByTokenHash(hash);
+        if (found.isPresent() && generation.get() == gen) {
+            agentTokens.put(key, found.get());
+        }
+        return found;
     }
 }

@@ -22,7 +22,8 @@ public record WardenConfig(
         Optional<String> bootstrapToken,
         Kafka kafka,
         Postgres postgres,
-        String redisUrl) {
+        String redisUrl,
+        Streams streams) {
 
     public WardenConfig {
         roles = Set.copyOf(roles);
@@ -47,6 +48,16 @@ public record WardenConfig(
     public record Kafka(Optional<String> bootstrap, Topics topics) {
     }
 
+    /**
+     * Kafka Streams settings of the quota and pipeline roles.
+     *
+     * @param applicationPrefix prefix of every Streams application id ({@code <prefix>quota})
+     * @param stateDir          local state directory (RocksDB stores, restored from changelogs)
+     * @param commitIntervalMs  commit interval; with exactly-once it bounds the latency of a quota reply
+     */
+    public record Streams(String applicationPrefix, String stateDir, long commitIntervalMs) {
+    }
+
     /** PostgreSQL connection; {@code url} empty means "start the embedded server". */
     public record Postgres(Optional<String> url, Optional<String> user, Optional<String> password, int poolSize,
                            Optional<String> schema) {
@@ -62,7 +73,7 @@ public record WardenConfig(
     public String toString() {
         return "WardenConfig[roles=" + roles + ", instanceId=" + instanceId + ", server=" + server
                 + ", bootstrapToken=" + (bootstrapToken.isPresent() ? "****" : "(random)") + ", kafka=" + kafka
-                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + "]";
+                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + "]";
     }
 
     /** True when this process runs {@code role}. */
@@ -92,6 +103,9 @@ public record WardenConfig(
         b.pgPoolSize = postgres.poolSize();
         b.pgSchema = postgres.schema();
         b.redisUrl = redisUrl;
+        b.streamsPrefix = streams.applicationPrefix();
+        b.streamsStateDir = streams.stateDir();
+        b.streamsCommitIntervalMs = streams.commitIntervalMs();
         return b;
     }
 
@@ -127,6 +141,9 @@ public record WardenConfig(
         c.get("pg.pool-size").asInt().ifPresent(b::pgPoolSize);
         c.get("pg.schema").asString().filter(s -> !s.isBlank()).ifPresent(b::pgSchema);
         c.get("redis.url").asString().filter(s -> !s.isBlank()).ifPresent(b::redisUrl);
+        c.get("streams.application-prefix").asString().ifPresent(b::streamsApplicationPrefix);
+        c.get("streams.state-dir").asString().filter(s -> !s.isBlank()).ifPresent(b::streamsStateDir);
+        c.get("streams.commit-interval-ms").asLong().ifPresent(b::streamsCommitIntervalMs);
         return b.build();
     }
 
@@ -146,6 +163,9 @@ public record WardenConfig(
         private int pgPoolSize = 10;
         private Optional<String> pgSchema = Optional.empty();
         private String redisUrl = "redis://127.0.0.1:6379";
+        private String streamsPrefix = "warden-";
+        private String streamsStateDir = System.getProperty("java.io.tmpdir") + "/warden-streams";
+        private long streamsCommitIntervalMs = 20;
 
         private Builder() {
         }
@@ -235,10 +255,25 @@ public record WardenConfig(
             return this;
         }
 
+        public Builder streamsApplicationPrefix(String prefix) {
+            this.streamsPrefix = prefix;
+            return this;
+        }
+
+        public Builder streamsStateDir(String dir) {
+            this.streamsStateDir = dir;
+            return this;
+        }
+
+        public Builder streamsCommitIntervalMs(long millis) {
+            this.streamsCommitIntervalMs = millis;
+            return this;
+        }
+
         public WardenConfig build() {
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
-                    redisUrl);
+                    redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs));
         }
     }
 }

@@ -20,7 +20,13 @@ public enum ErrorCode {
     PAYLOAD_TOO_LARGE("payload_too_large", 413, "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415, "Unsupported media type"),
     INTERNAL("internal", 500, "Internal error"),
-    UNAVAILABLE("unavailable", 503, "Service unavailable");
+    UNAVAILABLE("unavailable", 503, "Service unavailable"),
+    DELEGATION_NOT_FOUND("delegation_not_found", 404, "Delegation not found"),
+    SELF_DELEGATION("self_delegation", 400, "An agent cannot delegate to itself"),
+    PERMISSION_NOT_HELD("permission_not_held", 403, "Permission not held by the source agent"),
+    CONSTRAINT_LOOSENED("constraint_loosened", 400, "Constraints may only tighten"),
+    CHAIN_DEPTH_EXCEEDED("chain_depth_exceeded", 409, "Delegation chain too deep"),
+    DELEGATION_CYCLE("delegation_cycle", 409, "Delegation would create a cycle");
 
     private final String code;
     private final int status;

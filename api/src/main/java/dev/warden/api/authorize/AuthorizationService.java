@@ -1,0 +1,135 @@
+package dev.warden.api.authorize;
+
+import dev.warden.api.auth.Principal;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.AgentStatus;
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.authorizer.engine.ConstrainedStep;
+import dev.warden.authorizer.engine.EffectiveGrant;
+import dev.warden.authorizer.quota.QuotaReply;
+import dev.warden.authorizer.quota.QuotaRequest;
+import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.AuditResult;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Decides whether an agent may perform an action on a resource (SPEC: Authorization decision) and records
+ * the decision: exactly one audit entry per decision, acknowledged by Kafka before the answer.
+ *
+ * <p>Matching grants are tried in the engine's order. An unconstrained grant allows at once, in process.
+ * Constrained grants are tried one after another against the quota owner, which consumes one call from
+ * every counter of the grant's chain or none; a denied call consumes nothing. Who may ask: the agent itself,
+ * its owner, or the admin; anyone else learns nothing (404). Thread-safe.
+ */
+public final class AuthorizationService {
+    private final PolicyResolver resolver;
+    private final QuotaClient quota;
+    private final AuditPublisher audit;
+    private final InstantSource clock;
+
+    public AuthorizationService(PolicyResolver resolver, QuotaClient quota, AuditPublisher audit, InstantSource clock) {
+        this.resolver = resolver;
+        this.quota = quota;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    /** A check to decide. */
+    public record Request(AgentId agentId, String action, String resource, Map<String, Object> arguments,
+                          Optional<String> ip, Optional<String> userAgent) {
+    }
+
+    /**
+     * The answer.
+     *
+     * @param retryAfterSeconds for {@code RATE_LIMITED}, seconds until the hourly budget resets
+     */
+    public record Decision(boolean allowed, Optional<DecisionReason> reason, String auditId,
+                           Optional<Long> retryAfterSeconds) {
+    }
+
+    /** Decides and audits one call. */
+    public Decision decide(Principal caller, Request request) {
+        long started = System.nanoTime();
+        Instant now = clock.instant();
+        PolicyResolver.Resolved resolved = resolver.resolve(request.agentId());
+        requireMayAsk(caller, request.agentId(), resolved.agent());
+        Outcome outcome = resolved.agent().isEmpty()
+                ? Outcome.deny(DecisionReason.AGENT_NOT_FOUND)
+                : evaluate(resolved, request, now);
+        String auditId = Ids.mint("aud");
+        double durationMs = (System.nanoTime() - started) / 1_000_000.0;
+        audit.publish(new AuditEntry(auditId, request.agentId().value(),
+                resolved.agent().map(a -> a.ownerId().value()), caller.subjectId(), request.action(),
+                request.resource(), Redactor.redact(request.arguments()), outcome.result(),
+                outcome.reason().map(Enum::name), durationMs, 0, now, request.ip(), request.userAgent()));
+        return new Decision(outcome.result() == AuditResult.ALLOWED, outcome.reason(), auditId, outcome.retryAfter());
+    }
+
+    private Outcome evaluate(PolicyResolver.Resolved resolved, Request request, Instant now) {
+        Agent agent = resolved.agent().orElseThrow();
+        AgentStatus status = agent.status(now);
+        switch (status) {
+            case REVOKED -> {
+                return Outcome.deny(DecisionReason.AGENT_REVOKED);
+            }
+            case EXPIRED -> {
+                return Outcome.deny(DecisionReason.AGENT_EXPIRED);
+            }
+            case SUSPENDED -> {
+                return Outcome.deny(DecisionReason.AGENT_SUSPENDED);
+            }
+            case ACTIVE -> { }
+        }
+        Optional<EffectiveGrant> first = resolved.policy().firstMatch(request.action(), request.resource());
+        if (first.isEmpty()) {
+            return Outcome.deny(DecisionReason.NO_MATCHING_PERMISSION);
+        }
+        if (!first.get().isConstrained()) {
+            return Outcome.ALLOW;
+        }
+        long hour = now.getEpochSecond() / 3600;
+        for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
+            if (consume(grant, hour).granted()) {
+                return Outcome.ALLOW;
+            }
+        }
+        long retryAfter = (hour + 1) * 3600 - now.getEpochSecond();
+        return new Outcome(AuditResult.RATE_LIMITED, Optional.of(DecisionReason.RATE_LIMITED), Optional.of(retryAfter));
+    }
+
+    private QuotaReply consume(EffectiveGrant grant, long hour) {
+        List<ConstrainedStep> steps = grant.constraints();
+        // Every chain through a counter shares the topmost constrained grant above it: keying by that
+        // grant's counter puts all counters a request touches on one partition, with one owner.
+        String partitionKey = steps.getLast().counterKey();
+        return quota.consume(partitionKey, hour, steps.stream()
+                .map(s -> new QuotaRequest.Step(s.counterKey(), s.maxCallsPerHour())).toList());
+    }
+
+    private static void requireMayAsk(Principal caller, AgentId agentId, Optional<Agent> agent) {
+        boolean allowed = switch (caller) {
+            case Principal.Admin a -> true;
+            case Principal.User u -> agent.map(x -> x.ownerId().equals(u.id())).orElse(false);
+            case Principal.AgentCaller c -> c.id().equals(agentId);
+        };
+        if (!allowed) {
+            throw ApiException.notFound(ErrorCode.AGENT_NOT_FOUND, "no such agent");
+        }
+    }
+
+    private record Outcome(AuditResult result, Optional<DecisionReason> reason, Optional<Long> retryAfter) {
+        static final Outcome ALLOW = new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty());
+
+        static Outcome deny(DecisionReason reason) {
+            return new Outcome(AuditResult.DENIED, Optional.of(reason), Optional.empty());
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.warden.api.authorize;
+
+/** Why {@code POST /authorize} denied a call: the stable {@code reason} codes (docs/authorization.md). */
+public enum DecisionReason {
+    /** No agent with this id (answered to the admin only; others get a 404). */
+    AGENT_NOT_FOUND,
+    /** The agent is revoked. */
+    AGENT_REVOKED,
+    /** The agent is past its {@code expiresAt}. */
+    AGENT_EXPIRED,
+    /** The agent is suspended. */
+    AGENT_SUSPENDED,
+    /** No effective permission allows this action on this resource. */
+    NO_MATCHING_PERMISSION,
+    /** Every matching permission's hourly budget is used up. */
+    RATE_LIMITED
+}

@@ -1,0 +1,158 @@
+package dev.warden.api.authorize;
+
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.authorizer.quota.QuotaReply;
+import dev.warden.authorizer.quota.QuotaRequest;
+import dev.warden.authorizer.quota.QuotaSerdes;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Asks the quota owner (the quota topology, possibly in another process) to consume hourly budgets: a
+ * request/reply over {@code warden.quota.requests} and {@code warden.quota.replies}. Replies are keyed by
+ * this instance's id, so this client reads only the reply partition that id hashes to. Thread-safe.
+ */
+public final class QuotaClient implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(QuotaClient.class.getName());
+
+    private final KafkaProducer<String, QuotaRequest> producer;
+    private final KafkaConsumer<String, QuotaReply> consumer;
+    private final String requestsTopic;
+    private final String instanceId;
+    private final Duration timeout;
+    private final Map<String, CompletableFuture<QuotaReply>> pending = new ConcurrentHashMap<>();
+    private final Thread poller;
+    private final CountDownLatch positioned = new CountDownLatch(1);
+    private volatile boolean running = true;
+
+    public QuotaClient(String bootstrap, String requestsTopic, String repliesTopic, String instanceId, Duration timeout) {
+        this.requestsTopic = requestsTopic;
+        this.instanceId = instanceId;
+        this.timeout = timeout;
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, instanceId + "-quota");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), QuotaSerdes.requests().serializer());
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, instanceId + "-quota-replies");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), QuotaSerdes.replies().deserializer());
+        int partitions = producer.partitionsFor(repliesTopic).size();
+        TopicPartition mine = new TopicPartition(repliesTopic,
+                Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % partitions);
+        this.poller = Thread.ofPlatform().name("warden-quota-replies").daemon().unstarted(() -> poll(mine));
+        poller.start();
+        awaitPositioned();
+    }
+
+    /**
+     * Consumes one call from every step's counter for {@code hour}, all or nothing.
+     *
+     * @param partitionKey the key that places every counter of the chain with one owner (the chain's
+     *                     topmost constrained counter)
+     * @throws ApiException 503 when the quota owner does not answer in time
+     */
+    public QuotaReply consume(String partitionKey, long hour, List<QuotaRequest.Step> steps) {
+        String requestId = Ids.mint("qr");
+        CompletableFuture<QuotaReply> reply = new CompletableFuture<>();
+        pending.put(requestId, reply);
+        try {
+            producer.send(new ProducerRecord<>(requestsTopic, partitionKey,
+                    new QuotaRequest(requestId, instanceId, hour, steps)));
+            return reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.log(Level.WARNING, "quota owner did not answer: " + e);
+            throw unavailable();
+        } finally {
+            pending.remove(requestId);
+        }
+    }
+
+    private void poll(TopicPartition partition) {
+        try {
+            consumer.assign(List.of(partition));
+            consumer.seekToEnd(List.of(partition));
+            consumer.position(partition);
+            positioned.countDown();
+            while (running) {
+                for (ConsumerRecord<String, QuotaReply> record : consumer.poll(Duration.ofMillis(200))) {
+                    QuotaReply reply = record.value();
+                    if (reply != null && instanceId.equals(record.key())) {
+                        CompletableFuture<QuotaReply> waiting = pending.get(reply.requestId());
+                        if (waiting != null) {
+                            waiting.complete(reply);
+                        }
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "quota reply consumer stopped", e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private void awaitPositioned() {
+        try {
+            if (!positioned.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("quota reply consumer could not reach Kafka");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ApiException unavailable() {
+        return new ApiException(ErrorCode.UNAVAILABLE, "the quota service is unavailable; no decision was made",
+                List.of(), Map.of("Retry-After", "1"));
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            poller.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,46 @@
+package dev.warden.api.delegations;
+
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.Delegation;
+import dev.warden.authorizer.domain.DelegationId;
+import dev.warden.pipeline.contract.StreamEvent;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** Storage of delegations; writes store their events atomically (transactional outbox). */
+public interface DelegationRepository {
+
+    /** Stores a new delegation with its events. */
+    void create(Delegation delegation, List<StreamEvent.Draft> events);
+
+    /** The delegation with this id, revoked or not. */
+    Optional<Delegation> find(DelegationId id);
+
+    /** Delegations not revoked whose target is {@code agent} (expiry is the caller's to check). */
+    List<Delegation> unrevokedTo(AgentId agent);
+
+    /** Delegations not revoked, optionally filtered by source and target, oldest first. */
+    List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to);
+
+    /**
+     * Revokes the delegations chosen by {@code scope} and every delegation derived from them, in one
+     * transaction, with the events {@code events} makes of the revoked ones.
+     *
+     * @return the delegations this call revoked (already revoked ones are left alone)
+     */
+    List<Delegation> revokeCascade(Scope scope, String reason, Instant at,
+                                   Function<List<Delegation>, List<StreamEvent.Draft>> events);
+
+    /** Which delegations a cascade starts from. */
+    sealed interface Scope {
+        /** One delegation. */
+        record One(DelegationId id) implements Scope {
+        }
+
+        /** Every delegation whose source is the agent. */
+        record FromAgent(AgentId agent) implements Scope {
+        }
+    }
+}

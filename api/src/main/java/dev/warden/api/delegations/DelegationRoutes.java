@@ -1,0 +1,49 @@
+package dev.warden.api.delegations;
+
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.Params;
+import dev.warden.api.http.Responses;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.Delegation;
+import dev.warden.authorizer.domain.DelegationId;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+/** HTTP surface of delegations (SPEC: Delegations), mounted at {@code /delegations}. */
+public final class DelegationRoutes implements HttpService {
+    private final DelegationService delegations;
+    private final long maxBodyBytes;
+
+    public DelegationRoutes(DelegationService delegations, long maxBodyBytes) {
+        this.delegations = delegations;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/", this::create)
+                .get("/", this::list)
+                .delete("/{id}", this::revoke);
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        DelegationService.NewDelegation request = DelegationJson.parseCreate(JsonRequests.readObject(req, maxBodyBytes));
+        Delegation created = delegations.create(AuthFilter.principal(req), request);
+        res.header("Location", "/delegations/" + created.id());
+        Responses.json(res, Status.CREATED_201, DelegationJson.render(created));
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        Responses.json(res, Status.OK_200, DelegationJson.renderAll(delegations.list(AuthFilter.principal(req),
+                Params.query(req, "fromAgent", AgentId::of), Params.query(req, "toAgent", AgentId::of))));
+    }
+
+    private void revoke(ServerRequest req, ServerResponse res) {
+        delegations.revoke(AuthFilter.principal(req), Params.path(req, "id", DelegationId::of));
+        Responses.noContent(res);
+    }
+}

@@ -1,0 +1,257 @@
+package dev.warden.api.delegations;
+
+import dev.warden.api.agents.AgentRepository;
+import dev.warden.api.auth.Principal;
+import dev.warden.api.authorize.PolicyResolver;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.api.http.FieldError;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.Delegation;
+import dev.warden.authorizer.domain.DelegationId;
+import dev.warden.authorizer.domain.Permission;
+import dev.warden.authorizer.engine.ConstrainedStep;
+import dev.warden.authorizer.engine.EffectiveGrant;
+import dev.warden.authorizer.engine.GrantOrigin;
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.StreamEvent;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Delegations (SPEC: Delegation, Delegations endpoints): create with every rule checked, list the active
+ * chains, revoke a chain and everything derived from it. Who may delegate or revoke: the admin, the source
+ * agent's owner, or the source agent itself; the target's owner may also revoke. Thread-safe.
+ */
+public final class DelegationService {
+    /** {@code maxDepth} when the request gives none. */
+    public static final int DEFAULT_MAX_DEPTH = 5;
+    /** Largest {@code maxDepth} accepted. */
+    public static final int MAX_DEPTH_LIMIT = 10;
+
+    private final DelegationRepository repository;
+    private final AgentRepository agents;
+    private final PolicyResolver resolver;
+    private final EventOutbox outbox;
+    private final InstantSource clock;
+
+    public DelegationService(DelegationRepository repository, AgentRepository agents, PolicyResolver resolver,
+                             EventOutbox outbox, InstantSource clock) {
+        this.repository = repository;
+        this.agents = agents;
+        this.resolver = resolver;
+        this.outbox = outbox;
+        this.clock = clock;
+    }
+
+    /** What {@link #create} needs. */
+    public record NewDelegation(AgentId fromAgent, AgentId toAgent, List<Permission> permissions,
+                                Optional<Instant> expiresAt, int maxDepth) {
+    }
+
+    /** Creates a delegation after checking every rule; answers the stored delegation. */
+    public Delegation create(Principal caller, NewDelegation request) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Agent from = agents.find(request.fromAgent()).filter(a -> mayActFor(caller, a))
+                .orElseThrow(() -> notFound("fromAgent"));
+        if (request.fromAgent().equals(request.toAgent())) {
+            throw new ApiException(ErrorCode.SELF_DELEGATION, "fromAgent and toAgent must differ",
+                    List.of(new FieldError("toAgent", "must differ from fromAgent")), Map.of());
+        }
+        Agent to = agents.find(request.toAgent()).orElseThrow(() -> notFound("toAgent"));
+        requireActive(from, "fromAgent", now);
+        requireActive(to, "toAgent", now);
+        request.expiresAt().filter(e -> !e.isAfter(now)).ifPresent(e -> {
+            throw ApiException.invalid("expiresAt", "must be in the future");
+        });
+        if (ancestorsOf(from.id(), now).contains(to.id())) {
+            throw new ApiException(ErrorCode.DELEGATION_CYCLE, "toAgent already delegates, directly or through a "
+                    + "chain, to fromAgent", List.of(new FieldError("toAgent", "would create a cycle")), Map.of());
+        }
+        Delegation delegation = plan(request, from, now);
+        repository.create(delegation, List.of(event(EventType.DELEGATION_CREATED, delegation, caller, now, from)));
+        resolver.invalidateAll();
+        outbox.flush();
+        return delegation;
+    }
+
+    /** The active chains the caller may see, optionally filtered by source and target. */
+    public List<Delegation> list(Principal caller, Optional<AgentId> from, Optional<AgentId> to) {
+        Instant now = clock.instant();
+        List<Delegation> visible = new ArrayList<>();
+        for (Delegation d : repository.listUnrevoked(from, to)) {
+            Optional<Agent> source = agents.find(d.fromAgent());
+            Optional<Agent> target = agents.find(d.toAgent());
+            boolean active = d.isActive(now) && source.map(a -> a.isActive(now)).orElse(false)
+                    && target.map(a -> a.isActive(now)).orElse(false);
+            if (active && (source.filter(a -> maySee(caller, a)).isPresent()
+                    || target.filter(a -> maySee(caller, a)).isPresent())) {
+                visible.add(d);
+            }
+        }
+        return visible;
+    }
+
+    /** Revokes the delegation and every chain derived from it, at once. Revoking twice changes nothing. */
+    public void revoke(Principal caller, DelegationId id) {
+        Delegation delegation = repository.find(id).orElseThrow(DelegationService::delegationNotFound);
+        Optional<Agent> source = agents.find(delegation.fromAgent());
+        Optional<Agent> target = agents.find(delegation.toAgent());
+        boolean may = source.filter(a -> mayActFor(caller, a)).isPresent()
+                || target.filter(a -> mayActFor(caller, a)).isPresent();
+        if (!may) {
+            throw delegationNotFound();
+        }
+        revokeCascade(new DelegationRepository.Scope.One(id), "revoked", caller);
+    }
+
+    /** Revokes every chain {@code agent} is the source of, transitively (called when the agent is revoked). */
+    public void revokeChainsFrom(AgentId agent, Principal caller) {
+        revokeCascade(new DelegationRepository.Scope.FromAgent(agent), "source_revoked", caller);
+    }
+
+    private void revokeCascade(DelegationRepository.Scope scope, String reason, Principal caller) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        List<Delegation> revoked = repository.revokeCascade(scope, reason, now, list -> list.stream()
+                .map(d -> event(EventType.DELEGATION_REVOKED, d, caller, now, agents.find(d.fromAgent()).orElse(null)))
+                .toList());
+        resolver.invalidateAll();
+        if (!revoked.isEmpty()) {
+            outbox.flush();
+        }
+    }
+
+    private Delegation plan(NewDelegation request, Agent from, Instant now) {
+        PolicyResolver.Resolved source = resolver.resolveFresh(from.id());
+        List<FieldError> notHeld = new ArrayList<>();
+        List<FieldError> loosened = new ArrayList<>();
+        Set<DelegationId> ancestors = new LinkedHashSet<>();
+        int depth = 1;
+        int maxDepth = request.maxDepth();
+        Optional<Instant> cap = from.expiresAt();
+        for (int i = 0; i < request.permissions().size(); i++) {
+            Permission permission = request.permissions().get(i);
+            Optional<EffectiveGrant> parent = source.policy().coveringGrant(permission);
+            if (parent.isEmpty()) {
+                notHeld.add(new FieldError("permissions[" + i + "]", "fromAgent does not hold this permission"));
+                continue;
+            }
+            if (loosens(permission, parent.get())) {
+                loosened.add(new FieldError("permissions[" + i + "].constraints.maxCallsPerHour",
+                        "must not exceed the limit inherited from fromAgent"));
+            }
+            depth = Math.max(depth, parent.get().depth() + 1);
+            if (parent.get().origin() instanceof GrantOrigin.Delegated via) {
+                Delegation above = repository.find(via.delegation()).orElseThrow();
+                ancestors.add(above.id());
+                ancestors.addAll(above.ancestors());
+                maxDepth = Math.min(maxDepth, above.maxDepth());
+                cap = earliest(cap, above.expiresAt());
+            }
+        }
+        if (!notHeld.isEmpty()) {
+            throw new ApiException(ErrorCode.PERMISSION_NOT_HELD,
+                    "a delegation may only pass on permissions fromAgent holds", notHeld, Map.of());
+        }
+        if (!loosened.isEmpty()) {
+            throw new ApiException(ErrorCode.CONSTRAINT_LOOSENED, "constraints may only tighten", loosened, Map.of());
+        }
+        if (depth > maxDepth) {
+            throw new ApiException(ErrorCode.CHAIN_DEPTH_EXCEEDED, "this delegation would be at depth " + depth
+                    + " but the chain allows at most " + maxDepth, List.of(new FieldError("maxDepth",
+                    "the chain allows at most " + maxDepth)), Map.of());
+        }
+        Optional<Instant> expiresAt = earliest(request.expiresAt().map(e -> e.truncatedTo(ChronoUnit.MILLIS)), cap);
+        return new Delegation(DelegationId.random(), from.id(), request.toAgent(), request.permissions(), depth,
+                maxDepth, List.copyOf(ancestors), expiresAt, now, Optional.empty());
+    }
+
+    private static boolean loosens(Permission permission, EffectiveGrant parent) {
+        if (permission.constraints().maxCallsPerHour().isEmpty()) {
+            return false;
+        }
+        long requested = permission.constraints().maxCallsPerHour().getAsLong();
+        return parent.constraints().stream().mapToLong(ConstrainedStep::maxCallsPerHour).anyMatch(l -> requested > l);
+    }
+
+    /** Every agent that reaches {@code agent} through unrevoked, unexpired delegations. */
+    private Set<AgentId> ancestorsOf(AgentId agent, Instant now) {
+        Set<AgentId> seen = new HashSet<>();
+        Deque<AgentId> todo = new ArrayDeque<>(List.of(agent));
+        while (!todo.isEmpty()) {
+            for (Delegation d : repository.unrevokedTo(todo.pop())) {
+                if (d.isActive(now) && seen.add(d.fromAgent())) {
+                    todo.push(d.fromAgent());
+                }
+            }
+        }
+        return seen;
+    }
+
+    private static StreamEvent.Draft event(EventType type, Delegation d, Principal actor, Instant now, Agent source) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", d.id().value());
+        view.put("fromAgent", d.fromAgent().value());
+        view.put("toAgent", d.toAgent().value());
+        view.put("depth", d.depth());
+        view.put("expiresAt", d.expiresAt().map(Json::timestamp).orElse(null));
+        view.put("permissions", DelegationJson.permissionsAsData(d.permissions()));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("delegation", view);
+        data.put("actor", Map.of("id", actor.subjectId()));
+        return new StreamEvent.Draft(type, now, data, Optional.of(d.fromAgent().value()),
+                Optional.ofNullable(source).map(a -> a.ownerId().value()));
+    }
+
+    private static void requireActive(Agent agent, String field, Instant now) {
+        if (!agent.isActive(now)) {
+            throw new ApiException(ErrorCode.AGENT_INACTIVE, field + " is " + agent.status(now).wireName(),
+                    List.of(new FieldError(field, "is " + agent.status(now).wireName())), Map.of());
+        }
+    }
+
+    private static boolean mayActFor(Principal caller, Agent agent) {
+        return switch (caller) {
+            case Principal.Admin a -> true;
+            case Principal.User u -> agent.ownerId().equals(u.id());
+            case Principal.AgentCaller c -> agent.id().equals(c.id());
+        };
+    }
+
+    private static boolean maySee(Principal caller, Agent agent) {
+        return mayActFor(caller, agent);
+    }
+
+    private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
+        if (a.isEmpty()) {
+            return b;
+        }
+        if (b.isEmpty()) {
+            return a;
+        }
+        return Optional.of(a.get().isBefore(b.get()) ? a.get() : b.get());
+    }
+
+    private static ApiException notFound(String field) {
+        return new ApiException(ErrorCode.AGENT_NOT_FOUND, field + ": no such agent",
+                List.of(new FieldError(field, "no such agent")), Map.of());
+    }
+
+    private static ApiException delegationNotFound() {
+        return new ApiException(ErrorCode.DELEGATION_NOT_FOUND, "no such delegation");
+    }
+}

@@ -1,0 +1,113 @@
+package dev.warden.api.events;
+
+import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.pipeline.contract.StreamEventCodec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * This instance's live view of {@code warden.events}: reads the (single-partition) topic from its end and
+ * hands every event, with its position as id, to the subscribers, in order, on one thread. Used to
+ * invalidate caches when another instance changes agents or delegations. Subscribers must be quick and
+ * must not throw.
+ */
+public final class EventFeed implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(EventFeed.class.getName());
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final TopicPartition partition;
+    private final List<Consumer<StreamEvent>> subscribers = new CopyOnWriteArrayList<>();
+    private final CountDownLatch positioned = new CountDownLatch(1);
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public EventFeed(String bootstrap, String topic, String clientId) {
+        this.consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.CLIENT_ID_CONFIG, clientId,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50), new StringDeserializer(), new ByteArrayDeserializer());
+        this.partition = new TopicPartition(topic, 0);
+        this.thread = Thread.ofPlatform().name("warden-event-feed").daemon().unstarted(this::run);
+    }
+
+    /** Adds a subscriber for events read from now on. */
+    public void subscribe(Consumer<StreamEvent> subscriber) {
+        subscribers.add(subscriber);
+    }
+
+    /** Starts reading at the topic's current end; returns once positioned. */
+    public void start() {
+        thread.start();
+        try {
+            if (!positioned.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("event feed could not reach Kafka");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void run() {
+        try {
+            consumer.assign(List.of(partition));
+            consumer.seekToEnd(List.of(partition));
+            consumer.position(partition);
+            positioned.countDown();
+            while (running) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    deliver(record);
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "event feed stopped", e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private void deliver(ConsumerRecord<String, byte[]> record) {
+        StreamEvent event;
+        try {
+            event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
+        } catch (IllegalArgumentException e) {
+            LOG.warning("skipping malformed event at offset " + record.offset() + ": " + e.getMessage());
+            return;
+        }
+        for (Consumer<StreamEvent> subscriber : subscribers) {
+            try {
+                subscriber.accept(event);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "event subscriber failed", e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

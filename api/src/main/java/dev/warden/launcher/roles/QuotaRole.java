@@ -1,0 +1,64 @@
+package dev.warden.launcher.roles;
+
+import dev.warden.api.config.WardenConfig;
+import dev.warden.api.observe.HealthCheck;
+import dev.warden.authorizer.quota.QuotaTopology;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The {@code quota} role: runs the quota topology as a Kafka Streams application with exactly-once
+ * processing, so that a counter is incremented once per granted call even across crashes, and restored
+ * from its changelog on restart. Any number of instances may run; each partition has one owner.
+ */
+public final class QuotaRole implements AutoCloseable {
+    private final KafkaStreams streams;
+
+    private QuotaRole(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    /** Starts the application (returns at once; health reports when it is RUNNING). */
+    public static QuotaRole start(WardenConfig config, String bootstrap) {
+        StreamsBuilder builder = new StreamsBuilder();
+        QuotaTopology.build(builder, config.kafka().topics().quotaRequests(), config.kafka().topics().quotaReplies());
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streams().applicationPrefix() + "quota");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.CLIENT_ID_CONFIG, config.instanceId() + "-quota");
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.streams().commitIntervalMs());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 10);
+        p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
+        KafkaStreams streams = new KafkaStreams(builder.build(), p);
+        streams.start();
+        return new QuotaRole(streams);
+    }
+
+    /** UP while the application is RUNNING. */
+    public HealthCheck health() {
+        return new HealthCheck() {
+            @Override
+            public String name() {
+                return "quota-streams";
+            }
+
+            @Override
+            public Result check() {
+                KafkaStreams.State state = streams.state();
+                return state == KafkaStreams.State.RUNNING ? Result.up("RUNNING") : Result.down(state.name());
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(15));
+    }
+}
