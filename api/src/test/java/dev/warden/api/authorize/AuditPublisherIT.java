@@ -1,0 +1,35 @@
+package dev.warden.api.authorize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.api.kafka.KafkaClients;
+import dev.warden.launcher.embedded.FreePorts;
+import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.AuditResult;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+
+/** Without Kafka there is no decision: publishing fails closed with 503 and Retry-After. */
+class AuditPublisherIT {
+    @Test
+    void unreachableKafkaFailsClosedWith503AndRetryAfter() {
+        try (KafkaProducer<String, byte[]> producer =
+                     KafkaClients.durableProducer("127.0.0.1:" + FreePorts.next(), "dead-broker-test")) {
+            AuditPublisher publisher = new AuditPublisher(producer, "warden.audit", 1_000);
+            AuditEntry entry = new AuditEntry("aud_x", "agt_x", Optional.empty(), "admin", "read", "a:b", Map.of(),
+                    AuditResult.ALLOWED, Optional.empty(), 0.1, 0, Instant.now(), Optional.empty(), Optional.empty());
+
+            assertThatThrownBy(() -> publisher.publish(entry))
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+                        assertThat(e.headers()).containsKey("Retry-After");
+                    });
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.warden.api.authorize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.api.config.WardenConfig;
+import dev.warden.launcher.WardenPlatform;
+import dev.warden.launcher.roles.QuotaRole;
+import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.AuditResult;
+import dev.warden.testing.AuditTopic;
+import dev.warden.testing.Http;
+import dev.warden.testing.SharedInfra;
+import dev.warden.testing.TestPlatform;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Two API instances on one database and one set of topics: hourly limits are exact across them, counts
+ * survive a restart of the quota role, and a change on one instance reaches the other within a second.
+ */
+class MultiInstanceIT {
+    @RegisterExtension
+    static final TestPlatform first = new TestPlatform(b -> b.roles("api"));
+
+    static WardenPlatform second;
+    static QuotaRole quota;
+    static Path quotaState;
+    static Http a;
+    static Http b;
+    static String admin;
+
+    @BeforeAll
+    static void startSecondInstanceAndQuotaRole() {
+        WardenConfig config = first.config();
+        second = WardenPlatform.start(config.toBuilder().instanceId(config.instanceId() + "-b").build(),
+                first.infra().kafkaBootstrap(), first.infra().jdbcUrl(), first.clock());
+        quotaState = SharedInfra.worldTraversableTempDir();
+        quota = startQuota(quotaState);
+        a = first.http();
+        b = new Http(second.baseUri());
+        admin = first.adminToken();
+    }
+
+    static QuotaRole startQuota(Path stateDir) {
+        QuotaRole role = QuotaRole.start(first.config().toBuilder().roles("quota").streamsStateDir(stateDir.toString())
+                .build(), first.infra().kafkaBootstrap());
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!role.health().check().up() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        assertThat(role.health().check().up()).as("quota role RUNNING").isTrue();
+        return role;
+    }
+
+    @AfterAll
+    static void stop() {
+        quota.close();
+        second.close();
+        SharedInfra.deleteTree(quotaState);
+    }
+
+    static String agent(Http http, int limit) {
+        Http.Response res = http.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"q\",\"type\":\"service\","
+                + "\"permissions\":[{\"resource\":\"mcp:search:*\",\"actions\":[\"query\"],"
+                + "\"constraints\":{\"maxCallsPerHour\":" + limit + "}}]}");
+        assertThat(res.status()).as(res.body()).isEqualTo(201);
+        return res.json().get("id").asText();
+    }
+
+    static JsonNode ask(Http http, String agentId) {
+        Http.Response res = http.post("/authorize", admin, "{\"agentId\":\"" + agentId
+                + "\",\"action\":\"query\",\"resource\":\"mcp:search:web\"}");
+        assertThat(res.status()).as(res.body()).isEqualTo(200);
+        return res.json();
+    }
+
+    @Test
+    void fiveHundredConcurrentCallsOnTwoInstancesAllowExactlyTheLimit() throws Exception {
+        String id = agent(a, 37);
+        List<Future<JsonNode>> calls = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(64)) {
+            for (int i = 0; i < 500; i++) {
+                Http target = i % 2 == 0 ? a : b;
+                calls.add(pool.submit(() -> ask(target, id)));
+            }
+        }
+        int allowed = 0;
+        int limited = 0;
+        for (Future<JsonNode> call : calls) {
+            JsonNode decision = call.get();
+            if (decision.get("allowed").asBoolean()) {
+                allowed++;
+            } else if ("RATE_LIMITED".equals(decision.get("reason").asText())) {
+                limited++;
+            }
+        }
+        assertThat(allowed).isEqualTo(37);
+        assertThat(limited).isEqualTo(463);
+        List<AuditEntry> audit = AuditTopic.read(first, e -> e.agentId().equals(id), 500);
+        assertThat(audit).hasSize(500);
+        assertThat(audit.stream().filter(e -> e.result() == AuditResult.ALLOWED)).hasSize(37);
+        assertThat(audit.stream().filter(e -> e.result() == AuditResult.RATE_LIMITED)).hasSize(463);
+    }
+
+    @Test
+    void theCountSurvivesARestartOfTheQuotaRole() {
+        String id = agent(a, 10);
+        for (int i = 0; i < 6; i++) {
+            assertThat(ask(i % 2 == 0 ? a : b, id).get("allowed").asBoolean()).isTrue();
+        }
+        quota.close();
+        Path fresh = SharedInfra.worldTraversableTempDir();
+        quota = startQuota(fresh);
+        SharedInfra.deleteTree(quotaState);
+        quotaState = fresh;
+
+        int allowed = 0;
+        for (int i = 0; i < 8; i++) {
+            allowed += ask(b, id).get("allowed").asBoolean() ? 1 : 0;
+        }
+        assertThat(allowed).as("restored from the changelog: 6 used, 4 left").isEqualTo(4);
+    }
+
+    @Test
+    void changesOnOneInstanceTakeEffectOnTheOtherWithinOneSecond() throws Exception {
+        Http.Response created = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"p\",\"type\":\"service\","
+                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}");
+        String id = created.json().get("id").asText();
+        String token = created.json().get("token").asText();
+        assertThat(b.post("/authorize", token, "{\"agentId\":\"" + id + "\",\"action\":\"x\",\"resource\":\"y:z\"}")
+                .json().get("allowed").asBoolean()).isTrue();
+
+        assertThat(a.post("/agents/" + id + "/suspend", admin).status()).isEqualTo(200);
+        long suspendedAt = System.nanoTime();
+        long seenAfterMs = -1;
+        while ((System.nanoTime() - suspendedAt) / 1_000_000 < 3_000) {
+            JsonNode decision = b.post("/authorize", admin, "{\"agentId\":\"" + id + "\",\"action\":\"x\","
+                    + "\"resource\":\"y:z\"}").json();
+            if ("AGENT_SUSPENDED".equals(decision.path("reason").asText())) {
+                seenAfterMs = (System.nanoTime() - suspendedAt) / 1_000_000;
+                break;
+            }
+            Thread.sleep(20);
+        }
+        assertThat(seenAfterMs).as("suspension visible on the other instance").isBetween(0L, 1_000L);
+        assertThat(b.get("/agents/" + id, token).status()).as("cached agent token dropped too").isEqualTo(401);
+    }
+}
