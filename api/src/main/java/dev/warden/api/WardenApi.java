@@ -2,7 +2,9 @@ package dev.warden.api;
 
 import dev.warden.api.agents.AgentRoutes;
 import dev.warden.api.auth.ApiTokenRoutes;
+import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.observe.MetricsRoutes;
 import dev.warden.api.authorize.AuthorizeRoutes;
 import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.db.DatabaseException;
@@ -24,22 +26,24 @@ import java.util.Optional;
  * @param apiTokens the API token endpoints, present when the API role runs
  * @param delegations the delegation endpoints, present when the API role runs
  * @param authorize   {@code POST /authorize}, present when the API role runs
+ * @param audit       the audit query and export endpoints, present when the API role runs
  */
-public record WardenApi(AuthFilter auth, HealthRoutes health, Optional<AgentRoutes> agents,
+public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, Optional<AgentRoutes> agents,
                         Optional<ApiTokenRoutes> apiTokens, Optional<DelegationRoutes> delegations,
-                        Optional<AuthorizeRoutes> authorize) {
+                        Optional<AuthorizeRoutes> authorize, Optional<AuditRoutes> audit) {
 
     /** Paths reachable without a bearer token. */
-    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/.well-known/");
+    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/observe/metrics", "/.well-known/");
 
     /** Registers every route, the authentication filter and the error handlers on {@code routing}. */
     public void routing(HttpRouting.Builder routing) {
         routing.addFilter(auth);
-        routing.register("/observe", health);
+        routing.register("/observe", health, metrics);
         agents.ifPresent(a -> routing.register("/agents", a));
         apiTokens.ifPresent(t -> routing.register("/auth/tokens", t));
         delegations.ifPresent(d -> routing.register("/delegations", d));
         authorize.ifPresent(a -> routing.register("/authorize", a));
+        audit.ifPresent(a -> routing.register("/audit", a));
         routing.any((req, res) -> Problems.send(req, res,
                 new ApiException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
                         + req.path().path())));

@@ -12,6 +12,11 @@ import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
 import dev.warden.api.events.EventFeed;
 import dev.warden.launcher.roles.QuotaRole;
+import dev.warden.launcher.roles.SinksRole;
+import dev.warden.api.audit.AuditRoutes;
+import dev.warden.api.audit.JdbcAuditReader;
+import dev.warden.api.observe.MetricsRoutes;
+import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.pipeline.contract.EventType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,6 +96,11 @@ public final class WardenPlatform implements AutoCloseable {
                     tokenRepository, clock);
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
             List<HealthCheck> allChecks = new ArrayList<>(checks);
+            SinkCounters counters = new SinkCounters();
+            if (config.runs(Role.SINKS)) {
+                SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db, List.of(), counters, clock));
+                allChecks.add(sinks.health());
+            }
             if (config.runs(Role.QUOTA)) {
                 QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap));
                 allChecks.add(quota.health());
@@ -99,13 +109,14 @@ public final class WardenPlatform implements AutoCloseable {
             Optional<ApiRoutes> routes = Optional.empty();
             if (api) {
                 routes = Optional.of(apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
-                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver));
+                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters));
             }
             WardenApi wardenApi = new WardenApi(
                     new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
+                    new MetricsRoutes(counters),
                     routes.map(ApiRoutes::agents), routes.map(ApiRoutes::apiTokens),
-                    routes.map(ApiRoutes::delegations), routes.map(ApiRoutes::authorize));
+                    routes.map(ApiRoutes::delegations), routes.map(ApiRoutes::authorize), routes.map(ApiRoutes::audit));
 
             HttpRouting.Builder routing = HttpRouting.builder();
             wardenApi.routing(routing);
@@ -125,7 +136,7 @@ public final class WardenPlatform implements AutoCloseable {
     }
 
     private record ApiRoutes(AgentRoutes agents, ApiTokenRoutes apiTokens, DelegationRoutes delegations,
-                             AuthorizeRoutes authorize) {
+                             AuthorizeRoutes authorize, AuditRoutes audit) {
     }
 
     private static ApiRoutes apiRoutes(WardenConfig config, String kafkaBootstrap, InstantSource clock,
@@ -133,7 +144,7 @@ public final class WardenPlatform implements AutoCloseable {
                                        EventOutbox outbox, JdbcAgentRepository agentRepository,
                                        JdbcApiTokenRepository tokenRepository,
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
-                                       PolicyResolver resolver) {
+                                       PolicyResolver resolver, SinkCounters counters) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
@@ -159,12 +170,14 @@ public final class WardenPlatform implements AutoCloseable {
                 }));
         QuotaClient quota = push(resources, new QuotaClient(kafkaBootstrap, config.kafka().topics().quotaRequests(),
                 config.kafka().topics().quotaReplies(), config.instanceId(), Duration.ofSeconds(5)));
-        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), 5_000);
+        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), 5_000, counters);
         return new ApiRoutes(
                 new AgentRoutes(agents, clock, maxBody),
                 new ApiTokenRoutes(tokenRepository, clock, maxBody),
                 new DelegationRoutes(delegations, maxBody),
-                new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody));
+                new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody),
+                new AuditRoutes(new JdbcAuditReader(db, config.kafka().topics().audit()), audit, counters,
+                        Duration.ofSeconds(5)));
     }
 
     private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {

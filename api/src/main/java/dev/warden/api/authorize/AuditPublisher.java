@@ -5,7 +5,9 @@ import dev.warden.api.http.ErrorCode;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import java.util.List;
+import dev.warden.sinks.runtime.SinkCounters;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,11 +28,19 @@ public final class AuditPublisher {
     private final Producer<String, byte[]> producer;
     private final String topic;
     private final long timeoutMillis;
+    private final SinkCounters counters;
+    private final Map<Integer, Long> lastOffsets = new ConcurrentHashMap<>();
 
-    public AuditPublisher(Producer<String, byte[]> producer, String topic, long timeoutMillis) {
+    public AuditPublisher(Producer<String, byte[]> producer, String topic, long timeoutMillis, SinkCounters counters) {
         this.producer = producer;
         this.topic = topic;
         this.timeoutMillis = timeoutMillis;
+        this.counters = counters;
+    }
+
+    /** The highest offset acknowledged per partition of the audit topic, for read-your-writes. */
+    public Map<Integer, Long> acknowledgedOffsets() {
+        return Map.copyOf(lastOffsets);
     }
 
     /**
@@ -40,8 +50,11 @@ public final class AuditPublisher {
      */
     public RecordMetadata publish(AuditEntry entry) {
         try {
-            return producer.send(new ProducerRecord<>(topic, entry.agentId(), AuditEntryCodec.encode(entry)))
-                    .get(timeoutMillis, TimeUnit.MILLISECONDS);
+            RecordMetadata acked = producer.send(new ProducerRecord<>(topic, entry.agentId(),
+                    AuditEntryCodec.encode(entry))).get(timeoutMillis, TimeUnit.MILLISECONDS);
+            counters.emitted();
+            lastOffsets.merge(acked.partition(), acked.offset(), Math::max);
+            return acked;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw unavailable();

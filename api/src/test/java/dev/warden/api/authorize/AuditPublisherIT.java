@@ -9,6 +9,7 @@ import dev.warden.api.kafka.KafkaClients;
 import dev.warden.launcher.embedded.FreePorts;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
+import dev.warden.sinks.runtime.SinkCounters;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +22,8 @@ class AuditPublisherIT {
     void unreachableKafkaFailsClosedWith503AndRetryAfter() {
         try (KafkaProducer<String, byte[]> producer =
                      KafkaClients.durableProducer("127.0.0.1:" + FreePorts.next(), "dead-broker-test")) {
-            AuditPublisher publisher = new AuditPublisher(producer, "warden.audit", 1_000);
+            SinkCounters counters = new SinkCounters();
+            AuditPublisher publisher = new AuditPublisher(producer, "warden.audit", 1_000, counters);
             AuditEntry entry = new AuditEntry("aud_x", "agt_x", Optional.empty(), "admin", "read", "a:b", Map.of(),
                     AuditResult.ALLOWED, Optional.empty(), 0.1, 0, Instant.now(), Optional.empty(), Optional.empty());
 
@@ -30,6 +32,8 @@ class AuditPublisherIT {
                         assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
                         assertThat(e.headers()).containsKey("Retry-After");
                     });
+            assertThat(counters.snapshot().auditEmitted()).isZero();
+            assertThat(publisher.acknowledgedOffsets()).isEmpty();
         }
     }
 }

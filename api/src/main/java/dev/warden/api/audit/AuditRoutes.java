@@ -1,0 +1,186 @@
+package dev.warden.api.audit;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.authorize.AuditPublisher;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.JsonInput;
+import dev.warden.api.http.Params;
+import dev.warden.api.http.Responses;
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.AuditEntryCodec;
+import dev.warden.pipeline.contract.AuditResult;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.sinks.runtime.SinkCounters;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code GET /audit} (filtered page, newest first), {@code GET /audit/export} (streamed JSON or CSV
+ * download) and {@code GET /audit/stats} (the audit counters of this process). A caller only ever sees
+ * entries of agents they may see ({@link AuditScope}). A decision answered by this instance is visible to a
+ * following {@code GET /audit} on this instance (bounded wait for the writer).
+ */
+public final class AuditRoutes implements HttpService {
+    static final List<String> CSV_HEADER = List.of("id", "agentId", "userId", "callerId", "action", "resource",
+            "parameters", "result", "reason", "durationMs", "tokensCost", "timestamp", "ip", "userAgent");
+
+    private final JdbcAuditReader reader;
+    private final AuditPublisher publisher;
+    private final SinkCounters counters;
+    private final Duration readYourWritesTimeout;
+
+    public AuditRoutes(JdbcAuditReader reader, AuditPublisher publisher, SinkCounters counters,
+                       Duration readYourWritesTimeout) {
+        this.reader = reader;
+        this.publisher = publisher;
+        this.counters = counters;
+        this.readYourWritesTimeout = readYourWritesTimeout;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/", this::query)
+                .get("/export", this::export)
+                .get("/stats", this::stats);
+    }
+
+    private void query(ServerRequest req, ServerResponse res) {
+        AuditScope scope = AuditScope.of(AuthFilter.principal(req));
+        AuditQuery q = parse(req, true);
+        reader.awaitWritten(publisher.acknowledgedOffsets(), readYourWritesTimeout);
+        ArrayNode body = Json.mapper().createArrayNode();
+        reader.query(scope, q).forEach(e -> body.add(AuditEntryCodec.toJson(e)));
+        Responses.json(res, Status.OK_200, body);
+    }
+
+    private void export(ServerRequest req, ServerResponse res) {
+        AuditScope scope = AuditScope.of(AuthFilter.principal(req));
+        String format = Params.query(req, "format", f -> {
+            if (!f.equals("json") && !f.equals("csv")) {
+                throw new IllegalArgumentException("must be json or csv");
+            }
+            return f;
+        }).orElseThrow(() -> ApiException.invalid("format", "is required (json or csv)"));
+        AuditQuery q = parse(req, false);
+        reader.awaitWritten(publisher.acknowledgedOffsets(), readYourWritesTimeout);
+        String filename = "warden-audit-" + q.since().map(Instant::toString).orElse("start") + "-"
+                + q.until().map(Instant::toString).orElse("now") + "." + format;
+        res.header(HeaderNames.CONTENT_TYPE, format.equals("csv") ? "text/csv; charset=utf-8" : "application/json");
+        res.header(HeaderNames.CONTENT_DISPOSITION, "attachment; filename=\"" + filename.replace(':', '-') + "\"");
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
+        try (OutputStream out = res.outputStream()) {
+            if (format.equals("csv")) {
+                writeCsv(scope, q, out);
+            } else {
+                writeJson(scope, q, out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void writeCsv(AuditScope scope, AuditQuery q, OutputStream out) throws IOException {
+        Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        CsvWriter csv = new CsvWriter(writer);
+        csv.row(CSV_HEADER);
+        reader.export(scope, q, entry -> {
+            try {
+                csv.row(csvFields(entry));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        writer.flush();
+    }
+
+    private void writeJson(AuditScope scope, AuditQuery q, OutputStream out) throws IOException {
+        try (JsonGenerator gen = Json.mapper().getFactory().createGenerator(out)) {
+            gen.writeStartArray();
+            reader.export(scope, q, entry -> {
+                try {
+                    gen.writeTree(AuditEntryCodec.toJson(entry));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            gen.writeEndArray();
+        }
+    }
+
+    static List<String> csvFields(AuditEntry e) {
+        String parameters;
+        try {
+            parameters = Json.mapper().writeValueAsString(e.parameters());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        return List.of(e.id(), e.agentId(), e.userId().orElse(""), e.callerId(), e.action(), e.resource(), parameters,
+                e.result().wireName(), e.reason().orElse(""), Double.toString(e.durationMs()),
+                Long.toString(e.tokensCost()), Json.timestamp(e.timestamp()), e.ip().orElse(""),
+                e.userAgent().orElse(""));
+    }
+
+    private void stats(ServerRequest req, ServerResponse res) {
+        AuthFilter.principal(req);
+        SinkCounters.Snapshot s = counters.snapshot();
+        Responses.json(res, Status.OK_200, Json.mapper().createObjectNode()
+                .put("AuditEmitted", s.auditEmitted()).put("AuditWritten", s.auditWritten())
+                .put("AuditDropped", s.auditDropped()).put("AuditFailed", s.auditFailed())
+                .put("AuditSinkFailed", s.auditSinkFailed()));
+    }
+
+    static AuditQuery parse(ServerRequest req, boolean paged) {
+        Optional<String> agentId = Params.query(req, "agentId", v -> Ids.require("agentId", v));
+        Optional<String> userId = Params.query(req, "userId", v -> Ids.require("userId", v));
+        Optional<Instant> since = Params.query(req, "since", AuditRoutes::instant);
+        Optional<Instant> until = Params.query(req, "until", AuditRoutes::instant);
+        List<String> actions = Params.query(req, "actions", v -> Arrays.stream(v.split(",")).map(String::strip)
+                .filter(s -> !s.isEmpty()).toList()).orElse(List.of());
+        Optional<AuditResult> result = Params.queryEnum(req, "result", AuditResult.class);
+        int limit = paged ? Params.query(req, "limit", v -> bounded(v, 1, AuditQuery.MAX_LIMIT))
+                .orElse(AuditQuery.DEFAULT_LIMIT) : Integer.MAX_VALUE;
+        int offset = paged ? Params.query(req, "offset", v -> bounded(v, 0, 1_000_000)).orElse(0) : 0;
+        if (since.isPresent() && until.isPresent() && !since.get().isBefore(until.get())) {
+            throw ApiException.invalid("until", "must be after since");
+        }
+        return new AuditQuery(agentId, userId, since, until, actions, result, limit, offset);
+    }
+
+    private static Instant instant(String value) {
+        try {
+            return JsonInput.parseInstant(value);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("must be an ISO 8601 timestamp with a zone offset");
+        }
+    }
+
+    private static int bounded(String value, int min, int max) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n < min || n > max) {
+                throw new IllegalArgumentException("must be from " + min + " to " + max);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("must be a whole number from " + min + " to " + max);
+        }
+    }
+}

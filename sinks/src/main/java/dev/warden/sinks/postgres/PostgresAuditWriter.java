@@ -1,0 +1,227 @@
+package dev.warden.sinks.postgres;
+
+import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.AuditEntryCodec;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.sinks.external.AuditSink;
+import dev.warden.sinks.runtime.BatchWriter;
+import dev.warden.sinks.runtime.SinkCounters;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.postgresql.PGConnection;
+
+/**
+ * Writes {@code warden.audit} into the append-only {@code audit_events} table: each batch is COPYed into a
+ * session-local staging table and inserted with {@code ON CONFLICT DO NOTHING}, and the next offsets are
+ * upserted into {@code sink_offsets} in the same transaction — exactly once, and a duplicate can never
+ * become a second row. After each committed batch the entries fan out to the external sinks on a separate
+ * thread, best effort: a slow or failing sink never delays the next write; each failing sink is counted
+ * once per batch.
+ */
+public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
+    /** The name this sink stores its offsets under. */
+    public static final String SINK = "postgres-audit";
+
+    private static final Logger LOG = Logger.getLogger(PostgresAuditWriter.class.getName());
+    static final String STAGE = "CREATE TEMP TABLE IF NOT EXISTS audit_stage (LIKE audit_events) ON COMMIT DELETE ROWS";
+    static final String COPY = "COPY audit_stage (id, agent_id, user_id, caller_id, action, resource, parameters, "
+            + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent) FROM STDIN WITH (FORMAT csv)";
+    static final String MERGE = "INSERT INTO audit_events SELECT * FROM audit_stage ON CONFLICT DO NOTHING";
+    static final String UPSERT_OFFSET = "INSERT INTO sink_offsets (sink, topic, partition, next_offset, updated_at) "
+            + "VALUES (?, ?, ?, ?, now()) ON CONFLICT (sink, topic, partition) DO UPDATE "
+            + "SET next_offset = EXCLUDED.next_offset, updated_at = now()";
+    static final String READ_OFFSETS = "SELECT partition, next_offset FROM sink_offsets WHERE sink = ? AND topic = ?";
+    static final String ENSURE_PARTITION = "SELECT warden_ensure_audit_partition(?)";
+
+    private final DataSource dataSource;
+    private final String topic;
+    private final List<AuditSink> sinks;
+    private final SinkCounters counters;
+    private final ExecutorService fanOut = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().name("warden-audit-fanout").daemon().factory());
+    private List<AuditEntry> lastBatch = List.of();
+
+    public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters) {
+        this.dataSource = dataSource;
+        this.topic = topic;
+        this.sinks = List.copyOf(sinks);
+        this.counters = counters;
+    }
+
+    /** Creates the monthly partitions around {@code now} (last month to two months ahead). Idempotent. */
+    public void ensurePartitions(Instant now) {
+        LocalDate month = LocalDate.ofInstant(now, ZoneOffset.UTC).withDayOfMonth(1);
+        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(ENSURE_PARTITION)) {
+            for (int delta = -1; delta <= 2; delta++) {
+                ps.setObject(1, month.plusMonths(delta));
+                ps.execute();
+            }
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "could not create audit partitions: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public Map<TopicPartition, Long> storedOffsets(Collection<TopicPartition> partitions) {
+        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(READ_OFFSETS)) {
+            ps.setString(1, SINK);
+            ps.setString(2, topic);
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    TopicPartition tp = new TopicPartition(topic, rs.getInt(1));
+                    if (partitions.contains(tp)) {
+                        offsets.put(tp, rs.getLong(2));
+                    }
+                }
+            }
+            return offsets;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read stored offsets: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public WriteResult write(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
+        List<AuditEntry> entries = new ArrayList<>(records.size());
+        long dropped = 0;
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                entries.add(AuditEntryCodec.decode(record.value()));
+            } catch (IllegalArgumentException e) {
+                dropped++;
+                LOG.warning("dropping malformed audit record " + record.topic() + "-" + record.partition() + "@"
+                        + record.offset() + ": " + e.getMessage());
+            }
+        }
+        long written = store(entries, nextOffsets);
+        lastBatch = entries;
+        return new WriteResult(written, dropped);
+    }
+
+    private long store(List<AuditEntry> entries, Map<TopicPartition, Long> nextOffsets) {
+        try (Connection conn = dataSource.getConnection()) {
+            conn.setAutoCommit(false);
+            try {
+                long written = 0;
+                if (!entries.isEmpty()) {
+                    try (Statement st = conn.createStatement()) {
+                        st.execute(STAGE);
+                    }
+                    conn.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY, new StringReader(csv(entries)));
+                    try (Statement st = conn.createStatement()) {
+                        written = st.executeUpdate(MERGE);
+                    }
+                }
+                try (PreparedStatement ps = conn.prepareStatement(UPSERT_OFFSET)) {
+                    for (Map.Entry<TopicPartition, Long> e : nextOffsets.entrySet()) {
+                        ps.setString(1, SINK);
+                        ps.setString(2, e.getKey().topic());
+                        ps.setInt(3, e.getKey().partition());
+                        ps.setLong(4, e.getValue());
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+                conn.commit();
+                return written;
+            } catch (SQLException | java.io.IOException | RuntimeException e) {
+                conn.rollback();
+                throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void afterCommit(WriteResult result) {
+        List<AuditEntry> batch = lastBatch;
+        if (sinks.isEmpty() || batch.isEmpty()) {
+            return;
+        }
+        fanOut.execute(() -> {
+            for (AuditSink sink : sinks) {
+                try {
+                    sink.send(batch);
+                } catch (RuntimeException e) {
+                    counters.sinkFailed();
+                    LOG.warning("audit sink " + sink.name() + " failed a batch of " + batch.size() + ": " + e.getMessage());
+                }
+            }
+        });
+    }
+
+    static String csv(List<AuditEntry> entries) {
+        StringBuilder out = new StringBuilder(entries.size() * 256);
+        for (AuditEntry e : entries) {
+            field(out, e.id()).append(',');
+            field(out, e.agentId()).append(',');
+            field(out, e.userId()).append(',');
+            field(out, e.callerId()).append(',');
+            field(out, e.action()).append(',');
+            field(out, e.resource()).append(',');
+            field(out, json(e.parameters())).append(',');
+            field(out, e.result().wireName()).append(',');
+            field(out, e.reason()).append(',');
+            out.append(e.durationMs()).append(',');
+            out.append(e.tokensCost()).append(',');
+            field(out, Json.timestamp(e.timestamp())).append(',');
+            field(out, e.ip()).append(',');
+            field(out, e.userAgent()).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static StringBuilder field(StringBuilder out, Optional<String> value) {
+        return value.isPresent() ? field(out, value.get()) : out;
+    }
+
+    private static StringBuilder field(StringBuilder out, String value) {
+        out.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '"') {
+                out.append('"');
+            }
+            if (c != 0) {
+                out.append(c);
+            }
+        }
+        return out.append('"');
+    }
+
+    private static String json(Map<String, Object> value) {
+        try {
+            return Json.mapper().writeValueAsString(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        fanOut.shutdown();
+        sinks.forEach(AuditSink::close);
+    }
+}

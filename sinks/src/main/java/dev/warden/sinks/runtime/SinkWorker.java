@@ -1,0 +1,180 @@
+package dev.warden.sinks.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * The runtime every sink shares: consume a topic in a consumer group, hand each polled batch to a
+ * {@link BatchWriter} that stores rows and offsets atomically, and on (re)assignment seek to the offsets the
+ * writer stored — so each record is written exactly once however the worker dies. Failed batches are
+ * retried after a backoff, from the stored offsets. Runs on its own thread; {@link #close()} stops it.
+ */
+public final class SinkWorker implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
+
+    private final String name;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final String topic;
+    private final BatchWriter writer;
+    private final SinkCounters counters;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean assigned;
+
+    /**
+     * @param name    the sink's name (consumer group {@code groupPrefix + name})
+     * @param maxPoll most records per batch
+     */
+    public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
+                      SinkCounters counters) {
+        this.name = name;
+        this.topic = topic;
+        this.writer = writer;
+        this.counters = counters;
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + name);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, groupPrefix + name);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPoll);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        this.thread = Thread.ofPlatform().name("warden-sink-" + name).daemon().unstarted(this::run);
+    }
+
+    /** Starts consuming. */
+    public void start() {
+        thread.start();
+    }
+
+    /** True once the worker holds at least one partition (or has been assigned none after joining). */
+    public boolean isAssigned() {
+        return assigned;
+    }
+
+    /** The sink's name. */
+    public String name() {
+        return name;
+    }
+
+    private void run() {
+        try {
+            consumer.subscribe(List.of(topic), new SeekToStored());
+            while (running) {
+                ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(200));
+                if (!polled.isEmpty()) {
+                    writeWithRetry(polled);
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "sink " + name + " stopped", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void writeWithRetry(ConsumerRecords<String, byte[]> polled) {
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>(polled.count());
+        Map<TopicPartition, Long> next = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : polled) {
+            records.add(record);
+            next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
+        }
+        try {
+            BatchWriter.WriteResult result = writer.write(records, next);
+            counters.written(result.written());
+            counters.dropped(result.dropped());
+            try {
+                writer.afterCommit(result);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "sink " + name + " post-commit step failed", e);
+            }
+        } catch (RuntimeException e) {
+            counters.failed(records.size());
+            LOG.log(Level.WARNING, "sink " + name + " failed to write a batch of " + records.size()
+                    + "; retrying from stored offsets: " + e.getMessage());
+            rewind(consumer.assignment());
+            pause(Duration.ofMillis(500));
+        }
+    }
+
+    private void rewind(Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> stored = writer.storedOffsets(partitions);
+        List<TopicPartition> fresh = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            Long offset = stored.get(tp);
+            if (offset == null) {
+                fresh.add(tp);
+            } else {
+                consumer.seek(tp, offset);
+            }
+        }
+        if (!fresh.isEmpty()) {
+            consumer.seekToBeginning(fresh);
+        }
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private final class SeekToStored implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            while (running) {
+                try {
+                    rewind(partitions);
+                    assigned = true;
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "sink " + name + " cannot read its stored offsets; retrying: " + e.getMessage());
+                    pause(Duration.ofSeconds(1));
+                }
+            }
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // Nothing to flush: every written batch already stored its offsets.
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
