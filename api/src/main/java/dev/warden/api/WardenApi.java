@@ -4,6 +4,7 @@ import dev.warden.api.agents.AgentRoutes;
 import dev.warden.api.auth.ApiTokenRoutes;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.dashboard.DashboardRoutes;
 import dev.warden.api.observe.MetricsRoutes;
 import dev.warden.api.authorize.AuthorizeRoutes;
 import dev.warden.api.delegations.DelegationRoutes;
@@ -27,10 +28,12 @@ import java.util.Optional;
  * @param delegations the delegation endpoints, present when the API role runs
  * @param authorize   {@code POST /authorize}, present when the API role runs
  * @param audit       the audit query and export endpoints, present when the API role runs
+ * @param dashboard   {@code GET /dashboard/stats}, present when the API role runs
  */
 public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, Optional<AgentRoutes> agents,
                         Optional<ApiTokenRoutes> apiTokens, Optional<DelegationRoutes> delegations,
-                        Optional<AuthorizeRoutes> authorize, Optional<AuditRoutes> audit) {
+                        Optional<AuthorizeRoutes> authorize, Optional<AuditRoutes> audit,
+                        Optional<DashboardRoutes> dashboard) {
 
     /** Paths reachable without a bearer token. */
     public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/observe/metrics", "/.well-known/");
@@ -44,6 +47,7 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
         delegations.ifPresent(d -> routing.register("/delegations", d));
         authorize.ifPresent(a -> routing.register("/authorize", a));
         audit.ifPresent(a -> routing.register("/audit", a));
+        dashboard.ifPresent(d -> routing.register("/dashboard", d));
         routing.any((req, res) -> Problems.send(req, res,
                 new ApiException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
                         + req.path().path())));

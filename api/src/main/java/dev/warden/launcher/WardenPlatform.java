@@ -11,7 +11,10 @@ import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
 import dev.warden.api.events.EventFeed;
+import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
+import dev.warden.api.dashboard.DashboardRoutes;
+import dev.warden.api.dashboard.DashboardView;
 import dev.warden.launcher.roles.SinksRole;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.JdbcAuditReader;
@@ -101,6 +104,10 @@ public final class WardenPlatform implements AutoCloseable {
                 SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db, List.of(), counters, clock));
                 allChecks.add(sinks.health());
             }
+            if (config.runs(Role.PIPELINE)) {
+                PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
+                allChecks.add(pipeline.health());
+            }
             if (config.runs(Role.QUOTA)) {
                 QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap));
                 allChecks.add(quota.health());
@@ -116,7 +123,8 @@ public final class WardenPlatform implements AutoCloseable {
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
                     new MetricsRoutes(counters),
                     routes.map(ApiRoutes::agents), routes.map(ApiRoutes::apiTokens),
-                    routes.map(ApiRoutes::delegations), routes.map(ApiRoutes::authorize), routes.map(ApiRoutes::audit));
+                    routes.map(ApiRoutes::delegations), routes.map(ApiRoutes::authorize), routes.map(ApiRoutes::audit),
+                    routes.map(ApiRoutes::dashboard));
 
             HttpRouting.Builder routing = HttpRouting.builder();
             wardenApi.routing(routing);
@@ -136,7 +144,7 @@ public final class WardenPlatform implements AutoCloseable {
     }
 
     private record ApiRoutes(AgentRoutes agents, ApiTokenRoutes apiTokens, DelegationRoutes delegations,
-                             AuthorizeRoutes authorize, AuditRoutes audit) {
+                             AuthorizeRoutes authorize, AuditRoutes audit, DashboardRoutes dashboard) {
     }
 
     private static ApiRoutes apiRoutes(WardenConfig config, String kafkaBootstrap, InstantSource clock,
@@ -170,6 +178,10 @@ public final class WardenPlatform implements AutoCloseable {
                 }));
         QuotaClient quota = push(resources, new QuotaClient(kafkaBootstrap, config.kafka().topics().quotaRequests(),
                 config.kafka().topics().quotaReplies(), config.instanceId(), Duration.ofSeconds(5)));
+        DashboardView dashboardView = push(resources, new DashboardView(kafkaBootstrap,
+                config.kafka().topics().dashboardHourly(), config.kafka().topics().dashboardTotals(),
+                config.instanceId() + "-dashboard"));
+        dashboardView.start();
         AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), 5_000, counters);
         return new ApiRoutes(
                 new AgentRoutes(agents, clock, maxBody),
@@ -177,7 +189,8 @@ public final class WardenPlatform implements AutoCloseable {
                 new DelegationRoutes(delegations, maxBody),
                 new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody),
                 new AuditRoutes(new JdbcAuditReader(db, config.kafka().topics().audit()), audit, counters,
-                        Duration.ofSeconds(5)));
+                        Duration.ofSeconds(5)),
+                new DashboardRoutes(dashboardView, agentRepository, clock));
     }
 
     private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {

@@ -25,6 +25,13 @@ public interface AgentRepository {
     /** The agent whose current token has this hash. */
     Optional<Agent> findByTokenHash(byte[] tokenHash);
 
+    /** How many agents exist and how many are active at {@code now}, optionally of one owner only. */
+    Counts count(Optional<UserId> owner, java.time.Instant now);
+
+    /** Agent totals. */
+    record Counts(long total, long active) {
+    }
+
     /** Agents matching every given filter, oldest first. */
     List<Agent> list(Filter filter);
 

@@ -48,6 +48,9 @@ public final class JdbcAgentRepository implements AgentRepository {
             + " OR (? IN ('active', 'suspended') AND status = ? AND (expires_at IS NULL OR expires_at > ?))"
             + ") ORDER BY created_at, id LIMIT 10000";
 
+    static final String COUNT = "SELECT count(*), count(*) FILTER (WHERE status = 'active' AND "
+            + "(expires_at IS NULL OR expires_at > ?)) FROM agents WHERE (?::text IS NULL OR owner_id = ?)";
+
     private final Database db;
 
     public JdbcAgentRepository(Database db) {
@@ -88,6 +91,21 @@ public final class JdbcAgentRepository implements AgentRepository {
             try (PreparedStatement ps = conn.prepareStatement(FIND_BY_TOKEN)) {
                 ps.setBytes(1, tokenHash);
                 return first(ps);
+            }
+        });
+    }
+
+    @Override
+    public Counts count(Optional<UserId> owner, java.time.Instant now) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(COUNT)) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, owner.map(UserId::value).orElse(null));
+                ps.setString(3, owner.map(UserId::value).orElse(null));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return new Counts(rs.getLong(1), rs.getLong(2));
+                }
             }
         });
     }

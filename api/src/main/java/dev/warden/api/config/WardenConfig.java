@@ -134,7 +134,9 @@ public record WardenConfig(
                 prefix + c.get("kafka.topics.quota-replies").asString().orElse(topics.quotaReplies()),
                 c.get("kafka.topics.quota-partitions").asInt().orElse(topics.quotaPartitions()),
                 c.get("kafka.topics.replication-factor").asInt().map(Integer::shortValue)
-                        .orElse(topics.replicationFactor())));
+                        .orElse(topics.replicationFactor()),
+                prefix + c.get("kafka.topics.dashboard-hourly").asString().orElse(topics.dashboardHourly()),
+                prefix + c.get("kafka.topics.dashboard-totals").asString().orElse(topics.dashboardTotals())));
         c.get("pg.url").asString().filter(s -> !s.isBlank()).ifPresent(b::pgUrl);
         c.get("pg.user").asString().filter(s -> !s.isBlank()).ifPresent(b::pgUser);
         c.get("pg.password").asString().ifPresent(b::pgPassword);

@@ -26,7 +26,10 @@ public final class TopicProvisioner {
                 new NewTopic(topics.events(), 1, rf),
                 new NewTopic(topics.quotaRequests(), topics.quotaPartitions(), rf),
                 new NewTopic(topics.quotaReplies(), topics.quotaPartitions(), rf)
-                        .configs(Map.of("retention.ms", "3600000")));
+                        .configs(Map.of("retention.ms", "3600000")),
+                new NewTopic(topics.dashboardHourly(), 1, rf)
+                        .configs(Map.of("cleanup.policy", "compact,delete", "retention.ms", String.valueOf(49L * 3600_000))),
+                new NewTopic(topics.dashboardTotals(), 1, rf).configs(Map.of("cleanup.policy", "compact")));
     }
 
     /** Creates whichever of the layout's topics do not exist yet. */

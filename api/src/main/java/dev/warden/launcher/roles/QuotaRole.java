@@ -43,18 +43,7 @@ public final class QuotaRole implements AutoCloseable {
 
     /** UP while the application is RUNNING. */
     public HealthCheck health() {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "quota-streams";
-            }
-
-            @Override
-            public Result check() {
-                KafkaStreams.State state = streams.state();
-                return state == KafkaStreams.State.RUNNING ? Result.up("RUNNING") : Result.down(state.name());
-            }
-        };
+        return new StreamsHealth("quota-streams", streams);
     }
 
     @Override

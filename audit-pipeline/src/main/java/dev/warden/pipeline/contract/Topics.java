@@ -11,6 +11,8 @@ package dev.warden.pipeline.contract;
  * @param quotaReplies      quota replies, keyed by API instance id
  * @param quotaPartitions   partitions of the quota topics (co-partitioned with the counter store)
  * @param replicationFactor replication factor used when Warden creates a missing topic
+ * @param dashboardHourly   per-agent hourly decision counts (compacted, kept 49 h), written by the pipeline
+ * @param dashboardTotals   per-agent all-time decision counts (compacted), written by the pipeline
  */
 public record Topics(
         String audit,
@@ -19,17 +21,20 @@ public record Topics(
         String quotaRequests,
         String quotaReplies,
         int quotaPartitions,
-        short replicationFactor) {
+        short replicationFactor,
+        String dashboardHourly,
+        String dashboardTotals) {
 
     /** The default topic layout. */
     public static Topics defaults() {
         return new Topics("warden.audit", 12, "warden.events", "warden.quota.requests", "warden.quota.replies", 12,
-                (short) 1);
+                (short) 1, "warden.dashboard.hourly", "warden.dashboard.totals");
     }
 
     /** The same layout with every name prefixed by {@code prefix}. */
     public Topics withPrefix(String prefix) {
         return new Topics(prefix + audit, auditPartitions, prefix + events, prefix + quotaRequests,
-                prefix + quotaReplies, quotaPartitions, replicationFactor);
+                prefix + quotaReplies, quotaPartitions, replicationFactor, prefix + dashboardHourly,
+                prefix + dashboardTotals);
     }
 }

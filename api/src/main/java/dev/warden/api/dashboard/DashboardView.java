@@ -1,0 +1,136 @@
+package dev.warden.api.dashboard;
+
+import dev.warden.pipeline.dashboard.DecisionCounts;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * This instance's in-memory copy of the dashboard aggregates the pipeline publishes (hourly and all-time
+ * per-agent decision counts), read from the start of both compacted topics and kept current. Thread-safe.
+ */
+public final class DashboardView implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(DashboardView.class.getName());
+
+    private final KafkaConsumer<String, DecisionCounts> consumer;
+    private final String hourlyTopic;
+    private final String totalsTopic;
+    private final Map<String, DecisionCounts> totals = new ConcurrentHashMap<>();
+    private final Map<Long, Map<String, DecisionCounts>> hours = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public DashboardView(String bootstrap, String hourlyTopic, String totalsTopic, String clientId) {
+        this.hourlyTopic = hourlyTopic;
+        this.totalsTopic = totalsTopic;
+        this.consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.CLIENT_ID_CONFIG, clientId,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                new StringDeserializer(), DecisionCounts.serde().deserializer());
+        this.thread = Thread.ofPlatform().name("warden-dashboard-view").daemon().unstarted(this::run);
+    }
+
+    /** Starts following both topics from their beginning. */
+    public void start() {
+        thread.start();
+    }
+
+    /** Sum of the all-time counts of the agents {@code include} accepts. */
+    public DecisionCounts total(Predicate<String> include) {
+        return sum(totals, include);
+    }
+
+    /** Per-agent counts over the hours {@code [fromHour, toHour]} (hours since the epoch, UTC). */
+    public Map<String, DecisionCounts> perAgent(long fromHour, long toHour, Predicate<String> include) {
+        Map<String, DecisionCounts> out = new java.util.HashMap<>();
+        for (long h = fromHour; h <= toHour; h++) {
+            Map<String, DecisionCounts> bucket = hours.get(h);
+            if (bucket != null) {
+                bucket.forEach((agent, counts) -> {
+                    if (include.test(agent)) {
+                        out.merge(agent, counts, DecisionCounts::plus);
+                    }
+                });
+            }
+        }
+        return out;
+    }
+
+    private static DecisionCounts sum(Map<String, DecisionCounts> counts, Predicate<String> include) {
+        DecisionCounts sum = DecisionCounts.ZERO;
+        for (Map.Entry<String, DecisionCounts> e : counts.entrySet()) {
+            if (include.test(e.getKey())) {
+                sum = sum.plus(e.getValue());
+            }
+        }
+        return sum;
+    }
+
+    private void run() {
+        try {
+            List<TopicPartition> partitions = List.of(new TopicPartition(hourlyTopic, 0), new TopicPartition(totalsTopic, 0));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (running) {
+                for (ConsumerRecord<String, DecisionCounts> record : consumer.poll(Duration.ofMillis(200))) {
+                    apply(record);
+                }
+                evictOldHours();
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "dashboard view stopped", e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private void apply(ConsumerRecord<String, DecisionCounts> record) {
+        if (record.key() == null || record.value() == null) {
+            return;
+        }
+        if (record.topic().equals(totalsTopic)) {
+            totals.put(record.key(), record.value());
+            return;
+        }
+        int bar = record.key().indexOf('|');
+        if (bar <= 0) {
+            return;
+        }
+        try {
+            long hour = Long.parseLong(record.key().substring(0, bar));
+            hours.computeIfAbsent(hour, h -> new ConcurrentHashMap<>()).put(record.key().substring(bar + 1), record.value());
+        } catch (NumberFormatException e) {
+            LOG.fine("skipping dashboard key " + record.key());
+        }
+    }
+
+    private void evictOldHours() {
+        long newest = hours.keySet().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
+        hours.keySet().removeIf(h -> h < newest - 48);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.warden.launcher.roles;
+
+import dev.warden.api.config.WardenConfig;
+import dev.warden.api.observe.HealthCheck;
+import dev.warden.pipeline.dashboard.DashboardTopology;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The {@code pipeline} role: Kafka Streams topologies over {@code warden.audit} — today the dashboard
+ * aggregates — with exactly-once processing so a crash never counts a decision twice.
+ */
+public final class PipelineRole implements AutoCloseable {
+    private final KafkaStreams streams;
+
+    private PipelineRole(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    /** Starts the application. */
+    public static PipelineRole start(WardenConfig config, String bootstrap) {
+        StreamsBuilder builder = new StreamsBuilder();
+        DashboardTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().dashboardHourly(),
+                config.kafka().topics().dashboardTotals());
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streams().applicationPrefix() + "pipeline");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.CLIENT_ID_CONFIG, config.instanceId() + "-pipeline");
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1_000);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        KafkaStreams streams = new KafkaStreams(builder.build(), p);
+        streams.start();
+        return new PipelineRole(streams);
+    }
+
+    /** UP while the application is RUNNING. */
+    public HealthCheck health() {
+        return new StreamsHealth("pipeline-streams", streams);
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(15));
+    }
+}
