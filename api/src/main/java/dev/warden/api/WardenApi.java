@@ -5,6 +5,7 @@ import dev.warden.api.auth.ApiTokenRoutes;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.dashboard.DashboardRoutes;
+import dev.warden.api.events.stream.EventStream;
 import dev.warden.api.observe.MetricsRoutes;
 import dev.warden.api.authorize.AuthorizeRoutes;
 import dev.warden.api.delegations.DelegationRoutes;
@@ -29,14 +30,19 @@ import java.util.Optional;
  * @param authorize   {@code POST /authorize}, present when the API role runs
  * @param audit       the audit query and export endpoints, present when the API role runs
  * @param dashboard   {@code GET /dashboard/stats}, present when the API role runs
+ * @param eventStream the SSE stream at {@value #EVENT_STREAM_PATH}, present when the API role runs
  */
 public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, Optional<AgentRoutes> agents,
                         Optional<ApiTokenRoutes> apiTokens, Optional<DelegationRoutes> delegations,
                         Optional<AuthorizeRoutes> authorize, Optional<AuditRoutes> audit,
-                        Optional<DashboardRoutes> dashboard) {
+                        Optional<DashboardRoutes> dashboard, Optional<EventStream> eventStream) {
 
-    /** Paths reachable without a bearer token. */
-    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/observe/metrics", "/.well-known/");
+    /** Where the SSE stream is mounted by default. */
+    public static final String EVENT_STREAM_PATH = "/events/stream";
+
+    /** Paths reachable without a bearer token (the SSE stream authenticates its own way: SPEC Authentication 4). */
+    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/observe/metrics", "/.well-known/",
+            "/events/stream");
 
     /** Registers every route, the authentication filter and the error handlers on {@code routing}. */
     public void routing(HttpRouting.Builder routing) {
@@ -48,6 +54,7 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
         authorize.ifPresent(a -> routing.register("/authorize", a));
         audit.ifPresent(a -> routing.register("/audit", a));
         dashboard.ifPresent(d -> routing.register("/dashboard", d));
+        eventStream.ifPresent(s -> routing.register(EVENT_STREAM_PATH, s));
         routing.any((req, res) -> Problems.send(req, res,
                 new ApiException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
                         + req.path().path())));

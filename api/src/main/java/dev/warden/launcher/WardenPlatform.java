@@ -11,6 +11,11 @@ import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
 import dev.warden.api.events.EventFeed;
+import dev.warden.api.events.stream.EventStream;
+import dev.warden.api.events.stream.EventStreamConfig;
+import dev.warden.api.events.stream.JdbcStreamEventStore;
+import dev.warden.api.events.stream.Subscriber;
+import dev.warden.api.auth.Principal;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.api.dashboard.DashboardRoutes;
@@ -124,7 +129,7 @@ public final class WardenPlatform implements AutoCloseable {
                     new MetricsRoutes(counters),
                     routes.map(ApiRoutes::agents), routes.map(ApiRoutes::apiTokens),
                     routes.map(ApiRoutes::delegations), routes.map(ApiRoutes::authorize), routes.map(ApiRoutes::audit),
-                    routes.map(ApiRoutes::dashboard));
+                    routes.map(ApiRoutes::dashboard), routes.map(ApiRoutes::eventStream));
 
             HttpRouting.Builder routing = HttpRouting.builder();
             wardenApi.routing(routing);
@@ -144,7 +149,8 @@ public final class WardenPlatform implements AutoCloseable {
     }
 
     private record ApiRoutes(AgentRoutes agents, ApiTokenRoutes apiTokens, DelegationRoutes delegations,
-                             AuthorizeRoutes authorize, AuditRoutes audit, DashboardRoutes dashboard) {
+                             AuthorizeRoutes authorize, AuditRoutes audit, DashboardRoutes dashboard,
+                             EventStream eventStream) {
     }
 
     private static ApiRoutes apiRoutes(WardenConfig config, String kafkaBootstrap, InstantSource clock,
@@ -167,6 +173,12 @@ public final class WardenPlatform implements AutoCloseable {
             }
         });
         feed.start();
+        EventStream stream = push(resources, new EventStream(EventStreamConfig.builder()
+                .maxConnections(config.eventStream().maxConnections())
+                .heartbeatInterval(Duration.ofMillis(config.eventStream().heartbeatIntervalMs()))
+                .validateToken(token -> authenticator.authenticate(token).map(WardenPlatform::subscriber))
+                .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
+        feed.subscribe(stream::emit);
         DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
                 clock);
         AgentService agents = new AgentService(agentRepository, outbox, clock, List.of(
@@ -190,7 +202,19 @@ public final class WardenPlatform implements AutoCloseable {
                 new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody),
                 new AuditRoutes(new JdbcAuditReader(db, config.kafka().topics().audit()), audit, counters,
                         Duration.ofSeconds(5)),
-                new DashboardRoutes(dashboardView, agentRepository, clock));
+                new DashboardRoutes(dashboardView, agentRepository, clock),
+                stream);
+    }
+
+    /** Stream visibility: the admin sees everything, a user their own events, an agent events about itself. */
+    private static Subscriber subscriber(Principal principal) {
+        return switch (principal) {
+            case Principal.Admin a -> Subscriber.everything(a.subjectId());
+            case Principal.User u -> new Subscriber(u.subjectId(),
+                    e -> e.userId().map(u.id().value()::equals).orElse(false));
+            case Principal.AgentCaller c -> new Subscriber(c.subjectId(),
+                    e -> e.agentId().map(c.id().value()::equals).orElse(false));
+        };
     }
 
     private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {

@@ -20,6 +20,11 @@ public final class Http {
         this.base = base;
     }
 
+    /** The server's base URI. */
+    public URI baseUri() {
+        return base;
+    }
+
     /** A response with its body parsed as JSON when it is JSON. */
     public record Response(int status, HttpResponse<String> raw, JsonNode json) {
         public Optional<String> header(String name) {

@@ -23,7 +23,8 @@ public record WardenConfig(
         Kafka kafka,
         Postgres postgres,
         String redisUrl,
-        Streams streams) {
+        Streams streams,
+        EventStreamSettings eventStream) {
 
     public WardenConfig {
         roles = Set.copyOf(roles);
@@ -58,6 +59,16 @@ public record WardenConfig(
     public record Streams(String applicationPrefix, String stateDir, long commitIntervalMs) {
     }
 
+    /**
+     * The SSE stream and its replay store.
+     *
+     * @param maxConnections      concurrent SSE connections per instance before 503
+     * @param heartbeatIntervalMs interval of {@code : heartbeat} comments
+     * @param retentionDays       how long persisted stream events are kept for replay
+     */
+    public record EventStreamSettings(int maxConnections, long heartbeatIntervalMs, int retentionDays) {
+    }
+
     /** PostgreSQL connection; {@code url} empty means "start the embedded server". */
     public record Postgres(Optional<String> url, Optional<String> user, Optional<String> password, int poolSize,
                            Optional<String> schema) {
@@ -73,7 +84,7 @@ public record WardenConfig(
     public String toString() {
         return "WardenConfig[roles=" + roles + ", instanceId=" + instanceId + ", server=" + server
                 + ", bootstrapToken=" + (bootstrapToken.isPresent() ? "****" : "(random)") + ", kafka=" + kafka
-                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + "]";
+                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream=" + eventStream + "]";
     }
 
     /** True when this process runs {@code role}. */
@@ -106,6 +117,9 @@ public record WardenConfig(
         b.streamsPrefix = streams.applicationPrefix();
         b.streamsStateDir = streams.stateDir();
         b.streamsCommitIntervalMs = streams.commitIntervalMs();
+        b.sseMaxConnections = eventStream.maxConnections();
+        b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
+        b.eventRetentionDays = eventStream.retentionDays();
         return b;
     }
 
@@ -146,6 +160,9 @@ public record WardenConfig(
         c.get("streams.application-prefix").asString().ifPresent(b::streamsApplicationPrefix);
         c.get("streams.state-dir").asString().filter(s -> !s.isBlank()).ifPresent(b::streamsStateDir);
         c.get("streams.commit-interval-ms").asLong().ifPresent(b::streamsCommitIntervalMs);
+        c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
+        c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
+        c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
         return b.build();
     }
 
@@ -168,6 +185,9 @@ public record WardenConfig(
         private String streamsPrefix = "warden-";
         private String streamsStateDir = System.getProperty("java.io.tmpdir") + "/warden-streams";
         private long streamsCommitIntervalMs = 20;
+        private int sseMaxConnections = 100;
+        private long sseHeartbeatMs = 30_000;
+        private int eventRetentionDays = 7;
 
         private Builder() {
         }
@@ -272,10 +292,26 @@ public record WardenConfig(
             return this;
         }
 
+        public Builder sseMaxConnections(int n) {
+            this.sseMaxConnections = n;
+            return this;
+        }
+
+        public Builder sseHeartbeatMs(long millis) {
+            this.sseHeartbeatMs = millis;
+            return this;
+        }
+
+        public Builder eventRetentionDays(int days) {
+            this.eventRetentionDays = days;
+            return this;
+        }
+
         public WardenConfig build() {
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
-                    redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs));
+                    redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs),
+                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays));
         }
     }
 }

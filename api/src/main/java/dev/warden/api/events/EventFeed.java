@@ -34,6 +34,7 @@ public final class EventFeed implements AutoCloseable {
     private final CountDownLatch positioned = new CountDownLatch(1);
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile long startPosition = -1;
 
     public EventFeed(String bootstrap, String topic, String clientId) {
         this.consumer = new KafkaConsumer<>(Map.of(
@@ -63,11 +64,16 @@ public final class EventFeed implements AutoCloseable {
         }
     }
 
+    /** The offset of the last event before the first one this feed delivers (valid after {@link #start()}). */
+    public long startPosition() {
+        return startPosition;
+    }
+
     private void run() {
         try {
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));
-            consumer.position(partition);
+            startPosition = consumer.position(partition) - 1;
             positioned.countDown();
             while (running) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {

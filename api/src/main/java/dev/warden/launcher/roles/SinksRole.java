@@ -7,20 +7,25 @@ import dev.warden.sinks.external.AuditSink;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
 import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.sinks.runtime.SinkWorker;
+import dev.warden.sinks.streamstore.StreamEventStoreWriter;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 
 /**
- * The {@code sinks} role: the connector-style workers. Today: the Postgres audit writer (exactly-once into
- * {@code audit_events}) with its fan-out to the configured external audit sinks.
+ * The {@code sinks} role: the connector-style workers: the Postgres audit writer (exactly-once into
+ * {@code audit_events}) with its fan-out to the configured external audit sinks, and the stream-event store
+ * ({@code service_stream_events}, for SSE replay).
  */
 public final class SinksRole implements AutoCloseable {
     private final SinkWorker auditWorker;
     private final PostgresAuditWriter auditWriter;
+    private final SinkWorker streamStoreWorker;
 
-    private SinksRole(SinkWorker auditWorker, PostgresAuditWriter auditWriter) {
+    private SinksRole(SinkWorker auditWorker, PostgresAuditWriter auditWriter, SinkWorker streamStoreWorker) {
         this.auditWorker = auditWorker;
         this.auditWriter = auditWriter;
+        this.streamStoreWorker = streamStoreWorker;
     }
 
     /** Starts every sink worker. */
@@ -32,26 +37,33 @@ public final class SinksRole implements AutoCloseable {
         SinkWorker worker = new SinkWorker(PostgresAuditWriter.SINK, bootstrap, config.streams().applicationPrefix()
                 + "sink-", config.kafka().topics().audit(), 5_000, writer, counters);
         worker.start();
-        return new SinksRole(worker, writer);
+        SinkWorker streamStore = new SinkWorker(StreamEventStoreWriter.SINK, bootstrap,
+                config.streams().applicationPrefix() + "sink-", config.kafka().topics().events(), 5_000,
+                new StreamEventStoreWriter(db.dataSource(), config.kafka().topics().events(),
+                        Duration.ofDays(config.eventStream().retentionDays()), clock), new SinkCounters());
+        streamStore.start();
+        return new SinksRole(worker, writer, streamStore);
     }
 
-    /** UP once the audit writer has joined its group and sought to its stored offsets. */
+    /** UP once every worker has joined its group and sought to its stored offsets. */
     public HealthCheck health() {
         return new HealthCheck() {
             @Override
             public String name() {
-                return "audit-writer";
+                return "sink-workers";
             }
 
             @Override
             public Result check() {
-                return auditWorker.isAssigned() ? Result.up("consuming") : Result.down("joining the consumer group");
+                return auditWorker.isAssigned() && streamStoreWorker.isAssigned() ? Result.up("consuming")
+                        : Result.down("joining the consumer group");
             }
         };
     }
 
     @Override
     public void close() {
+        streamStoreWorker.close();
         auditWorker.close();
         auditWriter.close();
     }

@@ -1,0 +1,321 @@
+package dev.warden.api.events.stream;
+
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.JsonInput;
+import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.StreamEvent;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The server-sent event stream (SPEC: Event stream, Stream behaviour 1-9), mountable anywhere as a Helidon
+ * {@link HttpService} (default {@code /events/stream}).
+ *
+ * <p>It answers only a {@code GET} that accepts {@code text/event-stream}; any other request is handed on to
+ * the next handler ({@code res.next()}). Events are delivered in strictly increasing id order (ids are
+ * positions in {@code warden.events}), so {@code Last-Event-ID} is an exclusive cursor: a reconnecting client
+ * receives every event after it exactly once, first from the persisted store, then from an in-memory ring of
+ * recent events that covers the store's lag, then live, with no gap between them. A cursor older than the
+ * store's retention is reported with a {@code replay.incomplete} event before the replay starts.
+ *
+ * <p>Thread-safety: {@link #emit} must be called by one thread, in id order (the event feed does); every other
+ * method is safe from any thread.
+ */
+public final class EventStream implements HttpService, AutoCloseable {
+    /** Most events {@link #replay} returns. */
+    public static final int MAX_REPLAY = 1000;
+
+    private static final Logger LOG = Logger.getLogger(EventStream.class.getName());
+    private static final int PAGE = 1000;
+
+    private final EventStreamConfig config;
+    private final StreamEventStore store;
+    private final Deque<StreamEvent> ring = new ArrayDeque<>();
+    private final Set<SseConnection> live = new CopyOnWriteArraySet<>();
+    private final AtomicInteger connections = new AtomicInteger();
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("warden-sse-heartbeat").daemon().factory());
+    /** Every event with an id above this is in the ring (or still to come). Guarded by {@code this}. */
+    private long ringFloor;
+    private volatile boolean closed;
+
+    /**
+     * @param startPosition the id of the last event before the feed's first one (events up to it come from
+     *                      the store only)
+     */
+    public EventStream(EventStreamConfig config, StreamEventStore store, long startPosition) {
+        this.config = config;
+        this.store = store;
+        this.ringFloor = startPosition;
+        long every = config.heartbeatInterval().toMillis();
+        heartbeats.scheduleAtFixedRate(() -> live.forEach(SseConnection::heartbeat), every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.any(this::handleRequest);
+    }
+
+    /** Fans {@code event} out to every live connection and keeps it in the ring. Called in id order. */
+    public synchronized void emit(StreamEvent event) {
+        ring.addLast(event);
+        while (ring.size() > config.ringSize()) {
+            ringFloor = Long.parseLong(ring.removeFirst().id());
+        }
+        for (SseConnection connection : live) {
+            connection.offer(event);
+        }
+    }
+
+    /** Number of open SSE connections. */
+    public int getConnectionCount() {
+        return connections.get();
+    }
+
+    /**
+     * Programmatic replay (SPEC: Stream behaviour 5): events since {@code since} of the given types (all
+     * when empty), at most {@value #MAX_REPLAY}, newest first.
+     */
+    public List<StreamEvent> replay(Instant since, Set<EventType> types) {
+        Set<EventType> allowed = EnumSet.noneOf(EventType.class);
+        allowed.addAll(types.isEmpty() ? config.eventTypes() : types);
+        allowed.retainAll(config.eventTypes());
+        if (allowed.isEmpty()) {
+            return List.of();
+        }
+        return store.newestSince(since, allowed, MAX_REPLAY);
+    }
+
+    /** The SSE handler: answers valid SSE requests, hands every other request to the next handler. */
+    public void handleRequest(ServerRequest req, ServerResponse res) {
+        if (closed || req.prologue().method() != Method.GET || !acceptsEventStream(req)) {
+            res.next();
+            return;
+        }
+        Optional<Subscriber> subscriber = authenticate(req);
+        Set<EventType> types = types(req);
+        Optional<Cursor> cursor = cursor(req);
+        if (connections.incrementAndGet() > config.maxConnections()) {
+            connections.decrementAndGet();
+            res.status(Status.SERVICE_UNAVAILABLE_503).header(HeaderNames.CONTENT_TYPE, "text/plain")
+                    .header(HeaderNames.RETRY_AFTER, "5").send("Too many connections");
+            return;
+        }
+        try {
+            res.status(Status.OK_200);
+            res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+            res.header(HeaderNames.CACHE_CONTROL, "no-store");
+            res.header("X-Accel-Buffering", "no");
+            try (OutputStream out = res.outputStream()) {
+                if (subscriber.isEmpty()) {
+                    new SseConnection(Subscriber.everything(""), Set.of(), out, 1, 0)
+                            .sendControl("error", Map.of("code", "UNAUTHORIZED", "message", "Invalid token"));
+                    return;
+                }
+                stream(new SseConnection(subscriber.get(), types, out, config.maxQueued(), -1), cursor);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            LOG.log(Level.FINE, "SSE client went away", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            connections.decrementAndGet();
+        }
+    }
+
+    private void stream(SseConnection connection, Optional<Cursor> cursor) throws IOException, InterruptedException {
+        try {
+            if (cursor.isPresent()) {
+                catchUp(connection, cursor.get());
+            } else {
+                goLive(connection);
+            }
+            if (!closed) {
+                connection.pump();
+            }
+        } finally {
+            live.remove(connection);
+        }
+    }
+
+    /** Store first, then the ring, then live; waits (bounded) for the store when it lags behind the ring. */
+    private void catchUp(SseConnection connection, Cursor cursor) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + config.storeCatchUp().toNanos();
+        long position = cursor.afterId().orElse(-1L);
+        if (cursor.afterId().isPresent()) {
+            reportTruncation(connection, position);
+        }
+        while (true) {
+            long through = store.storedThrough();
+            position = replayStored(connection, cursor, position, through);
+            Bridge bridge = bridge(connection, position, System.nanoTime() > deadline);
+            if (bridge != null) {
+                if (bridge.floor() > position) {
+                    connection.sendControl("replay.incomplete", incomplete("store-lagging", position, bridge.floor()));
+                }
+                for (StreamEvent event : bridge.events()) {
+                    if (matchesCursor(event, cursor)) {
+                        connection.send(event);
+                    }
+                }
+                return;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * When the ring continues where the store left off (or {@code giveUp}), registers the connection as live
+     * and returns the ring's events after {@code position} (sent by the caller, outside the hub lock; live
+     * events queue behind them). Returns {@code null} when the store must catch up first. A floor above
+     * {@code position} means events were missed (only when giving up).
+     */
+    private synchronized Bridge bridge(SseConnection connection, long position, boolean giveUp) {
+        if (ringFloor > position && !giveUp) {
+            return null;
+        }
+        List<StreamEvent> events = new ArrayList<>();
+        for (StreamEvent event : ring) {
+            if (Long.parseLong(event.id()) > position) {
+                events.add(event);
+            }
+        }
+        live.add(connection);
+        return new Bridge(events, ringFloor);
+    }
+
+    /** The ring's events after a position, and the ring's floor when they were taken. */
+    private record Bridge(List<StreamEvent> events, long floor) {
+    }
+
+    private long replayStored(SseConnection connection, Cursor cursor, long position, long through) throws IOException {
+        long at = position;
+        while (at < through) {
+            List<StreamEvent> page = cursor.since().isPresent()
+                    ? store.since(cursor.since().get(), at, through, PAGE)
+                    : store.after(at, through, PAGE);
+            for (StreamEvent event : page) {
+                connection.send(event);
+            }
+            if (page.size() < PAGE) {
+                return through;
+            }
+            at = Long.parseLong(page.getLast().id());
+        }
+        return Math.max(at, through);
+    }
+
+    private void reportTruncation(SseConnection connection, long afterId) throws IOException {
+        long oldest = store.oldestRetained();
+        if (oldest > afterId + 1) {
+            connection.sendControl("replay.incomplete", incomplete("retention", afterId, oldest - 1));
+        }
+    }
+
+    private static Map<String, Object> incomplete(String reason, long after, long missedThrough) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("reason", reason);
+        data.put("after", Long.toString(after));
+        data.put("missedThrough", Long.toString(missedThrough));
+        return data;
+    }
+
+    private synchronized void goLive(SseConnection connection) {
+        connection.skipTo(ring.isEmpty() ? ringFloor : Long.parseLong(ring.getLast().id()));
+        live.add(connection);
+    }
+
+    private static boolean matchesCursor(StreamEvent event, Cursor cursor) {
+        return cursor.since().map(s -> !event.timestamp().isBefore(s)).orElse(true);
+    }
+
+    private boolean acceptsEventStream(ServerRequest req) {
+        return req.headers().first(HeaderNames.ACCEPT)
+                .map(a -> a.toLowerCase(Locale.ROOT).contains("text/event-stream")).orElse(false);
+    }
+
+    private Optional<Subscriber> authenticate(ServerRequest req) {
+        if (!config.requireAuth()) {
+            return Optional.of(Subscriber.everything("anonymous"));
+        }
+        Optional<String> token = req.headers().first(HeaderNames.AUTHORIZATION)
+                .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).map(h -> h.substring(7).strip())
+                .or(() -> req.query().first("token").asOptional())
+                .filter(t -> !t.isEmpty());
+        return token.flatMap(config.validateToken());
+    }
+
+    private Set<EventType> types(ServerRequest req) {
+        Optional<String> raw = req.query().first("types").asOptional().filter(s -> !s.isBlank());
+        if (raw.isEmpty()) {
+            return config.eventTypes();
+        }
+        Set<EventType> types = EnumSet.noneOf(EventType.class);
+        for (String name : raw.get().split(",")) {
+            types.add(WireEnum.parse(EventType.class, name.strip()).orElseThrow(() -> ApiException.invalid("types",
+                    "unknown event type '" + name.strip() + "'; choose from " + WireEnum.choices(EventType.class))));
+        }
+        types.retainAll(config.eventTypes());
+        return types;
+    }
+
+    private static Optional<Cursor> cursor(ServerRequest req) {
+        Optional<String> lastEventId = req.headers().first(HeaderNames.create("Last-Event-ID")).filter(s -> !s.isBlank());
+        if (lastEventId.isPresent()) {
+            try {
+                return Optional.of(new Cursor(Optional.of(Long.parseLong(lastEventId.get().strip())), Optional.empty()));
+            } catch (NumberFormatException e) {
+                throw ApiException.invalid("Last-Event-ID", "must be an event id");
+            }
+        }
+        Optional<String> since = req.query().first("since").asOptional().filter(s -> !s.isBlank());
+        if (since.isPresent()) {
+            try {
+                return Optional.of(new Cursor(Optional.empty(), Optional.of(JsonInput.parseInstant(since.get()))));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw ApiException.invalid("since", "must be an ISO 8601 timestamp with a zone offset");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Where a replay starts: after an event id, or at a timestamp. */
+    private record Cursor(Optional<Long> afterId, Optional<Instant> since) {
+    }
+
+    /** Closes every connection and stops the heartbeat (SPEC: Stream behaviour 8). */
+    @Override
+    public void close() {
+        closed = true;
+        heartbeats.shutdownNow();
+        live.forEach(SseConnection::close);
+        live.clear();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.warden.api.events.stream;
+
+import dev.warden.pipeline.contract.EventType;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Configuration of an {@link EventStream} (SPEC: Stream behaviour 9). Build with {@link #builder()}, which
+ * holds every default.
+ *
+ * @param maxConnections     concurrent connections before new ones get 503 (default 100)
+ * @param heartbeatInterval  how often {@code : heartbeat} comments are sent (default 30 s)
+ * @param eventTypes         the module allow-list; no client ever receives other types (default all)
+ * @param requireAuth        whether a token is required (default true)
+ * @param validateToken      maps a token to its subscriber, empty when invalid
+ * @param ringSize           recent events kept in memory to bridge the store's lag (default 10,000)
+ * @param maxQueued          events queued for one slow client before it is disconnected (default 10,000)
+ * @param storeCatchUp       how long a reconnect waits for the store to catch up with the ring (default 10 s)
+ */
+public record EventStreamConfig(int maxConnections, Duration heartbeatInterval, Set<EventType> eventTypes,
+                                boolean requireAuth, Function<String, Optional<Subscriber>> validateToken, int ringSize,
+                                int maxQueued, Duration storeCatchUp) {
+    public EventStreamConfig {
+        eventTypes = Set.copyOf(eventTypes);
+        if (maxConnections < 1 || ringSize < 1 || maxQueued < 1 || heartbeatInterval.isNegative()
+                || heartbeatInterval.isZero()) {
+            throw new IllegalArgumentException("event stream limits must be positive");
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builder with every default. */
+    public static final class Builder {
+        private int maxConnections = 100;
+        private Duration heartbeatInterval = Duration.ofMillis(30_000);
+        private Set<EventType> eventTypes = EnumSet.allOf(EventType.class);
+        private boolean requireAuth = true;
+        private Function<String, Optional<Subscriber>> validateToken = token -> Optional.empty();
+        private int ringSize = 10_000;
+        private int maxQueued = 10_000;
+        private Duration storeCatchUp = Duration.ofSeconds(10);
+
+        public Builder maxConnections(int n) {
+            this.maxConnections = n;
+            return this;
+        }
+
+        public Builder heartbeatInterval(Duration d) {
+            this.heartbeatInterval = d;
+            return this;
+        }
+
+        public Builder eventTypes(Set<EventType> types) {
+            this.eventTypes = Set.copyOf(types);
+            return this;
+        }
+
+        public Builder requireAuth(boolean required) {
+            this.requireAuth = required;
+            return this;
+        }
+
+        public Builder validateToken(Function<String, Optional<Subscriber>> validate) {
+            this.validateToken = validate;
+            return this;
+        }
+
+        public Builder ringSize(int n) {
+            this.ringSize = n;
+            return this;
+        }
+
+        public Builder maxQueued(int n) {
+            this.maxQueued = n;
+            return this;
+        }
+
+        public Builder storeCatchUp(Duration d) {
+            this.storeCatchUp = d;
+            return this;
+        }
+
+        public EventStreamConfig build() {
+            return new EventStreamConfig(maxConnections, heartbeatInterval, eventTypes, requireAuth, validateToken,
+                    ringSize, maxQueued, storeCatchUp);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.warden.api.events.stream;
+
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.pipeline.contract.StreamEventCodec;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One SSE client. The hub only enqueues (never blocks on a slow client); the request's own thread writes.
+ * Events are written strictly in increasing id order and at most once: anything at or below the last
+ * position is skipped. A client whose queue overflows is disconnected (it can reconnect with its
+ * {@code Last-Event-ID} and lose nothing).
+ */
+final class SseConnection {
+    private static final Object HEARTBEAT = new Object();
+    private static final Object CLOSE = new Object();
+    private static final byte[] HEARTBEAT_BYTES = ": heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
+
+    private final Subscriber subscriber;
+    private final Set<EventType> types;
+    private final OutputStream out;
+    private final BlockingQueue<Object> queue;
+    private long position;
+    private volatile boolean open = true;
+
+    SseConnection(Subscriber subscriber, Set<EventType> types, OutputStream out, int maxQueued, long position) {
+        this.subscriber = subscriber;
+        this.types = Set.copyOf(types);
+        this.out = out;
+        this.queue = new ArrayBlockingQueue<>(maxQueued);
+        this.position = position;
+    }
+
+    /** The id of the last event this client has been brought past. */
+    long position() {
+        return position;
+    }
+
+    /** Moves the cursor to {@code id} without sending anything (a client that starts live). */
+    void skipTo(long id) {
+        position = Math.max(position, id);
+    }
+
+    /** Hub side: queue a live event; a full queue closes the connection. */
+    void offer(StreamEvent event) {
+        if (open && !queue.offer(event)) {
+            open = false;
+            queue.clear();
+            queue.offer(CLOSE);
+        }
+    }
+
+    /** Hub side: queue a heartbeat (dropped when the queue is full: the client is busy anyway). */
+    void heartbeat() {
+        if (open) {
+            queue.offer(HEARTBEAT);
+        }
+    }
+
+    /** Hub side: ask the writer to finish. */
+    void close() {
+        open = false;
+        queue.clear();
+        queue.offer(CLOSE);
+    }
+
+    boolean isOpen() {
+        return open;
+    }
+
+    /** Writer side: sends {@code event} if it is new to this client and visible to it. */
+    void send(StreamEvent event) throws IOException {
+        long id = Long.parseLong(event.id());
+        if (id <= position) {
+            return;
+        }
+        position = id;
+        if (types.contains(event.type()) && subscriber.maySee().test(event)) {
+            write(event.type().wireName(), event.id(), StreamEventCodec.encode(event));
+        }
+    }
+
+    /** Writer side: a control event outside the id sequence (no {@code id:} line). */
+    void sendControl(String name, Map<String, Object> data) throws IOException {
+        byte[] json = dev.warden.pipeline.contract.Json.mapper().writeValueAsBytes(data);
+        write(name, null, json);
+    }
+
+    /** Writer side: drains the queue until closed or the client goes away. */
+    void pump() throws IOException, InterruptedException {
+        while (true) {
+            Object next = queue.poll(1, TimeUnit.SECONDS);
+            if (next == null) {
+                continue;
+            }
+            if (next == CLOSE) {
+                return;
+            }
+            if (next == HEARTBEAT) {
+                out.write(HEARTBEAT_BYTES);
+                out.flush();
+            } else {
+                send((StreamEvent) next);
+            }
+        }
+    }
+
+    private void write(String name, String id, byte[] data) throws IOException {
+        StringBuilder head = new StringBuilder(64);
+        if (id != null) {
+            head.append("id: ").append(id).append('\n');
+        }
+        head.append("event: ").append(name).append('\n').append("data: ");
+        out.write(head.toString().getBytes(StandardCharsets.UTF_8));
+        out.write(data);
+        out.write("\n\n".getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+}

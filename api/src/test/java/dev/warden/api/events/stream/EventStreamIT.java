@@ -1,0 +1,180 @@
+package dev.warden.api.events.stream;
+
+import static dev.warden.testing.TestAgents.anAgent;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.testing.Http;
+import dev.warden.testing.SseClient;
+import dev.warden.testing.TestPlatform;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The SSE stream through real HTTP: wire format, auth, filters, caps, heartbeats, replay under load. */
+class EventStreamIT {
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform(b -> b.sseMaxConnections(4).sseHeartbeatMs(300));
+
+    static Map<String, String> bearer(String token) {
+        return Map.of("Authorization", "Bearer " + token);
+    }
+
+    static String createAgent(String owner) {
+        Http.Response res = warden.http().post("/agents", warden.adminToken(), anAgent(owner).json());
+        assertThat(res.status()).isEqualTo(201);
+        return res.json().get("id").asText();
+    }
+
+    @Test
+    void liveEventsArriveInTheSpecWireFormatWithHeartbeats() throws Exception {
+        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken()))) {
+            assertThat(sse.status()).isEqualTo(200);
+            String id = createAgent("xena");
+            SseClient.Message created = sse.events(1, Duration.ofSeconds(10)).getFirst();
+            assertThat(created.event()).isEqualTo("agent.created");
+            JsonNode data = Json.mapper().readTree(created.data());
+            assertThat(data.get("id").asText()).isEqualTo(created.id());
+            assertThat(data.get("agentId").asText()).isEqualTo(id);
+            assertThat(created.data()).doesNotContain("wdn_agt_");
+            boolean heartbeat = false;
+            for (int i = 0; i < 20 && !heartbeat; i++) {
+                SseClient.Message m = sse.next(Duration.ofMillis(200));
+                heartbeat = m != null && "heartbeat".equals(m.comment());
+            }
+            assertThat(heartbeat).isTrue();
+        }
+    }
+
+    @Test
+    void anInvalidTokenGetsOneErrorEventAndTheStreamCloses() throws Exception {
+        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream?token=wdn_api_bogus", Map.of())) {
+            SseClient.Message error = sse.events(1, Duration.ofSeconds(5)).getFirst();
+            assertThat(error.event()).isEqualTo("error");
+            assertThat(Json.mapper().readTree(error.data()))
+                    .isEqualTo(Json.mapper().readTree("{\"code\":\"UNAUTHORIZED\",\"message\":\"Invalid token\"}"));
+            for (int i = 0; i < 50 && !sse.ended(); i++) {
+                Thread.sleep(50);
+            }
+            assertThat(sse.ended()).isTrue();
+        }
+    }
+
+    @Test
+    void requestsThatAreNotSseAreHandedOnToTheNextHandler() {
+        Http.Response plain = warden.http().get("/events/stream", warden.adminToken());
+        assertThat(plain.status()).isEqualTo(404);
+        assertThat(plain.json().get("code").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void overTheConnectionCapNewClientsGet503() throws Exception {
+        List<SseClient> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                open.add(SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken())));
+            }
+            try (SseClient extra = SseClient.connect(warden.http().baseUri(), "/events/stream",
+                    bearer(warden.adminToken()))) {
+                assertThat(extra.status()).isEqualTo(503);
+            }
+        } finally {
+            open.forEach(SseClient::close);
+        }
+    }
+
+    @Test
+    void aUserSeesOnlyTheirOwnEventsAndTypesFilterWithinTheAllowList() throws Exception {
+        String yara = warden.http().post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"yara\"}")
+                .json().get("token").asText();
+        try (SseClient mine = SseClient.connect(warden.http().baseUri(), "/events/stream?types=agent.revoked",
+                bearer(yara))) {
+            createAgent("zed");
+            String own = createAgent("yara");
+            warden.http().delete("/agents/" + createAgent("zed"), warden.adminToken());
+            warden.http().delete("/agents/" + own, warden.adminToken());
+            List<SseClient.Message> events = mine.events(2, Duration.ofSeconds(3));
+            assertThat(events).hasSize(1);
+            assertThat(events.getFirst().event()).isEqualTo("agent.revoked");
+            assertThat(events.getFirst().data()).contains(own);
+        }
+    }
+
+    @Test
+    void reconnectingWithLastEventIdUnderLoadReceivesEveryLaterEventExactlyOnceInOrder() throws Exception {
+        AtomicBoolean flowing = new AtomicBoolean(true);
+        String agent = createAgent("load");
+        Thread producer = Thread.ofVirtual().start(() -> {
+            int i = 0;
+            while (flowing.get()) {
+                warden.http().patch("/agents/" + agent, warden.adminToken(), "{\"name\":\"n" + (i++) + "\"}");
+            }
+        });
+        List<Long> received = new ArrayList<>();
+        String cursor = null;
+        try {
+            for (int round = 0; round < 12; round++) {
+                Map<String, String> headers = new java.util.HashMap<>(bearer(warden.adminToken()));
+                if (cursor != null) {
+                    headers.put("Last-Event-ID", cursor);
+                }
+                try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream", headers)) {
+                    for (SseClient.Message m : sse.events(15, Duration.ofSeconds(10))) {
+                        received.add(Long.parseLong(m.id()));
+                        cursor = m.id();
+                    }
+                }
+            }
+        } finally {
+            flowing.set(false);
+            producer.join();
+        }
+        assertThat(received).hasSizeGreaterThan(100);
+        for (int i = 1; i < received.size(); i++) {
+            assertThat(received.get(i)).as("event after %s", received.get(i - 1)).isEqualTo(received.get(i - 1) + 1);
+        }
+    }
+
+    @Test
+    void aCursorOlderThanTheRetainedStoreIsReportedNotSilentlySkipped() throws Exception {
+        String agent = createAgent("old");
+        warden.http().delete("/agents/" + agent, warden.adminToken());
+        awaitStored();
+        try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
+             Statement st = conn.createStatement()) {
+            st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+            st.executeUpdate("DELETE FROM service_stream_events WHERE id = (SELECT min(id) FROM service_stream_events)");
+        }
+        Map<String, String> headers = new java.util.HashMap<>(bearer(warden.adminToken()));
+        headers.put("Last-Event-ID", "-1");
+        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream", headers)) {
+            SseClient.Message first = sse.events(1, Duration.ofSeconds(10)).getFirst();
+            assertThat(first.event()).isEqualTo("replay.incomplete");
+            assertThat(first.data()).contains("\"reason\":\"retention\"");
+        }
+    }
+
+    private static void awaitStored() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
+                 Statement st = conn.createStatement()) {
+                st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+                try (var rs = st.executeQuery("SELECT count(*) FROM service_stream_events")) {
+                    rs.next();
+                    if (rs.getLong(1) >= 2) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+    }
+}

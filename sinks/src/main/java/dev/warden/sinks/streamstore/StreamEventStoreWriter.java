@@ -1,0 +1,151 @@
+package dev.warden.sinks.streamstore;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.runtime.BatchWriter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Persists {@code warden.events} into {@code service_stream_events} for replay, exactly once (rows and the
+ * next offset in one transaction; {@code ON CONFLICT DO NOTHING} as a second guard). The row id is the
+ * event's offset. Rows older than the retention are deleted periodically.
+ */
+public final class StreamEventStoreWriter implements BatchWriter {
+    /** The name this sink stores its offsets under. */
+    public static final String SINK = "stream-store";
+
+    private static final Logger LOG = Logger.getLogger(StreamEventStoreWriter.class.getName());
+    static final String INSERT = "INSERT INTO service_stream_events (id, type, timestamp, data, agent_id, user_id) "
+            + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    static final String UPSERT_OFFSET = "INSERT INTO sink_offsets (sink, topic, partition, next_offset, updated_at) "
+            + "VALUES (?, ?, ?, ?, now()) ON CONFLICT (sink, topic, partition) DO UPDATE "
+            + "SET next_offset = EXCLUDED.next_offset, updated_at = now()";
+    static final String READ_OFFSETS = "SELECT partition, next_offset FROM sink_offsets WHERE sink = ? AND topic = ?";
+    static final String EXPIRE = "DELETE FROM service_stream_events WHERE timestamp < ?";
+
+    private final DataSource dataSource;
+    private final String topic;
+    private final Duration retention;
+    private final InstantSource clock;
+    private Instant nextExpiry = Instant.MIN;
+
+    public StreamEventStoreWriter(DataSource dataSource, String topic, Duration retention, InstantSource clock) {
+        this.dataSource = dataSource;
+        this.topic = topic;
+        this.retention = retention;
+        this.clock = clock;
+    }
+
+    @Override
+    public Map<TopicPartition, Long> storedOffsets(Collection<TopicPartition> partitions) {
+        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(READ_OFFSETS)) {
+            ps.setString(1, SINK);
+            ps.setString(2, topic);
+            Map<TopicPartition, Long> out = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    TopicPartition tp = new TopicPartition(topic, rs.getInt(1));
+                    if (partitions.contains(tp)) {
+                        out.put(tp, rs.getLong(2));
+                    }
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read stored offsets: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public WriteResult write(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
+        try (Connection conn = dataSource.getConnection()) {
+            conn.setAutoCommit(false);
+            try {
+                long dropped = 0;
+                long written = 0;
+                try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
+                    for (ConsumerRecord<String, byte[]> record : records) {
+                        StreamEvent event;
+                        try {
+                            event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
+                        } catch (IllegalArgumentException e) {
+                            dropped++;
+                            continue;
+                        }
+                        bind(ps, event, record.offset());
+                        ps.addBatch();
+                    }
+                    for (int n : ps.executeBatch()) {
+                        written += Math.max(n, 0);
+                    }
+                }
+                try (PreparedStatement ps = conn.prepareStatement(UPSERT_OFFSET)) {
+                    for (Map.Entry<TopicPartition, Long> e : nextOffsets.entrySet()) {
+                        ps.setString(1, SINK);
+                        ps.setString(2, e.getKey().topic());
+                        ps.setInt(3, e.getKey().partition());
+                        ps.setLong(4, e.getValue());
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+                conn.commit();
+                return new WriteResult(written, dropped);
+            } catch (SQLException | RuntimeException e) {
+                conn.rollback();
+                throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void afterCommit(WriteResult result) {
+        Instant now = clock.instant();
+        if (now.isBefore(nextExpiry)) {
+            return;
+        }
+        nextExpiry = now.plus(Duration.ofMinutes(10));
+        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(EXPIRE)) {
+            ps.setTimestamp(1, Timestamp.from(now.minus(retention)));
+            int deleted = ps.executeUpdate();
+            if (deleted > 0) {
+                LOG.fine("expired " + deleted + " stream events");
+            }
+        } catch (SQLException e) {
+            LOG.warning("could not expire old stream events: " + e.getMessage());
+        }
+    }
+
+    private static void bind(PreparedStatement ps, StreamEvent event, long offset) throws SQLException {
+        ps.setLong(1, offset);
+        ps.setString(2, event.type().wireName());
+        ps.setTimestamp(3, Timestamp.from(event.timestamp()));
+        try {
+            ps.setObject(4, Json.mapper().writeValueAsString(event.data()), Types.OTHER);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+        ps.setString(5, event.agentId().orElse(null));
+        ps.setString(6, event.userId().orElse(null));
+    }
+}
