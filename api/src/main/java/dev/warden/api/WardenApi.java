@@ -1,60 +1,45 @@
 package dev.warden.api;
 
-import dev.warden.api.agents.AgentRoutes;
-import dev.warden.api.auth.ApiTokenRoutes;
-import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.dashboard.DashboardRoutes;
-import dev.warden.api.events.stream.EventStream;
 import dev.warden.api.observe.MetricsRoutes;
-import dev.warden.api.authorize.AuthorizeRoutes;
-import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.db.DatabaseException;
 import dev.warden.api.http.ApiException;
 import dev.warden.api.http.ErrorCode;
 import dev.warden.api.http.Problems;
 import dev.warden.api.observe.HealthRoutes;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpService;
 import java.sql.SQLTransientException;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The HTTP surface of Warden as one pure wiring function, shared by the launcher and the tests. Routes
- * that a role does not run are simply absent ({@code agents} empty on a pipeline-only process).
- *
- * @param agents    the agent endpoints, present when the API role runs
- * @param apiTokens the API token endpoints, present when the API role runs
- * @param delegations the delegation endpoints, present when the API role runs
- * @param authorize   {@code POST /authorize}, present when the API role runs
- * @param audit       the audit query and export endpoints, present when the API role runs
- * @param dashboard   {@code GET /dashboard/stats}, present when the API role runs
- * @param eventStream the SSE stream at {@value #EVENT_STREAM_PATH}, present when the API role runs
+ * The HTTP surface of Warden as one pure wiring function, shared by the launcher and the tests. Every role
+ * serves health and metrics; the services of the API role are given as {@link Mount}s (none on a
+ * pipeline-only process), registered in order, so several services may share a prefix.
  */
-public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, Optional<AgentRoutes> agents,
-                        Optional<ApiTokenRoutes> apiTokens, Optional<DelegationRoutes> delegations,
-                        Optional<AuthorizeRoutes> authorize, Optional<AuditRoutes> audit,
-                        Optional<DashboardRoutes> dashboard, Optional<EventStream> eventStream) {
+public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, List<Mount> mounts) {
+
+    public WardenApi {
+        mounts = List.copyOf(mounts);
+    }
+
+    /** A service mounted under a path prefix. */
+    public record Mount(String path, HttpService service) {
+    }
 
     /** Where the SSE stream is mounted by default. */
     public static final String EVENT_STREAM_PATH = "/events/stream";
 
     /** Paths reachable without a bearer token (the SSE stream authenticates its own way: SPEC Authentication 4). */
     public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/observe/metrics", "/.well-known/",
-            "/events/stream");
+            "/events/stream", "/auth/sign-up", "/auth/sign-in");
 
     /** Registers every route, the authentication filter and the error handlers on {@code routing}. */
     public void routing(HttpRouting.Builder routing) {
         routing.addFilter(auth);
         routing.register("/observe", health, metrics);
-        agents.ifPresent(a -> routing.register("/agents", a));
-        apiTokens.ifPresent(t -> routing.register("/auth/tokens", t));
-        delegations.ifPresent(d -> routing.register("/delegations", d));
-        authorize.ifPresent(a -> routing.register("/authorize", a));
-        audit.ifPresent(a -> routing.register("/audit", a));
-        dashboard.ifPresent(d -> routing.register("/dashboard", d));
-        eventStream.ifPresent(s -> routing.register(EVENT_STREAM_PATH, s));
+        mounts.forEach(m -> routing.register(m.path(), m.service()));
         routing.any((req, res) -> Problems.send(req, res,
                 new ApiException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
                         + req.path().path())));

@@ -71,6 +71,9 @@ public final class Main {
         WardenPlatform platform;
         try {
             platform = WardenPlatform.start(config, infra.kafkaBootstrap(), infra.jdbcUrl(), Clock.systemUTC());
+            if (!platform.awaitHealthy(java.time.Duration.ofSeconds(90))) {
+                System.err.println("warden: not every component is healthy yet; see GET /observe/health");
+            }
         } catch (RuntimeException e) {
             infra.close();
             throw e;

@@ -2,6 +2,7 @@ package dev.warden.launcher;
 
 import dev.warden.api.WardenApi;
 import dev.warden.api.agents.AgentRoutes;
+import dev.warden.api.costs.CostRoutes;
 import dev.warden.api.authorize.AuditPublisher;
 import dev.warden.api.authorize.AuthorizationService;
 import dev.warden.api.authorize.AuthorizeRoutes;
@@ -21,9 +22,11 @@ import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.api.dashboard.DashboardRoutes;
 import dev.warden.api.dashboard.DashboardView;
 import dev.warden.launcher.roles.SinksRole;
+import dev.warden.api.webhooks.Webhooks;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.observe.MetricsRoutes;
+import dev.warden.sinks.external.AuditSinks;
 import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.pipeline.contract.EventType;
 import java.time.Duration;
@@ -36,6 +39,8 @@ import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.JdbcApiTokenRepository;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.ratelimit.RateLimiting;
+import dev.warden.api.users.UsersComponent;
 import dev.warden.api.config.Role;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.db.Database;
@@ -70,10 +75,35 @@ public final class WardenPlatform implements AutoCloseable {
     private final WebServer server;
     private final String adminToken;
 
-    private WardenPlatform(Deque<AutoCloseable> resources, WebServer server, String adminToken) {
+    private final List<HealthCheck> checks;
+
+    private WardenPlatform(Deque<AutoCloseable> resources, WebServer server, String adminToken, List<HealthCheck> checks) {
         this.resources = resources;
         this.server = server;
         this.adminToken = adminToken;
+        this.checks = List.copyOf(checks);
+    }
+
+    /**
+     * Waits until every component reports UP (Kafka Streams applications finish their first rebalance a
+     * moment after start), at most {@code timeout}.
+     *
+     * @return true when healthy in time
+     */
+    public boolean awaitHealthy(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (checks.stream().allMatch(c -> c.check().up())) {
+                return true;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
     }
 
     /**
@@ -100,14 +130,22 @@ public final class WardenPlatform implements AutoCloseable {
             JdbcAgentRepository agentRepository = new JdbcAgentRepository(db);
             JdbcApiTokenRepository tokenRepository = new JdbcApiTokenRepository(db);
             JdbcDelegationRepository delegationRepository = new JdbcDelegationRepository(db);
+            RateLimiting rateLimiting = push(resources, RateLimiting.start(config.rateLimit(), config.redisUrl(),
+                    false, clock));
+            UsersComponent users = UsersComponent.create(config.users(), db, outbox, rateLimiting.clientIp(), clock,
+                    config.server().maxBodyBytes());
             Authenticator authenticator = new Authenticator(Tokens.hash(adminToken), agentRepository,
-                    tokenRepository, clock);
+                    tokenRepository, users.service(), clock);
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
             List<HealthCheck> allChecks = new ArrayList<>(checks);
             SinkCounters counters = new SinkCounters();
+            Webhooks webhooks = Webhooks.create(config, db, clock);
             if (config.runs(Role.SINKS)) {
-                SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db, List.of(), counters, clock));
+                SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db,
+                        AuditSinks.build(config.auditSinks(), clock), counters, clock));
                 allChecks.add(sinks.health());
+                Webhooks.Worker webhookWorker = push(resources, webhooks.startWorker(kafkaBootstrap));
+                allChecks.add(webhookWorker.health());
             }
             if (config.runs(Role.PIPELINE)) {
                 PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
@@ -118,20 +156,25 @@ public final class WardenPlatform implements AutoCloseable {
                 allChecks.add(quota.health());
             }
             boolean api = config.runs(Role.API);
-            Optional<ApiRoutes> routes = Optional.empty();
+            List<WardenApi.Mount> mounts = List.of();
             if (api) {
-                routes = Optional.of(apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
-                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters));
+                mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
+                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters);
+                mounts = java.util.stream.Stream.concat(mounts.stream(),
+                        java.util.stream.Stream.of(new WardenApi.Mount("/webhooks", webhooks.routes()))).toList();
+                mounts = java.util.stream.Stream.concat(mounts.stream(),
+                        java.util.stream.Stream.of(new WardenApi.Mount("/auth", users.routes()))).toList();
             }
             WardenApi wardenApi = new WardenApi(
-                    new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS),
+                    new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS, users.cookies().name()),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
-                    new MetricsRoutes(counters),
-                    routes.map(ApiRoutes::agents), routes.map(ApiRoutes::apiTokens),
-                    routes.map(ApiRoutes::delegations), routes.map(ApiRoutes::authorize), routes.map(ApiRoutes::audit),
-                    routes.map(ApiRoutes::dashboard), routes.map(ApiRoutes::eventStream));
+                    new MetricsRoutes(counters, webhooks.counters()), mounts);
 
             HttpRouting.Builder routing = HttpRouting.builder();
+            if (api) {
+                // Before authentication, so that public endpoints (sign-in, sign-up) are limited too.
+                routing.addFilter(rateLimiting.filter());
+            }
             wardenApi.routing(routing);
             WebServer server = WebServer.builder()
                     .host(config.server().host())
@@ -141,19 +184,15 @@ public final class WardenPlatform implements AutoCloseable {
                     .build()
                     .start();
             resources.push(server::stop);
-            return new WardenPlatform(resources, server, adminToken);
+            return new WardenPlatform(resources, server, adminToken, allChecks);
         } catch (RuntimeException e) {
             closeAll(resources);
             throw e;
         }
     }
 
-    private record ApiRoutes(AgentRoutes agents, ApiTokenRoutes apiTokens, DelegationRoutes delegations,
-                             AuthorizeRoutes authorize, AuditRoutes audit, DashboardRoutes dashboard,
-                             EventStream eventStream) {
-    }
 
-    private static ApiRoutes apiRoutes(WardenConfig config, String kafkaBootstrap, InstantSource clock,
+    private static List<WardenApi.Mount> apiRoutes(WardenConfig config, String kafkaBootstrap, InstantSource clock,
                                        Deque<AutoCloseable> resources, Database db, KafkaProducer<String, byte[]> producer,
                                        EventOutbox outbox, JdbcAgentRepository agentRepository,
                                        JdbcApiTokenRepository tokenRepository,
@@ -195,15 +234,17 @@ public final class WardenPlatform implements AutoCloseable {
                 config.instanceId() + "-dashboard"));
         dashboardView.start();
         AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), 5_000, counters);
-        return new ApiRoutes(
-                new AgentRoutes(agents, clock, maxBody),
-                new ApiTokenRoutes(tokenRepository, clock, maxBody),
-                new DelegationRoutes(delegations, maxBody),
-                new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody),
-                new AuditRoutes(new JdbcAuditReader(db, config.kafka().topics().audit()), audit, counters,
-                        Duration.ofSeconds(5)),
-                new DashboardRoutes(dashboardView, agentRepository, clock),
-                stream);
+        return List.of(
+                new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
+                new WardenApi.Mount("/agents", new CostRoutes(agentRepository, db, outbox, clock, maxBody)),
+                new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(tokenRepository, clock, maxBody)),
+                new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
+                new WardenApi.Mount("/authorize",
+                        new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody)),
+                new WardenApi.Mount("/audit", new AuditRoutes(new JdbcAuditReader(db, config.kafka().topics().audit()),
+                        audit, counters, Duration.ofSeconds(5))),
+                new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboardView, agentRepository, clock)),
+                new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH, stream));
     }
 
     /** Stream visibility: the admin sees everything, a user their own events, an agent events about itself. */

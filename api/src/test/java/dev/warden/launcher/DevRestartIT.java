@@ -33,6 +33,7 @@ class DevRestartIT {
              WardenPlatform platform = WardenPlatform.start(config, infra.kafkaBootstrap(), infra.jdbcUrl(),
                      Clock.systemUTC())) {
             Http http = new Http(platform.baseUri());
+            assertThat(platform.awaitHealthy(java.time.Duration.ofSeconds(90))).isTrue();
             Http.Response health = http.get("/observe/health", null);
             assertThat(health.status()).isEqualTo(200);
             assertThat(health.json().get("components").get("kafka").get("status").asText()).isEqualTo("UP");
@@ -49,7 +50,9 @@ class DevRestartIT {
             Http.Response read = http.get("/agents/" + id, token);
             assertThat(read.status()).isEqualTo(200);
             assertThat(read.json().get("ownerId").asText()).isEqualTo("hal");
+            assertThat(platform.awaitHealthy(java.time.Duration.ofSeconds(90))).isTrue();
             assertThat(http.get("/observe/health", null).status()).isEqualTo(200);
+            assertThat(http.get("/observe/live", null).status()).isEqualTo(200);
         }
     }
 }

@@ -47,6 +47,7 @@ final class AgentEvents {
         view.put("expiresAt", agent.expiresAt().map(Json::timestamp).orElse(null));
         view.put("createdAt", Json.timestamp(agent.createdAt()));
         view.put("updatedAt", Json.timestamp(agent.updatedAt()));
+        view.put("budget", agent.budget().map(BudgetJson::asData).orElse(null));
         return view;
     }
 

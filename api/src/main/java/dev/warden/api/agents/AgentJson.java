@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.http.JsonInput;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentType;
+import dev.warden.authorizer.domain.Budget;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.authorizer.domain.TenantId;
 import dev.warden.authorizer.domain.UserId;
@@ -21,8 +22,8 @@ final class AgentJson {
     static final int MAX_METADATA_BYTES = 64 * 1024;
 
     private static final Set<String> CREATE_FIELDS =
-            Set.of("ownerId", "tenantId", "name", "type", "permissions", "expiresAt", "metadata");
-    private static final Set<String> PATCH_FIELDS = Set.of("name", "permissions", "expiresAt", "metadata");
+            Set.of("ownerId", "tenantId", "name", "type", "permissions", "expiresAt", "metadata", "budget");
+    private static final Set<String> PATCH_FIELDS = Set.of("name", "permissions", "expiresAt", "metadata", "budget");
 
     private AgentJson() {
     }
@@ -37,9 +38,10 @@ final class AgentJson {
                 .map(items -> PermissionJson.parse(in, "permissions", items)).orElse(List.of());
         Optional<Instant> expiresAt = in.optionalInstant("expiresAt");
         Map<String, Object> metadata = in.optionalObject("metadata", MAX_METADATA_BYTES).orElse(Map.of());
+        Optional<Budget> budget = BudgetJson.parse(in);
         in.validate();
         return new AgentService.NewAgent(owner.orElseThrow(), tenant, name.orElseThrow(), type.orElseThrow(),
-                permissions, expiresAt, metadata);
+                permissions, expiresAt, metadata, budget);
     }
 
     static AgentService.Patch parsePatch(ObjectNode body) {
@@ -57,8 +59,9 @@ final class AgentJson {
                 ? Optional.of(in.optionalInstant("expiresAt")) : Optional.empty();
         Optional<Map<String, Object>> metadata = in.has("metadata")
                 ? Optional.of(in.optionalObject("metadata", MAX_METADATA_BYTES).orElse(Map.of())) : Optional.empty();
+        Optional<Optional<Budget>> budget = in.has("budget") ? Optional.of(BudgetJson.parse(in)) : Optional.empty();
         in.validate();
-        return new AgentService.Patch(name, permissions, expiresAt, metadata);
+        return new AgentService.Patch(name, permissions, expiresAt, metadata, budget);
     }
 
     static ObjectNode render(Agent agent, Instant now, Optional<String> token) {
@@ -73,6 +76,8 @@ final class AgentJson {
         node.set("permissions", PermissionJson.render(agent.permissions()));
         node.put("expiresAt", agent.expiresAt().map(Json::timestamp).orElse(null));
         node.set("metadata", Json.mapper().valueToTree(agent.metadata()));
+        node.set("budget", agent.budget().<com.fasterxml.jackson.databind.JsonNode>map(
+                b -> Json.mapper().valueToTree(BudgetJson.asData(b))).orElse(Json.mapper().nullNode()));
         node.put("createdAt", Json.timestamp(agent.createdAt()));
         node.put("updatedAt", Json.timestamp(agent.updatedAt()));
         return node;

@@ -10,6 +10,7 @@ import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
 import dev.warden.authorizer.domain.AgentType;
+import dev.warden.authorizer.domain.Budget;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.authorizer.domain.TenantId;
 import dev.warden.authorizer.domain.UserId;
@@ -52,7 +53,8 @@ public final class AgentService {
 
     /** What {@link #create} needs. */
     public record NewAgent(UserId ownerId, Optional<TenantId> tenantId, String name, AgentType type,
-                           List<Permission> permissions, Optional<Instant> expiresAt, Map<String, Object> metadata) {
+                           List<Permission> permissions, Optional<Instant> expiresAt, Map<String, Object> metadata,
+                           Optional<Budget> budget) {
     }
 
     /**
@@ -60,7 +62,8 @@ public final class AgentService {
      * the expiry.
      */
     public record Patch(Optional<String> name, Optional<List<Permission>> permissions,
-                        Optional<Optional<Instant>> expiresAt, Optional<Map<String, Object>> metadata) {
+                        Optional<Optional<Instant>> expiresAt, Optional<Map<String, Object>> metadata,
+                        Optional<Optional<Budget>> budget) {
     }
 
     /** List filters. */
@@ -80,7 +83,7 @@ public final class AgentService {
         });
         Agent agent = new Agent(AgentId.random(), request.ownerId(), request.tenantId(), request.name(),
                 request.type(), AgentStatus.ACTIVE, request.permissions(), request.expiresAt().map(AgentService::millis),
-                request.metadata(), now, now);
+                request.metadata(), now, now, request.budget());
         String token = Tokens.mint(TokenKind.AGENT);
         repository.create(agent, Tokens.hash(token), List.of(AgentEvents.of(EventType.AGENT_CREATED, agent, caller, now)));
         committed(agent, EventType.AGENT_CREATED, caller);
@@ -207,8 +210,10 @@ public final class AgentService {
                 .orElse(current.expiresAt());
         Map<String, Object> metadata = patch.metadata().filter(m -> !m.equals(current.metadata()))
                 .map(m -> mark(changed, "metadata", m)).orElse(current.metadata());
+        Optional<Budget> budget = patch.budget().filter(b -> !b.equals(current.budget()))
+                .map(b -> mark(changed, "budget", b)).orElse(current.budget());
         return new Agent(current.id(), current.ownerId(), current.tenantId(), name, current.type(),
-                current.storedStatus(), permissions, expiresAt, metadata, current.createdAt(), now);
+                current.storedStatus(), permissions, expiresAt, metadata, current.createdAt(), now, budget);
     }
 
     private static <T> T mark(List<String> changed, String field, T value) {
@@ -218,7 +223,7 @@ public final class AgentService {
 
     private static Agent withStatus(Agent a, AgentStatus status, Instant now) {
         return new Agent(a.id(), a.ownerId(), a.tenantId(), a.name(), a.type(), status, a.permissions(),
-                a.expiresAt(), a.metadata(), a.createdAt(), now);
+                a.expiresAt(), a.metadata(), a.createdAt(), now, a.budget());
     }
 
     private static Agent touch(Agent a, Instant now) {

@@ -29,15 +29,15 @@ import java.util.Optional;
 public final class JdbcAgentRepository implements AgentRepository {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
     private static final String COLUMNS = "id, owner_id, tenant_id, name, type, status, permissions, expires_at, "
-            + "metadata, created_at, updated_at";
+            + "metadata, created_at, updated_at, budget";
 
     static final String INSERT = "INSERT INTO agents (id, owner_id, tenant_id, name, type, status, token_hash, "
-            + "permissions, expires_at, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "permissions, expires_at, metadata, created_at, updated_at, budget) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     static final String FIND = "SELECT " + COLUMNS + " FROM agents WHERE id = ?";
     static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
     static final String FIND_BY_TOKEN = "SELECT " + COLUMNS + " FROM agents WHERE token_hash = ?";
     static final String UPDATE = "UPDATE agents SET name = ?, status = ?, permissions = ?, expires_at = ?, "
-            + "metadata = ?, updated_at = ?, token_hash = COALESCE(?, token_hash), "
+            + "metadata = ?, updated_at = ?, budget = ?, token_hash = COALESCE(?, token_hash), "
             + "revoked_at = CASE WHEN ? = 'revoked' THEN COALESCE(revoked_at, ?) ELSE revoked_at END WHERE id = ?";
     /** Derived-status filter: expired = stored active/suspended with expires_at passed. */
     static final String LIST = "SELECT " + COLUMNS + " FROM agents WHERE (?::text IS NULL OR owner_id = ?) "
@@ -73,6 +73,7 @@ public final class JdbcAgentRepository implements AgentRepository {
                 Sql.setJson(ps, 10, json(agent.metadata()));
                 ps.setTimestamp(11, Timestamp.from(agent.createdAt()));
                 ps.setTimestamp(12, Timestamp.from(agent.updatedAt()));
+                Sql.setJsonOrNull(ps, 13, agent.budget().map(BudgetJson::stored));
                 ps.executeUpdate();
             }
             appendAll(conn, events);
@@ -169,10 +170,11 @@ public final class JdbcAgentRepository implements AgentRepository {
             Sql.setInstant(ps, 4, agent.expiresAt());
             Sql.setJson(ps, 5, json(agent.metadata()));
             ps.setTimestamp(6, Timestamp.from(agent.updatedAt()));
-            ps.setBytes(7, outcome.newTokenHash().orElse(null));
-            ps.setString(8, agent.storedStatus().wireName());
-            ps.setTimestamp(9, Timestamp.from(agent.updatedAt()));
-            ps.setString(10, agent.id().value());
+            Sql.setJsonOrNull(ps, 7, agent.budget().map(BudgetJson::stored));
+            ps.setBytes(8, outcome.newTokenHash().orElse(null));
+            ps.setString(9, agent.storedStatus().wireName());
+            ps.setTimestamp(10, Timestamp.from(agent.updatedAt()));
+            ps.setString(11, agent.id().value());
             ps.executeUpdate();
         }
     }
@@ -209,7 +211,8 @@ public final class JdbcAgentRepository implements AgentRepository {
                     Sql.instant(rs, "expires_at"),
                     Json.mapper().readValue(rs.getString("metadata"), MAP),
                     Sql.requiredInstant(rs, "created_at"),
-                    Sql.requiredInstant(rs, "updated_at"));
+                    Sql.requiredInstant(rs, "updated_at"),
+                    Sql.string(rs, "budget").map(BudgetJson::fromStored));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

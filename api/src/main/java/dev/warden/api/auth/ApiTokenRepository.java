@@ -12,4 +12,13 @@ public interface ApiTokenRepository {
 
     /** Revokes the token; true when it was live. */
     boolean revoke(String id, java.time.Instant at);
+
+    /** The token with this id, revoked or not. */
+    Optional<ApiToken> find(String id);
+
+    /** The user's tokens that are not revoked (expired ones included), oldest first, at most 1000. */
+    java.util.List<ApiToken> listUnrevoked(dev.warden.authorizer.domain.UserId userId);
+
+    /** Every user's tokens that are not revoked, oldest first, at most 1000. */
+    java.util.List<ApiToken> listUnrevoked();
 }

@@ -1,10 +1,14 @@
 package dev.warden.api.auth;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.http.ApiException;
 import dev.warden.api.http.ErrorCode;
+import dev.warden.api.http.FieldError;
 import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
@@ -17,16 +21,29 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * User API tokens, mounted at {@code /auth/tokens}. Until sign-up exists, only the admin creates tokens
- * ({@code POST} with {@code {"name","userId"}}); {@code GET} and {@code DELETE /current} accept only a
- * bearer API token and describe or revoke that very token.
+ * User API tokens, mounted at {@code /auth/tokens}:
+ *
+ * <ul>
+ *   <li>{@code POST /} {@code {"name", "scopes"?, "expiresAt"?, "userId"?}}: a signed-in user (session)
+ *       creates a token for themselves; the admin creates one for any {@code userId} (required then). 201
+ *       with the token, shown once. An API token cannot mint further tokens.</li>
+ *   <li>{@code GET /}: the caller's unrevoked tokens (the admin: everyone's, or {@code ?userId=}).</li>
+ *   <li>{@code DELETE /{id}}: revokes one of the caller's tokens (the admin: any); 404 otherwise.</li>
+ *   <li>{@code GET} and {@code DELETE /current} accept only a bearer API token and describe or revoke that
+ *       very token.</li>
+ * </ul>
  */
 public final class ApiTokenRoutes implements HttpService {
-    private static final Set<String> CREATE_FIELDS = Set.of("name", "userId");
+    private static final Set<String> CREATE_FIELDS = Set.of("name", "userId", "scopes", "expiresAt");
+    private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9_.:*/-]{1,64}");
+    private static final int MAX_SCOPES = 32;
 
     private final ApiTokenRepository tokens;
     private final InstantSource clock;
@@ -41,23 +58,86 @@ public final class ApiTokenRoutes implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         rules.post("/", this::create)
+                .get("/", this::list)
                 .get("/current", this::current)
-                .delete("/current", this::revokeCurrent);
+                .delete("/current", this::revokeCurrent)
+                .delete("/{id}", this::revoke);
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        if (!(AuthFilter.principal(req) instanceof Principal.Admin)) {
-            throw ApiException.forbidden("only the administrator can create API tokens for users");
-        }
+        Principal caller = AuthFilter.principal(req);
+        Optional<UserId> self = manager(caller);
         JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), CREATE_FIELDS);
         Optional<String> name = in.requiredString("name", 200);
-        Optional<UserId> userId = in.requiredValue("userId", Ids.MAX_LENGTH, UserId::of);
+        Optional<UserId> userId = self.isEmpty() ? in.requiredValue("userId", Ids.MAX_LENGTH, UserId::of)
+                : in.optionalValue("userId", Ids.MAX_LENGTH, UserId::of);
+        List<String> scopes = scopes(in);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Optional<Instant> expiresAt = in.optionalInstant("expiresAt").map(e -> e.truncatedTo(ChronoUnit.MILLIS));
+        expiresAt.filter(e -> !e.isAfter(now)).ifPresent(e -> in.error("expiresAt", "must be in the future"));
         in.validate();
+        if (self.isPresent() && userId.filter(u -> !u.equals(self.get())).isPresent()) {
+            throw new ApiException(ErrorCode.FORBIDDEN, "a user creates API tokens only for themselves",
+                    List.of(new FieldError("userId", "must be your own user id")), java.util.Map.of());
+        }
+        UserId owner = self.or(() -> userId).orElseThrow();
         String token = Tokens.mint(TokenKind.API);
-        ApiToken record = new ApiToken(Ids.mint("tok"), name.orElseThrow(), userId.orElseThrow(),
-                clock.instant().truncatedTo(ChronoUnit.MILLIS), Optional.empty());
+        ApiToken record = new ApiToken(Ids.mint("tok"), name.orElseThrow(), owner, scopes, now, expiresAt,
+                Optional.empty());
         tokens.insert(record, Tokens.hash(token));
         Responses.json(res, Status.CREATED_201, render(record).put("token", token));
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        Optional<UserId> self = manager(AuthFilter.principal(req));
+        Optional<UserId> filter = self.isPresent() ? self : Params.query(req, "userId", UserId::of);
+        List<ApiToken> found = filter.map(tokens::listUnrevoked).orElseGet(tokens::listUnrevoked);
+        ArrayNode out = Json.mapper().createArrayNode();
+        found.forEach(t -> out.add(render(t)));
+        Responses.json(res, Status.OK_200, out);
+    }
+
+    private void revoke(ServerRequest req, ServerResponse res) {
+        Optional<UserId> self = manager(AuthFilter.principal(req));
+        String id = req.path().pathParameters().get("id");
+        ApiToken token = tokens.find(id).filter(t -> self.isEmpty() || t.userId().equals(self.get()))
+                .orElseThrow(() -> ApiException.notFound(ErrorCode.TOKEN_NOT_FOUND, "no API token " + id));
+        tokens.revoke(token.id(), clock.instant());
+        Responses.noContent(res);
+    }
+
+    /**
+     * Who may manage tokens: the admin (empty: any user) or a user signed in with a session (their id).
+     * API tokens and agents may not, so a leaked API token cannot mint longer-lived ones.
+     */
+    private static Optional<UserId> manager(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> Optional.empty();
+            case Principal.User u when u.isSession() -> Optional.of(u.id());
+            default -> throw ApiException.forbidden(
+                    "managing API tokens needs a signed-in session (or the administrator token)");
+        };
+    }
+
+    private static List<String> scopes(JsonInput in) {
+        Optional<JsonNode> raw = in.raw("scopes");
+        if (raw.isEmpty()) {
+            return ApiToken.ALL_SCOPES;
+        }
+        if (!raw.get().isArray() || raw.get().isEmpty() || raw.get().size() > MAX_SCOPES) {
+            in.error("scopes", "must be an array of 1 to " + MAX_SCOPES + " scope names");
+            return List.of();
+        }
+        Set<String> scopes = new LinkedHashSet<>();
+        for (int i = 0; i < raw.get().size(); i++) {
+            JsonNode scope = raw.get().get(i);
+            if (!scope.isTextual() || !SCOPE.matcher(scope.textValue()).matches()) {
+                in.error("scopes[" + i + "]", "must be 1-64 characters of [A-Za-z0-9_.:*/-]");
+            } else {
+                scopes.add(scope.textValue());
+            }
+        }
+        return List.copyOf(scopes);
     }
 
     private void current(ServerRequest req, ServerResponse res) {
@@ -71,7 +151,7 @@ public final class ApiTokenRoutes implements HttpService {
     }
 
     private ApiToken currentToken(ServerRequest req) {
-        if (!(AuthFilter.principal(req) instanceof Principal.User)) {
+        if (!(AuthFilter.principal(req) instanceof Principal.User user) || user.isSession()) {
             throw new ApiException(ErrorCode.FORBIDDEN, "this endpoint accepts only a bearer API token");
         }
         String bearer = AuthFilter.bearerToken(req).orElseThrow();
@@ -81,10 +161,12 @@ public final class ApiTokenRoutes implements HttpService {
 
     private static ObjectNode render(ApiToken token) {
         Instant created = token.createdAt();
-        return Json.mapper().createObjectNode()
+        ObjectNode node = Json.mapper().createObjectNode()
                 .put("id", token.id())
                 .put("name", token.name())
-                .put("userId", token.userId().value())
-                .put("createdAt", Json.timestamp(created));
+                .put("userId", token.userId().value());
+        token.scopes().forEach(node.putArray("scopes")::add);
+        node.put("expiresAt", token.expiresAt().map(Json::timestamp).orElse(null));
+        return node.put("createdAt", Json.timestamp(created));
     }
 }

@@ -16,13 +16,16 @@ import java.util.Optional;
 /**
  * Bearer authentication for every route except the public ones. On success the {@link Principal} is put
  * in the request context (read it with {@link #principal(ServerRequest)}); otherwise the request ends with
- * a 401 problem and {@code WWW-Authenticate: Bearer} (RFC 6750 section 3).
+ * a 401 problem and {@code WWW-Authenticate: Bearer} (RFC 6750 section 3). When built with a session
+ * cookie name, a request without an {@code Authorization} header may instead carry a session token in
+ * that cookie.
  */
 public final class AuthFilter implements Filter {
     private static final String CONTEXT_KEY = "warden.principal";
 
     private final Authenticator authenticator;
     private final List<String> publicPrefixes;
+    private final Optional<String> sessionCookie;
 
     /**
      * @param publicPrefixes path prefixes reachable without a token, e.g. {@code /observe/health}
@@ -30,6 +33,18 @@ public final class AuthFilter implements Filter {
     public AuthFilter(Authenticator authenticator, List<String> publicPrefixes) {
         this.authenticator = authenticator;
         this.publicPrefixes = List.copyOf(publicPrefixes);
+        this.sessionCookie = Optional.empty();
+    }
+
+    /**
+     * A filter that also accepts a session token in cookie {@code sessionCookie} when the request has no
+     * {@code Authorization} header. The cookie is read only for session tokens ({@code wdn_ses_}): other
+     * kinds are bearer-only.
+     */
+    public AuthFilter(Authenticator authenticator, List<String> publicPrefixes, String sessionCookie) {
+        this.authenticator = authenticator;
+        this.publicPrefixes = List.copyOf(publicPrefixes);
+        this.sessionCookie = Optional.of(sessionCookie);
     }
 
     @Override
@@ -39,7 +54,7 @@ public final class AuthFilter implements Filter {
             chain.proceed();
             return;
         }
-        Optional<String> token = bearerToken(req);
+        Optional<String> token = bearerToken(req).or(() -> sessionCookie(req));
         if (token.isEmpty()) {
             Problems.send(req, res, unauthorized("Bearer", "a bearer token is required"));
             return;
@@ -70,6 +85,14 @@ public final class AuthFilter implements Filter {
                 .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(h -> h.substring(7).strip())
                 .filter(t -> !t.isEmpty());
+    }
+
+    private Optional<String> sessionCookie(ServerRequest req) {
+        if (sessionCookie.isEmpty() || req.headers().contains(HeaderNames.AUTHORIZATION)) {
+            return Optional.empty();
+        }
+        return req.headers().cookies().first(sessionCookie.get()).asOptional()
+                .filter(v -> v.startsWith(TokenKind.SESSION.prefix()));
     }
 
     private static ApiException unauthorized(String challenge, String detail) {

@@ -20,19 +20,30 @@ public final class Authenticator {
     private final byte[] adminTokenHash;
     private final AgentRepository agents;
     private final ApiTokenRepository apiTokens;
+    private final SessionResolver sessions;
     private final InstantSource clock;
     private final Map<String, Agent> agentTokens = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
 
     public Authenticator(byte[] adminTokenHash, AgentRepository agents, ApiTokenRepository apiTokens,
                          InstantSource clock) {
+        this(adminTokenHash, agents, apiTokens, SessionResolver.NONE, clock);
+    }
+
+    /** An authenticator that also accepts session tokens, resolved by {@code sessions}. */
+    public Authenticator(byte[] adminTokenHash, AgentRepository agents, ApiTokenRepository apiTokens,
+                         SessionResolver sessions, InstantSource clock) {
         this.adminTokenHash = adminTokenHash.clone();
         this.agents = agents;
         this.apiTokens = apiTokens;
+        this.sessions = sessions;
         this.clock = clock;
     }
 
-    /** The principal of {@code token}, empty when the token is unknown, revoked or its agent inactive. */
+    /**
+     * The principal of {@code token}, empty when the token is unknown, revoked or expired (API tokens and
+     * sessions) or its agent inactive.
+     */
     public Optional<Principal> authenticate(String token) {
         if (token.isEmpty() || token.length() > 512) {
             return Optional.empty();
@@ -45,7 +56,9 @@ public final class Authenticator {
             case AGENT -> agentByToken(hash)
                     .filter(agent -> agent.isActive(clock.instant()))
                     .map(agent -> new Principal.AgentCaller(agent.id(), agent.ownerId()));
-            case API -> apiTokens.findActiveByHash(hash).map(t -> new Principal.User(t.userId(), t.id()));
+            case API -> apiTokens.findActiveByHash(hash).filter(t -> t.activeAt(clock.instant()))
+                    .map(t -> new Principal.User(t.userId(), t.id()));
+            case SESSION -> sessions.resolve(hash).map(Principal.class::cast);
             case ADMIN -> Optional.empty();
         };
     }

@@ -3,18 +3,28 @@ package dev.warden.api.auth;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
 import dev.warden.authorizer.domain.UserId;
+import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** {@link ApiTokenRepository} on Postgres table {@code api_tokens}. */
 public final class JdbcApiTokenRepository implements ApiTokenRepository {
-    static final String INSERT =
-            "INSERT INTO api_tokens (id, name, user_id, token_hash, created_at) VALUES (?, ?, ?, ?, ?)";
-    static final String FIND_ACTIVE = "SELECT id, name, user_id, created_at, revoked_at FROM api_tokens "
+    private static final String COLUMNS = "id, name, user_id, scopes, created_at, expires_at, revoked_at";
+    static final String INSERT = "INSERT INTO api_tokens (id, name, user_id, token_hash, created_at, scopes, expires_at) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?)";
+    static final String FIND_ACTIVE = "SELECT " + COLUMNS + " FROM api_tokens "
             + "WHERE token_hash = ? AND revoked_at IS NULL";
+    static final String FIND = "SELECT " + COLUMNS + " FROM api_tokens WHERE id = ?";
+    static final String LIST_BY_USER = "SELECT " + COLUMNS + " FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL "
+            + "ORDER BY created_at, id LIMIT 1000";
+    static final String LIST_ALL = "SELECT " + COLUMNS + " FROM api_tokens WHERE revoked_at IS NULL "
+            + "ORDER BY created_at, id LIMIT 1000";
     static final String REVOKE = "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
 
     private final Database db;
@@ -32,6 +42,8 @@ public final class JdbcApiTokenRepository implements ApiTokenRepository {
                 ps.setString(3, token.userId().value());
                 ps.setBytes(4, tokenHash);
                 ps.setTimestamp(5, Timestamp.from(token.createdAt()));
+                ps.setArray(6, conn.createArrayOf("text", token.scopes().toArray()));
+                Sql.setInstant(ps, 7, token.expiresAt());
                 return ps.executeUpdate();
             }
         });
@@ -43,15 +55,56 @@ public final class JdbcApiTokenRepository implements ApiTokenRepository {
             try (PreparedStatement ps = conn.prepareStatement(FIND_ACTIVE)) {
                 ps.setBytes(1, tokenHash);
                 try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    return Optional.of(new ApiToken(rs.getString("id"), rs.getString("name"),
-                            UserId.of(rs.getString("user_id")), Sql.requiredInstant(rs, "created_at"),
-                            Sql.instant(rs, "revoked_at")));
+                    return rs.next() ? Optional.of(token(rs)) : Optional.empty();
                 }
             }
         });
+    }
+
+    @Override
+    public Optional<ApiToken> find(String id) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(FIND)) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(token(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<ApiToken> listUnrevoked(UserId userId) {
+        return list(LIST_BY_USER, Optional.of(userId));
+    }
+
+    @Override
+    public List<ApiToken> listUnrevoked() {
+        return list(LIST_ALL, Optional.empty());
+    }
+
+    private List<ApiToken> list(String sql, Optional<UserId> userId) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(sql)) {
+                if (userId.isPresent()) {
+                    ps.setString(1, userId.get().value());
+                }
+                List<ApiToken> tokens = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        tokens.add(token(rs));
+                    }
+                }
+                return tokens;
+            }
+        });
+    }
+
+    private static ApiToken token(ResultSet rs) throws SQLException {
+        Array scopes = rs.getArray("scopes");
+        return new ApiToken(rs.getString("id"), rs.getString("name"), UserId.of(rs.getString("user_id")),
+                List.of((String[]) scopes.getArray()), Sql.requiredInstant(rs, "created_at"),
+                Sql.instant(rs, "expires_at"), Sql.instant(rs, "revoked_at"));
     }
 
     @Override

@@ -16,12 +16,33 @@ public sealed interface Principal {
         }
     }
 
-    /** A user, authenticated by one of their API tokens ({@code tokenId}). */
-    record User(UserId id, String tokenId) implements Principal {
+    /**
+     * A user, authenticated by one of their API tokens or by a session ({@code tokenId} is the token's or
+     * the session's id, {@code credential} says which).
+     */
+    record User(UserId id, String tokenId, Credential credential) implements Principal {
+        /** A user authenticated by the API token {@code tokenId}. */
+        public User(UserId id, String tokenId) {
+            this(id, tokenId, Credential.API_TOKEN);
+        }
+
         @Override
         public String subjectId() {
             return id.value();
         }
+
+        /** True when the caller used a session (sign-in), not an API token. */
+        public boolean isSession() {
+            return credential == Credential.SESSION;
+        }
+    }
+
+    /** How a user authenticated. */
+    enum Credential {
+        /** A bearer API token ({@code wdn_api_}). */
+        API_TOKEN,
+        /** A session token ({@code wdn_ses_}), as bearer token or cookie. */
+        SESSION
     }
 
     /** An agent, authenticated by its own token. */

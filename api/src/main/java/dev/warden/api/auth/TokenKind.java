@@ -7,7 +7,9 @@ public enum TokenKind {
     /** A user's API token ({@code POST /auth/tokens}). */
     API("wdn_api_"),
     /** The bootstrap administrator token of a deployment. */
-    ADMIN("wdn_adm_");
+    ADMIN("wdn_adm_"),
+    /** A user's session token ({@code POST /auth/sign-in}, {@code sign-up}); also sent as a cookie. */
+    SESSION("wdn_ses_");
 
     private final String prefix;
 

@@ -1,5 +1,10 @@
 package dev.warden.api.config;
 
+import dev.warden.api.ratelimit.RateLimitConfig;
+import dev.warden.api.users.UsersConfig;
+import dev.warden.sinks.external.AuditSinkSpec;
+import java.util.List;
+import dev.warden.api.webhooks.WebhooksConfig;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.Topics;
 import io.helidon.config.Config;
@@ -24,9 +29,14 @@ public record WardenConfig(
         Postgres postgres,
         String redisUrl,
         Streams streams,
-        EventStreamSettings eventStream) {
+        EventStreamSettings eventStream,
+        UsersConfig users,
+        RateLimitConfig rateLimit,
+        WebhooksConfig webhooks,
+        List<AuditSinkSpec> auditSinks) {
 
     public WardenConfig {
+        auditSinks = List.copyOf(auditSinks);
         roles = Set.copyOf(roles);
         if (roles.isEmpty()) {
             throw new IllegalArgumentException("warden.roles must name at least one role");
@@ -84,7 +94,8 @@ public record WardenConfig(
     public String toString() {
         return "WardenConfig[roles=" + roles + ", instanceId=" + instanceId + ", server=" + server
                 + ", bootstrapToken=" + (bootstrapToken.isPresent() ? "****" : "(random)") + ", kafka=" + kafka
-                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream=" + eventStream + "]";
+                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream=" + eventStream
+                + ", users=" + users + ", rateLimit=" + rateLimit + ", webhooks=" + webhooks + ", auditSinks=" + auditSinks + "]";
     }
 
     /** True when this process runs {@code role}. */
@@ -120,6 +131,10 @@ public record WardenConfig(
         b.sseMaxConnections = eventStream.maxConnections();
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
+        b.users = users;
+        b.rateLimit = rateLimit;
+        b.webhooks = webhooks;
+        b.auditSinks = auditSinks;
         return b;
     }
 
@@ -163,6 +178,10 @@ public record WardenConfig(
         c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
+        b.users(UsersConfig.from(c.get("users")));
+        b.rateLimit(RateLimitConfig.from(c.get("rate-limit")));
+        b.webhooks(WebhooksConfig.from(c.get("webhooks")));
+        b.auditSinks(AuditSinkSpecs.from(c.get("sinks.audit")));
         return b.build();
     }
 
@@ -188,6 +207,10 @@ public record WardenConfig(
         private int sseMaxConnections = 100;
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
+        private UsersConfig users = UsersConfig.builder().build();
+        private RateLimitConfig rateLimit = RateLimitConfig.builder().build();
+        private WebhooksConfig webhooks = WebhooksConfig.builder().build();
+        private List<AuditSinkSpec> auditSinks = List.of();
 
         private Builder() {
         }
@@ -307,11 +330,36 @@ public record WardenConfig(
             return this;
         }
 
+        /** Node {@code warden.sinks.audit}: external audit sinks (docs/audit-sinks.md). */
+        public Builder auditSinks(List<AuditSinkSpec> sinks) {
+            this.auditSinks = List.copyOf(sinks);
+            return this;
+        }
+
+        /** Node {@code warden.users}: username plugin, passwords, lockout, sessions. */
+        public Builder users(UsersConfig users) {
+            this.users = users;
+            return this;
+        }
+
+        /** Node {@code warden.rate-limit}: store, trusted proxies, endpoint limits. */
+        public Builder rateLimit(RateLimitConfig rateLimit) {
+            this.rateLimit = rateLimit;
+            return this;
+        }
+
+        /** Node {@code warden.webhooks}: SSRF guard, secret encryption key, retries and timeouts. */
+        public Builder webhooks(WebhooksConfig webhooks) {
+            this.webhooks = webhooks;
+            return this;
+        }
+
         public WardenConfig build() {
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
                     redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs),
-                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays));
+                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays), users, rateLimit,
+                    webhooks, auditSinks);
         }
     }
 }

@@ -36,6 +36,15 @@ public final class Sql {
         ps.setObject(index, json, Types.OTHER);
     }
 
+    /** Binds optional JSON text to a {@code jsonb} parameter ({@code NULL} when empty). */
+    public static void setJsonOrNull(PreparedStatement ps, int index, Optional<String> json) throws SQLException {
+        if (json.isPresent()) {
+            ps.setObject(index, json.get(), Types.OTHER);
+        } else {
+            ps.setNull(index, Types.OTHER);
+        }
+    }
+
     /** Reads a nullable timestamp column. */
     public static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
         Timestamp ts = rs.getTimestamp(column);

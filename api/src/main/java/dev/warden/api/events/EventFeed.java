@@ -41,6 +41,7 @@ public final class EventFeed implements AutoCloseable {
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.CLIENT_ID_CONFIG, clientId,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50), new StringDeserializer(), new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);
         this.thread = Thread.ofPlatform().name("warden-event-feed").daemon().unstarted(this::run);

@@ -1,6 +1,7 @@
 package dev.warden.api.observe;
 
 import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.sinks.webhooks.WebhookCounters;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
@@ -14,9 +15,15 @@ import io.helidon.webserver.http.ServerResponse;
  */
 public final class MetricsRoutes implements HttpService {
     private final SinkCounters counters;
+    private final WebhookCounters webhooks;
 
     public MetricsRoutes(SinkCounters counters) {
+        this(counters, new WebhookCounters());
+    }
+
+    public MetricsRoutes(SinkCounters counters, WebhookCounters webhooks) {
         this.counters = counters;
+        this.webhooks = webhooks;
     }
 
     @Override
@@ -34,6 +41,12 @@ public final class MetricsRoutes implements HttpService {
                 s.auditFailed());
         counter(out, "warden_audit_sink_failed_total", "Failing external sinks, once per sink per batch (AuditSinkFailed).",
                 s.auditSinkFailed());
+        WebhookCounters.Snapshot w = webhooks.snapshot();
+        counter(out, "warden_webhooks_delivered_total", "Webhook deliveries answered 2xx.", w.delivered());
+        counter(out, "warden_webhooks_retried_total", "Webhook delivery attempts after the first.", w.retried());
+        counter(out, "warden_webhooks_dropped_total",
+                "Webhook deliveries given up (retries exhausted, 3xx/4xx, refused target).", w.dropped());
+        counter(out, "warden_webhooks_disabled_total", "Webhook endpoints disabled by a 410 answer.", w.disabled());
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
         res.send(out.toString());

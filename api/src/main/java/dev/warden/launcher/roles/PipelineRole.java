@@ -2,6 +2,9 @@ package dev.warden.launcher.roles;
 
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.pipeline.anomaly.AnomalyRules;
+import dev.warden.pipeline.anomaly.AnomalyTopology;
+import dev.warden.pipeline.budget.BudgetTopology;
 import dev.warden.pipeline.dashboard.DashboardTopology;
 import java.time.Duration;
 import java.util.Properties;
@@ -10,8 +13,8 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * The {@code pipeline} role: Kafka Streams topologies over {@code warden.audit} — today the dashboard
- * aggregates — with exactly-once processing so a crash never counts a decision twice.
+ * The {@code pipeline} role: the Kafka Streams topologies for dashboard aggregates, budgets and anomaly
+ * detection, in one application with exactly-once processing so a crash never counts anything twice.
  */
 public final class PipelineRole implements AutoCloseable {
     private final KafkaStreams streams;
@@ -25,6 +28,9 @@ public final class PipelineRole implements AutoCloseable {
         StreamsBuilder builder = new StreamsBuilder();
         DashboardTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().dashboardHourly(),
                 config.kafka().topics().dashboardTotals());
+        BudgetTopology.build(builder, config.kafka().topics().events());
+        AnomalyTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(),
+                AnomalyRules.defaults());
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streams().applicationPrefix() + "pipeline");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -7,7 +7,10 @@ import dev.warden.testing.TestPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@code /auth/tokens}: admin-issued user API tokens, {@code current} describe and revoke. */
+/**
+ * {@code /auth/tokens}: admin-issued user API tokens, {@code current} describe and revoke. Users creating
+ * their own tokens from a session is covered by {@code UsersIT}.
+ */
 class ApiTokensIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform();
@@ -39,7 +42,7 @@ class ApiTokensIT {
     }
 
     @Test
-    void onlyTheAdminCreatesTokensAndCurrentAcceptsOnlyApiTokens() {
+    void anApiTokenCannotMintTokensAndCurrentAcceptsOnlyApiTokens() {
         Http http = warden.http();
         String user = http.post("/auth/tokens", warden.adminToken(), "{\"name\":\"a\",\"userId\":\"fay\"}")
                 .json().get("token").asText();

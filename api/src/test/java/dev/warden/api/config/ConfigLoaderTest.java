@@ -40,4 +40,30 @@ class ConfigLoaderTest {
         assertThat(config.kafka().topics().auditPartitions()).isEqualTo(12);
         assertThat(config.postgres().url()).isEmpty();
     }
+
+    @Test
+    void auditSinksAreReadFromTheConfigFileAndBadEntriesNameTheirKey(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = dir.resolve("warden.yaml");
+        java.nio.file.Files.writeString(file, """
+                warden:
+                  sinks:
+                    audit:
+                      - type: splunk-hec
+                        url: https://splunk.example:8088
+                        secret: hec-token
+                        options:
+                          index: security
+                      - type: otlp-logs
+                        url: http://collector:4318
+                """);
+        WardenConfig config = WardenConfig.from(ConfigLoader.load(Optional.of(file), Map.of()));
+        assertThat(config.auditSinks()).hasSize(2);
+        assertThat(config.auditSinks().getFirst().options()).containsEntry("index", "security");
+        assertThat(config.toString()).doesNotContain("hec-token");
+
+        java.nio.file.Files.writeString(file, "warden:\n  sinks:\n    audit:\n      - type: syslog\n        url: x\n");
+        assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(Optional.of(file), Map.of())))
+                .hasMessageContaining("warden.sinks.audit[0].type");
+    }
 }

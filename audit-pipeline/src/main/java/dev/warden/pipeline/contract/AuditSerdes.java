@@ -26,9 +26,17 @@ public final class AuditSerdes {
                 });
     }
 
-    /** Event time = the decision's timestamp (falls back to the record timestamp for undecodable values). */
+    /** How far a decision's own time may run ahead of the time Kafka recorded it. */
+    public static final long MAX_AHEAD_MILLIS = 5 * 60_000;
+
+    /**
+     * Event time = the decision's timestamp, never more than {@link #MAX_AHEAD_MILLIS} ahead of the record's
+     * Kafka timestamp: a decision clock far ahead of the brokers' would otherwise put records into the
+     * application's changelogs that the brokers reject as from the future, stopping the application.
+     * Undecodable values use the record timestamp.
+     */
     public static TimestampExtractor decisionTime() {
         return (record, partitionTime) -> record.value() instanceof AuditEntry e
-                ? e.timestamp().toEpochMilli() : record.timestamp();
+                ? Math.min(e.timestamp().toEpochMilli(), record.timestamp() + MAX_AHEAD_MILLIS) : record.timestamp();
     }
 }

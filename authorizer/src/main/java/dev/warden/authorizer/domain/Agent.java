@@ -12,6 +12,7 @@ import java.util.Optional;
  *                     {@link AgentStatus#REVOKED}; never {@link AgentStatus#EXPIRED}, which is derived by
  *                     {@link #status(Instant)}
  * @param metadata     free-form JSON object, as JDK values (maps, lists, strings, numbers, booleans)
+ * @param budget       optional cost budget
  */
 public record Agent(
         AgentId id,
@@ -24,7 +25,8 @@ public record Agent(
         Optional<Instant> expiresAt,
         Map<String, Object> metadata,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        Optional<Budget> budget) {
 
     public Agent {
         if (storedStatus == AgentStatus.EXPIRED) {

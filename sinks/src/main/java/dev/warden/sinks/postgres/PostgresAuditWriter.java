@@ -5,11 +5,11 @@ import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.external.AuditSink;
 import dev.warden.sinks.runtime.BatchWriter;
+import dev.warden.sinks.runtime.SinkOffsets;
 import dev.warden.sinks.runtime.SinkCounters;
 import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -17,7 +17,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,10 +46,6 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     static final String COPY = "COPY audit_stage (id, agent_id, user_id, caller_id, action, resource, parameters, "
             + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent) FROM STDIN WITH (FORMAT csv)";
     static final String MERGE = "INSERT INTO audit_events SELECT * FROM audit_stage ON CONFLICT DO NOTHING";
-    static final String UPSERT_OFFSET = "INSERT INTO sink_offsets (sink, topic, partition, next_offset, updated_at) "
-            + "VALUES (?, ?, ?, ?, now()) ON CONFLICT (sink, topic, partition) DO UPDATE "
-            + "SET next_offset = EXCLUDED.next_offset, updated_at = now()";
-    static final String READ_OFFSETS = "SELECT partition, next_offset FROM sink_offsets WHERE sink = ? AND topic = ?";
     static final String ENSURE_PARTITION = "SELECT warden_ensure_audit_partition(?)";
 
     private final DataSource dataSource;
@@ -83,22 +78,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
 
     @Override
     public Map<TopicPartition, Long> storedOffsets(Collection<TopicPartition> partitions) {
-        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(READ_OFFSETS)) {
-            ps.setString(1, SINK);
-            ps.setString(2, topic);
-            Map<TopicPartition, Long> offsets = new HashMap<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    TopicPartition tp = new TopicPartition(topic, rs.getInt(1));
-                    if (partitions.contains(tp)) {
-                        offsets.put(tp, rs.getLong(2));
-                    }
-                }
-            }
-            return offsets;
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read stored offsets: " + e.getMessage(), e);
-        }
+        return SinkOffsets.read(dataSource, SINK, topic, partitions);
     }
 
     @Override
@@ -133,16 +113,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                         written = st.executeUpdate(MERGE);
                     }
                 }
-                try (PreparedStatement ps = conn.prepareStatement(UPSERT_OFFSET)) {
-                    for (Map.Entry<TopicPartition, Long> e : nextOffsets.entrySet()) {
-                        ps.setString(1, SINK);
-                        ps.setString(2, e.getKey().topic());
-                        ps.setInt(3, e.getKey().partition());
-                        ps.setLong(4, e.getValue());
-                        ps.addBatch();
-                    }
-                    ps.executeBatch();
-                }
+                SinkOffsets.store(conn, SINK, nextOffsets);
                 conn.commit();
                 return written;
             } catch (SQLException | java.io.IOException | RuntimeException e) {
@@ -172,7 +143,8 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         });
     }
 
-    static String csv(List<AuditEntry> entries) {
+    /** The COPY (CSV) form of {@code entries}, in the column order of {@link #COPY}. */
+    public static String csv(List<AuditEntry> entries) {
         StringBuilder out = new StringBuilder(entries.size() * 256);
         for (AuditEntry e : entries) {
             field(out, e.id()).append(',');

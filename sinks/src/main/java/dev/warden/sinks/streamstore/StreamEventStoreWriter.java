@@ -5,9 +5,9 @@ import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.BatchWriter;
+import dev.warden.sinks.runtime.SinkOffsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
@@ -35,10 +34,6 @@ public final class StreamEventStoreWriter implements BatchWriter {
     private static final Logger LOG = Logger.getLogger(StreamEventStoreWriter.class.getName());
     static final String INSERT = "INSERT INTO service_stream_events (id, type, timestamp, data, agent_id, user_id) "
             + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
-    static final String UPSERT_OFFSET = "INSERT INTO sink_offsets (sink, topic, partition, next_offset, updated_at) "
-            + "VALUES (?, ?, ?, ?, now()) ON CONFLICT (sink, topic, partition) DO UPDATE "
-            + "SET next_offset = EXCLUDED.next_offset, updated_at = now()";
-    static final String READ_OFFSETS = "SELECT partition, next_offset FROM sink_offsets WHERE sink = ? AND topic = ?";
     static final String EXPIRE = "DELETE FROM service_stream_events WHERE timestamp < ?";
 
     private final DataSource dataSource;
@@ -56,22 +51,7 @@ public final class StreamEventStoreWriter implements BatchWriter {
 
     @Override
     public Map<TopicPartition, Long> storedOffsets(Collection<TopicPartition> partitions) {
-        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(READ_OFFSETS)) {
-            ps.setString(1, SINK);
-            ps.setString(2, topic);
-            Map<TopicPartition, Long> out = new HashMap<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    TopicPartition tp = new TopicPartition(topic, rs.getInt(1));
-                    if (partitions.contains(tp)) {
-                        out.put(tp, rs.getLong(2));
-                    }
-                }
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read stored offsets: " + e.getMessage(), e);
-        }
+        return SinkOffsets.read(dataSource, SINK, topic, partitions);
     }
 
     @Override
@@ -97,16 +77,7 @@ public final class StreamEventStoreWriter implements BatchWriter {
                         written += Math.max(n, 0);
                     }
                 }
-                try (PreparedStatement ps = conn.prepareStatement(UPSERT_OFFSET)) {
-                    for (Map.Entry<TopicPartition, Long> e : nextOffsets.entrySet()) {
-                        ps.setString(1, SINK);
-                        ps.setString(2, e.getKey().topic());
-                        ps.setInt(3, e.getKey().partition());
-                        ps.setLong(4, e.getValue());
-                        ps.addBatch();
-                    }
-                    ps.executeBatch();
-                }
+                SinkOffsets.store(conn, SINK, nextOffsets);
                 conn.commit();
                 return new WriteResult(written, dropped);
             } catch (SQLException | RuntimeException e) {

@@ -1,0 +1,121 @@
+package dev.warden.api.costs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.agents.AgentRepository;
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.auth.Principal;
+import dev.warden.api.db.Database;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.api.http.JsonInput;
+import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.Params;
+import dev.warden.api.http.Responses;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.StreamEvent;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code POST /agents/:id/costs} {@code {tool, inputTokens, outputTokens, costUsd}}: attributes a cost to an
+ * agent and emits {@code cost.recorded} (through the outbox); the pipeline sums costs against the agent's
+ * budget. Who may record: the admin, the agent's owner, or the agent itself. Answers 201 with the record.
+ */
+public final class CostRoutes implements HttpService {
+    private static final Set<String> FIELDS = Set.of("tool", "inputTokens", "outputTokens", "costUsd");
+    private static final BigDecimal MAX_COST = new BigDecimal("1000000");
+
+    private final AgentRepository agents;
+    private final Database db;
+    private final EventOutbox outbox;
+    private final InstantSource clock;
+    private final long maxBodyBytes;
+
+    public CostRoutes(AgentRepository agents, Database db, EventOutbox outbox, InstantSource clock, long maxBodyBytes) {
+        this.agents = agents;
+        this.db = db;
+        this.outbox = outbox;
+        this.clock = clock;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/{id}/costs", this::record);
+    }
+
+    private void record(ServerRequest req, ServerResponse res) {
+        Principal caller = AuthFilter.principal(req);
+        AgentId id = Params.path(req, "id", AgentId::of);
+        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), FIELDS);
+        Optional<String> tool = in.requiredString("tool", 200);
+        long inputTokens = count(in, "inputTokens");
+        long outputTokens = count(in, "outputTokens");
+        Optional<BigDecimal> cost = in.raw("costUsd").filter(JsonNode::isNumber).map(JsonNode::decimalValue)
+                .filter(c -> c.signum() >= 0 && c.compareTo(MAX_COST) <= 0);
+        if (cost.isEmpty()) {
+            in.error("costUsd", "is required: a number from 0 to 1000000");
+        }
+        in.validate();
+        Agent agent = agents.find(id).filter(a -> mayRecord(caller, a))
+                .orElseThrow(() -> ApiException.notFound(ErrorCode.AGENT_NOT_FOUND, "no such agent"));
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("id", Ids.mint("cst"));
+        record.put("agentId", agent.id().value());
+        record.put("tool", tool.orElseThrow());
+        record.put("inputTokens", inputTokens);
+        record.put("outputTokens", outputTokens);
+        record.put("costUsd", cost.orElseThrow());
+        record.put("recordedAt", Json.timestamp(now));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("cost", record);
+        data.put("actor", Map.of("id", caller.subjectId()));
+        StreamEvent.Draft event = new StreamEvent.Draft(EventType.COST_RECORDED, now, data,
+                Optional.of(agent.id().value()), Optional.of(agent.ownerId().value()));
+        db.inTransaction(conn -> {
+            EventOutbox.append(conn, event);
+            return null;
+        });
+        outbox.flush();
+        ObjectNode body = Json.mapper().valueToTree(record);
+        Responses.json(res, Status.CREATED_201, body);
+    }
+
+    private static long count(JsonInput in, String field) {
+        Optional<JsonNode> raw = in.raw(field);
+        if (raw.isEmpty()) {
+            return 0;
+        }
+        if (!raw.get().canConvertToExactIntegral() || raw.get().asLong() < 0) {
+            in.error(field, "must be a whole number of at least 0");
+            return 0;
+        }
+        return raw.get().asLong();
+    }
+
+    private static boolean mayRecord(Principal caller, Agent agent) {
+        return switch (caller) {
+            case Principal.Admin a -> true;
+            case Principal.User u -> agent.ownerId().equals(u.id());
+            case Principal.AgentCaller c -> agent.id().equals(c.id());
+        };
+    }
+}

@@ -1,0 +1,78 @@
+package dev.warden.api.ratelimit;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The registry of per-IP limits on authentication endpoints (SPEC Limits). They apply with no
+ * configuration, to {@code POST} on each listed path and its sub-paths, whether or not the route exists
+ * yet: an endpoint a later issue mounts at one of these paths inherits its limit from here. Counters are
+ * per endpoint and client IP.
+ *
+ * <p>Each entry also fixes what happens when a shared store (Redis) is down ({@link FailMode}): open where
+ * an outage would lock users out and a second line of defence remains (sign-in has the account lockout;
+ * the OAuth token endpoint only redeems single-use PKCE-bound codes and refresh tokens), closed where a
+ * request sends mail, creates accounts or clients, or checks a guessable code.
+ */
+public enum AuthEndpoint {
+    SIGN_IN("sign-in", 10, FailMode.OPEN, "/auth/sign-in"),
+    SIGN_UP("sign-up", 5, FailMode.CLOSED, "/auth/sign-up"),
+    MAGIC_LINK("magic-link", 3, FailMode.CLOSED, "/auth/magic-link"),
+    EMAIL_OTP("email-otp", 5, FailMode.CLOSED, "/auth/email-otp"),
+    TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, "/auth/totp/verify"),
+    OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, "/mcp/token", "/oauth/token"),
+    /**
+     * Dynamic client registration: 1 per minute when anonymous registration is on, 5 otherwise; a
+     * negative configured limit disables the cap (SPEC Limits).
+     */
+    REGISTRATION("registration", 5, FailMode.CLOSED, "/mcp/register", "/oauth/register");
+
+    /** The window of every default: one minute. */
+    public static final long DEFAULT_WINDOW_SECONDS = 60;
+
+    private final String configName;
+    private final int defaultLimit;
+    private final FailMode defaultFailMode;
+    private final List<String> paths;
+
+    AuthEndpoint(String configName, int defaultLimit, FailMode defaultFailMode, String... paths) {
+        this.configName = configName;
+        this.defaultLimit = defaultLimit;
+        this.defaultFailMode = defaultFailMode;
+        this.paths = List.of(paths);
+    }
+
+    /** The key under {@code warden.rate-limit.endpoints} and the limiter's name, e.g. {@code sign-in}. */
+    public String configName() {
+        return configName;
+    }
+
+    /** The HTTP paths limited ({@code POST}, including sub-paths). */
+    public List<String> paths() {
+        return paths;
+    }
+
+    public FailMode defaultFailMode() {
+        return defaultFailMode;
+    }
+
+    /** The SPEC's limit per IP per minute; for registration it depends on anonymous registration. */
+    public int defaultLimit(boolean anonymousRegistration) {
+        return this == REGISTRATION && anonymousRegistration ? 1 : defaultLimit;
+    }
+
+    /** The default rule. */
+    public RateLimit defaultRule(boolean anonymousRegistration) {
+        return RateLimit.perSeconds(defaultLimit(anonymousRegistration), DEFAULT_WINDOW_SECONDS);
+    }
+
+    /** The entry whose config name is {@code name}. */
+    public static Optional<AuthEndpoint> byConfigName(String name) {
+        for (AuthEndpoint e : values()) {
+            if (e.configName.equals(name)) {
+                return Optional.of(e);
+            }
+        }
+        return Optional.empty();
+    }
+}

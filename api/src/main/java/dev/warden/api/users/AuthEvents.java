@@ -1,0 +1,53 @@
+package dev.warden.api.users;
+
+import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.StreamEvent;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code data} of {@code auth.*} events (documented in docs/events.md). Never a password, a token or a
+ * hash. {@code auth.failed} carries only what the caller sent (the username as typed) and where from: it
+ * has no user id and the same shape and reason whether the username exists, the password was wrong or the
+ * account is locked, so the event stream cannot be used to enumerate accounts.
+ */
+final class AuthEvents {
+    /** The one reason {@code auth.failed} gives. */
+    static final String INVALID_CREDENTIALS = "invalid_credentials";
+
+    private AuthEvents() {
+    }
+
+    /** {@code auth.signin}: {@code {"user": {id, username}, "session": {id, expiresAt}, "method", "ip"}}. */
+    static StreamEvent.Draft signIn(User user, Session session, String method, String ip, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("user", Map.of("id", user.id().value(), "username", user.username()));
+        data.put("session", Map.of("id", session.id(), "expiresAt", Json.timestamp(session.expiresAt())));
+        data.put("method", method);
+        data.put("ip", ip);
+        return new StreamEvent.Draft(EventType.AUTH_SIGNIN, now, data, Optional.empty(),
+                Optional.of(user.id().value()));
+    }
+
+    /** {@code auth.signout}: {@code {"user": {id}, "session": {id}, "ip"}}. */
+    static StreamEvent.Draft signOut(UserId user, String sessionId, String ip, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("user", Map.of("id", user.value()));
+        data.put("session", Map.of("id", sessionId));
+        data.put("ip", ip);
+        return new StreamEvent.Draft(EventType.AUTH_SIGNOUT, now, data, Optional.empty(), Optional.of(user.value()));
+    }
+
+    /** {@code auth.failed}: {@code {"username": as sent, "reason": "invalid_credentials", "ip"}}. */
+    static StreamEvent.Draft failed(String usernameAsSent, String ip, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("username", usernameAsSent);
+        data.put("reason", INVALID_CREDENTIALS);
+        data.put("ip", ip);
+        return new StreamEvent.Draft(EventType.AUTH_FAILED, now, data, Optional.empty(), Optional.empty());
+    }
+}

@@ -1,0 +1,149 @@
+package dev.warden.api.users;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.JsonInput;
+import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.Responses;
+import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.pipeline.contract.Json;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The username plugin's HTTP surface, mounted at {@code /auth} (payloads in docs/users-and-rate-limits.md):
+ *
+ * <ul>
+ *   <li>{@code POST /sign-up} (public) {@code {"username", "password", "email"?, "displayName"?}}: 201
+ *       {@code {"user", "token"}} and the session cookie;</li>
+ *   <li>{@code POST /sign-in} (public) {@code {"username", "password"}}: 200 {@code {"user", "token"}} and the
+ *       cookie; 401 {@code INVALID_CREDENTIALS} for any bad pair;</li>
+ *   <li>{@code POST /sign-out} (session): 204, the session ends at once and the cookie is cleared;</li>
+ *   <li>{@code POST /change-username} (session) {@code {"username"}}: 200 {@code {"user"}};</li>
+ *   <li>{@code GET /session} (session): 200 {@code {"user", "session"}}.</li>
+ * </ul>
+ *
+ * The IP limits of sign-in and sign-up are applied before routing, by the rate-limit filter.
+ */
+public final class UserRoutes implements HttpService {
+    private static final Set<String> SIGN_UP_FIELDS = Set.of("username", "password", "email", "displayName");
+    private static final Set<String> SIGN_IN_FIELDS = Set.of("username", "password");
+    private static final Set<String> RENAME_FIELDS = Set.of("username");
+    /** Input bound for fields checked by policy later: keeps hashing and lookups cheap. */
+    private static final int MAX_INPUT = 4096;
+
+    private final UserService users;
+    private final SessionCookies cookies;
+    private final ClientIp clientIp;
+    private final long maxBodyBytes;
+
+    public UserRoutes(UserService users, SessionCookies cookies, ClientIp clientIp, long maxBodyBytes) {
+        this.users = users;
+        this.cookies = cookies;
+        this.clientIp = clientIp;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/sign-up", this::signUp)
+                .post("/sign-in", this::signIn)
+                .post("/sign-out", this::signOut)
+                .post("/change-username", this::changeUsername)
+                .get("/session", this::session);
+    }
+
+    private void signUp(ServerRequest req, ServerResponse res) {
+        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), SIGN_UP_FIELDS);
+        Optional<String> username = rawString(in, "username");
+        Optional<String> password = rawString(in, "password");
+        Optional<String> email = in.optionalString("email", 254);
+        Optional<String> displayName = in.optionalString("displayName", 200);
+        in.validate();
+        UserService.SignedIn signedIn = users.signUp(new UserService.SignUp(username.orElseThrow(),
+                password.orElseThrow(), email, displayName), clientIp.text(req));
+        answer(req, res, Status.CREATED_201, signedIn);
+    }
+
+    private void signIn(ServerRequest req, ServerResponse res) {
+        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), SIGN_IN_FIELDS);
+        Optional<String> username = rawString(in, "username");
+        Optional<String> password = rawString(in, "password");
+        in.validate();
+        answer(req, res, Status.OK_200, users.signIn(username.orElseThrow(), password.orElseThrow(),
+                clientIp.text(req)));
+    }
+
+    private void signOut(ServerRequest req, ServerResponse res) {
+        users.signOut(AuthFilter.principal(req), clientIp.text(req));
+        cookies.clear(req, res);
+        Responses.noContent(res);
+    }
+
+    private void changeUsername(ServerRequest req, ServerResponse res) {
+        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), RENAME_FIELDS);
+        Optional<String> username = rawString(in, "username");
+        in.validate();
+        User user = users.changeUsername(AuthFilter.principal(req), username.orElseThrow());
+        ObjectNode body = Json.mapper().createObjectNode();
+        body.set("user", render(user));
+        Responses.json(res, Status.OK_200, body);
+    }
+
+    private void session(ServerRequest req, ServerResponse res) {
+        UserService.CurrentSession current = users.current(AuthFilter.principal(req));
+        ObjectNode body = Json.mapper().createObjectNode();
+        body.set("user", render(current.user()));
+        body.set("session", render(current.session()));
+        Responses.json(res, Status.OK_200, body);
+    }
+
+    private void answer(ServerRequest req, ServerResponse res, Status status, UserService.SignedIn signedIn) {
+        Session session = signedIn.session();
+        cookies.set(req, res, signedIn.token(), session.absoluteExpiresAt(), session.createdAt());
+        ObjectNode body = Json.mapper().createObjectNode();
+        body.set("user", render(signedIn.user()));
+        body.put("token", signedIn.token());
+        Responses.json(res, status, body);
+    }
+
+    /** A required string taken as is (blank allowed: the policies judge it). */
+    private static Optional<String> rawString(JsonInput in, String field) {
+        Optional<com.fasterxml.jackson.databind.JsonNode> raw = in.raw(field);
+        if (raw.isEmpty()) {
+            in.error(field, "is required");
+            return Optional.empty();
+        }
+        if (!raw.get().isTextual()) {
+            in.error(field, "must be a string");
+            return Optional.empty();
+        }
+        if (raw.get().textValue().length() > MAX_INPUT) {
+            in.error(field, "must be at most " + MAX_INPUT + " characters");
+            return Optional.empty();
+        }
+        return Optional.of(raw.get().textValue());
+    }
+
+    static ObjectNode render(User user) {
+        return Json.mapper().createObjectNode()
+                .put("id", user.id().value())
+                .put("username", user.username())
+                .put("email", user.email().orElse(null))
+                .put("displayName", user.displayName().orElse(null))
+                .put("createdAt", Json.timestamp(user.createdAt()));
+    }
+
+    static ObjectNode render(Session session) {
+        return Json.mapper().createObjectNode()
+                .put("id", session.id())
+                .put("createdAt", Json.timestamp(session.createdAt()))
+                .put("expiresAt", Json.timestamp(session.expiresAt()))
+                .put("absoluteExpiresAt", Json.timestamp(session.absoluteExpiresAt()));
+    }
+}

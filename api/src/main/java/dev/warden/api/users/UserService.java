@@ -1,0 +1,211 @@
+package dev.warden.api.users;
+
+import dev.warden.api.auth.Principal;
+import dev.warden.api.auth.SessionResolver;
+import dev.warden.api.auth.TokenKind;
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.api.http.FieldError;
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.authorizer.domain.UserId;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The username plugin (SPEC Username plugin, Authentication 3) as library operations: sign-up, sign-in,
+ * sign-out, change of username, and resolution of session tokens for the authenticator.
+ *
+ * <p>Sign-in answers every bad username/password pair the same way, 401 {@code INVALID_CREDENTIALS}, in the
+ * same time: an unknown username is verified against a dummy Argon2id hash, a locked account is verified
+ * against its own hash and refused whatever the outcome, and each failure writes one outbox event either
+ * way. Every change commits with its events and is published before the method returns (or when Kafka is
+ * back). Thread-safe.
+ */
+public final class UserService implements SessionResolver {
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,189}");
+
+    private final UserRepository repository;
+    private final UsersConfig config;
+    private final UsernamePolicy usernames;
+    private final PasswordHasher hasher;
+    private final EventOutbox outbox;
+    private final InstantSource clock;
+
+    public UserService(UserRepository repository, UsersConfig config, PasswordHasher hasher, EventOutbox outbox,
+                       InstantSource clock) {
+        this.repository = repository;
+        this.config = config;
+        this.usernames = new UsernamePolicy(config.username());
+        this.hasher = hasher;
+        this.outbox = outbox;
+        this.clock = clock;
+    }
+
+    /** What sign-up asks for. */
+    public record SignUp(String username, String password, Optional<String> email, Optional<String> displayName) {
+    }
+
+    /** A user with a fresh session and its token, shown once. */
+    public record SignedIn(User user, Session session, String token) {
+    }
+
+    /** A user and the session they called with. */
+    public record CurrentSession(User user, Session session) {
+    }
+
+    /**
+     * Registers a user and signs them in.
+     *
+     * @throws ApiException 400 naming every bad field, 409 {@code username_taken} / {@code email_taken},
+     *                      403 {@code signup_closed}
+     */
+    public SignedIn signUp(SignUp request, String ip) {
+        if (!config.signUpEnabled()) {
+            throw new ApiException(ErrorCode.SIGNUP_CLOSED, "sign-up is closed on this deployment");
+        }
+        List<FieldError> errors = new ArrayList<>();
+        UsernamePolicy.Result name = usernames.check(request.username());
+        name.problem().ifPresent(p -> errors.add(new FieldError("username", p)));
+        passwordProblem(request.password()).ifPresent(p -> errors.add(new FieldError("password", p)));
+        request.email().filter(e -> !EMAIL.matcher(e).matches())
+                .ifPresent(e -> errors.add(new FieldError("email", "must be an e-mail address")));
+        if (!errors.isEmpty()) {
+            throw ApiException.invalid(errors);
+        }
+        Instant now = now();
+        Username username = name.username().orElseThrow();
+        User user = new User(UserId.random(), username.display(), request.email(), request.displayName(), now, now);
+        String token = Tokens.mint(TokenKind.SESSION);
+        Session session = Session.start(Ids.mint("ses"), user.id(), now, config.session());
+        UserRepository.NewUser record = new UserRepository.NewUser(user, username,
+                request.email().map(e -> e.toLowerCase(Locale.ROOT)), hasher.hash(request.password()));
+        try {
+            repository.create(record, session, Tokens.hash(token),
+                    List.of(AuthEvents.signIn(user, session, "sign-up", ip, now)));
+        } catch (AlreadyTakenException e) {
+            throw taken(e);
+        }
+        outbox.flush();
+        return new SignedIn(user, session, token);
+    }
+
+    /**
+     * Signs in with a username and password.
+     *
+     * @throws ApiException 401 {@code INVALID_CREDENTIALS} for any bad pair, a locked account included
+     */
+    public SignedIn signIn(String username, String password, String ip) {
+        Instant now = now();
+        Optional<Account> account = repository.findAccount(usernames.keyOf(username));
+        boolean matches = hasher.verify(password, account.map(Account::passwordHash).orElse(hasher.dummyHash()));
+        boolean locked = account.map(a -> a.lockedAt(now)).orElse(false);
+        if (account.isEmpty() || !matches || locked) {
+            repository.signInFailed(account.filter(a -> !locked).map(a -> a.user().id()), now, config.lockout(),
+                    List.of(AuthEvents.failed(username, ip, now)));
+            outbox.flush();
+            throw new ApiException(ErrorCode.INVALID_CREDENTIALS, "the username or password is incorrect");
+        }
+        User user = account.get().user();
+        Optional<String> rehash = hasher.needsRehash(account.get().passwordHash())
+                ? Optional.of(hasher.hash(password)) : Optional.empty();
+        String token = Tokens.mint(TokenKind.SESSION);
+        Session session = Session.start(Ids.mint("ses"), user.id(), now, config.session());
+        repository.signedIn(user.id(), rehash, session, Tokens.hash(token),
+                List.of(AuthEvents.signIn(user, session, "password", ip, now)));
+        outbox.flush();
+        return new SignedIn(user, session, token);
+    }
+
+    /**
+     * Ends the caller's session at once.
+     *
+     * @throws ApiException 403 unless the caller authenticated with a session
+     */
+    public void signOut(Principal caller, String ip) {
+        Principal.User user = requireSession(caller);
+        Instant now = now();
+        if (repository.revokeSession(user.tokenId(), now,
+                List.of(AuthEvents.signOut(user.id(), user.tokenId(), ip, now)))) {
+            outbox.flush();
+        }
+    }
+
+    /**
+     * Renames the caller.
+     *
+     * @throws ApiException 403 without a session, 400 for a bad username, 409 {@code username_taken}
+     */
+    public User changeUsername(Principal caller, String username) {
+        Principal.User user = requireSession(caller);
+        UsernamePolicy.Result name = usernames.check(username);
+        if (name.problem().isPresent()) {
+            throw ApiException.invalid("username", name.problem().get());
+        }
+        try {
+            return repository.changeUsername(user.id(), name.username().orElseThrow(), now())
+                    .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
+        } catch (AlreadyTakenException e) {
+            throw taken(e);
+        }
+    }
+
+    /**
+     * The caller's user and session.
+     *
+     * @throws ApiException 403 unless the caller authenticated with a session
+     */
+    public CurrentSession current(Principal caller) {
+        Principal.User user = requireSession(caller);
+        Session session = repository.findSessionById(user.tokenId()).filter(s -> s.activeAt(now()))
+                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "the session has ended"));
+        User found = repository.find(user.id())
+                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
+        return new CurrentSession(found, session);
+    }
+
+    /** Resolves a live session, refreshing its expiry when due (sliding expiry). */
+    @Override
+    public Optional<Principal.User> resolve(byte[] tokenHash) {
+        Instant now = now();
+        Optional<Session> session = repository.findSession(tokenHash).filter(s -> s.activeAt(now));
+        session.flatMap(s -> s.refreshedAt(now, config.session())).ifPresent(repository::refreshSession);
+        return session.map(s -> new Principal.User(s.userId(), s.id(), Principal.Credential.SESSION));
+    }
+
+    private Optional<String> passwordProblem(String password) {
+        int length = password.codePointCount(0, password.length());
+        if (length < config.password().minLength()) {
+            return Optional.of("must be at least " + config.password().minLength() + " characters");
+        }
+        if (length > config.password().maxLength()) {
+            return Optional.of("must be at most " + config.password().maxLength() + " characters");
+        }
+        return Optional.empty();
+    }
+
+    private static Principal.User requireSession(Principal caller) {
+        if (caller instanceof Principal.User user && user.isSession()) {
+            return user;
+        }
+        throw ApiException.forbidden("this endpoint needs a signed-in session (POST /auth/sign-in)");
+    }
+
+    private static ApiException taken(AlreadyTakenException e) {
+        ErrorCode code = e.field().equals("email") ? ErrorCode.EMAIL_TAKEN : ErrorCode.USERNAME_TAKEN;
+        return new ApiException(code, e.field() + " is already taken",
+                List.of(new FieldError(e.field(), "is already taken")), Map.of());
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

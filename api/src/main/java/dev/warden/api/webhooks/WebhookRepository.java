@@ -1,0 +1,25 @@
+package dev.warden.api.webhooks;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Storage of webhook endpoints. Implementations keep the signing secret as their cipher says. */
+public interface WebhookRepository {
+    /** Stores a new endpoint with its signing secret (in clear; the repository protects it at rest). */
+    void insert(Webhook webhook, String secret);
+
+    /** The endpoint {@code id}, if it exists. */
+    Optional<Webhook> find(String id);
+
+    /** Every endpoint, oldest first. */
+    List<Webhook> listAll();
+
+    /** The endpoints of {@code owner}, oldest first. */
+    List<Webhook> listOwnedBy(Webhook.Owner owner);
+
+    /** Number of endpoints of {@code owner}. */
+    int countOwnedBy(Webhook.Owner owner);
+
+    /** Deletes endpoint {@code id}; false when there was none. */
+    boolean delete(String id);
+}

@@ -1,0 +1,62 @@
+package dev.warden.api.webhooks;
+
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.Params;
+import dev.warden.api.http.Responses;
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.sinks.webhooks.TargetGuard;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.Optional;
+
+/** HTTP surface of webhook endpoints (docs/webhooks.md), mounted at {@code /webhooks}. */
+public final class WebhookRoutes implements HttpService {
+    private final WebhookService webhooks;
+    private final TargetGuard guard;
+    private final long maxBodyBytes;
+
+    public WebhookRoutes(WebhookService webhooks, TargetGuard guard, long maxBodyBytes) {
+        this.webhooks = webhooks;
+        this.guard = guard;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/", this::create)
+                .get("/", this::list)
+                .get("/{id}", this::get)
+                .delete("/{id}", this::delete);
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        var caller = AuthFilter.principal(req);
+        WebhookService.owner(caller); // an agent gets its 403 before the URL is resolved
+        WebhookService.NewWebhook request = WebhookJson.parseCreate(JsonRequests.readObject(req, maxBodyBytes), guard);
+        WebhookService.Created created = webhooks.create(caller, request);
+        res.header("Location", "/webhooks/" + created.webhook().id());
+        Responses.json(res, Status.CREATED_201, WebhookJson.render(created.webhook(), Optional.of(created.secret())));
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        Responses.json(res, Status.OK_200, WebhookJson.renderAll(webhooks.list(AuthFilter.principal(req))));
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        Responses.json(res, Status.OK_200,
+                WebhookJson.render(webhooks.get(AuthFilter.principal(req), id(req)), Optional.empty()));
+    }
+
+    private void delete(ServerRequest req, ServerResponse res) {
+        webhooks.delete(AuthFilter.principal(req), id(req));
+        Responses.noContent(res);
+    }
+
+    private static String id(ServerRequest req) {
+        return Params.path(req, "id", value -> Ids.require("id", value));
+    }
+}

@@ -1,0 +1,97 @@
+package dev.warden.api.webhooks;
+
+import dev.warden.api.auth.Principal;
+import dev.warden.api.http.ApiException;
+import dev.warden.api.http.ErrorCode;
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.sinks.webhooks.WebhookSigner;
+import java.net.URI;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Webhook endpoints as library operations: create, list, read, delete. Who may do what:
+ *
+ * <ul>
+ *   <li>the administrator and users manage endpoints; agent tokens are refused (403);</li>
+ *   <li>an endpoint belongs to its creator; the administrator sees every endpoint, a user only theirs, and an
+ *       endpoint the caller may not see is reported as not found (404), so ids do not leak.</li>
+ * </ul>
+ *
+ * The target URL is checked (form and SSRF guard) while parsing the request, see {@link WebhookJson}. The
+ * signing secret is minted here and returned once. Thread-safe.
+ */
+public final class WebhookService {
+    /** Most endpoints one owner may have. */
+    static final int MAX_PER_OWNER = 100;
+
+    private final WebhookRepository repository;
+    private final InstantSource clock;
+
+    public WebhookService(WebhookRepository repository, InstantSource clock) {
+        this.repository = repository;
+        this.clock = clock;
+    }
+
+    /** What {@link #create} needs; {@code eventTypes} empty means every type. */
+    public record NewWebhook(URI url, List<EventType> eventTypes, Optional<String> description) {
+    }
+
+    /** A new endpoint with its signing secret, shown this once. */
+    public record Created(Webhook webhook, String secret) {
+        @Override
+        public String toString() {
+            return "Created[webhook=" + webhook.id() + ", secret=****]";
+        }
+    }
+
+    /** Creates an endpoint owned by {@code caller}. */
+    public Created create(Principal caller, NewWebhook request) {
+        Webhook.Owner owner = owner(caller);
+        if (repository.countOwnedBy(owner) >= MAX_PER_OWNER) {
+            throw new ApiException(ErrorCode.CONFLICT, "at most " + MAX_PER_OWNER
+                    + " webhook endpoints per owner; delete one first");
+        }
+        Webhook webhook = new Webhook(Webhook.newId(), owner, request.url(), request.eventTypes(),
+                request.description(), WebhookStatus.ACTIVE, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+        String secret = WebhookSigner.newSecret();
+        repository.insert(webhook, secret);
+        return new Created(webhook, secret);
+    }
+
+    /** The endpoints {@code caller} may see: all for the administrator, else their own. */
+    public List<Webhook> list(Principal caller) {
+        Webhook.Owner owner = owner(caller);
+        return owner.isAdmin() ? repository.listAll() : repository.listOwnedBy(owner);
+    }
+
+    /** Endpoint {@code id}, if {@code caller} may see it. */
+    public Webhook get(Principal caller, String id) {
+        Webhook.Owner owner = owner(caller);
+        return repository.find(id).filter(w -> owner.isAdmin() || w.owner().equals(owner))
+                .orElseThrow(() -> ApiException.notFound(ErrorCode.WEBHOOK_NOT_FOUND, "no webhook endpoint " + id));
+    }
+
+    /** Deletes endpoint {@code id}; deliveries to it stop (queued ones are not sent). */
+    public void delete(Principal caller, String id) {
+        get(caller, id);
+        repository.delete(id);
+    }
+
+    /**
+     * The owner {@code caller} creates endpoints as.
+     *
+     * @throws ApiException 403 for an agent
+     */
+    static Webhook.Owner owner(Principal caller) {
+        if (caller instanceof Principal.Admin) {
+            return Webhook.Owner.admin();
+        }
+        if (caller instanceof Principal.User user) {
+            return Webhook.Owner.user(user.id());
+        }
+        throw ApiException.forbidden("webhook endpoints are managed by users and the administrator, not by agents");
+    }
+}

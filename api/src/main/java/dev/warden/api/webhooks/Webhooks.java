@@ -1,0 +1,95 @@
+package dev.warden.api.webhooks;
+
+import dev.warden.api.config.Role;
+import dev.warden.api.config.WardenConfig;
+import dev.warden.api.db.Database;
+import dev.warden.api.observe.HealthCheck;
+import dev.warden.sinks.webhooks.TargetGuard;
+import dev.warden.sinks.webhooks.WebhookCounters;
+import dev.warden.sinks.webhooks.WebhookWorker;
+import java.time.InstantSource;
+import java.util.logging.Logger;
+
+/**
+ * The webhooks feature wired from configuration, shared by both of its halves: the REST surface of the
+ * {@code api} role ({@link #routes}) and the delivery worker of the {@code sinks} role ({@link #startWorker}).
+ * Create one per process: it logs, once, when signing secrets will be stored unencrypted.
+ */
+public final class Webhooks {
+    private static final Logger LOG = Logger.getLogger(Webhooks.class.getName());
+
+    private final WardenConfig config;
+    private final JdbcWebhookRepository repository;
+    private final WebhookCounters counters = new WebhookCounters();
+    private final InstantSource clock;
+
+    private Webhooks(WardenConfig config, JdbcWebhookRepository repository, InstantSource clock) {
+        this.config = config;
+        this.repository = repository;
+        this.clock = clock;
+    }
+
+    /**
+     * Reads {@code warden.webhooks}; warns once when {@code encryption-key} is unset and the api or sinks role
+     * runs.
+     */
+    public static Webhooks create(WardenConfig config, Database db, InstantSource clock) {
+        boolean usesSecrets = config.runs(Role.API) || config.runs(Role.SINKS);
+        SecretCipher cipher = config.webhooks().keyBytes().map(SecretCipher::aes256).orElseGet(() -> {
+            if (usesSecrets) {
+                LOG.warning("warden.webhooks.encryption-key is not set: webhook signing secrets are stored unencrypted"
+                        + " in the database; set it to base64 of 32 random bytes (e.g. `openssl rand -base64 32`)");
+            }
+            return SecretCipher.none();
+        });
+        return new Webhooks(config, new JdbcWebhookRepository(db, cipher), clock);
+    }
+
+    /** {@code /webhooks}. */
+    public WebhookRoutes routes() {
+        return new WebhookRoutes(new WebhookService(repository, clock),
+                TargetGuard.system(config.webhooks().allowPrivateTargets()), config.server().maxBodyBytes());
+    }
+
+    /** Starts the delivery worker, consumer group {@code <streams application prefix>webhooks}. */
+    public Worker startWorker(String kafkaBootstrap) {
+        WebhookWorker worker = new WebhookWorker(kafkaBootstrap, config.streams().applicationPrefix() + "webhooks",
+                config.kafka().topics().events(), repository, config.webhooks().toOptions(), counters, clock);
+        worker.start();
+        return new Worker(worker);
+    }
+
+    /** This process's delivery counters (zero where the sinks role does not run). */
+    public WebhookCounters counters() {
+        return counters;
+    }
+
+    /** A running delivery worker. */
+    public static final class Worker implements AutoCloseable {
+        private final WebhookWorker worker;
+
+        private Worker(WebhookWorker worker) {
+            this.worker = worker;
+        }
+
+        /** UP once the worker has joined its consumer group. */
+        public HealthCheck health() {
+            return new HealthCheck() {
+                @Override
+                public String name() {
+                    return "webhook-worker";
+                }
+
+                @Override
+                public Result check() {
+                    return worker.isAssigned() ? Result.up("consuming") : Result.down("joining the consumer group");
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+            worker.close();
+        }
+    }
+}

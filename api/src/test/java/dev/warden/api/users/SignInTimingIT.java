@@ -1,0 +1,66 @@
+package dev.warden.api.users;
+
+import static dev.warden.api.users.TestUsers.aUsername;
+import static dev.warden.api.users.TestUsers.credentials;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.warden.api.ratelimit.AuthEndpoint;
+import dev.warden.api.ratelimit.RateLimitConfig;
+import dev.warden.testing.Http;
+import dev.warden.testing.TestPlatform;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Sign-in takes as long for an unknown username as for a known one with a wrong password (SPEC Username
+ * plugin: the response never reveals whether the username exists). Uses the production Argon2id cost, so
+ * that skipping the hash for unknown users would show as a difference of an order of magnitude; the bound
+ * is coarse (medians within a third of each other) so that a busy machine does not make it flaky.
+ */
+class SignInTimingIT {
+    static final int ROUNDS = 15;
+
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform(b -> b.roles("api")
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_IN, 10_000, 60).build()));
+
+    @Test
+    void unknownUsernamesTakeAsLongAsWrongPasswords() {
+        Http http = warden.http();
+        String known = aUsername();
+        TestUsers.signUp(http, known, "the real password");
+        for (int i = 0; i < 3; i++) {
+            timeSignIn(http, known);
+            timeSignIn(http, aUsername());
+        }
+
+        List<Long> knownNanos = new ArrayList<>();
+        List<Long> unknownNanos = new ArrayList<>();
+        for (int i = 0; i < ROUNDS; i++) {
+            knownNanos.add(timeSignIn(http, known));
+            unknownNanos.add(timeSignIn(http, aUsername()));
+        }
+
+        double knownMs = median(knownNanos) / 1e6;
+        double unknownMs = median(unknownNanos) / 1e6;
+        System.out.printf("sign-in medians: known user, wrong password %.1f ms; unknown user %.1f ms%n",
+                knownMs, unknownMs);
+        assertThat(unknownMs / knownMs).as("unknown/known median ratio (known %.1f ms, unknown %.1f ms)",
+                knownMs, unknownMs).isBetween(0.75, 1.33);
+    }
+
+    static long timeSignIn(Http http, String username) {
+        long start = System.nanoTime();
+        Http.Response res = http.post("/auth/sign-in", null, credentials(username, "a wrong password"));
+        long elapsed = System.nanoTime() - start;
+        assertThat(res.status()).isEqualTo(401);
+        return elapsed;
+    }
+
+    static double median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+}

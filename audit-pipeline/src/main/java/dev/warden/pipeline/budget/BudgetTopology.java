@@ -1,0 +1,115 @@
+package dev.warden.pipeline.budget;
+
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.pipeline.contract.StreamEventSerdes;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Budgets: follows {@code warden.events}, learns each agent's budget from its {@code agent.created} and
+ * {@code agent.updated} events, sums {@code cost.recorded} per agent and period (UTC day or month of the
+ * cost), and emits {@code budget.exceeded} back to {@code warden.events} once per agent and period, when the
+ * sum first goes above {@code maxCostUsd}. The topic has one partition, so one task sees every event in order.
+ */
+public final class BudgetTopology {
+    static final String BUDGETS = "budget-limits";
+    static final String SPENT = "budget-spent";
+
+    private BudgetTopology() {
+    }
+
+    /** Adds the topology to {@code builder}. */
+    public static void build(StreamsBuilder builder, String eventsTopic) {
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(BUDGETS), Serdes.String(),
+                Serdes.String()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPENT), Serdes.String(),
+                Serdes.String()));
+        builder.stream(eventsTopic, Consumed.with(Serdes.String(), StreamEventSerdes.drafts()))
+                .process(BudgetProcessor::new, BUDGETS, SPENT)
+                .to(eventsTopic, Produced.with(Serdes.String(), StreamEventSerdes.drafts()));
+    }
+
+    /** The period key of a cost at {@code day}: {@code 2026-11-23} or {@code 2026-11}. */
+    static String periodKey(String period, LocalDate day) {
+        return "month".equals(period) ? day.toString().substring(0, 7) : day.toString();
+    }
+
+    static final class BudgetProcessor implements Processor<String, StreamEvent.Draft, String, StreamEvent.Draft> {
+        private ProcessorContext<String, StreamEvent.Draft> context;
+        private KeyValueStore<String, String> budgets;
+        private KeyValueStore<String, String> spent;
+
+        @Override
+        public void init(ProcessorContext<String, StreamEvent.Draft> context) {
+            this.context = context;
+            this.budgets = context.getStateStore(BUDGETS);
+            this.spent = context.getStateStore(SPENT);
+        }
+
+        @Override
+        public void process(Record<String, StreamEvent.Draft> record) {
+            StreamEvent.Draft event = record.value();
+            if (event == null || event.agentId().isEmpty()) {
+                return;
+            }
+            String agent = event.agentId().get();
+            switch (event.type()) {
+                case AGENT_CREATED, AGENT_UPDATED -> learnBudget(agent, event);
+                case COST_RECORDED -> addCost(agent, event, record);
+                default -> { }
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private void learnBudget(String agent, StreamEvent.Draft event) {
+            Object view = event.data().get("agent");
+            Object budget = view instanceof Map<?, ?> m ? m.get("budget") : null;
+            if (budget instanceof Map<?, ?> b && b.get("maxCostUsd") != null && b.get("period") != null) {
+                budgets.put(agent, new BigDecimal(b.get("maxCostUsd").toString()).toPlainString() + "|" + b.get("period"));
+            } else {
+                budgets.delete(agent);
+            }
+        }
+
+        private void addCost(String agent, StreamEvent.Draft event, Record<String, StreamEvent.Draft> record) {
+            String limit = budgets.get(agent);
+            Object cost = event.data().get("cost") instanceof Map<?, ?> c ? c.get("costUsd") : null;
+            if (limit == null || cost == null) {
+                return;
+            }
+            BigDecimal max = new BigDecimal(limit.substring(0, limit.indexOf('|')));
+            String period = limit.substring(limit.indexOf('|') + 1);
+            String key = agent + "|" + periodKey(period, LocalDate.ofInstant(event.timestamp(), ZoneOffset.UTC));
+            String state = spent.get(key);
+            BigDecimal before = state == null ? BigDecimal.ZERO : new BigDecimal(state.substring(0, state.indexOf('|')));
+            boolean alerted = state != null && state.endsWith("|alerted");
+            BigDecimal after = before.add(new BigDecimal(cost.toString()));
+            boolean crossing = !alerted && after.compareTo(max) > 0;
+            spent.put(key, after.toPlainString() + (alerted || crossing ? "|alerted" : "|ok"));
+            if (crossing) {
+                Map<String, Object> data = new LinkedHashMap<>();
+                data.put("agentId", agent);
+                data.put("maxCostUsd", max);
+                data.put("period", period);
+                data.put("periodKey", key.substring(agent.length() + 1));
+                data.put("spentUsd", after);
+                context.forward(record.withKey(agent).withValue(new StreamEvent.Draft(EventType.BUDGET_EXCEEDED,
+                        event.timestamp(), data, Optional.of(agent), event.userId())));
+            }
+        }
+    }
+}

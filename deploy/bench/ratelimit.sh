@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Rate limiter overhead: in-process cost per request of the memory store (target < 5 us) and latency and
+# Redis commands per acquisition of the Redis store (target: one round trip). See docs/benchmarks.md.
+#
+#   deploy/bench/ratelimit.sh [REDIS_URL] [REDIS_OPS]     # defaults: redis://127.0.0.1:6379 20000
+#
+# The Redis part is skipped (and said so) when no Redis answers. Takes about a minute on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source bin/find-jdk.sh
+redis="${1:-${WARDEN_TEST_REDIS_URL:-redis://127.0.0.1:6379}}"
+ops="${2:-20000}"
+./mvnw -q -B -DskipTests install >/dev/null
+./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >/dev/null
+cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+exec java -Xmx1g -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED \
+  -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
+  -cp "$cp" dev.warden.api.ratelimit.RateLimiterBench "$redis" "$ops"
