@@ -21,25 +21,30 @@ import org.apache.kafka.metadata.storage.Formatter;
  */
 public final class EmbeddedKafka implements AutoCloseable {
     private final KafkaRaftServer server;
-    private final String bootstrap;
+    private final int brokerPort;
+    private final int controllerPort;
 
-    private EmbeddedKafka(KafkaRaftServer server, String bootstrap) {
+    private EmbeddedKafka(KafkaRaftServer server, int brokerPort, int controllerPort) {
         this.server = server;
-        this.bootstrap = bootstrap;
+        this.brokerPort = brokerPort;
+        this.controllerPort = controllerPort;
     }
 
-    /** Formats {@code dir} if needed and starts the broker. */
+    /** Formats {@code dir} if needed and starts the broker on free ports. */
     public static EmbeddedKafka start(Path dir) {
+        return start(dir, FreePorts.next(), FreePorts.next());
+    }
+
+    /** Formats {@code dir} if needed and starts the broker on the given ports (e.g. to restart it in place). */
+    public static EmbeddedKafka start(Path dir, int brokerPort, int controllerPort) {
         try {
             Files.createDirectories(dir);
             Path logs = dir.resolve("logs");
-            int brokerPort = FreePorts.next();
-            int controllerPort = FreePorts.next();
             Map<String, Object> props = config(logs, brokerPort, controllerPort);
             format(dir, logs);
             KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
             server.startup();
-            return new EmbeddedKafka(server, "127.0.0.1:" + brokerPort);
+            return new EmbeddedKafka(server, brokerPort, controllerPort);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (Exception e) {
@@ -94,7 +99,17 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** {@code host:port} for clients. */
     public String bootstrap() {
-        return bootstrap;
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    /** The client listener's port. */
+    public int brokerPort() {
+        return brokerPort;
+    }
+
+    /** The controller listener's port. */
+    public int controllerPort() {
+        return controllerPort;
     }
 
     @Override
