@@ -5,17 +5,17 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock tests move by hand; starts at the real time. Thread-safe. */
+/** A clock that runs like the real one but that tests can move forward or back. Thread-safe. */
 public final class MutableClock implements InstantSource {
-    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+    private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
 
     @Override
     public Instant instant() {
-        return now.get();
+        return Instant.now().plus(offset.get());
     }
 
-    /** Moves the clock forward. */
+    /** Moves the clock (negative to move it back). */
     public void advance(Duration by) {
-        now.updateAndGet(t -> t.plus(by));
+        offset.updateAndGet(o -> o.plus(by));
     }
 }

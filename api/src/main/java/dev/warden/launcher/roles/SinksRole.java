@@ -35,7 +35,7 @@ public final class SinksRole implements AutoCloseable {
                 externalSinks, counters);
         writer.ensurePartitions(clock.instant());
         SinkWorker worker = new SinkWorker(PostgresAuditWriter.SINK, bootstrap, config.streams().applicationPrefix()
-                + "sink-", config.kafka().topics().audit(), 5_000, writer, counters);
+                + "sink-", config.kafka().topics().audit(), 20_000, writer, counters);
         worker.start();
         SinkWorker streamStore = new SinkWorker(StreamEventStoreWriter.SINK, bootstrap,
                 config.streams().applicationPrefix() + "sink-", config.kafka().topics().events(), 5_000,
