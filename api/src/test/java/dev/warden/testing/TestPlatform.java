@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
     private final UnaryOperator<WardenConfig.Builder> customizer;
-    private final MutableClock clock = new MutableClock();
+    private final MutableClock clock = MutableClock.running();
     private final String isolation = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
             .toLowerCase(Locale.ROOT);
     private final java.nio.file.Path stateDir = SharedInfra.worldTraversableTempDir();
