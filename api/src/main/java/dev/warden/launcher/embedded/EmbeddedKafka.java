@@ -73,7 +73,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("auto.create.topics.enable", "false");
         p.put("num.partitions", "1");
-        p.put("log.flush.interval.messages", "1");
         return p;
     }
 

@@ -1,0 +1,540 @@
+#!/usr/bin/env bash
+# HTTP benchmark: POST /authorize on `warden dev` (audit on: every decision is acknowledged by Kafka
+# before the answer) against Cerbos 0.55 POST /api/check/resources with an equivalent policy, both driven
+# by wrk with keep-alive connections on 127.0.0.1 in the same run. Prints decisions/s, p50 and p99 per
+# connection count and the Warden/Cerbos ratios.
+#
+#   deploy/bench/authorize.sh
+#
+# Environment (all optional):
+#   BENCH_DURATION=20      seconds per measured wrk run
+#   BENCH_WARMUP=30        seconds of unmeasured warm-up per target, at the largest connection count
+#                          (Warden's JVM is still JIT-compiling Kafka, Streams and Helidon for ~30 s)
+#   BENCH_WAIT_QUIET=120   seconds to wait, before each target, for other processes to go quiet
+#   BENCH_CONNECTIONS="16 64"
+#   BENCH_THREADS=2        wrk threads
+#   BENCH_CERBOS_AUDIT=1   also measure Cerbos with its `local` audit backend enabled (0: skip)
+#   BENCH_SKIP_CERBOS=1    benchmark Warden only
+#
+# Installs wrk (apt-get) and Cerbos (npm, into deploy/bench/.cache) when missing. Logs and raw wrk output
+# are kept in deploy/bench/.cache/runs/authorize-<timestamp>/. Exit status: 0 when every run answered
+# 2xx and every checked decision was allowed (whether or not the throughput target was met), 1 otherwise.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache="$here/.cache"
+
+DURATION="${BENCH_DURATION:-20}"
+WARMUP="${BENCH_WARMUP:-30}"
+WAIT_QUIET="${BENCH_WAIT_QUIET:-120}"
+CONNECTIONS="${BENCH_CONNECTIONS:-16 64}"
+WARM_CONNS="$(tr ' ' '\n' <<<"$CONNECTIONS" | sort -n | tail -1)"
+THREADS="${BENCH_THREADS:-2}"
+CERBOS_AUDIT="${BENCH_CERBOS_AUDIT:-1}"
+SKIP_CERBOS="${BENCH_SKIP_CERBOS:-0}"
+CERBOS_VERSION_PREFIX="0.55."
+ADMIN_TOKEN="wdn_adm_bench"
+PERMISSIONS=100
+TARGET_RPS=10000
+TARGET_P99_MS=20
+
+run_dir="$cache/runs/authorize-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$run_dir"
+failures=0
+warnings=()
+declare -A RPS P50 P99 REQS NON2XX ERRS CPU
+warden_pid="" cerbos_pid="" warden_data="" cerbos_dir=""
+
+log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+fail() { log "FAIL: $*"; failures=$((failures + 1)); }
+
+# ---------------------------------------------------------------- helpers
+
+free_port() {
+  local p i
+  for i in $(seq 1 200); do
+    p=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  echo "no free port found" >&2
+  return 1
+}
+
+# wait_http URL SECONDS [PID]: until URL answers 200, the deadline passes or PID dies.
+wait_http() {
+  local url="$1" deadline=$((SECONDS + $2)) pid="${3:-}"
+  while ((SECONDS < deadline)); do
+    if [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url" || true)" == 200 ]]; then
+      return 0
+    fi
+    if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      return 1
+    fi
+    sleep 0.5
+  done
+  return 1
+}
+
+# stop_pid PID NAME: SIGTERM, wait up to 60 s, then SIGTERM/SIGKILL its process group (we started it
+# with setsid, so the group holds only its own children, e.g. the embedded PostgreSQL).
+stop_pid() {
+  local pid="$1" name="$2" i
+  [[ -z "$pid" ]] && return 0
+  kill -0 "$pid" 2>/dev/null || return 0
+  log "stopping $name (pid $pid)"
+  kill -TERM "$pid" 2>/dev/null || true
+  for i in $(seq 1 120); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$name did not stop in 60 s; killing its process group"
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+  # Leftover children in the group (normally none after a clean shutdown).
+  if pgrep -g "$pid" >/dev/null 2>&1; then
+    kill -TERM -- "-$pid" 2>/dev/null || true
+    sleep 2
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  fi
+}
+
+cleanup() {
+  stop_pid "$warden_pid" warden
+  warden_pid=""
+  stop_pid "$cerbos_pid" cerbos
+  cerbos_pid=""
+  [[ -n "$warden_data" && -d "$warden_data" ]] && rm -rf "$warden_data"
+  [[ -n "$cerbos_dir" && -d "$cerbos_dir" ]] && rm -rf "$cerbos_dir"
+  return 0
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT TERM
+
+# to_ms "1.23ms" | "456.00us" | "1.02s" | "2.00m" -> milliseconds
+to_ms() {
+  awk -v v="$1" 'BEGIN {
+    n = v; sub(/[a-z]+$/, "", n); u = v; sub(/^[0-9.]+/, "", u);
+    f = (u == "us") ? 0.001 : (u == "ms") ? 1 : (u == "s") ? 1000 : (u == "m") ? 60000 : -1;
+    if (f < 0) { print "?"; exit } printf "%.2f", n * f }'
+}
+
+# write_lua FILE BODY HEADER...: a wrk script that POSTs BODY with the given headers.
+write_lua() {
+  local file="$1" body="$2"
+  shift 2
+  {
+    echo 'wrk.method = "POST"'
+    printf 'wrk.body = [==[%s]==]\n' "$body"
+    echo 'wrk.headers["Content-Type"] = "application/json"'
+    local h
+    for h in "$@"; do
+      printf 'wrk.headers["%s"] = [==[%s]==]\n' "${h%%:*}" "${h#*: }"
+    done
+  } >"$file"
+}
+
+# server_pids SERVER_PID MARKER: pids of the server's process group, of processes whose command line
+# holds MARKER (the embedded PostgreSQL leaves the group but runs from Warden's data directory), and of
+# all their descendants.
+server_pids() {
+  ps -eo pid=,ppid=,pgid=,args= | awk -v sp="$1" -v m="$2" '
+    { pid[NR] = $1; ppid[NR] = $2; if ($3 == sp || (m != "" && index($0, m))) in_set[$1] = 1 }
+    END {
+      do { grew = 0; for (i = 1; i <= NR; i++) if (!(pid[i] in in_set) && (ppid[i] in in_set)) { in_set[pid[i]] = 1; grew = 1 } } while (grew)
+      for (p in in_set) print p
+    }'
+}
+
+# cpu_split SERVER_PIDS_FILE < top-output: "server S wrk W other O idle I" from top's second frame.
+cpu_split() {
+  awk '
+    FNR == NR { srv[$1] = 1; next }
+    /^top -/ { frame++ }
+    frame == 2 && /^%Cpu/ { for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^id/) idle = $i }
+    frame == 2 && $1 ~ /^[0-9]+$/ {
+      if ($1 in srv) s += $9; else if ($12 == "wrk") w += $9; else o += $9
+    }
+    END { printf "%.0f %.0f %.0f %.0f\n", s, w, o, idle * 2 }' "$1" -
+}
+
+# sample_cpu KEY DELAY SERVER_PID MARKER: after DELAY seconds, record the %CPU over 2 s (200% = both
+# cores) of the server (for Warden: the JVM with Kafka, Kafka Streams and the sinks, plus the embedded
+# PostgreSQL), of wrk and of anything else; and the server's busiest threads (top-threads-KEY.txt).
+sample_cpu() {
+  local key="$1" delay="$2" server_pid="$3" marker="$4"
+  sleep "$delay"
+  server_pids "$server_pid" "$marker" >"$run_dir/pids-$key.txt"
+  top -H -b -n 2 -d 2 -w 200 -p "$server_pid" >"$run_dir/top-threads-$key.txt" 2>/dev/null &
+  top -b -n 2 -d 2 -w 200 >"$run_dir/top-$key.txt" 2>/dev/null || return 0
+  wait
+  cpu_split "$run_dir/pids-$key.txt" <"$run_dir/top-$key.txt" >"$run_dir/cpu-$key.txt"
+}
+
+# wait_quiet WHAT SERVER_PID MARKER: waits up to BENCH_WAIT_QUIET seconds until processes other than
+# the (idle) server use at most 10% CPU; load from other processes skews every figure, so it is reported.
+wait_quiet() {
+  local what="$1" deadline=$((SECONDS + WAIT_QUIET)) other=0 said=0
+  while :; do
+    server_pids "$2" "$3" >"$run_dir/pids-quiet.txt"
+    read -r _ _ other _ < <(top -b -n 2 -d 2 -w 200 | cpu_split "$run_dir/pids-quiet.txt")
+    ((other <= 10)) && return 0
+    ((SECONDS >= deadline)) && break
+    if ((said == 0)); then
+      log "other processes use ${other}% CPU (of 200%); waiting up to ${WAIT_QUIET}s for quiet before $what"
+      said=1
+    fi
+    sleep 3
+  done
+  log "WARNING: other processes still use ${other}% CPU (of 200%) before $what; its figures will be low"
+  warnings+=("other processes used ${other}% CPU (of 200%) just before $what")
+}
+
+# run_wrk KEY URL LUA CONNECTIONS SERVER_PID MARKER: one measured run; fills RPS/P50/P99/... for KEY.
+run_wrk() {
+  local key="$1" url="$2" lua="$3" conns="$4" server_pid="$5" marker="$6" out="$run_dir/wrk-$1.txt"
+  log "wrk: $key ($conns connections, $THREADS threads, ${DURATION}s)"
+  sample_cpu "$key" $((DURATION / 2 - 1)) "$server_pid" "$marker" &
+  local sampler=$!
+  wrk -t "$THREADS" -c "$conns" -d "${DURATION}s" --timeout 5s --latency -s "$lua" "$url" >"$out" 2>&1 || {
+    fail "wrk exited with an error for $key (see $out)"
+  }
+  wait "$sampler" 2>/dev/null || true
+  RPS[$key]="$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")"
+  P50[$key]="$(to_ms "$(awk '$1 == "50%" { print $2 }' "$out")")"
+  P99[$key]="$(to_ms "$(awk '$1 == "99%" { print $2 }' "$out")")"
+  REQS[$key]="$(awk '/requests in/ { print $1 }' "$out")"
+  NON2XX[$key]="$(awk '/Non-2xx or 3xx responses:/ { print $5 }' "$out")"
+  NON2XX[$key]="${NON2XX[$key]:-0}"
+  ERRS[$key]="$(sed -n 's/.*Socket errors: //p' "$out")"
+  local srv=? w=? other=? idle=?
+  [[ -s "$run_dir/cpu-$key.txt" ]] && read -r srv w other idle <"$run_dir/cpu-$key.txt"
+  CPU[$key]="server ${srv}%, wrk ${w}%, other ${other}%, idle ${idle}%"
+  if [[ "$other" != "?" ]] && ((other > 20)); then
+    CPU[$key]+=" (!)"
+    warnings+=("other processes used ${other}% CPU (of 200%) during $key")
+  fi
+  [[ -z "${RPS[$key]}" ]] && fail "$key: could not parse wrk output (see $out)"
+  [[ "${NON2XX[$key]}" != 0 ]] && fail "$key: ${NON2XX[$key]} non-2xx responses"
+  [[ -n "${ERRS[$key]}" ]] && fail "$key: socket errors: ${ERRS[$key]}"
+  log "  $key: ${RPS[$key]:-?} req/s, p50 ${P50[$key]} ms, p99 ${P99[$key]} ms, non-2xx ${NON2XX[$key]}; cpu: ${CPU[$key]}"
+}
+
+# ---------------------------------------------------------------- 1. tools
+
+if ! command -v wrk >/dev/null; then
+  log "installing wrk (apt-get)"
+  apt-get install -y wrk >"$run_dir/apt.log" 2>&1 || {
+    apt-get update >>"$run_dir/apt.log" 2>&1
+    apt-get install -y wrk >>"$run_dir/apt.log" 2>&1
+  }
+fi
+command -v wrk >/dev/null || { log "wrk is not installed and could not be installed (see $run_dir/apt.log)"; exit 1; }
+
+cerbos_bin="" cerbos_problem=""
+if [[ "$SKIP_CERBOS" == 1 ]]; then
+  cerbos_problem="skipped (BENCH_SKIP_CERBOS=1)"
+else
+  find_cerbos() {
+    local f
+    f="$cache/node_modules/@cerbos/cerbos-linux-x64/cerbos-linux-x64"
+    [[ -x "$f" ]] && "$f" --version 2>/dev/null | head -1 | grep -q "^${CERBOS_VERSION_PREFIX//./\\.}" && echo "$f"
+    return 0
+  }
+  cerbos_bin="$(find_cerbos)"
+  if [[ -z "$cerbos_bin" ]]; then
+    if [[ "$(uname -sm)" != "Linux x86_64" ]]; then
+      cerbos_problem="the npm package @cerbos/cerbos-linux-x64 only runs on Linux x86_64 (this is $(uname -sm))"
+    elif ! command -v npm >/dev/null; then
+      cerbos_problem="npm is not installed, so @cerbos/cerbos-linux-x64 cannot be fetched"
+    else
+      version="$(npm view @cerbos/cerbos-linux-x64 versions --json 2>>"$run_dir/npm.log" \
+        | tr -d '[]" ' | tr ',' '\n' | grep "^${CERBOS_VERSION_PREFIX//./\\.}" | sort -V | tail -1 || true)"
+      if [[ -z "$version" ]]; then
+        cerbos_problem="npm has no @cerbos/cerbos-linux-x64 ${CERBOS_VERSION_PREFIX}x (see $run_dir/npm.log)"
+      else
+        log "installing @cerbos/cerbos-linux-x64@$version (npm, into $cache)"
+        if npm install --prefix "$cache" --no-audit --no-fund "@cerbos/cerbos-linux-x64@$version" \
+          >>"$run_dir/npm.log" 2>&1; then
+          cerbos_bin="$(find_cerbos)"
+          [[ -z "$cerbos_bin" ]] && cerbos_problem="installed @cerbos/cerbos-linux-x64@$version but its binary does not run (see $run_dir/npm.log)"
+        else
+          cerbos_problem="npm install @cerbos/cerbos-linux-x64@$version failed (see $run_dir/npm.log)"
+        fi
+      fi
+    fi
+  fi
+fi
+[[ -n "$cerbos_problem" ]] && log "Cerbos baseline unavailable: $cerbos_problem"
+[[ -n "$cerbos_bin" ]] && log "cerbos: $("$cerbos_bin" --version | head -1) ($cerbos_bin)"
+
+# ---------------------------------------------------------------- 2-4. Warden
+
+warden_port="$(free_port)"
+warden_data="$(mktemp -d /var/tmp/warden-bench.XXXXXX)"
+chmod 755 "$warden_data"
+B="http://127.0.0.1:$warden_port"
+log "starting warden dev on 127.0.0.1:$warden_port (data $warden_data, log $run_dir/warden.log)"
+(
+  cd "$root"
+  export WARDEN_BOOTSTRAP_TOKEN="$ADMIN_TOKEN" WARDEN_SERVER_HOST=127.0.0.1
+  exec setsid ./warden dev --port "$warden_port" --data-dir "$warden_data"
+) >"$run_dir/warden.log" 2>&1 &
+warden_pid=$!
+
+# 120 s to become healthy; when ./warden first has to build (a first run or changed sources), the build
+# gets up to 15 more minutes.
+deadline=$((SECONDS + 120)) healthy=0 building=0
+while kill -0 "$warden_pid" 2>/dev/null && ((SECONDS < deadline)); do
+  if [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$B/observe/health" || true)" == 200 ]]; then
+    healthy=1
+    break
+  fi
+  if ((building == 0)) && grep -q "warden: building" "$run_dir/warden.log"; then
+    log "./warden is building the launcher first (sources changed); waiting up to 15 more minutes"
+    building=1
+    deadline=$((deadline + 900))
+  fi
+  sleep 0.5
+done
+if ((healthy == 0)); then
+  log "warden did not become healthy; last log lines:"
+  tail -30 "$run_dir/warden.log" >&2
+  exit 1
+fi
+log "warden is healthy"
+
+perms="$(for n in $(seq 0 $((PERMISSIONS - 1))); do
+  if ((n > 0)); then printf ','; fi
+  printf '{"resource":"mcp:svc%d:*","actions":["read","write"]}' "$n"
+done)"
+created="$(curl -s --max-time 30 -X POST "$B/agents" -H "Authorization: Bearer $ADMIN_TOKEN" \
+  -H 'Content-Type: application/json' \
+  -d "{\"ownerId\":\"bench\",\"name\":\"bench-agent\",\"type\":\"autonomous\",\"permissions\":[$perms]}")"
+agent_id="$(sed -nE 's/.*"id":"(agt_[^"]+)".*/\1/p' <<<"$created")"
+if [[ -z "$agent_id" ]]; then
+  log "could not create the bench agent: $created"
+  exit 1
+fi
+log "agent $agent_id (owner bench, $PERMISSIONS permissions mcp:svcN:* read/write, unconstrained)"
+
+warden_body="{\"agentId\":\"$agent_id\",\"action\":\"read\",\"resource\":\"mcp:svc42:items:7\"}"
+write_lua "$run_dir/warden.lua" "$warden_body" "Authorization: Bearer $ADMIN_TOKEN"
+answer="$(curl -s --max-time 10 -X POST "$B/authorize" -H "Authorization: Bearer $ADMIN_TOKEN" \
+  -H 'Content-Type: application/json' -d "$warden_body")"
+log "check: POST /authorize -> $answer"
+if ! grep -q '"allowed":true' <<<"$answer"; then
+  fail "warden: the benchmark decision is not allowed: $answer"
+fi
+# A negative control: the 101st service must be denied (the policy is really evaluated).
+deny="$(curl -s --max-time 10 -X POST "$B/authorize" -H "Authorization: Bearer $ADMIN_TOKEN" \
+  -H 'Content-Type: application/json' -d "{\"agentId\":\"$agent_id\",\"action\":\"read\",\"resource\":\"mcp:svc100:items:7\"}")"
+grep -q '"allowed":false' <<<"$deny" || fail "warden: mcp:svc100 should be denied: $deny"
+checked_calls=2
+
+wait_quiet "the Warden runs" "$warden_pid" "$warden_data"
+if ((WARMUP > 0)); then
+  log "warden warm-up (${WARMUP}s, $WARM_CONNS connections)"
+  wrk -t "$THREADS" -c "$WARM_CONNS" -d "${WARMUP}s" --timeout 5s -s "$run_dir/warden.lua" "$B/authorize" >"$run_dir/wrk-warden-warmup.txt" 2>&1 || true
+  warm="$(awk '/requests in/ { print $1 }' "$run_dir/wrk-warden-warmup.txt")"
+  checked_calls=$((checked_calls + ${warm:-0}))
+fi
+for c in $CONNECTIONS; do
+  run_wrk "warden-$c" "$B/authorize" "$run_dir/warden.lua" "$c" "$warden_pid" "$warden_data"
+  checked_calls=$((checked_calls + ${REQS[warden-$c]:-0}))
+done
+
+# Every answered decision has an audit entry on Kafka; the pipeline's count must reach the number of
+# answers wrk counted (it may exceed it by the requests still in flight when wrk stopped).
+log "checking the audit count (GET /dashboard/stats) reaches $checked_calls"
+audit_total="" deadline=$((SECONDS + 60))
+while ((SECONDS < deadline)); do
+  stats="$(curl -s --max-time 5 "$B/dashboard/stats" -H "Authorization: Bearer $ADMIN_TOKEN" || true)"
+  audit_total="$(sed -nE 's/.*"totalAuditEntries":([0-9]+).*/\1/p' <<<"$stats")"
+  [[ -n "$audit_total" ]] && ((audit_total >= checked_calls)) && break
+  sleep 1
+done
+denial_rate="$(sed -nE 's/.*"denialRateLast24h":([0-9.]+).*/\1/p' <<<"${stats:-}")"
+audit_note="audit entries counted by the pipeline: ${audit_total:-?} for $checked_calls answered decisions (1 denied control call; denial rate ${denial_rate:-?}%)"
+log "$audit_note"
+if [[ -z "$audit_total" ]] || ((audit_total < checked_calls)); then
+  fail "warden: the audit count (${audit_total:-none}) did not reach $checked_calls answered decisions within 60 s"
+fi
+
+stop_pid "$warden_pid" warden
+warden_pid=""
+if grep -q "NoClassDefFoundError" "$run_dir/warden.log"; then
+  fail "warden: NoClassDefFoundError in its log: the launcher jar was rebuilt while Warden ran (a concurrent build); rerun"
+fi
+rm -rf "$warden_data"
+warden_data=""
+
+# ---------------------------------------------------------------- 5. Cerbos
+
+# start_cerbos AUDIT(0|1): writes the config and starts the PDP; sets cerbos_pid and C.
+start_cerbos() {
+  local audit="$1" http_port grpc_port
+  http_port="$(free_port)"
+  grpc_port="$(free_port)"
+  [[ "$grpc_port" == "$http_port" ]] && grpc_port="$(free_port)"
+  rm -rf "$cerbos_dir/audit"
+  {
+    cat <<EOF
+server:
+  httpListenAddr: "127.0.0.1:$http_port"
+  grpcListenAddr: "127.0.0.1:$grpc_port"
+engine:
+  defaultPolicyVersion: default
+storage:
+  driver: disk
+  disk:
+    directory: "$cerbos_dir/policies"
+    watchForChanges: false
+telemetry:
+  disabled: true
+EOF
+    if [[ "$audit" == 1 ]]; then
+      cat <<EOF
+audit:
+  enabled: true
+  accessLogsEnabled: false
+  decisionLogsEnabled: true
+  backend: local
+  local:
+    storagePath: "$cerbos_dir/audit"
+    retentionPeriod: 24h
+EOF
+    else
+      printf 'audit:\n  enabled: false\n'
+    fi
+  } >"$cerbos_dir/config-$audit.yaml"
+  C="http://127.0.0.1:$http_port"
+  log "starting cerbos on 127.0.0.1:$http_port (audit $( ((audit)) && echo 'local backend' || echo off))"
+  CERBOS_NO_TELEMETRY=1 setsid "$cerbos_bin" server --config "$cerbos_dir/config-$audit.yaml" --log-level warn \
+    >"$run_dir/cerbos-$audit.log" 2>&1 &
+  cerbos_pid=$!
+  if ! wait_http "$C/_cerbos/health" 60 "$cerbos_pid"; then
+    tail -20 "$run_dir/cerbos-$audit.log" >&2
+    return 1
+  fi
+}
+
+cerbos_keys=()
+if [[ -n "$cerbos_bin" ]]; then
+  cerbos_dir="$(mktemp -d /var/tmp/cerbos-bench.XXXXXX)"
+  mkdir -p "$cerbos_dir/policies"
+  # The equivalent of the agent's 100 grants mcp:svcN:* [read, write]: one resource policy for kind "mcp"
+  # with one ALLOW rule per service, each a CEL prefix match on the resource id (what Warden's trailing
+  # ":*" pattern means), for the principal's role "agent".
+  {
+    cat <<'EOF'
+apiVersion: api.cerbos.dev/v1
+resourcePolicy:
+  version: default
+  resource: mcp
+  rules:
+EOF
+    for n in $(seq 0 $((PERMISSIONS - 1))); do
+      cat <<EOF
+    - name: svc$n
+      actions: ["read", "write"]
+      effect: EFFECT_ALLOW
+      roles: ["agent"]
+      condition:
+        match:
+          expr: R.id.startsWith("mcp:svc$n:")
+EOF
+    done
+  } >"$cerbos_dir/policies/mcp.yaml"
+  if ! "$cerbos_bin" compile "$cerbos_dir/policies" >"$run_dir/cerbos-compile.log" 2>&1; then
+    cerbos_problem="the Cerbos policy does not compile (see $run_dir/cerbos-compile.log)"
+    log "$cerbos_problem"
+  fi
+  cerbos_body='{"requestId":"bench","principal":{"id":"'"$agent_id"'","roles":["agent"]},"resources":[{"actions":["read"],"resource":{"kind":"mcp","id":"mcp:svc42:items:7"}}]}'
+  cerbos_deny='{"requestId":"bench","principal":{"id":"'"$agent_id"'","roles":["agent"]},"resources":[{"actions":["read"],"resource":{"kind":"mcp","id":"mcp:svc100:items:7"}}]}'
+  write_lua "$run_dir/cerbos.lua" "$cerbos_body"
+
+  modes=(0)
+  [[ "$CERBOS_AUDIT" == 1 ]] && modes+=(1)
+  for audit in "${modes[@]}"; do
+    [[ -n "$cerbos_problem" ]] && break
+    if ! start_cerbos "$audit"; then
+      cerbos_problem="cerbos server did not become healthy (see $run_dir/cerbos-$audit.log)"
+      log "$cerbos_problem"
+      stop_pid "$cerbos_pid" cerbos
+      cerbos_pid=""
+      break
+    fi
+    name="cerbos"
+    ((audit)) && name="cerbos+audit"
+    wait_quiet "the $name runs" "$cerbos_pid" ""
+    answer="$(curl -s --max-time 10 -X POST "$C/api/check/resources" -H 'Content-Type: application/json' -d "$cerbos_body")"
+    log "check: POST /api/check/resources -> $answer"
+    grep -q '"read":"EFFECT_ALLOW"' <<<"$answer" || fail "$name: the benchmark check is not allowed: $answer"
+    deny="$(curl -s --max-time 10 -X POST "$C/api/check/resources" -H 'Content-Type: application/json' -d "$cerbos_deny")"
+    grep -q '"read":"EFFECT_DENY"' <<<"$deny" || fail "$name: mcp:svc100 should be denied: $deny"
+    if ((WARMUP > 0)); then
+      log "$name warm-up (${WARMUP}s, $WARM_CONNS connections)"
+      wrk -t "$THREADS" -c "$WARM_CONNS" -d "${WARMUP}s" --timeout 5s -s "$run_dir/cerbos.lua" "$C/api/check/resources" \
+        >"$run_dir/wrk-$name-warmup.txt" 2>&1 || true
+    fi
+    for c in $CONNECTIONS; do
+      run_wrk "$name-$c" "$C/api/check/resources" "$run_dir/cerbos.lua" "$c" "$cerbos_pid" ""
+      cerbos_keys+=("$name-$c")
+    done
+    stop_pid "$cerbos_pid" cerbos
+    cerbos_pid=""
+  done
+fi
+
+# ---------------------------------------------------------------- 6. report
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0 || a == "?" || b == "?") print "-"; else printf "%.2f", a / b }'; }
+
+{
+  echo
+  echo "POST /authorize (warden dev, audit on) vs Cerbos $("${cerbos_bin:-false}" --version 2>/dev/null | head -1 || true) POST /api/check/resources"
+  echo "wrk ${THREADS} threads, keep-alive, ${DURATION}s per run after a ${WARMUP}s warm-up at $WARM_CONNS connections; $(nproc) cores shared by wrk and the server; 127.0.0.1"
+  echo
+  printf '%-14s %5s %12s %10s %10s   %s\n' target conns "req/s" "p50 ms" "p99 ms" "cpu mid-run (top over 2 s; 200% = both cores; (!) = other load)"
+  for key in $(for c in $CONNECTIONS; do echo "warden-$c"; done) "${cerbos_keys[@]}"; do
+    [[ -z "$key" ]] && continue
+    printf '%-14s %5s %12s %10s %10s   %s\n' "${key%-*}" "${key##*-}" "${RPS[$key]:-?}" "${P50[$key]:-?}" \
+      "${P99[$key]:-?}" "${CPU[$key]:-?}"
+  done
+  echo
+  if ((${#cerbos_keys[@]} > 0)); then
+    printf '%-24s %5s %14s %14s\n' ratio conns "req/s W/C" "p99 W/C"
+    for base in cerbos cerbos+audit; do
+      for c in $CONNECTIONS; do
+        [[ -z "${RPS[$base-$c]:-}" ]] && continue
+        printf '%-24s %5s %14s %14s\n' "warden / $base" "$c" "$(ratio "${RPS[warden-$c]:-}" "${RPS[$base-$c]}")" \
+          "$(ratio "${P99[warden-$c]:-}" "${P99[$base-$c]}")"
+      done
+    done
+    echo
+  else
+    echo "Cerbos baseline: not measured: $cerbos_problem"
+    echo
+  fi
+  echo "Warden answers each decision only after Kafka acknowledged its audit entry (acks=all);"
+  echo "  $audit_note."
+  echo "cerbos: no audit. cerbos+audit: Cerbos decision logs to its 'local' backend (an embedded Badger store,"
+  echo "  written asynchronously from a buffer; not acknowledged per decision before the answer)."
+  r16="${RPS[warden-16]:-}" p16="${P99[warden-16]:-}"
+  if [[ -n "$r16" && -n "$p16" ]]; then
+    verdict="$(awk -v r="$r16" -v p="$p16" -v tr="$TARGET_RPS" -v tp="$TARGET_P99_MS" \
+      'BEGIN { print ((r >= tr && p < tp) ? "MET" : "MISSED") }')"
+    echo "Target (>= $TARGET_RPS decisions/s and p99 < $TARGET_P99_MS ms at 16 connections): $verdict ($r16/s, p99 $p16 ms)"
+  fi
+  for w in "${warnings[@]}"; do echo "WARNING: $w"; done
+  echo "Raw output: $run_dir"
+  if ((failures > 0)); then echo "CHECKS FAILED: $failures (see the log above)"; fi
+} | tee "$run_dir/summary.txt"
+
+((failures == 0))
