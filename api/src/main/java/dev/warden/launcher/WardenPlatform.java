@@ -17,6 +17,7 @@ import dev.warden.api.events.stream.EventStreamConfig;
 import dev.warden.api.events.stream.JdbcStreamEventStore;
 import dev.warden.api.events.stream.Subscriber;
 import dev.warden.api.auth.Principal;
+import dev.warden.api.auth.Scopes;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.api.dashboard.DashboardRoutes;
@@ -215,7 +216,9 @@ public final class WardenPlatform implements AutoCloseable {
         EventStream stream = push(resources, new EventStream(EventStreamConfig.builder()
                 .maxConnections(config.eventStream().maxConnections())
                 .heartbeatInterval(Duration.ofMillis(config.eventStream().heartbeatIntervalMs()))
-                .validateToken(token -> authenticator.authenticate(token).map(WardenPlatform::subscriber))
+                .validateToken(token -> authenticator.authenticate(token)
+                        .filter(p -> !(p instanceof Principal.User u) || u.holds(STREAM_SCOPE))
+                        .map(WardenPlatform::subscriber))
                 .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
         feed.subscribe(stream::emit);
         DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
@@ -246,6 +249,9 @@ public final class WardenPlatform implements AutoCloseable {
                 new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboardView, agentRepository, clock)),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH, stream));
     }
+
+    private static final String STREAM_SCOPE = Scopes.required(io.helidon.http.Method.GET, WardenApi.EVENT_STREAM_PATH)
+            .orElseThrow();
 
     /** Stream visibility: the admin sees everything, a user their own events, an agent events about itself. */
     private static Subscriber subscriber(Principal principal) {

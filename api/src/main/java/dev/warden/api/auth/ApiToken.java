@@ -14,7 +14,7 @@ import java.util.Optional;
 public record ApiToken(String id, String name, UserId userId, List<String> scopes, Instant createdAt,
                        Optional<Instant> expiresAt, Optional<Instant> revokedAt) {
     /** Every scope. */
-    public static final List<String> ALL_SCOPES = List.of("*");
+    public static final List<String> ALL_SCOPES = List.of(Scopes.ALL);
 
     public ApiToken {
         scopes = List.copyOf(scopes);

@@ -25,7 +25,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * User API tokens, mounted at {@code /auth/tokens}:
@@ -42,7 +41,6 @@ import java.util.regex.Pattern;
  */
 public final class ApiTokenRoutes implements HttpService {
     private static final Set<String> CREATE_FIELDS = Set.of("name", "userId", "scopes", "expiresAt");
-    private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9_.:*/-]{1,64}");
     private static final int MAX_SCOPES = 32;
 
     private final ApiTokenRepository tokens;
@@ -131,8 +129,9 @@ public final class ApiTokenRoutes implements HttpService {
         Set<String> scopes = new LinkedHashSet<>();
         for (int i = 0; i < raw.get().size(); i++) {
             JsonNode scope = raw.get().get(i);
-            if (!scope.isTextual() || !SCOPE.matcher(scope.textValue()).matches()) {
-                in.error("scopes[" + i + "]", "must be 1-64 characters of [A-Za-z0-9_.:*/-]");
+            if (!scope.isTextual() || !Scopes.isValid(scope.textValue())) {
+                in.error("scopes[" + i + "]", "must be \"*\" or <area>:read|write|* with area one of "
+                        + String.join(", ", Scopes.AREAS));
             } else {
                 scopes.add(scope.textValue());
             }

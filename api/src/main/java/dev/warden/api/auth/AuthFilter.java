@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * Bearer authentication for every route except the public ones. On success the {@link Principal} is put
  * in the request context (read it with {@link #principal(ServerRequest)}); otherwise the request ends with
- * a 401 problem and {@code WWW-Authenticate: Bearer} (RFC 6750 section 3). When built with a session
+ * a 401 problem and {@code WWW-Authenticate: Bearer} (RFC 6750 section 3). A user's API token must also
+ * hold the {@link Scopes scope} of the route, or the request ends with a 403 {@code insufficient_scope}. When built with a session
  * cookie name, a request without an {@code Authorization} header may instead carry a session token in
  * that cookie.
  */
@@ -64,6 +65,15 @@ public final class AuthFilter implements Filter {
             Problems.send(req, res, unauthorized("Bearer error=\"invalid_token\"",
                     "the bearer token is invalid, revoked or expired"));
             return;
+        }
+        if (principal.get() instanceof Principal.User user) {
+            Optional<String> needed = Scopes.required(req.prologue().method(), path);
+            if (needed.isPresent() && !user.holds(needed.get())) {
+                Problems.send(req, res, new ApiException(ErrorCode.INSUFFICIENT_SCOPE,
+                        "this API token lacks the scope " + needed.get(), List.of(),
+                        Map.of("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + needed.get() + "\"")));
+                return;
+            }
         }
         req.context().register(CONTEXT_KEY, principal.get());
         chain.proceed();

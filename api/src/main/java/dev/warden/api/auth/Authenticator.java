@@ -57,7 +57,7 @@ public final class Authenticator {
                     .filter(agent -> agent.isActive(clock.instant()))
                     .map(agent -> new Principal.AgentCaller(agent.id(), agent.ownerId()));
             case API -> apiTokens.findActiveByHash(hash).filter(t -> t.activeAt(clock.instant()))
-                    .map(t -> new Principal.User(t.userId(), t.id()));
+                    .map(t -> new Principal.User(t.userId(), t.id(), Principal.Credential.API_TOKEN, t.scopes()));
             case SESSION -> sessions.resolve(hash).map(Principal.class::cast);
             case ADMIN -> Optional.empty();
         };

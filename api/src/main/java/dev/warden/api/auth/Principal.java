@@ -2,6 +2,7 @@ package dev.warden.api.auth;
 
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.UserId;
+import java.util.List;
 
 /** Who is calling, as established by the bearer token. */
 public sealed interface Principal {
@@ -18,12 +19,27 @@ public sealed interface Principal {
 
     /**
      * A user, authenticated by one of their API tokens or by a session ({@code tokenId} is the token's or
-     * the session's id, {@code credential} says which).
+     * the session's id, {@code credential} says which). {@code scopes} are the API token's
+     * ({@link Scopes}); a session holds every scope.
      */
-    record User(UserId id, String tokenId, Credential credential) implements Principal {
-        /** A user authenticated by the API token {@code tokenId}. */
+    record User(UserId id, String tokenId, Credential credential, List<String> scopes) implements Principal {
+        public User {
+            scopes = List.copyOf(scopes);
+        }
+
+        /** A user authenticated by the API token {@code tokenId} with every scope. */
         public User(UserId id, String tokenId) {
-            this(id, tokenId, Credential.API_TOKEN);
+            this(id, tokenId, Credential.API_TOKEN, List.of(Scopes.ALL));
+        }
+
+        /** A user authenticated by {@code credential}, with every scope. */
+        public User(UserId id, String tokenId, Credential credential) {
+            this(id, tokenId, credential, List.of(Scopes.ALL));
+        }
+
+        /** True when this caller's credential covers {@code scope}. */
+        public boolean holds(String scope) {
+            return Scopes.grants(scopes, scope);
         }
 
         @Override

@@ -12,6 +12,8 @@ public enum ErrorCode {
     BAD_REQUEST("bad_request", 400, "Bad request"),
     UNAUTHORIZED("unauthorized", 401, "Unauthorized"),
     FORBIDDEN("forbidden", 403, "Forbidden"),
+    /** An API token without the scope the route needs (RFC 6750 {@code insufficient_scope}). */
+    INSUFFICIENT_SCOPE("insufficient_scope", 403, "Insufficient scope"),
     NOT_FOUND("not_found", 404, "Not found"),
     AGENT_NOT_FOUND("agent_not_found", 404, "Agent not found"),
     METHOD_NOT_ALLOWED("method_not_allowed", 405, "Method not allowed"),

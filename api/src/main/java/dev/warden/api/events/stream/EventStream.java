@@ -152,6 +152,7 @@ public final class EventStream implements HttpService, AutoCloseable {
 
     private void stream(SseConnection connection, Optional<Cursor> cursor) throws IOException, InterruptedException {
         try {
+            connection.open();
             if (cursor.isPresent()) {
                 catchUp(connection, cursor.get());
             } else {

@@ -22,6 +22,7 @@ final class SseConnection {
     private static final Object HEARTBEAT = new Object();
     private static final Object CLOSE = new Object();
     private static final byte[] HEARTBEAT_BYTES = ": heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] CONNECTED_BYTES = ": connected\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final Subscriber subscriber;
     private final Set<EventType> types;
@@ -91,6 +92,15 @@ final class SseConnection {
     void sendControl(String name, Map<String, Object> data) throws IOException {
         byte[] json = dev.warden.pipeline.contract.Json.mapper().writeValueAsBytes(data);
         write(name, null, json);
+    }
+
+    /**
+     * Writer side: sends the response headers and a {@code : connected} comment at once, so that the client
+     * sees the stream open before the first event.
+     */
+    void open() throws IOException {
+        out.write(CONNECTED_BYTES);
+        out.flush();
     }
 
     /** Writer side: drains the queue until closed or the client goes away. */
