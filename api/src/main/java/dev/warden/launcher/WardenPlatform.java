@@ -257,10 +257,8 @@ public final class WardenPlatform implements AutoCloseable {
     private static Subscriber subscriber(Principal principal) {
         return switch (principal) {
             case Principal.Admin a -> Subscriber.everything(a.subjectId());
-            case Principal.User u -> new Subscriber(u.subjectId(),
-                    e -> e.userId().map(u.id().value()::equals).orElse(false));
-            case Principal.AgentCaller c -> new Subscriber(c.subjectId(),
-                    e -> e.agentId().map(c.id().value()::equals).orElse(false));
+            case Principal.User u -> Subscriber.ofUser(u.subjectId(), u.id().value());
+            case Principal.AgentCaller c -> Subscriber.ofAgent(c.subjectId(), c.id().value());
         };
     }
 

@@ -26,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +57,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     private final EventStreamConfig config;
     private final StreamEventStore store;
     private final Deque<StreamEvent> ring = new ArrayDeque<>();
-    private final Set<SseConnection> live = new CopyOnWriteArraySet<>();
+    private final LiveConnections live = new LiveConnections();
     private final AtomicInteger connections = new AtomicInteger();
     private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("warden-sse-heartbeat").daemon().factory());
@@ -89,9 +88,7 @@ public final class EventStream implements HttpService, AutoCloseable {
         while (ring.size() > config.ringSize()) {
             ringFloor = Long.parseLong(ring.removeFirst().id());
         }
-        for (SseConnection connection : live) {
-            connection.offer(event);
-        }
+        live.offer(event);
     }
 
     /** Number of open SSE connections. */
@@ -152,11 +149,15 @@ public final class EventStream implements HttpService, AutoCloseable {
 
     private void stream(SseConnection connection, Optional<Cursor> cursor) throws IOException, InterruptedException {
         try {
-            connection.open();
+            // The client learns the stream is open only once it is: a live-only client is registered first (so
+            // an event caused right after the client saw the 200 reaches it), a replaying one is covered by its
+            // cursor.
             if (cursor.isPresent()) {
+                connection.open();
                 catchUp(connection, cursor.get());
             } else {
                 goLive(connection);
+                connection.open();
             }
             if (!closed) {
                 connection.pump();

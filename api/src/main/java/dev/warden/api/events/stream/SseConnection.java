@@ -8,9 +8,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One SSE client. The hub only enqueues (never blocks on a slow client); the request's own thread writes.
@@ -35,8 +34,13 @@ final class SseConnection {
         this.subscriber = subscriber;
         this.types = Set.copyOf(types);
         this.out = out;
-        this.queue = new ArrayBlockingQueue<>(maxQueued);
+        this.queue = new LinkedBlockingQueue<>(maxQueued); // nodes allocated as events queue, not upfront
         this.position = position;
+    }
+
+    /** The audience of this connection's subscriber (how the hub indexes it). */
+    java.util.Optional<Subscriber.Audience> audience() {
+        return subscriber.audience();
     }
 
     /** The id of the last event this client has been brought past. */
@@ -49,8 +53,14 @@ final class SseConnection {
         position = Math.max(position, id);
     }
 
-    /** Hub side: queue a live event; a full queue closes the connection. */
+    /**
+     * Hub side: queue a live event this client may see (filtered here, so an event wakes only the writers that
+     * send it); a full queue closes the connection.
+     */
     void offer(StreamEvent event) {
+        if (!types.contains(event.type()) || !subscriber.maySee().test(event)) {
+            return;
+        }
         if (open && !queue.offer(event)) {
             open = false;
             queue.clear();
@@ -106,10 +116,7 @@ final class SseConnection {
     /** Writer side: drains the queue until closed or the client goes away. */
     void pump() throws IOException, InterruptedException {
         while (true) {
-            Object next = queue.poll(1, TimeUnit.SECONDS);
-            if (next == null) {
-                continue;
-            }
+            Object next = queue.take(); // close() and heartbeats queue markers: no timed wake-ups needed
             if (next == CLOSE) {
                 return;
             }

@@ -97,6 +97,7 @@ class EventStreamIT {
                 .json().get("token").asText();
         try (SseClient mine = SseClient.connect(warden.http().baseUri(), "/events/stream?types=agent.revoked",
                 bearer(yara))) {
+            assertThat(mine.status()).isEqualTo(200);
             createAgent("zed");
             String own = createAgent("yara");
             warden.http().delete("/agents/" + createAgent("zed"), warden.adminToken());
@@ -105,6 +106,36 @@ class EventStreamIT {
             assertThat(events).hasSize(1);
             assertThat(events.getFirst().event()).isEqualTo("agent.revoked");
             assertThat(events.getFirst().data()).contains(own);
+        }
+    }
+
+    @Test
+    void anAgentSeesOnlyEventsAboutItselfAmongManyAgentSubscribers() throws Exception {
+        Http http = warden.http();
+        List<String> ids = new java.util.ArrayList<>();
+        List<SseClient> streams = new java.util.ArrayList<>();
+        try {
+            // Two subscribers: the cap of this class is 4 and closed clients are noticed at the next heartbeats.
+            for (int i = 0; i < 2; i++) {
+                Http.Response created = http.post("/agents", warden.adminToken(), anAgent("quinn").json());
+                ids.add(created.json().get("id").asText());
+                streams.add(SseClient.connect(http.baseUri(), "/events/stream?types=cost.recorded",
+                        bearer(created.json().get("token").asText())));
+            }
+            for (int round = 0; round < 2; round++) {
+                for (String id : ids) {
+                    assertThat(http.post("/agents/" + id + "/costs", warden.adminToken(),
+                            "{\"tool\":\"t" + round + "\",\"costUsd\":0.5}").status()).isEqualTo(201);
+                }
+            }
+            for (int i = 0; i < ids.size(); i++) {
+                List<SseClient.Message> events = streams.get(i).events(3, Duration.ofSeconds(3));
+                assertThat(events).hasSize(2);
+                String mine = ids.get(i);
+                assertThat(events).allSatisfy(e -> assertThat(e.data()).contains("\"agentId\":\"" + mine + "\""));
+            }
+        } finally {
+            streams.forEach(SseClient::close);
         }
     }
 
