@@ -30,10 +30,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.postgresql.PGConnection;
 
 /**
- * Writes {@code warden.audit} into the append-only {@code audit_events} table: each batch is COPYed into a
- * session-local staging table and inserted with {@code ON CONFLICT DO NOTHING}, and the next offsets are
- * upserted into {@code sink_offsets} in the same transaction — exactly once, and a duplicate can never
- * become a second row. After each committed batch the entries fan out to the external sinks on a separate
+ * Writes {@code warden.audit} into the append-only {@code audit_events} table, and upserts the next offsets into
+ * {@code sink_offsets} in the same transaction: exactly once. Each batch is first COPYed straight into
+ * {@code audit_events} (the fast path: offsets in the same transaction mean a batch is normally new). Should a
+ * row already be there (its primary key refuses the COPY, e.g. after an offset store was lost), the transaction
+ * is rolled back and the batch goes the safe way: COPY into a session-local staging table, then
+ * {@code INSERT ... ON CONFLICT DO NOTHING}. Either way a duplicate can never become a second row. After each committed batch the entries fan out to the external sinks on a separate
  * thread, best effort: a slow or failing sink never delays the next write; each failing sink is counted
  * once per batch.
  */
@@ -43,8 +45,11 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(PostgresAuditWriter.class.getName());
     static final String STAGE = "CREATE TEMP TABLE IF NOT EXISTS audit_stage (LIKE audit_events) ON COMMIT DELETE ROWS";
-    static final String COPY = "COPY audit_stage (id, agent_id, user_id, caller_id, action, resource, parameters, "
-            + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent) FROM STDIN WITH (FORMAT csv)";
+    static final String COLUMNS = "(id, agent_id, user_id, caller_id, action, resource, parameters, "
+            + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent)";
+    static final String COPY = "COPY audit_stage " + COLUMNS + " FROM STDIN WITH (FORMAT csv)";
+    static final String COPY_DIRECT = "COPY audit_events " + COLUMNS + " FROM STDIN WITH (FORMAT csv)";
+    private static final String UNIQUE_VIOLATION = "23505";
     static final String MERGE = "INSERT INTO audit_events SELECT * FROM audit_stage ON CONFLICT DO NOTHING";
     static final String ENSURE_PARTITION = "SELECT warden_ensure_audit_partition(?)";
 
@@ -55,6 +60,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private final ExecutorService fanOut = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("warden-audit-fanout").daemon().factory());
     private List<AuditEntry> lastBatch = List.of();
+    private volatile long directCopyRefused;
 
     public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters) {
         this.dataSource = dataSource;
@@ -100,17 +106,21 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     }
 
     private long store(List<AuditEntry> entries, Map<TopicPartition, Long> nextOffsets) {
+        String rows = entries.isEmpty() ? "" : csv(entries);
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {
                 long written = 0;
                 if (!entries.isEmpty()) {
-                    try (Statement st = conn.createStatement()) {
-                        st.execute(STAGE);
-                    }
-                    conn.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY, new StringReader(csv(entries)));
-                    try (Statement st = conn.createStatement()) {
-                        written = st.executeUpdate(MERGE);
+                    try {
+                        written = conn.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY_DIRECT, new StringReader(rows));
+                    } catch (SQLException e) {
+                        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                            throw e;
+                        }
+                        conn.rollback();
+                        directCopyRefused++;
+                        written = merge(conn, rows);
                     }
                 }
                 SinkOffsets.store(conn, SINK, nextOffsets);
@@ -123,6 +133,22 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
         }
+    }
+
+    /** The safe path: stage, then insert what is not there yet. Answers the rows inserted. */
+    private static long merge(Connection conn, String rows) throws SQLException, java.io.IOException {
+        try (Statement st = conn.createStatement()) {
+            st.execute(STAGE);
+        }
+        conn.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY, new StringReader(rows));
+        try (Statement st = conn.createStatement()) {
+            return st.executeUpdate(MERGE);
+        }
+    }
+
+    /** How many batches met a row already stored and went through the staging table (tests, diagnostics). */
+    public long directCopyRefused() {
+        return directCopyRefused;
     }
 
     @Override
