@@ -99,11 +99,9 @@ public final class AuditBench {
         double writerSeconds = (System.nanoTime() - start) / 1e9;
 
         String csv = PostgresAuditWriter.csv(entries);
-        double bareCopy = copySeconds(db, csv, "copy_bare", "");
-        double indexedCopy = copySeconds(db, csv, "copy_indexed", "CREATE INDEX ON copy_indexed (ts DESC, id DESC); "
-                + "CREATE INDEX ON copy_indexed (agent_id, ts DESC); CREATE INDEX ON copy_indexed (user_id, ts DESC); "
-                + "CREATE INDEX ON copy_indexed (action, ts DESC); CREATE INDEX ON copy_indexed (result, ts DESC); "
-                + "ALTER TABLE copy_indexed ADD PRIMARY KEY (id, ts);");
+        double bareCopy = copySeconds(db, csv, "copy_bare", false);
+        // Same indexes and primary key as audit_events, whatever the migrations made them (one table, not partitioned).
+        double indexedCopy = copySeconds(db, csv, "copy_indexed", true);
         double writerRate = n / writerSeconds;
         System.out.printf("writer: %d rows from Kafka into audit_events in %.2f s = %.0f rows/s%n", n, writerSeconds,
                 writerRate);
@@ -114,12 +112,9 @@ public final class AuditBench {
                 writerRate / (n / indexedCopy), writerRate / (n / bareCopy));
     }
 
-    private static double copySeconds(Database db, String csv, String table, String indexes) throws Exception {
+    private static double copySeconds(Database db, String csv, String table, boolean indexes) throws Exception {
         try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement()) {
-            st.execute("CREATE TABLE " + table + " (LIKE audit_events)");
-            if (!indexes.isEmpty()) {
-                st.execute(indexes);
-            }
+            st.execute("CREATE TABLE " + table + " (LIKE audit_events" + (indexes ? " INCLUDING INDEXES" : "") + ")");
             long start = System.nanoTime();
             conn.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + table + " (id, agent_id, user_id, caller_id, "
                     + "action, resource, parameters, result, reason, duration_ms, tokens_cost, ts, ip, user_agent) FROM "
