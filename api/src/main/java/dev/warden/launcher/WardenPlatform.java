@@ -26,6 +26,7 @@ import dev.warden.launcher.roles.SinksRole;
 import dev.warden.api.webhooks.Webhooks;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.JdbcAuditReader;
+import dev.warden.api.observe.Gauge;
 import dev.warden.api.observe.MetricsRoutes;
 import dev.warden.sinks.external.AuditSinks;
 import dev.warden.sinks.runtime.SinkCounters;
@@ -158,9 +159,10 @@ public final class WardenPlatform implements AutoCloseable {
             }
             boolean api = config.runs(Role.API);
             List<WardenApi.Mount> mounts = List.of();
+            List<Gauge> gauges = new java.util.concurrent.CopyOnWriteArrayList<>();
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
-                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters);
+                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters, gauges);
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         java.util.stream.Stream.of(new WardenApi.Mount("/webhooks", webhooks.routes()))).toList();
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
@@ -169,7 +171,7 @@ public final class WardenPlatform implements AutoCloseable {
             WardenApi wardenApi = new WardenApi(
                     new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS, users.cookies().name()),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
-                    new MetricsRoutes(counters, webhooks.counters()), mounts);
+                    new MetricsRoutes(counters, webhooks.counters(), gauges), mounts);
 
             HttpRouting.Builder routing = HttpRouting.builder();
             if (api) {
@@ -198,7 +200,7 @@ public final class WardenPlatform implements AutoCloseable {
                                        EventOutbox outbox, JdbcAgentRepository agentRepository,
                                        JdbcApiTokenRepository tokenRepository,
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
-                                       PolicyResolver resolver, SinkCounters counters) {
+                                       PolicyResolver resolver, SinkCounters counters, List<Gauge> gauges) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
@@ -221,6 +223,8 @@ public final class WardenPlatform implements AutoCloseable {
                         .map(WardenPlatform::subscriber))
                 .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
         feed.subscribe(stream::emit);
+        gauges.add(new Gauge("warden_sse_connections", "Open event-stream (SSE) connections on this instance.",
+                stream::getConnectionCount));
         DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
                 clock);
         AgentService agents = new AgentService(agentRepository, outbox, clock, List.of(

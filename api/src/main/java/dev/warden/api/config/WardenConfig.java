@@ -75,8 +75,10 @@ public record WardenConfig(
      * @param maxConnections      concurrent SSE connections per instance before 503
      * @param heartbeatIntervalMs interval of {@code : heartbeat} comments
      * @param retentionDays       how long persisted stream events are kept for replay
+     * @param mirrorAudit         whether every audit entry is also published as an {@code audit} stream event
      */
-    public record EventStreamSettings(int maxConnections, long heartbeatIntervalMs, int retentionDays) {
+    public record EventStreamSettings(int maxConnections, long heartbeatIntervalMs, int retentionDays,
+                                      boolean mirrorAudit) {
     }
 
     /** PostgreSQL connection; {@code url} empty means "start the embedded server". */
@@ -131,6 +133,7 @@ public record WardenConfig(
         b.sseMaxConnections = eventStream.maxConnections();
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
+        b.mirrorAudit = eventStream.mirrorAudit();
         b.users = users;
         b.rateLimit = rateLimit;
         b.webhooks = webhooks;
@@ -178,6 +181,7 @@ public record WardenConfig(
         c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
+        c.get("events.mirror-audit").asBoolean().ifPresent(b::mirrorAudit);
         b.users(UsersConfig.from(c.get("users")));
         b.rateLimit(RateLimitConfig.from(c.get("rate-limit")));
         b.webhooks(WebhooksConfig.from(c.get("webhooks")));
@@ -207,6 +211,7 @@ public record WardenConfig(
         private int sseMaxConnections = 100;
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
+        private boolean mirrorAudit = true;
         private UsersConfig users = UsersConfig.builder().build();
         private RateLimitConfig rateLimit = RateLimitConfig.builder().build();
         private WebhooksConfig webhooks = WebhooksConfig.builder().build();
@@ -325,6 +330,12 @@ public record WardenConfig(
             return this;
         }
 
+        /** Whether the pipeline mirrors every audit entry as an {@code audit} stream event (default true). */
+        public Builder mirrorAudit(boolean mirror) {
+            this.mirrorAudit = mirror;
+            return this;
+        }
+
         public Builder eventRetentionDays(int days) {
             this.eventRetentionDays = days;
             return this;
@@ -358,7 +369,7 @@ public record WardenConfig(
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
                     redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs),
-                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays), users, rateLimit,
+                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit), users, rateLimit,
                     webhooks, auditSinks);
         }
     }

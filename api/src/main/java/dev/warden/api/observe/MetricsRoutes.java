@@ -8,6 +8,7 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
 
 /**
  * {@code GET /observe/metrics}: this process's counters in the Prometheus text format (0.0.4). Public, like
@@ -16,14 +17,17 @@ import io.helidon.webserver.http.ServerResponse;
 public final class MetricsRoutes implements HttpService {
     private final SinkCounters counters;
     private final WebhookCounters webhooks;
+    private final List<Gauge> gauges;
 
     public MetricsRoutes(SinkCounters counters) {
-        this(counters, new WebhookCounters());
+        this(counters, new WebhookCounters(), List.of());
     }
 
-    public MetricsRoutes(SinkCounters counters, WebhookCounters webhooks) {
+    /** @param gauges read at each scrape; the list may still be filled after construction (not copied) */
+    public MetricsRoutes(SinkCounters counters, WebhookCounters webhooks, List<Gauge> gauges) {
         this.counters = counters;
         this.webhooks = webhooks;
+        this.gauges = gauges;
     }
 
     @Override
@@ -47,6 +51,11 @@ public final class MetricsRoutes implements HttpService {
         counter(out, "warden_webhooks_dropped_total",
                 "Webhook deliveries given up (retries exhausted, 3xx/4xx, refused target).", w.dropped());
         counter(out, "warden_webhooks_disabled_total", "Webhook endpoints disabled by a 410 answer.", w.disabled());
+        for (Gauge g : gauges) {
+            out.append("# HELP ").append(g.name()).append(' ').append(g.help()).append('\n')
+                    .append("# TYPE ").append(g.name()).append(" gauge\n")
+                    .append(g.name()).append(' ').append(g.value().getAsLong()).append('\n');
+        }
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
         res.send(out.toString());

@@ -6,6 +6,7 @@ import dev.warden.pipeline.anomaly.AnomalyRules;
 import dev.warden.pipeline.anomaly.AnomalyTopology;
 import dev.warden.pipeline.budget.BudgetTopology;
 import dev.warden.pipeline.dashboard.DashboardTopology;
+import dev.warden.pipeline.mirror.AuditEventTopology;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
@@ -31,6 +32,9 @@ public final class PipelineRole implements AutoCloseable {
         BudgetTopology.build(builder, config.kafka().topics().events());
         AnomalyTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(),
                 AnomalyRules.defaults());
+        if (config.eventStream().mirrorAudit()) {
+            AuditEventTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events());
+        }
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streams().applicationPrefix() + "pipeline");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

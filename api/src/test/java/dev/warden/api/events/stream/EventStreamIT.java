@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,6 +24,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class EventStreamIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.sseMaxConnections(4).sseHeartbeatMs(300));
+
+    /**
+     * Closed clients are noticed by the server at its next writes (heartbeats every 300 ms here): wait until it
+     * has let go of every stream, so that the connection cap of 4 is whole for the next test.
+     */
+    @AfterEach
+    void awaitStreamsReleased() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (warden.http().get("/observe/metrics", null).body().contains("\nwarden_sse_connections 0\n")) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("SSE connections still open 10 s after the test");
+    }
 
     static Map<String, String> bearer(String token) {
         return Map.of("Authorization", "Bearer " + token);
@@ -115,7 +132,6 @@ class EventStreamIT {
         List<String> ids = new java.util.ArrayList<>();
         List<SseClient> streams = new java.util.ArrayList<>();
         try {
-            // Two subscribers: the cap of this class is 4 and closed clients are noticed at the next heartbeats.
             for (int i = 0; i < 2; i++) {
                 Http.Response created = http.post("/agents", warden.adminToken(), anAgent("quinn").json());
                 ids.add(created.json().get("id").asText());
@@ -136,6 +152,35 @@ class EventStreamIT {
             }
         } finally {
             streams.forEach(SseClient::close);
+        }
+    }
+
+    @Test
+    void everyDecisionIsMirroredAsAnAuditEventToItsOwner() throws Exception {
+        Http http = warden.http();
+        String wren = http.post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"wren\"}")
+                .json().get("token").asText();
+        Http.Response agent = http.post("/agents", warden.adminToken(), "{\"ownerId\":\"wren\",\"name\":\"a\","
+                + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:github:*\",\"actions\":[\"read\"]}]}");
+        String agentId = agent.json().get("id").asText();
+        String agentToken = agent.json().get("token").asText();
+        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit", bearer(wren))) {
+            String allowed = http.post("/authorize", agentToken, "{\"agentId\":\"" + agentId
+                    + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues\",\"arguments\":{\"token\":\"s3cret\"}}")
+                    .json().get("auditId").asText();
+            String denied = http.post("/authorize", agentToken, "{\"agentId\":\"" + agentId
+                    + "\",\"action\":\"write\",\"resource\":\"mcp:github:issues\"}").json().get("auditId").asText();
+            List<SseClient.Message> events = sse.events(2, Duration.ofSeconds(15));
+            assertThat(events).extracting(SseClient.Message::event).containsExactly("audit", "audit");
+            JsonNode first = Json.mapper().readTree(events.get(0).data());
+            assertThat(first.get("agentId").asText()).isEqualTo(agentId);
+            assertThat(first.get("userId").asText()).isEqualTo("wren");
+            assertThat(first.at("/data/entry/id").asText()).isEqualTo(allowed);
+            assertThat(first.at("/data/entry/result").asText()).isEqualTo("allowed");
+            assertThat(events.get(0).data()).doesNotContain("s3cret");
+            JsonNode second = Json.mapper().readTree(events.get(1).data());
+            assertThat(second.at("/data/entry/id").asText()).isEqualTo(denied);
+            assertThat(second.at("/data/entry/result").asText()).isEqualTo("denied");
         }
     }
 
