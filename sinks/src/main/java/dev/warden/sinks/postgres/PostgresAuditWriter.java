@@ -89,6 +89,12 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
 
     @Override
     public WriteResult write(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
+        return prepare(records, nextOffsets).store();
+    }
+
+    /** Decodes the records and builds the COPY rows (on the polling thread, while the previous batch stores). */
+    @Override
+    public PreparedBatch prepare(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
         List<AuditEntry> entries = new ArrayList<>(records.size());
         long dropped = 0;
         for (ConsumerRecord<String, byte[]> record : records) {
@@ -100,18 +106,22 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                         + record.offset() + ": " + e.getMessage());
             }
         }
-        long written = store(entries, nextOffsets);
-        lastBatch = entries;
-        return new WriteResult(written, dropped);
+        String rows = entries.isEmpty() ? "" : csv(entries);
+        Map<TopicPartition, Long> offsets = Map.copyOf(nextOffsets);
+        long droppedInBatch = dropped;
+        return () -> {
+            long written = store(rows, offsets);
+            lastBatch = entries;
+            return new WriteResult(written, droppedInBatch);
+        };
     }
 
-    private long store(List<AuditEntry> entries, Map<TopicPartition, Long> nextOffsets) {
-        String rows = entries.isEmpty() ? "" : csv(entries);
+    private long store(String rows, Map<TopicPartition, Long> nextOffsets) {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {
                 long written = 0;
-                if (!entries.isEmpty()) {
+                if (!rows.isEmpty()) {
                     try {
                         written = conn.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY_DIRECT, new StringReader(rows));
                     } catch (SQLException e) {

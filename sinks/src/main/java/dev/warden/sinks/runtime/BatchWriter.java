@@ -9,7 +9,13 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Where a {@link SinkWorker} writes. A writer stores each batch together with the next offsets to read,
  * atomically, so that after any crash the worker resumes exactly after the last durable batch (Kafka's
- * "storing offsets outside Kafka"). Called from the worker's thread only.
+ * "storing offsets outside Kafka").
+ *
+ * <p>A write has two halves so that the worker can overlap them: {@link #prepare} (decoding, encoding; no I/O)
+ * runs on the worker's polling thread while the previous batch is still being stored, and the
+ * {@link PreparedBatch#store()} it returns runs on the worker's store thread. Stores run one at a time, in poll
+ * order, and the worker waits for a store to end before it calls {@link #storedOffsets}, {@link #afterCommit}
+ * or the next store (each such wait is a happens-before edge, so a writer needs no locking of its own).
  */
 public interface BatchWriter {
     /**
@@ -26,6 +32,25 @@ public interface BatchWriter {
     WriteResult write(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets);
 
     /**
+     * The first half of {@link #write}: turns the polled records into a batch ready to store. The default
+     * prepares nothing and stores with {@link #write}.
+     */
+    default PreparedBatch prepare(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
+        return () -> write(records, nextOffsets);
+    }
+
+    /** A batch ready to be stored: the second half of a write. */
+    @FunctionalInterface
+    interface PreparedBatch {
+        /**
+         * Durably writes the batch and its next offsets, all or nothing.
+         *
+         * @throws RuntimeException when nothing was written
+         */
+        WriteResult store();
+    }
+
+    /**
      * What one batch did.
      *
      * @param written rows newly stored (duplicates already stored are not counted)
@@ -34,7 +59,7 @@ public interface BatchWriter {
     record WriteResult(long written, long dropped) {
     }
 
-    /** Called after each durable batch, on the worker's thread; must not block for long. */
+    /** Called after each durable batch, on the worker's polling thread; must not block for long. */
     default void afterCommit(WriteResult result) {
     }
 }

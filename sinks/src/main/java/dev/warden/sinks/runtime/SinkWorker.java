@@ -7,6 +7,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -23,7 +27,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * The runtime every sink shares: consume a topic in a consumer group, hand each polled batch to a
  * {@link BatchWriter} that stores rows and offsets atomically, and on (re)assignment seek to the offsets the
  * writer stored — so each record is written exactly once however the worker dies. Failed batches are
- * retried after a backoff, from the stored offsets. Runs on its own thread; {@link #close()} stops it.
+ * retried after a backoff, from the stored offsets. Runs on its own thread, plus a store thread: while one
+ * batch is being stored, the next is polled and {@linkplain BatchWriter#prepare prepared}; it is stored only
+ * once the previous one is durable, so batches are stored one at a time and in order. {@link #close()} stops it.
  */
 public final class SinkWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
@@ -36,6 +42,9 @@ public final class SinkWorker implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean assigned;
+    private final ExecutorService storer;
+    /** The batch on the store thread; touched by the polling thread only. */
+    private InFlight inFlight;
 
     /**
      * @param name    the sink's name (consumer group {@code groupPrefix + name})
@@ -59,6 +68,8 @@ public final class SinkWorker implements AutoCloseable {
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         this.thread = Thread.ofPlatform().name("warden-sink-" + name).daemon().unstarted(this::run);
+        this.storer = Executors.newSingleThreadExecutor(
+                Thread.ofPlatform().name("warden-sink-" + name + "-store").daemon().factory());
     }
 
     /** Starts consuming. */
@@ -81,8 +92,23 @@ public final class SinkWorker implements AutoCloseable {
             consumer.subscribe(List.of(topic), new SeekToStored());
             while (running) {
                 ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(200));
-                if (!polled.isEmpty()) {
-                    writeWithRetry(polled);
+                if (polled.isEmpty()) {
+                    finishInFlight(); // nothing to overlap it with: settle the batch being stored now
+                    continue;
+                }
+                BatchWriter.PreparedBatch batch;
+                try {
+                    batch = writer.prepare(records(polled), nextOffsets(polled));
+                } catch (RuntimeException e) {
+                    if (finishInFlight()) {
+                        failed(polled.count(), e);
+                    }
+                    continue;
+                }
+                // Prepared while the previous batch was being stored; store it once that one is durable. If that
+                // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
+                if (finishInFlight()) {
+                    inFlight = new InFlight(storer.submit(batch::store), polled.count());
                 }
             }
         } catch (WakeupException e) {
@@ -90,33 +116,70 @@ public final class SinkWorker implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "sink " + name + " stopped", e);
         } finally {
+            try {
+                finishInFlight();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "sink " + name + ": last batch not settled: " + e.getMessage());
+            }
+            storer.shutdown();
             consumer.close(Duration.ofSeconds(5));
         }
     }
 
-    private void writeWithRetry(ConsumerRecords<String, byte[]> polled) {
+    private static List<ConsumerRecord<String, byte[]>> records(ConsumerRecords<String, byte[]> polled) {
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>(polled.count());
+        polled.forEach(records::add);
+        return records;
+    }
+
+    private static Map<TopicPartition, Long> nextOffsets(ConsumerRecords<String, byte[]> polled) {
         Map<TopicPartition, Long> next = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : polled) {
-            records.add(record);
             next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
         }
-        try {
-            BatchWriter.WriteResult result = writer.write(records, next);
-            counters.written(result.written());
-            counters.dropped(result.dropped());
-            try {
-                writer.afterCommit(result);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "sink " + name + " post-commit step failed", e);
-            }
-        } catch (RuntimeException e) {
-            counters.failed(records.size());
-            LOG.log(Level.WARNING, "sink " + name + " failed to write a batch of " + records.size()
-                    + "; retrying from stored offsets: " + e.getMessage());
-            rewind(consumer.assignment());
-            pause(Duration.ofMillis(500));
+        return next;
+    }
+
+    /**
+     * Waits for the batch being stored, if any. True when it was stored (or there was none); false when it
+     * failed, after counting it and rewinding the consumer to the stored offsets.
+     */
+    private boolean finishInFlight() {
+        InFlight pending = inFlight;
+        if (pending == null) {
+            return true;
         }
+        inFlight = null;
+        BatchWriter.WriteResult result;
+        try {
+            result = pending.result().get();
+        } catch (ExecutionException e) {
+            failed(pending.size(), e.getCause());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        counters.written(result.written());
+        counters.dropped(result.dropped());
+        try {
+            writer.afterCommit(result);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sink " + name + " post-commit step failed", e);
+        }
+        return true;
+    }
+
+    private void failed(int records, Throwable e) {
+        counters.failed(records);
+        LOG.warning("sink " + name + " failed to write a batch of " + records + "; retrying from stored offsets: "
+                + e.getMessage());
+        rewind(consumer.assignment());
+        pause(Duration.ofMillis(500));
+    }
+
+    /** The batch on the store thread and how many records it holds. */
+    private record InFlight(Future<BatchWriter.WriteResult> result, int size) {
     }
 
     private void rewind(Collection<TopicPartition> partitions) {
@@ -163,7 +226,9 @@ public final class SinkWorker implements AutoCloseable {
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            // Nothing to flush: every written batch already stored its offsets.
+            // Every stored batch stored its offsets too; only the batch being stored must end before the
+            // partitions go (the next owner reads the stored offsets).
+            finishInFlight();
         }
     }
 
