@@ -75,52 +75,8 @@ fail() { log "FAIL: $*"; failures=$((failures + 1)); }
 
 # ---------------------------------------------------------------- helpers
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-free_port() {
-  local p i
-  for i in $(seq 1 200); do
-    p=$((20000 + RANDOM % 12000))
-    if port_free "$p"; then echo "$p"; return 0; fi
-  done
-  echo "no free port found" >&2
-  return 1
-}
-
-# wait_http URL SECONDS [PID]: until URL answers 200, the deadline passes or PID dies.
-wait_http() {
-  local url="$1" deadline=$((SECONDS + $2)) pid="${3:-}"
-  while ((SECONDS < deadline)); do
-    if [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url" || true)" == 200 ]]; then return 0; fi
-    if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
-    sleep 0.5
-  done
-  return 1
-}
-
-# stop_pid PID NAME: SIGTERM, wait up to 60 s, then SIGKILL its process group (started with setsid: the group
-# holds only what it started, e.g. the embedded PostgreSQL or pushpin's children).
-stop_pid() {
-  local pid="$1" name="$2" i
-  [[ -z "$pid" ]] && return 0
-  kill -0 "$pid" 2>/dev/null || return 0
-  log "stopping $name (pid $pid)"
-  kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 120); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "$name did not stop in 60 s; killing its process group"
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-  if pgrep -g "$pid" >/dev/null 2>&1; then
-    kill -TERM -- "-$pid" 2>/dev/null || true
-    sleep 2
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  fi
-}
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cleanup() {
   stop_pid "$warden_pid" warden; warden_pid=""
