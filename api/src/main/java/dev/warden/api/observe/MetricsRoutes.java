@@ -52,9 +52,7 @@ public final class MetricsRoutes implements HttpService {
                 "Webhook deliveries given up (retries exhausted, 3xx/4xx, refused target).", w.dropped());
         counter(out, "warden_webhooks_disabled_total", "Webhook endpoints disabled by a 410 answer.", w.disabled());
         for (Gauge g : gauges) {
-            out.append("# HELP ").append(g.name()).append(' ').append(g.help()).append('\n')
-                    .append("# TYPE ").append(g.name()).append(" gauge\n")
-                    .append(g.name()).append(' ').append(g.value().getAsLong()).append('\n');
+            metric(out, g.name(), "gauge", g.help(), g.value().getAsLong());
         }
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
@@ -62,8 +60,12 @@ public final class MetricsRoutes implements HttpService {
     }
 
     private static void counter(StringBuilder out, String name, String help, long value) {
+        metric(out, name, "counter", help, value);
+    }
+
+    private static void metric(StringBuilder out, String name, String type, String help, long value) {
         out.append("# HELP ").append(name).append(' ').append(help).append('\n')
-                .append("# TYPE ").append(name).append(" counter\n")
+                .append("# TYPE ").append(name).append(' ').append(type).append('\n')
                 .append(name).append(' ').append(value).append('\n');
     }
 }
