@@ -58,7 +58,7 @@ final class SseConnection {
      * send it); a full queue closes the connection.
      */
     void offer(StreamEvent event) {
-        if (!types.contains(event.type()) || !subscriber.maySee().test(event)) {
+        if (!wants(event)) {
             return;
         }
         if (open && !queue.offer(event)) {
@@ -86,16 +86,30 @@ final class SseConnection {
         return open;
     }
 
-    /** Writer side: sends {@code event} if it is new to this client and visible to it. */
+    /** Writer side: sends {@code event} if it is new to this client and visible to it (replayed events). */
     void send(StreamEvent event) throws IOException {
+        if (advanceTo(event) && wants(event)) {
+            write(event);
+        }
+    }
+
+    /** Of the requested types and visible to the subscriber. */
+    private boolean wants(StreamEvent event) {
+        return types.contains(event.type()) && subscriber.maySee().test(event);
+    }
+
+    /** Moves the cursor to {@code event}; false when the client is already past it. */
+    private boolean advanceTo(StreamEvent event) {
         long id = Long.parseLong(event.id());
         if (id <= position) {
-            return;
+            return false;
         }
         position = id;
-        if (types.contains(event.type()) && subscriber.maySee().test(event)) {
-            write(event.type().wireName(), event.id(), StreamEventCodec.encode(event));
-        }
+        return true;
+    }
+
+    private void write(StreamEvent event) throws IOException {
+        write(event.type().wireName(), event.id(), StreamEventCodec.encode(event));
     }
 
     /** Writer side: a control event outside the id sequence (no {@code id:} line). */
@@ -123,8 +137,8 @@ final class SseConnection {
             if (next == HEARTBEAT) {
                 out.write(HEARTBEAT_BYTES);
                 out.flush();
-            } else {
-                send((StreamEvent) next);
+            } else if (advanceTo((StreamEvent) next)) {
+                write((StreamEvent) next); // queued by offer, which already checked wants()
             }
         }
     }
