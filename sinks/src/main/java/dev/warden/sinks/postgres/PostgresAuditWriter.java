@@ -60,7 +60,6 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private final ExecutorService fanOut = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("warden-audit-fanout").daemon().factory());
     private List<AuditEntry> lastBatch = List.of();
-    private volatile long directCopyRefused;
 
     public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters) {
         this.dataSource = dataSource;
@@ -129,7 +128,6 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                             throw e;
                         }
                         conn.rollback();
-                        directCopyRefused++;
                         written = merge(conn, rows);
                     }
                 }
@@ -154,11 +152,6 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         try (Statement st = conn.createStatement()) {
             return st.executeUpdate(MERGE);
         }
-    }
-
-    /** How many batches met a row already stored and went through the staging table (tests, diagnostics). */
-    public long directCopyRefused() {
-        return directCopyRefused;
     }
 
     @Override

@@ -98,7 +98,7 @@ public final class SinkWorker implements AutoCloseable {
                 }
                 BatchWriter.PreparedBatch batch;
                 try {
-                    batch = writer.prepare(records(polled), nextOffsets(polled));
+                    batch = prepare(polled);
                 } catch (RuntimeException e) {
                     if (finishInFlight()) {
                         failed(polled.count(), e);
@@ -126,18 +126,15 @@ public final class SinkWorker implements AutoCloseable {
         }
     }
 
-    private static List<ConsumerRecord<String, byte[]>> records(ConsumerRecords<String, byte[]> polled) {
+    /** Hands the polled records and the next offset of each partition to the writer's first half. */
+    private BatchWriter.PreparedBatch prepare(ConsumerRecords<String, byte[]> polled) {
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>(polled.count());
-        polled.forEach(records::add);
-        return records;
-    }
-
-    private static Map<TopicPartition, Long> nextOffsets(ConsumerRecords<String, byte[]> polled) {
         Map<TopicPartition, Long> next = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : polled) {
+            records.add(record);
             next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
         }
-        return next;
+        return writer.prepare(records, next);
     }
 
     /**
