@@ -240,7 +240,7 @@ public final class WardenPlatform implements AutoCloseable {
                 config.kafka().topics().dashboardHourly(), config.kafka().topics().dashboardTotals(),
                 config.instanceId() + "-dashboard"));
         dashboardView.start();
-        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), 5_000, counters);
+        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), counters);
         return List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
                 new WardenApi.Mount("/agents", new CostRoutes(agentRepository, db, outbox, clock, maxBody)),

@@ -2,6 +2,7 @@ package dev.warden.api.authorize;
 
 import dev.warden.api.http.ApiException;
 import dev.warden.api.http.ErrorCode;
+import dev.warden.api.kafka.KafkaClients;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import java.util.List;
@@ -9,8 +10,6 @@ import dev.warden.sinks.runtime.SinkCounters;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.producer.Producer;
@@ -21,20 +20,27 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * Publishes a decision's audit entry to {@code warden.audit} and waits until Kafka has acknowledged it
  * ({@code acks=all}, idempotent producer). If Kafka cannot take it in time the caller gets a 503 with
  * {@code Retry-After}: a decision is never answered without its audit record.
+ *
+ * <p>"In time" is the producer's own bound ({@link KafkaClients#durableProducer}: {@code max.block.ms} for
+ * {@code send}, then {@code delivery.timeout.ms}, after which the producer fails the send). The wait for the
+ * acknowledgement is therefore untimed: a timed wait would schedule a timer per decision, which costs a
+ * measurable share of the request path's CPU with virtual threads.
  */
 public final class AuditPublisher {
     private static final Logger LOG = Logger.getLogger(AuditPublisher.class.getName());
 
     private final Producer<String, byte[]> producer;
     private final String topic;
-    private final long timeoutMillis;
     private final SinkCounters counters;
     private final Map<Integer, Long> lastOffsets = new ConcurrentHashMap<>();
 
-    public AuditPublisher(Producer<String, byte[]> producer, String topic, long timeoutMillis, SinkCounters counters) {
+    /**
+     * @param producer a producer whose {@code delivery.timeout.ms} bounds the wait, such as
+     *                 {@link KafkaClients#durableProducer}
+     */
+    public AuditPublisher(Producer<String, byte[]> producer, String topic, SinkCounters counters) {
         this.producer = producer;
         this.topic = topic;
-        this.timeoutMillis = timeoutMillis;
         this.counters = counters;
     }
 
@@ -51,14 +57,14 @@ public final class AuditPublisher {
     public RecordMetadata publish(AuditEntry entry) {
         try {
             RecordMetadata acked = producer.send(new ProducerRecord<>(topic, entry.agentId(),
-                    AuditEntryCodec.encode(entry))).get(timeoutMillis, TimeUnit.MILLISECONDS);
+                    AuditEntryCodec.encode(entry))).get();
             counters.emitted();
             lastOffsets.merge(acked.partition(), acked.offset(), Math::max);
             return acked;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw unavailable();
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+        } catch (ExecutionException | RuntimeException e) {
             LOG.log(Level.WARNING, "audit entry not acknowledged by Kafka: " + e.getMessage());
             throw unavailable();
         }

@@ -23,7 +23,7 @@ class AuditPublisherIT {
         try (KafkaProducer<String, byte[]> producer =
                      KafkaClients.durableProducer("127.0.0.1:" + FreePorts.next(), "dead-broker-test")) {
             SinkCounters counters = new SinkCounters();
-            AuditPublisher publisher = new AuditPublisher(producer, "warden.audit", 1_000, counters);
+            AuditPublisher publisher = new AuditPublisher(producer, "warden.audit", counters);
             AuditEntry entry = new AuditEntry("aud_x", "agt_x", Optional.empty(), "admin", "read", "a:b", Map.of(),
                     AuditResult.ALLOWED, Optional.empty(), 0.1, 0, Instant.now(), Optional.empty(), Optional.empty());
 

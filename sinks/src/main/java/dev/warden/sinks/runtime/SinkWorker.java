@@ -37,6 +37,11 @@ public final class SinkWorker implements AutoCloseable {
     private final String name;
     private final KafkaConsumer<String, byte[]> consumer;
     private final String topic;
+    /** {@code fetch.min.bytes} of background consumers (sinks, pipeline): fetch in batches, not per record. */
+    public static final int BATCH_FETCH_MIN_BYTES = 64 * 1024;
+    /** {@code fetch.max.wait.ms} of background consumers: the most a record waits for a batch to fill. */
+    public static final int BATCH_FETCH_MAX_WAIT_MS = 100;
+
     private final BatchWriter writer;
     private final SinkCounters counters;
     private final Thread thread;
@@ -64,7 +69,10 @@ public final class SinkWorker implements AutoCloseable {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPoll);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        // Batched fetches: under load the broker answers once 64 KiB are ready instead of once per produce
+        // batch, which is most of the broker's and this consumer's per-record cost; when idle, 100 ms at most.
+        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, BATCH_FETCH_MIN_BYTES);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, BATCH_FETCH_MAX_WAIT_MS);
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         this.thread = Thread.ofPlatform().name("warden-sink-" + name).daemon().unstarted(this::run);

@@ -2,6 +2,7 @@ package dev.warden.sinks.webhooks;
 
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.runtime.SinkWorker;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -73,7 +74,8 @@ public final class WebhookWorker implements AutoCloseable {
         // only receive events from their creation on (WebhookEndpoint#accepts), so history is skipped cheaply.
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, SinkWorker.BATCH_FETCH_MIN_BYTES);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, SinkWorker.BATCH_FETCH_MAX_WAIT_MS);
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         this.thread = Thread.ofPlatform().name("warden-sink-webhooks").daemon().unstarted(this::run);
         this.lastRefreshNanos = System.nanoTime() - IDLE_REFRESH.toNanos() - 1;
