@@ -6,9 +6,11 @@ import dev.warden.pipeline.contract.StreamEventSerdes;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -28,6 +30,9 @@ import org.apache.kafka.streams.state.Stores;
 public final class BudgetTopology {
     static final String BUDGETS = "budget-limits";
     static final String SPENT = "budget-spent";
+    /** The event types the topology reads; every other event is skipped undecoded. */
+    static final Set<EventType> INPUT_TYPES = EnumSet.of(EventType.AGENT_CREATED, EventType.AGENT_UPDATED,
+            EventType.COST_RECORDED);
 
     private BudgetTopology() {
     }
@@ -38,7 +43,7 @@ public final class BudgetTopology {
                 Serdes.String()));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPENT), Serdes.String(),
                 Serdes.String()));
-        builder.stream(eventsTopic, Consumed.with(Serdes.String(), StreamEventSerdes.drafts()))
+        builder.stream(eventsTopic, Consumed.with(Serdes.String(), StreamEventSerdes.drafts(INPUT_TYPES)))
                 .process(BudgetProcessor::new, BUDGETS, SPENT)
                 .to(eventsTopic, Produced.with(Serdes.String(), StreamEventSerdes.drafts()));
     }

@@ -12,7 +12,9 @@ import java.util.Optional;
  * is an exclusive cursor. A producer publishes an {@link Draft}; a consumer turns the record it reads
  * into a {@code StreamEvent} with {@link Draft#at(long)}.
  *
- * @param data the event's payload as JDK JSON values; never carries a secret
+ * @param data the event's payload as JDK JSON values (a producer may also put values Jackson writes as JSON,
+ *             such as {@link AuditEntryCodec#asJsonValue}; a consumer always reads JDK JSON values); never
+ *             carries a secret
  */
 public record StreamEvent(
         String id,

@@ -1,10 +1,10 @@
 package dev.warden.pipeline.contract;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.warden.authorizer.domain.WireEnum;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -13,25 +13,24 @@ import java.util.Optional;
 
 /**
  * The JSON wire form of stream events: {@code {"type","timestamp","data","agentId"?,"userId"?}} on the
- * topic (a {@link StreamEvent.Draft}), plus {@code "id"} once the event has a position.
+ * topic (a {@link StreamEvent.Draft}), plus {@code "id"} once the event has a position. {@code type} is
+ * written first, so a consumer that wants only some types ({@link #peekType}) reads one token to decide.
+ * Both directions stream tokens: with the {@code audit} events, every decision passes through here.
  */
 public final class StreamEventCodec {
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
 
     private StreamEventCodec() {
     }
 
     /** The topic value for {@code draft}. */
     public static byte[] encode(StreamEvent.Draft draft) {
-        return write(draftNode(draft));
+        return write(null, draft);
     }
 
     /** The client-facing JSON of a positioned event (SSE {@code data:}, replay, webhooks). */
     public static byte[] encode(StreamEvent event) {
-        ObjectNode node = Json.mapper().createObjectNode().put("id", event.id());
-        node.setAll(draftNode(new StreamEvent.Draft(event.type(), event.timestamp(), event.data(), event.agentId(),
-                event.userId())));
-        return write(node);
+        return write(event.id(), new StreamEvent.Draft(event.type(), event.timestamp(), event.data(), event.agentId(),
+                event.userId()));
     }
 
     /**
@@ -40,38 +39,95 @@ public final class StreamEventCodec {
      * @throws IllegalArgumentException when the bytes are not a stream event
      */
     public static StreamEvent.Draft decodeDraft(byte[] bytes) {
-        try {
-            JsonNode node = Json.mapper().readTree(bytes);
-            EventType type = WireEnum.parse(EventType.class, node.path("type").asText())
-                    .orElseThrow(() -> new IllegalArgumentException("unknown event type: " + node.path("type")));
-            Map<String, Object> data = Json.mapper().convertValue(node.path("data"), MAP);
-            return new StreamEvent.Draft(type, Instant.parse(node.path("timestamp").asText()),
-                    data == null ? Map.of() : data, text(node, "agentId"), text(node, "userId"));
+        try (JsonParser p = Json.mapper().createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            EventType type = null;
+            Instant timestamp = null;
+            Map<String, Object> data = null;
+            String agentId = null;
+            String userId = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                switch (name) {
+                    case "type" -> type = type(p);
+                    case "timestamp" -> timestamp = Json.parseTimestamp(String.valueOf(text(p)));
+                    case "data" -> data = p.currentToken() == JsonToken.VALUE_NULL ? null : Json.readNestedObject(p);
+                    case "agentId" -> agentId = text(p);
+                    case "userId" -> userId = text(p);
+                    default -> p.skipChildren();
+                }
+            }
+            if (type == null || timestamp == null) {
+                throw new IllegalArgumentException(type == null ? "missing type" : "missing timestamp");
+            }
+            return new StreamEvent.Draft(type, timestamp, data == null ? Map.of() : data, Optional.ofNullable(agentId),
+                    Optional.ofNullable(userId));
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a stream event: " + e.getMessage(), e);
         }
     }
 
-    private static ObjectNode draftNode(StreamEvent.Draft draft) {
-        ObjectNode node = Json.mapper().createObjectNode()
-                .put("type", draft.type().wireName())
-                .put("timestamp", Json.timestamp(draft.timestamp()));
-        node.set("data", Json.mapper().valueToTree(draft.data()));
-        draft.agentId().ifPresent(id -> node.put("agentId", id));
-        draft.userId().ifPresent(id -> node.put("userId", id));
-        return node;
+    /**
+     * The type of a topic value, read without decoding the rest (one token when the producer wrote
+     * {@code type} first, as this codec does); empty when the value is not a stream event of a known type.
+     */
+    public static Optional<EventType> peekType(byte[] bytes) {
+        try (JsonParser p = Json.mapper().createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                if (name.equals("type")) {
+                    return Optional.of(type(p));
+                }
+                p.skipChildren();
+            }
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
-    private static Optional<String> text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? Optional.empty() : Optional.of(value.asText());
+    private static EventType type(JsonParser p) throws IOException {
+        String text = text(p);
+        return WireEnum.parse(EventType.class, String.valueOf(text))
+                .orElseThrow(() -> new IllegalArgumentException("unknown event type: " + text));
     }
 
-    private static byte[] write(JsonNode node) {
-        try {
-            return Json.mapper().writeValueAsBytes(node);
-        } catch (JsonProcessingException e) {
+    private static String text(JsonParser p) throws IOException {
+        return switch (p.currentToken()) {
+            case VALUE_STRING -> p.getText();
+            case VALUE_NULL -> null;
+            default -> throw new IllegalArgumentException(p.currentName() + " is not a string");
+        };
+    }
+
+    private static byte[] write(String id, StreamEvent.Draft draft) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = Json.mapper().createGenerator(out)) {
+            g.writeStartObject();
+            if (id != null) {
+                g.writeStringField("id", id);
+            }
+            g.writeStringField("type", draft.type().wireName());
+            g.writeStringField("timestamp", Json.timestamp(draft.timestamp()));
+            g.writeFieldName("data");
+            Json.mapper().writeValue(g, draft.data());
+            if (draft.agentId().isPresent()) {
+                g.writeStringField("agentId", draft.agentId().get());
+            }
+            if (draft.userId().isPresent()) {
+                g.writeStringField("userId", draft.userId().get());
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return out.toByteArray();
     }
 }

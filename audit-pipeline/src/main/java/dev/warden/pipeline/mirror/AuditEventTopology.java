@@ -1,11 +1,9 @@
 package dev.warden.pipeline.mirror;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.AuditSerdes;
 import dev.warden.pipeline.contract.EventType;
-import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventSerdes;
 import java.util.Map;
@@ -24,8 +22,6 @@ import org.apache.kafka.streams.kstream.Produced;
  * exactly-once processing, each entry becomes exactly one event.
  */
 public final class AuditEventTopology {
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
-
     private AuditEventTopology() {
     }
 
@@ -40,10 +36,12 @@ public final class AuditEventTopology {
                 .to(eventsTopic, Produced.with(Serdes.String(), StreamEventSerdes.drafts()));
     }
 
-    /** The {@code audit} event of {@code entry}. */
+    /**
+     * The {@code audit} event of {@code entry}. Its data holds the entry as a value that is written straight
+     * to the event's bytes (this runs once per decision); consumers read it back as JSON values.
+     */
     public static StreamEvent.Draft event(AuditEntry entry) {
-        Map<String, Object> json = Json.mapper().convertValue(AuditEntryCodec.toJson(entry), MAP);
-        return new StreamEvent.Draft(EventType.AUDIT, entry.timestamp(), Map.of("entry", json),
-                Optional.of(entry.agentId()), entry.userId());
+        return new StreamEvent.Draft(EventType.AUDIT, entry.timestamp(),
+                Map.of("entry", AuditEntryCodec.asJsonValue(entry)), Optional.of(entry.agentId()), entry.userId());
     }
 }

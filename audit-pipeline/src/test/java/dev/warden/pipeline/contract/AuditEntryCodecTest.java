@@ -26,4 +26,31 @@ class AuditEntryCodecTest {
         assertThatThrownBy(() -> AuditEntryCodec.decode("{\"id\":1}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void treeAndBytesAreTheSameObject() throws Exception {
+        AuditEntry entry = new AuditEntry("aud_2", "agt_2", Optional.empty(), "admin", "write", "db:x",
+                Map.of("n", new java.math.BigDecimal("1.50"), "list", java.util.List.of(1, "a")), AuditResult.ALLOWED,
+                Optional.empty(), 0.125, 3, Instant.parse("2026-01-01T00:00:00.123Z"), Optional.empty(),
+                Optional.of("curl/8"));
+
+        assertThat(Json.mapper().writeValueAsString(AuditEntryCodec.toJson(entry)))
+                .isEqualTo(new String(AuditEntryCodec.encode(entry), StandardCharsets.UTF_8));
+        assertThat(AuditEntryCodec.toJson(entry).get("durationMs").isDouble()).isTrue();
+        assertThat(AuditEntryCodec.toJson(entry).get("userId").isNull()).isTrue();
+        assertThat(AuditEntryCodec.toJson(entry).at("/context/userAgent").asText()).isEqualTo("curl/8");
+    }
+
+    @Test
+    void missingFieldsWrongTypesAndTrailingContentAreRejected() {
+        String ok = new String(AuditEntryCodec.encode(new AuditEntry("aud_3", "agt_3", Optional.empty(), "admin",
+                "read", "a:b", Map.of(), AuditResult.DENIED, Optional.of("X"), 1, 0,
+                Instant.parse("2026-01-01T00:00:00.123Z"), Optional.empty(), Optional.empty())), StandardCharsets.UTF_8);
+        assertThat(AuditEntryCodec.decode(ok.getBytes(StandardCharsets.UTF_8)).reason()).contains("X");
+        for (String bad : new String[] {ok.replace("\"tokensCost\":0,", ""), ok.replace("\"aud_3\"", "3"),
+                ok + "{}", ok.replace("\"denied\"", "\"maybe\""), "[]"}) {
+            assertThatThrownBy(() -> AuditEntryCodec.decode(bad.getBytes(StandardCharsets.UTF_8)))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
 }

@@ -140,6 +140,10 @@ public final class WebhookWorker implements AutoCloseable {
     private void dispatch(ConsumerRecord<String, byte[]> record) {
         WebhookDispatcher.Ticket ticket = tracker.track(new TopicPartition(record.topic(), record.partition()),
                 record.offset());
+        if (dispatcher.endpointCount() == 0) {
+            ticket.finished(); // nobody to deliver to: not worth decoding (most events are audit events)
+            return;
+        }
         StreamEvent event;
         try {
             event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
