@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HttpMediaType;
 import io.helidon.webserver.http.ServerRequest;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -58,11 +59,20 @@ public final class JsonRequests {
             throw tooLarge(maxBytes);
         }
         try (InputStream in = req.content().inputStream()) {
-            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
-            if (body.length > maxBytes) {
-                throw tooLarge(maxBytes);
+            if (declared >= 0) {
+                // The server delivers exactly Content-Length bytes; asking for just those allocates just those
+                // (readNBytes(max) starts with a 16 KiB buffer, which was most of a decision's garbage).
+                return in.readNBytes((int) declared);
             }
-            return body;
+            ByteArrayOutputStream body = new ByteArrayOutputStream(512);
+            byte[] chunk = new byte[4096];
+            for (int n; (n = in.read(chunk)) != -1; ) {
+                if (body.size() + n > maxBytes) {
+                    throw tooLarge(maxBytes);
+                }
+                body.write(chunk, 0, n);
+            }
+            return body.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -91,6 +91,18 @@ class AgentsIT {
         Http.Response tooLarge = http.post("/agents", admin, huge);
         assertThat(tooLarge.status()).isEqualTo(413);
         assertThat(tooLarge.json().get("code").asText()).isEqualTo("payload_too_large");
+
+        // Without Content-Length (chunked), the body is still bounded while it is read, and a small one is read whole.
+        Http.Response chunkedTooLarge = http.send(http.builder("/agents", admin).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        huge.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
+        assertThat(chunkedTooLarge.status()).isEqualTo(413);
+        String small = anAgent("alice").name("chunked").json();
+        Http.Response chunkedSmall = http.send(http.builder("/agents", admin).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        small.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
+        assertThat(chunkedSmall.status()).isEqualTo(201);
+        assertThat(chunkedSmall.json().get("name").asText()).isEqualTo("chunked");
     }
 
     @Test
