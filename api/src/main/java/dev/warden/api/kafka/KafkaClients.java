@@ -26,7 +26,7 @@ public final class KafkaClients {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 4_000);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 5_000);
