@@ -8,8 +8,9 @@
 #
 # Environment (all optional):
 #   BENCH_DURATION=20      seconds per measured wrk run
-#   BENCH_WARMUP=30        seconds of unmeasured warm-up per target, at the largest connection count
-#                          (Warden's JVM is still JIT-compiling Kafka, Streams and Helidon for ~30 s)
+#   BENCH_WARMUP=90        seconds of unmeasured warm-up per target, at the largest connection count
+#                          (on 2 cores Warden's JVM JIT-compiles Kafka, Streams and Helidon for 1-2 minutes:
+#                          after 30 s the C2 compiler threads still took a quarter of the CPU)
 #   BENCH_WAIT_QUIET=120   seconds to wait, before each target, for other processes to go quiet
 #   BENCH_CONNECTIONS="16 64"
 #   BENCH_THREADS=2        wrk threads
@@ -26,7 +27,7 @@ root="$(cd "$here/../.." && pwd)"
 cache="$here/.cache"
 
 DURATION="${BENCH_DURATION:-20}"
-WARMUP="${BENCH_WARMUP:-30}"
+WARMUP="${BENCH_WARMUP:-90}"
 WAIT_QUIET="${BENCH_WAIT_QUIET:-120}"
 CONNECTIONS="${BENCH_CONNECTIONS:-16 64}"
 WARM_CONNS="$(tr ' ' '\n' <<<"$CONNECTIONS" | sort -n | tail -1)"
