@@ -70,6 +70,20 @@ class AuthorizeIT {
     }
 
     @Test
+    void nullArgumentValuesAreDecidedAndAuditedAsNull() {
+        String id = agent("[{\"resource\":\"mcp:github:*\",\"actions\":[\"read\"]}]").get("id").asText();
+        Http.Response res = http.post("/authorize", owner, """
+                {"agentId":"%s","action":"read","resource":"mcp:github:issues:1",
+                 "arguments":{"label":null,"token":null,"list":[null,1]}}""".formatted(id));
+        assertThat(res.status()).as(res.body()).isEqualTo(200);
+        String auditId = res.json().get("auditId").asText();
+
+        AuditEntry entry = AuditTopic.read(warden, e -> e.id().equals(auditId), 1).getFirst();
+        assertThat(entry.parameters()).containsEntry("label", null).containsEntry("token", "[REDACTED]");
+        assertThat(entry.parameters().get("list")).isEqualTo(java.util.Arrays.asList(null, 1));
+    }
+
+    @Test
     void trailingWildcardMatchesDeeperResourcesButNotThePrefixItself() {
         String id = agent("[{\"resource\":\"mcp:github:*\",\"actions\":[\"read\"]}]").get("id").asText();
         assertThat(ask(owner, id, "read", "mcp:github:issues").get("allowed").asBoolean()).isTrue();

@@ -1,6 +1,8 @@
 package dev.warden.pipeline.contract;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -9,7 +11,7 @@ import java.util.Optional;
  *
  * @param userId     the user on whose behalf the agent acts: the agent's owner (empty for an unknown agent)
  * @param callerId   who asked for the decision: the agent itself, its owner, or {@code admin}
- * @param parameters the call's arguments with secret-like values redacted
+ * @param parameters the call's arguments with secret-like values redacted (JSON values; null allowed)
  * @param reason     why a call was denied (a {@code DecisionReason} code); empty when allowed
  * @param ip         client IP from the request's context, if given
  * @param userAgent  client user agent from the request's context, if given
@@ -31,6 +33,7 @@ public record AuditEntry(
         Optional<String> userAgent) {
 
     public AuditEntry {
-        parameters = Map.copyOf(parameters);
+        // Not Map.copyOf: a JSON null is a legitimate argument value and is audited as null.
+        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
     }
 }
