@@ -1,0 +1,85 @@
+package dev.warden.sinks.streamstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.warden.api.db.Database;
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.runtime.BatchWriter;
+import dev.warden.testing.TestPlatform;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The stream-event store on a real PostgreSQL: a batch is stored in one statement with every column as
+ * written, malformed records are dropped and counted, and a rewound batch stores only what is new.
+ */
+class StreamEventStoreWriterIT {
+    /** No sinks role: only this test writes the table. */
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform(b -> b.roles("api"));
+
+    private static final String TOPIC = "events";
+    private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00.123Z");
+
+    @Test
+    void batchesAreStoredOnceWithEveryColumnAndARewoundBatchAddsOnlyWhatIsNew() throws Exception {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("id", "aud_1");
+        entry.put("reason", null);
+        ConsumerRecord<String, byte[]> audit = record(9_000_001, new StreamEvent.Draft(EventType.AUDIT, T0,
+                Map.of("entry", entry), Optional.of("agt_1"), Optional.of("olga")));
+        ConsumerRecord<String, byte[]> signIn = record(9_000_002, new StreamEvent.Draft(EventType.AUTH_SIGNIN,
+                T0.plusSeconds(1), Map.of("method", "password"), Optional.empty(), Optional.of("olga")));
+        ConsumerRecord<String, byte[]> garbage = new ConsumerRecord<>(TOPIC, 0, 9_000_003, "x",
+                "not an event".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<String, byte[]> cost = record(9_000_004, new StreamEvent.Draft(EventType.COST_RECORDED,
+                T0.plusSeconds(2), Map.of("cost", Map.of("costUsd", 0.25)), Optional.of("agt_1"), Optional.empty()));
+
+        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres())) {
+            StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
+                    Clock.systemUTC());
+
+            BatchWriter.WriteResult first = writer.write(List.of(audit, signIn, garbage), Map.of(PARTITION, 9_000_004L));
+            assertThat(first).isEqualTo(new BatchWriter.WriteResult(2, 1));
+            assertThat(writer.storedOffsets(List.of(PARTITION))).containsEntry(PARTITION, 9_000_004L);
+
+            BatchWriter.WriteResult rewound = writer.write(List.of(signIn, garbage, cost), Map.of(PARTITION, 9_000_005L));
+            assertThat(rewound).isEqualTo(new BatchWriter.WriteResult(1, 1));
+
+            List<String> rows = new ArrayList<>();
+            try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT id, type, timestamp, data::text, agent_id, user_id "
+                         + "FROM service_stream_events WHERE id > 9000000 ORDER BY id")) {
+                while (rs.next()) {
+                    rows.add(rs.getLong(1) + "|" + rs.getString(2) + "|" + rs.getTimestamp(3).toInstant() + "|"
+                            + rs.getString(4) + "|" + rs.getString(5) + "|" + rs.getString(6));
+                }
+            }
+            assertThat(rows).containsExactly(
+                    "9000001|audit|2026-11-23T10:00:00.123Z|{\"entry\": {\"id\": \"aud_1\", \"reason\": null}}|agt_1|olga",
+                    "9000002|auth.signin|2026-11-23T10:00:01.123Z|{\"method\": \"password\"}|null|olga",
+                    "9000004|cost.recorded|2026-11-23T10:00:02.123Z|{\"cost\": {\"costUsd\": 0.25}}|agt_1|null");
+        }
+    }
+
+    private static ConsumerRecord<String, byte[]> record(long offset, StreamEvent.Draft draft) {
+        return new ConsumerRecord<>(TOPIC, 0, offset, draft.subjectKey(), StreamEventCodec.encode(draft));
+    }
+}
