@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.warden.authorizer.domain.WireEnum;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -93,13 +92,7 @@ public final class AuditEntryCodec {
 
     /** The topic value of {@code entry}. */
     public static byte[] encode(AuditEntry entry) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        try (JsonGenerator g = Json.mapper().createGenerator(out)) {
-            write(g, entry);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        return Json.bytes(512, g -> write(g, entry));
     }
 
     /**
@@ -117,19 +110,19 @@ public final class AuditEntryCodec {
                 String name = p.currentName();
                 p.nextToken();
                 switch (name) {
-                    case "id" -> f.id = text(p);
-                    case "agentId" -> f.agentId = text(p);
-                    case "userId" -> f.userId = text(p);
-                    case "callerId" -> f.callerId = text(p);
-                    case "action" -> f.action = text(p);
-                    case "resource" -> f.resource = text(p);
+                    case "id" -> f.id = Json.nullableString(p);
+                    case "agentId" -> f.agentId = Json.nullableString(p);
+                    case "userId" -> f.userId = Json.nullableString(p);
+                    case "callerId" -> f.callerId = Json.nullableString(p);
+                    case "action" -> f.action = Json.nullableString(p);
+                    case "resource" -> f.resource = Json.nullableString(p);
                     case "parameters" -> f.parameters = p.currentToken() == JsonToken.VALUE_NULL ? null
                             : Json.readNestedObject(p);
-                    case "result" -> f.result = text(p);
-                    case "reason" -> f.reason = text(p);
+                    case "result" -> f.result = Json.nullableString(p);
+                    case "reason" -> f.reason = Json.nullableString(p);
                     case "durationMs" -> f.durationMs = number(p).doubleValue();
                     case "tokensCost" -> f.tokensCost = number(p).longValue();
-                    case "timestamp" -> f.timestamp = text(p);
+                    case "timestamp" -> f.timestamp = Json.nullableString(p);
                     case "context" -> readContext(p, f);
                     default -> p.skipChildren();
                 }
@@ -154,20 +147,11 @@ public final class AuditEntryCodec {
             String name = p.currentName();
             p.nextToken();
             switch (name) {
-                case "ip" -> f.ip = text(p);
-                case "userAgent" -> f.userAgent = text(p);
+                case "ip" -> f.ip = Json.nullableString(p);
+                case "userAgent" -> f.userAgent = Json.nullableString(p);
                 default -> p.skipChildren();
             }
         }
-    }
-
-    /** A string value, or null for JSON null. */
-    private static String text(JsonParser p) throws IOException {
-        return switch (p.currentToken()) {
-            case VALUE_STRING -> p.getText();
-            case VALUE_NULL -> null;
-            default -> throw new IllegalArgumentException(p.currentName() + " is not a string");
-        };
     }
 
     private static Number number(JsonParser p) throws IOException {

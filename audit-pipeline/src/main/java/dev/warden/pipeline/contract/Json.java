@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -45,6 +47,36 @@ public final class Json {
     private Json() {
     }
 
+    /** Writes one JSON document with a generator. */
+    @FunctionalInterface
+    public interface DocumentWriter {
+        void write(JsonGenerator generator) throws IOException;
+    }
+
+    /** The bytes of the document {@code writer} writes; {@code sizeHint} is the expected length. */
+    public static byte[] bytes(int sizeHint, DocumentWriter writer) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(sizeHint);
+        try (JsonGenerator g = MAPPER.createGenerator(out)) {
+            writer.write(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The string value at {@code parser}'s current token, or null for JSON null, for codecs that stream.
+     *
+     * @throws IllegalArgumentException when the value is neither a string nor null
+     */
+    public static String nullableString(JsonParser parser) throws IOException {
+        return switch (parser.currentToken()) {
+            case VALUE_STRING -> parser.getText();
+            case VALUE_NULL -> null;
+            default -> throw new IllegalArgumentException(parser.currentName() + " is not a string");
+        };
+    }
+
     /**
      * Reads the JSON object at {@code parser}'s current token (its {@code START_OBJECT}) as JDK JSON values,
      * leaving the parser on the object's {@code END_OBJECT}; for codecs that stream the enclosing document.
@@ -65,22 +97,15 @@ public final class Json {
             return MILLIS.format(instant.truncatedTo(ChronoUnit.MILLIS));
         }
         // On every decision's path (audit entries, events): written by hand, several times cheaper than
-        // DateTimeFormatter and the same text.
-        char[] c = new char[TIMESTAMP_LENGTH];
+        // DateTimeFormatter and the same text. The separators come from the shape, the digits fill its d's.
+        char[] c = TIMESTAMP_SHAPE.toCharArray();
         digits(c, 0, t.getYear(), 4);
-        c[4] = '-';
         digits(c, 5, t.getMonthValue(), 2);
-        c[7] = '-';
         digits(c, 8, t.getDayOfMonth(), 2);
-        c[10] = 'T';
         digits(c, 11, t.getHour(), 2);
-        c[13] = ':';
         digits(c, 14, t.getMinute(), 2);
-        c[16] = ':';
         digits(c, 17, t.getSecond(), 2);
-        c[19] = '.';
         digits(c, 20, instant.getNano() / 1_000_000, 3);
-        c[23] = 'Z';
         return new String(c);
     }
 
@@ -98,14 +123,14 @@ public final class Json {
                 number(text, 14, 2), number(text, 17, 2), number(text, 20, 3) * 1_000_000).toInstant(ZoneOffset.UTC);
     }
 
-    private static final int TIMESTAMP_LENGTH = 24;
+    /** Warden's timestamp form: {@code d} is a digit, every other character stands for itself. */
     private static final String TIMESTAMP_SHAPE = "dddd-dd-ddTdd:dd:dd.dddZ";
 
     private static boolean isWardenTimestamp(String text) {
-        if (text.length() != TIMESTAMP_LENGTH) {
+        if (text.length() != TIMESTAMP_SHAPE.length()) {
             return false;
         }
-        for (int i = 0; i < TIMESTAMP_LENGTH; i++) {
+        for (int i = 0; i < TIMESTAMP_SHAPE.length(); i++) {
             char expected = TIMESTAMP_SHAPE.charAt(i);
             char actual = text.charAt(i);
             if (expected == 'd' ? actual < '0' || actual > '9' : actual != expected) {

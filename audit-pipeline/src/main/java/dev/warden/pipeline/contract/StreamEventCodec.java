@@ -1,12 +1,9 @@
 package dev.warden.pipeline.contract;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.warden.authorizer.domain.WireEnum;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -53,10 +50,10 @@ public final class StreamEventCodec {
                 p.nextToken();
                 switch (name) {
                     case "type" -> type = type(p);
-                    case "timestamp" -> timestamp = Json.parseTimestamp(String.valueOf(text(p)));
+                    case "timestamp" -> timestamp = Json.parseTimestamp(String.valueOf(Json.nullableString(p)));
                     case "data" -> data = p.currentToken() == JsonToken.VALUE_NULL ? null : Json.readNestedObject(p);
-                    case "agentId" -> agentId = text(p);
-                    case "userId" -> userId = text(p);
+                    case "agentId" -> agentId = Json.nullableString(p);
+                    case "userId" -> userId = Json.nullableString(p);
                     default -> p.skipChildren();
                 }
             }
@@ -94,22 +91,13 @@ public final class StreamEventCodec {
     }
 
     private static EventType type(JsonParser p) throws IOException {
-        String text = text(p);
+        String text = Json.nullableString(p);
         return WireEnum.parse(EventType.class, String.valueOf(text))
                 .orElseThrow(() -> new IllegalArgumentException("unknown event type: " + text));
     }
 
-    private static String text(JsonParser p) throws IOException {
-        return switch (p.currentToken()) {
-            case VALUE_STRING -> p.getText();
-            case VALUE_NULL -> null;
-            default -> throw new IllegalArgumentException(p.currentName() + " is not a string");
-        };
-    }
-
     private static byte[] write(String id, StreamEvent.Draft draft) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = Json.mapper().createGenerator(out)) {
+        return Json.bytes(256, g -> {
             g.writeStartObject();
             if (id != null) {
                 g.writeStringField("id", id);
@@ -125,9 +113,6 @@ public final class StreamEventCodec {
                 g.writeStringField("userId", draft.userId().get());
             }
             g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        });
     }
 }
