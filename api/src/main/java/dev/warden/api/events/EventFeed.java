@@ -1,10 +1,11 @@
 package dev.warden.api.events;
 
-import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,15 +23,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * This instance's live view of {@code warden.events}: reads the (single-partition) topic from its end and
  * hands every event, with its position as id, to the subscribers, in order, on one thread. Used to
- * invalidate caches when another instance changes agents or delegations. Subscribers must be quick and
- * must not throw.
+ * invalidate caches when another instance changes agents or delegations and to feed the SSE hub. Events are
+ * handed on undecoded but for their type ({@link FeedEvent}). Subscribers must be quick and must not throw.
  */
 public final class EventFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EventFeed.class.getName());
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final TopicPartition partition;
-    private final List<Consumer<StreamEvent>> subscribers = new CopyOnWriteArrayList<>();
+    private final List<Consumer<FeedEvent>> subscribers = new CopyOnWriteArrayList<>();
     private final CountDownLatch positioned = new CountDownLatch(1);
     private final Thread thread;
     private volatile boolean running = true;
@@ -48,7 +49,7 @@ public final class EventFeed implements AutoCloseable {
     }
 
     /** Adds a subscriber for events read from now on. */
-    public void subscribe(Consumer<StreamEvent> subscriber) {
+    public void subscribe(Consumer<FeedEvent> subscriber) {
         subscribers.add(subscriber);
     }
 
@@ -91,14 +92,14 @@ public final class EventFeed implements AutoCloseable {
     }
 
     private void deliver(ConsumerRecord<String, byte[]> record) {
-        StreamEvent event;
-        try {
-            event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
-        } catch (IllegalArgumentException e) {
-            LOG.warning("skipping malformed event at offset " + record.offset() + ": " + e.getMessage());
+        Optional<EventType> type = record.value() == null ? Optional.empty()
+                : StreamEventCodec.peekType(record.value());
+        if (type.isEmpty()) {
+            LOG.warning("skipping malformed event at offset " + record.offset() + ": no known type");
             return;
         }
-        for (Consumer<StreamEvent> subscriber : subscribers) {
+        FeedEvent event = new FeedEvent(record.offset(), type.get(), record.value());
+        for (Consumer<FeedEvent> subscriber : subscribers) {
             try {
                 subscriber.accept(event);
             } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.warden.api.events.stream;
 
+import dev.warden.api.events.FeedEvent;
 import dev.warden.api.http.ApiException;
 import dev.warden.api.http.JsonInput;
 import dev.warden.authorizer.domain.WireEnum;
@@ -56,7 +57,8 @@ public final class EventStream implements HttpService, AutoCloseable {
 
     private final EventStreamConfig config;
     private final StreamEventStore store;
-    private final Deque<StreamEvent> ring = new ArrayDeque<>();
+    /** The latest events, undecoded (an array each, not a tree: they stay live across young collections). */
+    private final Deque<FeedEvent> ring = new ArrayDeque<>();
     private final LiveConnections live = new LiveConnections();
     private final AtomicInteger connections = new AtomicInteger();
     private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(
@@ -82,13 +84,27 @@ public final class EventStream implements HttpService, AutoCloseable {
         rules.any(this::handleRequest);
     }
 
-    /** Fans {@code event} out to every live connection and keeps it in the ring. Called in id order. */
-    public synchronized void emit(StreamEvent event) {
+    /**
+     * Fans {@code event} out to every live connection and keeps it in the ring. Called in id order. The event
+     * is decoded only when a connection is open; one that cannot be decoded is kept from every client.
+     */
+    public synchronized void emit(FeedEvent event) {
         ring.addLast(event);
         while (ring.size() > config.ringSize()) {
-            ringFloor = Long.parseLong(ring.removeFirst().id());
+            ringFloor = ring.removeFirst().position();
         }
-        live.offer(event);
+        if (!live.isEmpty()) {
+            decode(event).ifPresent(live::offer);
+        }
+    }
+
+    private static Optional<StreamEvent> decode(FeedEvent event) {
+        try {
+            return Optional.of(event.decode());
+        } catch (IllegalArgumentException e) {
+            LOG.warning("not streaming malformed event " + event.position() + ": " + e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /** Number of open SSE connections. */
@@ -182,9 +198,10 @@ public final class EventStream implements HttpService, AutoCloseable {
                 if (bridge.floor() > position) {
                     connection.sendControl("replay.incomplete", incomplete("store-lagging", position, bridge.floor()));
                 }
-                for (StreamEvent event : bridge.events()) {
-                    if (matchesCursor(event, cursor)) {
-                        connection.send(event);
+                for (FeedEvent raw : bridge.events()) {
+                    Optional<StreamEvent> event = decode(raw);
+                    if (event.isPresent() && matchesCursor(event.get(), cursor)) {
+                        connection.send(event.get());
                     }
                 }
                 return;
@@ -203,9 +220,9 @@ public final class EventStream implements HttpService, AutoCloseable {
         if (ringFloor > position && !giveUp) {
             return null;
         }
-        List<StreamEvent> events = new ArrayList<>();
-        for (StreamEvent event : ring) {
-            if (Long.parseLong(event.id()) > position) {
+        List<FeedEvent> events = new ArrayList<>();
+        for (FeedEvent event : ring) {
+            if (event.position() > position) {
                 events.add(event);
             }
         }
@@ -213,8 +230,8 @@ public final class EventStream implements HttpService, AutoCloseable {
         return new Bridge(events, ringFloor);
     }
 
-    /** The ring's events after a position, and the ring's floor when they were taken. */
-    private record Bridge(List<StreamEvent> events, long floor) {
+    /** The ring's events after a position (decoded by the caller, outside the lock), and the ring's floor. */
+    private record Bridge(List<FeedEvent> events, long floor) {
     }
 
     private long replayStored(SseConnection connection, Cursor cursor, long position, long through) throws IOException {
@@ -250,7 +267,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     }
 
     private synchronized void goLive(SseConnection connection) {
-        connection.skipTo(ring.isEmpty() ? ringFloor : Long.parseLong(ring.getLast().id()));
+        connection.skipTo(ring.isEmpty() ? ringFloor : ring.getLast().position());
         live.add(connection);
     }
 

@@ -52,6 +52,11 @@ final class LiveConnections {
         event.userId().map(byUser::get).ifPresent(set -> set.forEach(c -> c.offer(event)));
     }
 
+    /** Whether no connection is live (then no event needs decoding). */
+    boolean isEmpty() {
+        return unrouted.isEmpty() && byAgent.isEmpty() && byUser.isEmpty();
+    }
+
     void forEach(Consumer<SseConnection> action) {
         unrouted.forEach(action);
         byAgent.values().forEach(set -> set.forEach(action));

@@ -72,6 +72,38 @@ class EventStreamIT {
     }
 
     @Test
+    void malformedRecordsOnTheTopicAreSkippedLiveAndOnReplay() throws Exception {
+        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken()))) {
+            String before = createAgent("before-garbage");
+            SseClient.Message first = sse.events(1, Duration.ofSeconds(10)).getFirst();
+            assertThat(first.data()).contains(before);
+            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of(
+                    "bootstrap.servers", warden.infra().kafkaBootstrap()),
+                    new org.apache.kafka.common.serialization.StringSerializer(),
+                    new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+                for (String garbage : List.of("not json", "{\"type\":\"no.such.type\"}",
+                        "{\"type\":\"agent.created\",\"timestamp\":\"yesterday\",\"data\":{}}")) {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(warden.topics().events(),
+                            "garbage", garbage.getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+                }
+            }
+            String after = createAgent("after-garbage");
+            SseClient.Message next = sse.events(1, Duration.ofSeconds(10)).getFirst();
+            assertThat(next.event()).isEqualTo("agent.created");
+            assertThat(next.data()).contains(after);
+            assertThat(Long.parseLong(next.id()) - Long.parseLong(first.id())).as("three records skipped between")
+                    .isEqualTo(4);
+
+            Map<String, String> headers = new java.util.HashMap<>(bearer(warden.adminToken()));
+            headers.put("Last-Event-ID", first.id());
+            try (SseClient replay = SseClient.connect(warden.http().baseUri(), "/events/stream", headers)) {
+                SseClient.Message replayed = replay.events(1, Duration.ofSeconds(10)).getFirst();
+                assertThat(replayed.id()).isEqualTo(next.id());
+            }
+        }
+    }
+
+    @Test
     void anInvalidTokenGetsOneErrorEventAndTheStreamCloses() throws Exception {
         try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream?token=wdn_api_bogus", Map.of())) {
             SseClient.Message error = sse.events(1, Duration.ofSeconds(5)).getFirst();
