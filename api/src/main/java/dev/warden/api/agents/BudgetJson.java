@@ -19,6 +19,8 @@ import java.util.Set;
 final class BudgetJson {
     private static final Set<String> FIELDS = Set.of("maxCostUsd", "period");
     private static final BigDecimal MAX = new BigDecimal("1000000000");
+    /** Decimal places a budget may have (a millionth of a millionth of a dollar). */
+    static final int MAX_SCALE = 12;
 
     private BudgetJson() {
     }
@@ -34,10 +36,11 @@ final class BudgetJson {
             return Optional.empty();
         }
         JsonInput b = in.nested(object, "budget", FIELDS);
-        Optional<BigDecimal> max = b.raw("maxCostUsd").filter(JsonNode::isNumber).map(JsonNode::decimalValue)
-                .filter(v -> v.signum() > 0 && v.compareTo(MAX) <= 0);
-        if (max.isEmpty()) {
-            b.error("maxCostUsd", "must be a number above 0 and at most 1000000000");
+        Optional<BigDecimal> max = b.optionalDecimal("maxCostUsd", BigDecimal.ZERO, MAX, MAX_SCALE)
+                .filter(v -> v.signum() > 0);
+        if (max.isEmpty() && b.isValid()) {
+            b.error("maxCostUsd", "is required: a number above 0 and at most 1000000000, at most "
+                    + MAX_SCALE + " decimal places");
         }
         Optional<BudgetPeriod> period = b.requiredEnum("period", BudgetPeriod.class);
         if (max.isEmpty() || period.isEmpty()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
+import dev.warden.api.db.StoredRows;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -136,7 +137,7 @@ public final class JdbcAgentRepository implements AgentRepository {
                 List<Agent> agents = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        agents.add(read(rs));
+                        StoredRows.read("agents", "id", rs, JdbcAgentRepository::read).ifPresent(agents::add);
                     }
                 }
                 return agents;
@@ -194,28 +195,24 @@ public final class JdbcAgentRepository implements AgentRepository {
 
     private static Optional<Agent> first(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            return rs.next() ? StoredRows.read("agents", "id", rs, JdbcAgentRepository::read) : Optional.empty();
         }
     }
 
-    private static Agent read(ResultSet rs) throws SQLException {
-        try {
-            return new Agent(
-                    AgentId.of(rs.getString("id")),
-                    UserId.of(rs.getString("owner_id")),
-                    Sql.string(rs, "tenant_id").map(TenantId::of),
-                    rs.getString("name"),
-                    WireEnum.parse(AgentType.class, rs.getString("type")).orElseThrow(),
-                    WireEnum.parse(AgentStatus.class, rs.getString("status")).orElseThrow(),
-                    PermissionJson.fromStored(Json.mapper().readTree(rs.getString("permissions"))),
-                    Sql.instant(rs, "expires_at"),
-                    Json.mapper().readValue(rs.getString("metadata"), MAP),
-                    Sql.requiredInstant(rs, "created_at"),
-                    Sql.requiredInstant(rs, "updated_at"),
-                    Sql.string(rs, "budget").map(BudgetJson::fromStored));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static Agent read(ResultSet rs) throws SQLException, JsonProcessingException {
+        return new Agent(
+                AgentId.of(rs.getString("id")),
+                UserId.of(rs.getString("owner_id")),
+                Sql.string(rs, "tenant_id").map(TenantId::of),
+                rs.getString("name"),
+                WireEnum.parse(AgentType.class, rs.getString("type")).orElseThrow(),
+                WireEnum.parse(AgentStatus.class, rs.getString("status")).orElseThrow(),
+                PermissionJson.fromStored(Json.mapper().readTree(rs.getString("permissions"))),
+                Sql.instant(rs, "expires_at"),
+                Json.mapper().readValue(rs.getString("metadata"), MAP),
+                Sql.requiredInstant(rs, "created_at"),
+                Sql.requiredInstant(rs, "updated_at"),
+                Sql.string(rs, "budget").map(BudgetJson::fromStored));
     }
 
     private static String json(Map<String, Object> value) {

@@ -89,16 +89,8 @@ public final class PermissionJson {
             return Constraints.NONE;
         }
         JsonInput c = p.nested(object, "constraints", CONSTRAINT_FIELDS);
-        Optional<JsonNode> max = c.raw("maxCallsPerHour");
-        if (max.isEmpty()) {
-            return Constraints.NONE;
-        }
-        if (!max.get().canConvertToExactIntegral() || !max.get().canConvertToLong() || max.get().asLong() < 1
-                || max.get().asLong() > 1_000_000_000L) {
-            c.error("maxCallsPerHour", "must be a whole number from 1 to 1000000000");
-            return Constraints.NONE;
-        }
-        return new Constraints(OptionalLong.of(max.get().asLong()));
+        OptionalLong max = c.optionalLong("maxCallsPerHour", 1, 1_000_000_000L);
+        return max.isPresent() ? new Constraints(max) : Constraints.NONE;
     }
 
     /** The JSON array of {@code permissions}. */

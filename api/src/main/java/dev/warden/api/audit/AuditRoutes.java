@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.authorize.AuditPublisher;
+import dev.warden.api.auth.Principal;
 import dev.warden.api.http.ApiException;
 import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.Params;
@@ -139,7 +140,10 @@ public final class AuditRoutes implements HttpService {
     }
 
     private void stats(ServerRequest req, ServerResponse res) {
-        AuthFilter.principal(req);
+        // Process-wide counters say how busy the whole deployment is: the administrator's alone.
+        if (!(AuthFilter.principal(req) instanceof Principal.Admin)) {
+            throw ApiException.forbidden("the audit statistics are for the administrator");
+        }
         SinkCounters.Snapshot s = counters.snapshot();
         Responses.json(res, Status.OK_200, Json.mapper().createObjectNode()
                 .put("AuditEmitted", s.auditEmitted()).put("AuditWritten", s.auditWritten())
@@ -150,8 +154,8 @@ public final class AuditRoutes implements HttpService {
     static AuditQuery parse(ServerRequest req, boolean paged) {
         Optional<String> agentId = Params.query(req, "agentId", v -> Ids.require("agentId", v));
         Optional<String> userId = Params.query(req, "userId", v -> Ids.require("userId", v));
-        Optional<Instant> since = Params.query(req, "since", AuditRoutes::instant);
-        Optional<Instant> until = Params.query(req, "until", AuditRoutes::instant);
+        Optional<Instant> since = Params.queryInstant(req, "since");
+        Optional<Instant> until = Params.queryInstant(req, "until");
         List<String> actions = Params.query(req, "actions", v -> Arrays.stream(v.split(",")).map(String::strip)
                 .filter(s -> !s.isEmpty()).toList()).orElse(List.of());
         Optional<AuditResult> result = Params.queryEnum(req, "result", AuditResult.class);
@@ -162,14 +166,6 @@ public final class AuditRoutes implements HttpService {
             throw ApiException.invalid("until", "must be after since");
         }
         return new AuditQuery(agentId, userId, since, until, actions, result, limit, offset);
-    }
-
-    private static Instant instant(String value) {
-        try {
-            return JsonInput.parseInstant(value);
-        } catch (java.time.format.DateTimeParseException e) {
-            throw new IllegalArgumentException("must be an ISO 8601 timestamp with a zone offset");
-        }
     }
 
     private static int bounded(String value, int min, int max) {

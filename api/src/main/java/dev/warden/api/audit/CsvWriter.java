@@ -4,7 +4,14 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 
-/** RFC 4180 CSV: CRLF line ends; a field with a comma, quote, CR or LF is quoted and its quotes doubled. */
+/**
+ * RFC 4180 CSV: CRLF line ends; a field with a comma, quote, CR or LF is quoted and its quotes doubled.
+ *
+ * <p>Formula cells are neutralised (OWASP "CSV injection"): a field that starts with {@code =}, {@code +},
+ * {@code -}, {@code @}, a tab or a carriage return gets a leading {@code '}, so a spreadsheet shows it as
+ * text instead of evaluating it. Every field of an audit export comes from callers (actions, resources,
+ * addresses, user agents) or is a value none of whose forms starts that way, so the rule applies to all.
+ */
 final class CsvWriter {
     private final Writer out;
 
@@ -22,7 +29,18 @@ final class CsvWriter {
         out.write("\r\n");
     }
 
-    private void field(String value) throws IOException {
+    /** {@code value}, with a leading {@code '} when a spreadsheet would read it as a formula. */
+    static String neutralised(String value) {
+        if (value.isEmpty()) {
+            return value;
+        }
+        char first = value.charAt(0);
+        boolean formula = first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' || first == '\r';
+        return formula ? "'" + value : value;
+    }
+
+    private void field(String raw) throws IOException {
+        String value = neutralised(raw);
         boolean quote = value.indexOf(',') >= 0 || value.indexOf('"') >= 0 || value.indexOf('\n') >= 0
                 || value.indexOf('\r') >= 0;
         if (!quote) {

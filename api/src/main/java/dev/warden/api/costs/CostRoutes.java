@@ -41,6 +41,10 @@ import java.util.Set;
 public final class CostRoutes implements HttpService {
     private static final Set<String> FIELDS = Set.of("tool", "inputTokens", "outputTokens", "costUsd");
     private static final BigDecimal MAX_COST = new BigDecimal("1000000");
+    /** Decimal places a cost may have. */
+    private static final int MAX_COST_SCALE = 12;
+    /** Most tokens one cost record may count (a quadrillion: far beyond any model call, far below wrapping). */
+    private static final long MAX_TOKENS = 1_000_000_000_000_000L;
 
     private final AgentRepository agents;
     private final Database db;
@@ -66,11 +70,10 @@ public final class CostRoutes implements HttpService {
         AgentId id = Params.path(req, "id", AgentId::of);
         JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), FIELDS);
         Optional<String> tool = in.requiredString("tool", 200);
-        long inputTokens = count(in, "inputTokens");
-        long outputTokens = count(in, "outputTokens");
-        Optional<BigDecimal> cost = in.raw("costUsd").filter(JsonNode::isNumber).map(JsonNode::decimalValue)
-                .filter(c -> c.signum() >= 0 && c.compareTo(MAX_COST) <= 0);
-        if (cost.isEmpty()) {
+        long inputTokens = in.optionalLong("inputTokens", 0, MAX_TOKENS).orElse(0);
+        long outputTokens = in.optionalLong("outputTokens", 0, MAX_TOKENS).orElse(0);
+        Optional<BigDecimal> cost = in.optionalDecimal("costUsd", BigDecimal.ZERO, MAX_COST, MAX_COST_SCALE);
+        if (!in.has("costUsd") || in.isNull("costUsd")) {
             in.error("costUsd", "is required: a number from 0 to 1000000");
         }
         in.validate();
@@ -97,18 +100,6 @@ public final class CostRoutes implements HttpService {
         outbox.flush();
         ObjectNode body = Json.mapper().valueToTree(record);
         Responses.json(res, Status.CREATED_201, body);
-    }
-
-    private static long count(JsonInput in, String field) {
-        Optional<JsonNode> raw = in.raw(field);
-        if (raw.isEmpty()) {
-            return 0;
-        }
-        if (!raw.get().canConvertToExactIntegral() || raw.get().asLong() < 0) {
-            in.error(field, "must be a whole number of at least 0");
-            return 0;
-        }
-        return raw.get().asLong();
     }
 
     private static boolean mayRecord(Principal caller, Agent agent) {

@@ -32,13 +32,8 @@ final class DelegationJson {
             in.error("permissions", "must not be empty");
         }
         Optional<Instant> expiresAt = in.optionalInstant("expiresAt");
-        int maxDepth = in.raw("maxDepth").map(n -> {
-            if (!n.canConvertToExactIntegral() || n.asInt() < 1 || n.asInt() > DelegationService.MAX_DEPTH_LIMIT) {
-                in.error("maxDepth", "must be a whole number from 1 to " + DelegationService.MAX_DEPTH_LIMIT);
-                return 1;
-            }
-            return n.asInt();
-        }).orElse(DelegationService.DEFAULT_MAX_DEPTH);
+        int maxDepth = (int) in.optionalLong("maxDepth", 1, DelegationService.MAX_DEPTH_LIMIT)
+                .orElse(DelegationService.DEFAULT_MAX_DEPTH);
         in.validate();
         return new DelegationService.NewDelegation(from.orElseThrow(), to.orElseThrow(), permissions, expiresAt, maxDepth);
     }

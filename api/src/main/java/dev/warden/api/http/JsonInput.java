@@ -6,12 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.Json;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -22,6 +23,9 @@ import java.util.function.Function;
  */
 public final class JsonInput {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+
+    private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private final ObjectNode node;
     private final String path;
@@ -139,21 +143,63 @@ public final class JsonInput {
         return value;
     }
 
-    /** An optional ISO 8601 timestamp with offset ({@code 2026-01-01T00:00:00Z}). */
+    /** An optional ISO 8601 timestamp with offset ({@code 2026-01-01T00:00:00Z}), years 0001 to 9999. */
     public Optional<Instant> optionalInstant(String field) {
-        return optionalString(field, 64).flatMap(text -> {
-            try {
-                return Optional.of(parseInstant(text));
-            } catch (DateTimeParseException e) {
-                error(field, "must be an ISO 8601 timestamp with a zone offset, e.g. 2026-01-01T00:00:00Z");
-                return Optional.empty();
-            }
-        });
+        return optionalValue(field, 64, InputContract::timestamp);
     }
 
-    /** Parses an ISO 8601 instant with {@code Z} or a numeric offset. */
+    /**
+     * An optional whole number from {@code min} to {@code max}; {@code 1e3} counts as whole, {@code 1.5}
+     * does not, and nothing wraps ({@code 18446744073709551621} is refused, not read as 5).
+     */
+    public OptionalLong optionalLong(String field, long min, long max) {
+        Optional<JsonNode> value = raw(field);
+        if (value.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        JsonNode n = value.get();
+        if (!n.isNumber() || !n.canConvertToExactIntegral() || !fitsLong(n)
+                || n.asLong() < min || n.asLong() > max) {
+            error(field, "must be a whole number from " + min + " to " + max);
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(n.asLong());
+    }
+
+    private static boolean fitsLong(JsonNode n) {
+        if (n.isIntegralNumber()) {
+            return n.canConvertToLong();
+        }
+        BigDecimal exact = n.decimalValue();
+        return exact.compareTo(LONG_MIN) >= 0 && exact.compareTo(LONG_MAX) <= 0;
+    }
+
+    /**
+     * An optional number from {@code min} to {@code max} with at most {@code maxScale} decimal places (money:
+     * a cost, a budget), exactly as written.
+     */
+    public Optional<BigDecimal> optionalDecimal(String field, BigDecimal min, BigDecimal max, int maxScale) {
+        Optional<JsonNode> value = raw(field);
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode n = value.get();
+        BigDecimal d = n.isNumber() ? n.decimalValue() : null;
+        if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0 || d.stripTrailingZeros().scale() > maxScale) {
+            error(field, "must be a number from " + min.toPlainString() + " to " + max.toPlainString()
+                    + " with at most " + maxScale + " decimal places");
+            return Optional.empty();
+        }
+        return Optional.of(d);
+    }
+
+    /**
+     * Parses an ISO 8601 instant with {@code Z} or a numeric offset, years 0001 to 9999.
+     *
+     * @throws IllegalArgumentException saying what is accepted
+     */
     public static Instant parseInstant(String text) {
-        return java.time.OffsetDateTime.parse(text).toInstant();
+        return InputContract.timestamp(text);
     }
 
     /** An optional JSON object, as JDK values, whose serialized size is at most {@code maxBytes}. */

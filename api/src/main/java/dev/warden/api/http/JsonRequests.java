@@ -10,13 +10,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Reads JSON request bodies safely: content type checked, size bounded before parsing (413), malformed
- * JSON answered with a 400 that says where it broke, never a 500.
+ * Reads JSON request bodies safely: content type checked (415, also when it does not parse), size bounded
+ * before parsing (413), malformed JSON (invalid UTF-8, duplicate keys, nesting or numbers beyond the request
+ * limits) answered with a 400 that says where it broke, and every value held to the {@link InputContract}
+ * (400 naming each field) before a route sees it. Never a 500.
  */
 public final class JsonRequests {
     private JsonRequests() {
@@ -28,6 +32,14 @@ public final class JsonRequests {
      * @throws ApiException 400, 413 or 415 on bad input
      */
     public static ObjectNode readObject(ServerRequest req, long maxBytes) {
+        return readObject(req, maxBytes, Set.of());
+    }
+
+    /**
+     * As {@link #readObject(ServerRequest, long)}, but the text of the named top-level fields is left to the
+     * route (sign-in answers any unusable username with its uniform 401, not a 400 that would tell it apart).
+     */
+    public static ObjectNode readObject(ServerRequest req, long maxBytes, Set<String> routeJudgedText) {
         requireJsonContentType(req);
         byte[] body = readBounded(req, maxBytes);
         if (body.length == 0) {
@@ -37,20 +49,33 @@ public final class JsonRequests {
         if (!(node instanceof ObjectNode object)) {
             throw ApiException.invalid("body", "must be a JSON object");
         }
+        List<FieldError> errors = InputContract.checkExcept(object, routeJudgedText);
+        if (!errors.isEmpty()) {
+            throw ApiException.invalid(errors);
+        }
         return object;
     }
 
     private static void requireJsonContentType(ServerRequest req) {
-        Optional<HttpMediaType> type = req.headers().contentType();
+        Optional<HttpMediaType> type;
+        try {
+            type = req.headers().contentType();
+        } catch (RuntimeException e) {
+            throw unsupportedType("Content-Type could not be parsed; it must be application/json");
+        }
         boolean json = type.map(t -> {
             String subtype = t.mediaType().subtype().toLowerCase(Locale.ROOT);
             return t.mediaType().type().equalsIgnoreCase("application")
                     && (subtype.equals("json") || subtype.endsWith("+json"));
         }).orElse(false);
         if (!json) {
-            throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-                    "Content-Type must be application/json", java.util.List.of(), Map.of("Accept-Post", "application/json"));
+            throw unsupportedType("Content-Type must be application/json");
         }
+    }
+
+    private static ApiException unsupportedType(String detail) {
+        return new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, detail, List.of(),
+                Map.of("Accept-Post", "application/json"));
     }
 
     private static byte[] readBounded(ServerRequest req, long maxBytes) {
@@ -80,14 +105,22 @@ public final class JsonRequests {
 
     private static JsonNode parse(byte[] body) {
         try {
-            return Json.mapper().readTree(body);
+            return Json.requestReader().readTree(body);
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new ApiException(ErrorCode.MALFORMED_JSON, "request body is not valid JSON" + where);
+            throw new ApiException(ErrorCode.MALFORMED_JSON, "request body is not valid JSON" + where + ": "
+                    + reason(e));
         } catch (IOException e) {
             throw new ApiException(ErrorCode.MALFORMED_JSON, "request body could not be read as JSON");
         }
+    }
+
+    /** Jackson's own words, without the excerpt of the body it appends (which may hold anything). */
+    private static String reason(JsonProcessingException e) {
+        String message = e.getOriginalMessage() == null ? "unreadable" : e.getOriginalMessage();
+        int excerpt = message.indexOf('\n');
+        return InputContract.shown(excerpt < 0 ? message : message.substring(0, excerpt));
     }
 
     private static ApiException tooLarge(long maxBytes) {

@@ -5,14 +5,17 @@ import io.helidon.webserver.http.ServerRequest;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Typed, validated path and query parameters; bad values become a 400 naming the parameter. */
+/**
+ * Typed, validated path and query parameters; bad values become a 400 naming the parameter. Every value passes
+ * the {@link InputContract}'s text rule first (a {@code %00} is a 400, never a database error).
+ */
 public final class Params {
     private Params() {
     }
 
     /** Path parameter {@code name} converted by {@code parser} (which throws IllegalArgumentException). */
     public static <T> T path(ServerRequest req, String name, Function<String, T> parser) {
-        String raw = req.path().pathParameters().get(name);
+        String raw = InputContract.text(name, req.path().pathParameters().get(name));
         try {
             return parser.apply(raw);
         } catch (IllegalArgumentException e) {
@@ -22,12 +25,18 @@ public final class Params {
 
     /** Optional query parameter {@code name} converted by {@code parser}; empty string counts as absent. */
     public static <T> Optional<T> query(ServerRequest req, String name, Function<String, T> parser) {
-        Optional<String> raw = req.query().first(name).asOptional().filter(s -> !s.isEmpty());
+        Optional<String> raw = req.query().first(name).asOptional().filter(s -> !s.isEmpty())
+                .map(v -> InputContract.text(name, v));
         try {
             return raw.map(parser);
         } catch (IllegalArgumentException e) {
             throw ApiException.invalid(name, e.getMessage());
         }
+    }
+
+    /** Optional timestamp query parameter (ISO 8601 with offset, years 0001 to 9999). */
+    public static Optional<java.time.Instant> queryInstant(ServerRequest req, String name) {
+        return query(req, name, InputContract::timestamp);
     }
 
     /** Optional enum query parameter, by wire name. */

@@ -1,6 +1,7 @@
 package dev.warden.api.users;
 
 import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.CleanText;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -45,7 +46,7 @@ final class AuthEvents {
     /** {@code auth.failed}: {@code {"username": as sent, "reason": "invalid_credentials", "ip"}}. */
     static StreamEvent.Draft failed(String usernameAsSent, String ip, Instant now) {
         Map<String, Object> data = new LinkedHashMap<>();
-        data.put("username", usernameAsSent);
+        data.put("username", CleanText.scrub(usernameAsSent));
         data.put("reason", INVALID_CREDENTIALS);
         data.put("ip", ip);
         return new StreamEvent.Draft(EventType.AUTH_FAILED, now, data, Optional.empty(), Optional.empty());

@@ -70,8 +70,12 @@ public final class UserRoutes implements HttpService {
         answer(req, res, Status.CREATED_201, signedIn);
     }
 
+    private static final Set<String> CREDENTIAL_FIELDS = Set.of("username", "password");
+
     private void signIn(ServerRequest req, ServerResponse res) {
-        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), SIGN_IN_FIELDS);
+        // The username and password are judged by the service alone: any unusable pair, a NUL in it included,
+        // is the same 401 (SPEC Errors), never a 400 that would tell it apart.
+        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes, CREDENTIAL_FIELDS), SIGN_IN_FIELDS);
         Optional<String> username = rawString(in, "username");
         Optional<String> password = rawString(in, "password");
         in.validate();

@@ -10,6 +10,7 @@ import dev.warden.api.http.ErrorCode;
 import dev.warden.api.http.FieldError;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.CleanText;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -75,7 +76,8 @@ public final class UserService implements SessionResolver {
         List<FieldError> errors = new ArrayList<>();
         UsernamePolicy.Result name = usernames.check(request.username());
         name.problem().ifPresent(p -> errors.add(new FieldError("username", p)));
-        passwordProblem(request.password()).ifPresent(p -> errors.add(new FieldError("password", p)));
+        passwordProblem(request.password()).or(() -> sameAsUsername(request))
+                .ifPresent(p -> errors.add(new FieldError("password", p)));
         request.email().filter(e -> !EMAIL.matcher(e).matches())
                 .ifPresent(e -> errors.add(new FieldError("email", "must be an e-mail address")));
         if (!errors.isEmpty()) {
@@ -105,7 +107,10 @@ public final class UserService implements SessionResolver {
      */
     public SignedIn signIn(String username, String password, String ip) {
         Instant now = now();
-        Optional<Account> account = repository.findAccount(usernames.keyOf(username));
+        // A username that cannot be stored cannot name an account; the password is still checked against the
+        // dummy hash so that the answer takes as long as any other miss.
+        Optional<Account> account = CleanText.isClean(username)
+                ? repository.findAccount(usernames.keyOf(username)) : Optional.empty();
         boolean matches = hasher.verify(password, account.map(Account::passwordHash).orElse(hasher.dummyHash()));
         boolean locked = account.map(a -> a.lockedAt(now)).orElse(false);
         if (account.isEmpty() || !matches || locked) {
@@ -183,6 +188,9 @@ public final class UserService implements SessionResolver {
 
     private Optional<String> passwordProblem(String password) {
         int length = password.codePointCount(0, password.length());
+        if (password.isBlank()) {
+            return Optional.of("must not be only whitespace");
+        }
         if (length < config.password().minLength()) {
             return Optional.of("must be at least " + config.password().minLength() + " characters");
         }
@@ -190,6 +198,11 @@ public final class UserService implements SessionResolver {
             return Optional.of("must be at most " + config.password().maxLength() + " characters");
         }
         return Optional.empty();
+    }
+
+    private static Optional<String> sameAsUsername(SignUp request) {
+        return request.password().strip().equalsIgnoreCase(request.username().strip())
+                ? Optional.of("must not be the username") : Optional.empty();
     }
 
     private static Principal.User requireSession(Principal caller) {

@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * One audit record on {@code warden.audit} (SPEC: Audit entry), keyed by agent id. Immutable.
  *
- * @param userId     the user on whose behalf the agent acts: the agent's owner (empty for an unknown agent)
+ * @param userId     the user on whose behalf the agent acts: the agent's owner (empty for an unknown agent, written as {@code ""})
  * @param callerId   who asked for the decision: the agent itself, its owner, or {@code admin}
  * @param parameters the call's arguments with secret-like values redacted (JSON values; null allowed)
  * @param reason     why a call was denied (a {@code DecisionReason} code); empty when allowed

@@ -41,7 +41,8 @@ public final class AuditEntryCodec {
         g.writeStartObject();
         g.writeStringField("id", entry.id());
         g.writeStringField("agentId", entry.agentId());
-        g.writeStringField("userId", entry.userId().orElse(null));
+        // SPEC Audit entry: userId is a string; an unknown agent has no owner, which reads as "".
+        g.writeStringField("userId", entry.userId().orElse(""));
         g.writeStringField("callerId", entry.callerId());
         g.writeStringField("action", entry.action());
         g.writeStringField("resource", entry.resource());
@@ -181,7 +182,7 @@ public final class AuditEntryCodec {
         AuditEntry entry() {
             AuditResult parsed = WireEnum.parse(AuditResult.class, required("result", result))
                     .orElseThrow(() -> new IllegalArgumentException("unknown result " + result));
-            return new AuditEntry(required("id", id), required("agentId", agentId), Optional.ofNullable(userId),
+            return new AuditEntry(required("id", id), required("agentId", agentId), Optional.ofNullable(userId).filter(u -> !u.isEmpty()),
                     required("callerId", callerId), required("action", action), required("resource", resource),
                     required("parameters", parameters), parsed, Optional.ofNullable(reason),
                     required("durationMs", durationMs), required("tokensCost", tokensCost),

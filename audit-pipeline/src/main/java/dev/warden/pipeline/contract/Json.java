@@ -24,6 +24,13 @@ import java.util.Map;
 /**
  * The one JSON configuration of the platform: ISO 8601 UTC timestamps with exactly millisecond precision
  * ({@code 2026-01-02T03:04:05.000Z}), strict numbers, bounded nesting. Thread-safe.
+ *
+ * <p>Two sets of read limits: {@link #requestReader()} for what enters over HTTP (numbers of at most
+ * {@value #REQUEST_MAX_NUMBER_CHARS} characters, nesting at most {@value #REQUEST_MAX_DEPTH} deep, duplicate
+ * keys refused) and {@link #mapper()} for what Warden wrote itself and reads back (Kafka records, PostgreSQL
+ * {@code jsonb}). The second is wider on purpose: everything the first lets in must read back after storage,
+ * where PostgreSQL prints a number without exponent ({@code 1e300} comes back as 301 digits) and a request's
+ * objects sit a few levels deeper inside an audit entry or a stream event.
  */
 public final class Json {
     private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
@@ -35,9 +42,36 @@ public final class Json {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .build();
 
+    /** Longest number a request may write, in characters. */
+    public static final int REQUEST_MAX_NUMBER_CHARS = 64;
+    /** Deepest nesting a request may use (its own object counts as one). */
+    public static final int REQUEST_MAX_DEPTH = 32;
+    /**
+     * Longest number read back from storage: a request's number of {@value #REQUEST_MAX_NUMBER_CHARS} characters
+     * within the double range prints as at most about 400 digits in PostgreSQL's plain notation.
+     */
+    static final int STORED_MAX_NUMBER_CHARS = 1000;
+
+    private static final ObjectMapper REQUEST_MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
     static {
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(64).maxStringLength(1 << 20).maxNumberLength(64).build());
+                .maxNestingDepth(64).maxStringLength(1 << 20).maxNumberLength(STORED_MAX_NUMBER_CHARS).build());
+        REQUEST_MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(REQUEST_MAX_DEPTH).maxStringLength(1 << 20).maxNumberLength(REQUEST_MAX_NUMBER_CHARS)
+                .build());
+    }
+
+    /**
+     * The reader for request bodies: the limits of what may enter (see the class comment). What it reads
+     * still has to pass the edge's value checks (text, number range) before it is used.
+     */
+    public static ObjectReader requestReader() {
+        return REQUEST_MAPPER.reader();
     }
 
     /** Reads a JSON object nested in a larger document, so what follows it is not "trailing". */
