@@ -13,6 +13,7 @@ import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
 import dev.warden.api.events.EventFeed;
 import dev.warden.api.events.stream.EventStream;
+import dev.warden.api.deadletters.DeadLetterRoutes;
 import dev.warden.api.events.stream.EventStreamConfig;
 import dev.warden.api.events.stream.JdbcStreamEventStore;
 import dev.warden.api.events.stream.Subscriber;
@@ -30,6 +31,7 @@ import dev.warden.api.observe.Gauge;
 import dev.warden.api.observe.MetricsRoutes;
 import dev.warden.sinks.external.AuditSinks;
 import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.pipeline.contract.EventType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -141,13 +143,16 @@ public final class WardenPlatform implements AutoCloseable {
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
             List<HealthCheck> allChecks = new ArrayList<>(checks);
             SinkCounters counters = new SinkCounters();
+            List<SinkHealth> sinkHealth = new ArrayList<>();
             Webhooks webhooks = Webhooks.create(config, db, clock);
             if (config.runs(Role.SINKS)) {
                 SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db,
                         AuditSinks.build(config.auditSinks(), clock), counters, clock));
                 allChecks.add(sinks.health());
+                sinkHealth.addAll(sinks.sinkHealth());
                 Webhooks.Worker webhookWorker = push(resources, webhooks.startWorker(kafkaBootstrap));
                 allChecks.add(webhookWorker.health());
+                sinkHealth.add(webhookWorker.sinkHealth());
             }
             if (config.runs(Role.PIPELINE)) {
                 PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
@@ -171,7 +176,7 @@ public final class WardenPlatform implements AutoCloseable {
             WardenApi wardenApi = new WardenApi(
                     new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS, users.cookies().name()),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
-                    new MetricsRoutes(counters, webhooks.counters(), gauges), mounts);
+                    new MetricsRoutes(counters, webhooks.counters(), gauges, List.copyOf(sinkHealth)), mounts);
 
             HttpRouting.Builder routing = HttpRouting.builder();
             if (api) {
@@ -218,6 +223,8 @@ public final class WardenPlatform implements AutoCloseable {
         EventStream stream = push(resources, new EventStream(EventStreamConfig.builder()
                 .maxConnections(config.eventStream().maxConnections())
                 .heartbeatInterval(Duration.ofMillis(config.eventStream().heartbeatIntervalMs()))
+                .maxPerSubscriber(config.eventStream().maxPerSubscriber())
+                .adminReserve(config.eventStream().adminReserve())
                 .validateToken(token -> authenticator.authenticate(token)
                         .filter(p -> !(p instanceof Principal.User u) || u.holds(STREAM_SCOPE))
                         .map(WardenPlatform::subscriber))
@@ -251,6 +258,7 @@ public final class WardenPlatform implements AutoCloseable {
                 new WardenApi.Mount("/audit", new AuditRoutes(new JdbcAuditReader(db, config.kafka().topics().audit()),
                         audit, counters, Duration.ofSeconds(5))),
                 new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboardView, agentRepository, clock)),
+                new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH, stream));
     }
 
@@ -260,7 +268,7 @@ public final class WardenPlatform implements AutoCloseable {
     /** Stream visibility: the admin sees everything, a user their own events, an agent events about itself. */
     private static Subscriber subscriber(Principal principal) {
         return switch (principal) {
-            case Principal.Admin a -> Subscriber.everything(a.subjectId());
+            case Principal.Admin a -> Subscriber.administrator(a.subjectId());
             case Principal.User u -> Subscriber.ofUser(u.subjectId(), u.id().value());
             case Principal.AgentCaller c -> Subscriber.ofAgent(c.subjectId(), c.id().value());
         };

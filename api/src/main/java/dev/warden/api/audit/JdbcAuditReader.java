@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
+import dev.warden.api.db.StoredRows;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
-import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,7 +56,7 @@ public final class JdbcAuditReader {
                 List<AuditEntry> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.add(read(rs));
+                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::read).ifPresent(out::add);
                     }
                 }
                 return out;
@@ -73,7 +73,7 @@ public final class JdbcAuditReader {
                 bind(conn, ps, scope, q);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        sink.accept(read(rs));
+                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::read).ifPresent(sink);
                     }
                 }
             } finally {
@@ -149,16 +149,12 @@ public final class JdbcAuditReader {
         return i + 2;
     }
 
-    private static AuditEntry read(ResultSet rs) throws SQLException {
-        try {
-            return new AuditEntry(rs.getString("id"), rs.getString("agent_id"), Sql.string(rs, "user_id"),
-                    rs.getString("caller_id"), rs.getString("action"), rs.getString("resource"),
-                    Json.mapper().readValue(rs.getString("parameters"), MAP),
-                    WireEnum.parse(AuditResult.class, rs.getString("result")).orElseThrow(),
-                    Sql.string(rs, "reason"), rs.getDouble("duration_ms"), rs.getLong("tokens_cost"),
-                    Sql.requiredInstant(rs, "ts"), Sql.string(rs, "ip"), Sql.string(rs, "user_agent"));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static AuditEntry read(ResultSet rs) throws SQLException, JsonProcessingException {
+        return new AuditEntry(rs.getString("id"), rs.getString("agent_id"), Sql.string(rs, "user_id"),
+                rs.getString("caller_id"), rs.getString("action"), rs.getString("resource"),
+                Json.mapper().readValue(rs.getString("parameters"), MAP),
+                WireEnum.parse(AuditResult.class, rs.getString("result")).orElseThrow(),
+                Sql.string(rs, "reason"), rs.getDouble("duration_ms"), rs.getLong("tokens_cost"),
+                Sql.requiredInstant(rs, "ts"), Sql.string(rs, "ip"), Sql.string(rs, "user_agent"));
     }
 }

@@ -76,9 +76,11 @@ public record WardenConfig(
      * @param heartbeatIntervalMs interval of {@code : heartbeat} comments
      * @param retentionDays       how long persisted stream events are kept for replay
      * @param mirrorAudit         whether every audit entry is also published as an {@code audit} stream event
+     * @param maxPerSubscriber    connections one token holder may hold; 0 means a tenth of {@code maxConnections}
+     * @param adminReserve        connections kept for the administrator beyond {@code maxConnections}
      */
     public record EventStreamSettings(int maxConnections, long heartbeatIntervalMs, int retentionDays,
-                                      boolean mirrorAudit) {
+                                      boolean mirrorAudit, int maxPerSubscriber, int adminReserve) {
     }
 
     /** PostgreSQL connection; {@code url} empty means "start the embedded server". */
@@ -134,6 +136,8 @@ public record WardenConfig(
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
         b.mirrorAudit = eventStream.mirrorAudit();
+        b.sseMaxPerSubscriber = eventStream.maxPerSubscriber();
+        b.sseAdminReserve = eventStream.adminReserve();
         b.users = users;
         b.rateLimit = rateLimit;
         b.webhooks = webhooks;
@@ -182,6 +186,8 @@ public record WardenConfig(
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
         c.get("events.mirror-audit").asBoolean().ifPresent(b::mirrorAudit);
+        c.get("events.max-connections-per-subscriber").asInt().ifPresent(b::sseMaxPerSubscriber);
+        c.get("events.admin-reserved-connections").asInt().ifPresent(b::sseAdminReserve);
         b.users(UsersConfig.from(c.get("users")));
         b.rateLimit(RateLimitConfig.from(c.get("rate-limit")));
         b.webhooks(WebhooksConfig.from(c.get("webhooks")));
@@ -212,6 +218,8 @@ public record WardenConfig(
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
         private boolean mirrorAudit = true;
+        private int sseMaxPerSubscriber;
+        private int sseAdminReserve = 5;
         private UsersConfig users = UsersConfig.builder().build();
         private RateLimitConfig rateLimit = RateLimitConfig.builder().build();
         private WebhooksConfig webhooks = WebhooksConfig.builder().build();
@@ -325,6 +333,18 @@ public record WardenConfig(
             return this;
         }
 
+        /** Connections one token holder may hold on the stream; 0 (default) means a tenth of the cap. */
+        public Builder sseMaxPerSubscriber(int n) {
+            this.sseMaxPerSubscriber = n;
+            return this;
+        }
+
+        /** Stream connections kept for the administrator beyond the cap (default 5). */
+        public Builder sseAdminReserve(int n) {
+            this.sseAdminReserve = n;
+            return this;
+        }
+
         public Builder sseHeartbeatMs(long millis) {
             this.sseHeartbeatMs = millis;
             return this;
@@ -369,7 +389,8 @@ public record WardenConfig(
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
                     redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs),
-                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit), users, rateLimit,
+                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit,
+                            sseMaxPerSubscriber, sseAdminReserve), users, rateLimit,
                     webhooks, auditSinks);
         }
     }

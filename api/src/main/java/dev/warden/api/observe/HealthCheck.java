@@ -8,14 +8,26 @@ public interface HealthCheck {
     /** The component's current state. Never throws: failures are reported as DOWN. */
     Result check();
 
-    /** UP or DOWN with a human-readable detail. */
-    record Result(boolean up, String detail) {
+    /**
+     * UP, DEGRADED (working, but something needs an operator: a sink that keeps failing or falls behind) or
+     * DOWN, with a human-readable detail.
+     */
+    record Result(boolean up, boolean degraded, String detail) {
         public static Result up(String detail) {
-            return new Result(true, detail);
+            return new Result(true, false, detail);
+        }
+
+        public static Result degraded(String detail) {
+            return new Result(true, true, detail);
         }
 
         public static Result down(String detail) {
-            return new Result(false, detail);
+            return new Result(false, false, detail);
+        }
+
+        /** {@code UP}, {@code DEGRADED} or {@code DOWN}. */
+        public String status() {
+            return !up ? "DOWN" : degraded ? "DEGRADED" : "UP";
         }
     }
 }

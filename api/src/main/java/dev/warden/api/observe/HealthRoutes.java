@@ -12,7 +12,9 @@ import java.util.List;
 
 /**
  * {@code GET /observe/health}: 200 when every component of every started role is ready, 503 otherwise,
- * with {@code {"status":"UP|DOWN","roles":[...],"components":{name:{"status","detail"}}}}; and
+ * with {@code {"status":"UP|DEGRADED|DOWN","roles":[...],"components":{name:{"status","detail"}}}}. DEGRADED
+ * (still 200: the process serves, so it stays in rotation) names a component that works but needs an
+ * operator, such as a sink that keeps failing or falls behind; and
  * {@code GET /observe/live}: 200 while the process serves HTTP, whatever its dependencies (for liveness
  * probes, so an outage of Kafka or PostgreSQL makes pods unready, not restarted). Both public.
  */
@@ -36,12 +38,14 @@ public final class HealthRoutes implements HttpService {
         ObjectNode body = Json.mapper().createObjectNode();
         ObjectNode components = Json.mapper().createObjectNode();
         boolean allUp = true;
+        boolean degraded = false;
         for (HealthCheck check : checks) {
             HealthCheck.Result result = safeCheck(check);
             allUp &= result.up();
-            components.putObject(check.name()).put("status", result.up() ? "UP" : "DOWN").put("detail", result.detail());
+            degraded |= result.degraded();
+            components.putObject(check.name()).put("status", result.status()).put("detail", result.detail());
         }
-        body.put("status", allUp ? "UP" : "DOWN");
+        body.put("status", !allUp ? "DOWN" : degraded ? "DEGRADED" : "UP");
         roles.forEach(body.putArray("roles")::add);
         body.set("components", components);
         Responses.json(res, allUp ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, body);

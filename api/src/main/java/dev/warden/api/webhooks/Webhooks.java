@@ -4,6 +4,8 @@ import dev.warden.api.config.Role;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.db.Database;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.sinks.runtime.DeadLetters;
+import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.webhooks.TargetGuard;
 import dev.warden.sinks.webhooks.WebhookCounters;
 import dev.warden.sinks.webhooks.WebhookWorker;
@@ -23,7 +25,10 @@ public final class Webhooks {
     private final WebhookCounters counters = new WebhookCounters();
     private final InstantSource clock;
 
-    private Webhooks(WardenConfig config, JdbcWebhookRepository repository, InstantSource clock) {
+    private final Database db;
+
+    private Webhooks(WardenConfig config, JdbcWebhookRepository repository, Database db, InstantSource clock) {
+        this.db = db;
         this.config = config;
         this.repository = repository;
         this.clock = clock;
@@ -42,7 +47,7 @@ public final class Webhooks {
             }
             return SecretCipher.none();
         });
-        return new Webhooks(config, new JdbcWebhookRepository(db, cipher), clock);
+        return new Webhooks(config, new JdbcWebhookRepository(db, cipher), db, clock);
     }
 
     /** {@code /webhooks}. */
@@ -54,7 +59,8 @@ public final class Webhooks {
     /** Starts the delivery worker, consumer group {@code <streams application prefix>webhooks}. */
     public Worker startWorker(String kafkaBootstrap) {
         WebhookWorker worker = new WebhookWorker(kafkaBootstrap, config.streams().applicationPrefix() + "webhooks",
-                config.kafka().topics().events(), repository, config.webhooks().toOptions(), counters, clock);
+                config.kafka().topics().events(), repository, config.webhooks().toOptions(), counters, clock,
+                letters -> DeadLetters.store(db.dataSource(), letters));
         worker.start();
         return new Worker(worker);
     }
@@ -82,9 +88,17 @@ public final class Webhooks {
 
                 @Override
                 public Result check() {
-                    return worker.isAssigned() ? Result.up("consuming") : Result.down("joining the consumer group");
+                    if (!worker.isAssigned()) {
+                        return Result.down("joining the consumer group");
+                    }
+                    return worker.health().degradedReason().map(Result::degraded).orElse(Result.up("consuming"));
                 }
             };
+        }
+
+        /** Dead letters and lag of the worker, for metrics. */
+        public SinkHealth sinkHealth() {
+            return worker.health();
         }
 
         @Override

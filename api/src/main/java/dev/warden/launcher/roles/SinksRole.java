@@ -6,6 +6,7 @@ import dev.warden.api.observe.HealthCheck;
 import dev.warden.sinks.external.AuditSink;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
 import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.runtime.SinkWorker;
 import dev.warden.sinks.streamstore.StreamEventStoreWriter;
 import java.time.Duration;
@@ -15,7 +16,8 @@ import java.util.List;
 /**
  * The {@code sinks} role: the connector-style workers: the Postgres audit writer (exactly-once into
  * {@code audit_events}) with its fan-out to the configured external audit sinks, and the stream-event store
- * ({@code service_stream_events}, for SSE replay).
+ * ({@code service_stream_events}, for SSE replay). Health is DEGRADED, naming the sink and why, while a worker
+ * keeps failing or falls behind.
  */
 public final class SinksRole implements AutoCloseable {
     private final SinkWorker auditWorker;
@@ -55,10 +57,19 @@ public final class SinksRole implements AutoCloseable {
 
             @Override
             public Result check() {
-                return auditWorker.isAssigned() && streamStoreWorker.isAssigned() ? Result.up("consuming")
-                        : Result.down("joining the consumer group");
+                if (!auditWorker.isAssigned() || !streamStoreWorker.isAssigned()) {
+                    return Result.down("joining the consumer group");
+                }
+                List<String> problems = sinkHealth().stream()
+                        .flatMap(h -> h.degradedReason().map(r -> h.sink() + ": " + r).stream()).toList();
+                return problems.isEmpty() ? Result.up("consuming") : Result.degraded(String.join("; ", problems));
             }
         };
+    }
+
+    /** Failures, lag and dead letters of each worker, for health and metrics. */
+    public List<SinkHealth> sinkHealth() {
+        return List.of(auditWorker.health(), streamStoreWorker.health());
     }
 
     @Override

@@ -82,17 +82,103 @@ class SinkWorkerIT {
         assertThat(writer.storeThreads).allMatch(t -> t.equals("warden-sink-test-store"));
     }
 
-    /** Rows and offsets in memory, stored together; the stores numbered in {@code failing} throw instead. */
+    @Test
+    void recordsTheStoreRefusesAreIsolatedAndDeadLetteredWhileEveryOtherRecordIsStoredOnce() throws Exception {
+        String topic = "sink-poison-" + UUID.randomUUID();
+        int n = 2_000;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+        }
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < n; i++) {
+                producer.send(new ProducerRecord<>(topic, "k" + (i % 10), Integer.toString(i).getBytes()));
+            }
+        }
+        Set<Integer> poison = Set.of(7, 500, 501, 1999);
+        RecordingWriter writer = new RecordingWriter(Set.of(3), poison);
+        SinkCounters counters = new SinkCounters();
+        try (SinkWorker worker = new SinkWorker("poison", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 300, writer,
+                counters)) {
+            worker.start();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (writer.total() + writer.deadLetters.size() < n && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(500);
+            assertThat(worker.health().deadLetteredCount()).isEqualTo(poison.size());
+            assertThat(worker.health().degradedReason()).isEmpty();
+        }
+        List<Integer> all = new ArrayList<>();
+        writer.rows.values().forEach(all::addAll);
+        assertThat(all).hasSize(n - poison.size()).doesNotHaveDuplicates().doesNotContainAnyElementsOf(poison);
+        assertThat(writer.deadLetters).extracting(d -> Integer.parseInt(new String(d.value().orElseThrow())))
+                .containsExactlyInAnyOrderElementsOf(poison);
+        assertThat(writer.deadLetters).allSatisfy(d -> {
+            assertThat(d.sink()).isEqualTo("poison");
+            assertThat(d.error()).contains("refused (injected)");
+        });
+        assertThat(counters.snapshot().auditDropped()).isEqualTo(poison.size());
+    }
+
+    @Test
+    void aSinkThatKeepsFailingIsReportedDegradedWithItsError() throws Exception {
+        String topic = "sink-failing-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic, "k", "1".getBytes())).get();
+        }
+        Set<Integer> everyStore = new HashSet<>();
+        for (int i = 1; i <= 1000; i++) {
+            everyStore.add(i);
+        }
+        RecordingWriter writer = new RecordingWriter(everyStore);
+        try (SinkWorker worker = new SinkWorker("down", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 100, writer,
+                new SinkCounters())) {
+            worker.start();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (worker.health().degradedReason().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(worker.health().degradedReason()).get().asString()
+                    .contains("failing").contains("fails (injected)");
+            assertThat(writer.total()).as("a transient failure drops nothing").isZero();
+            assertThat(writer.deadLetters).isEmpty();
+        }
+    }
+
+    /**
+     * Rows and offsets in memory, stored together; the stores numbered in {@code failing} throw a transient
+     * failure instead, and a batch holding a value of {@code poison} is refused as a poisoned batch.
+     */
     private static final class RecordingWriter implements BatchWriter {
         final Map<TopicPartition, List<Integer>> rows = new ConcurrentHashMap<>();
         final Map<TopicPartition, Long> offsets = new ConcurrentHashMap<>();
+        final List<DeadLetter> deadLetters = java.util.Collections.synchronizedList(new ArrayList<>());
+        final Set<Integer> poison;
         final Set<String> prepareThreads = ConcurrentHashMap.newKeySet();
         final Set<String> storeThreads = ConcurrentHashMap.newKeySet();
         final Set<Integer> failing;
         final AtomicInteger stores = new AtomicInteger();
 
         RecordingWriter(Set<Integer> failing) {
+            this(failing, Set.of());
+        }
+
+        RecordingWriter(Set<Integer> failing, Set<Integer> poison) {
             this.failing = new HashSet<>(failing);
+            this.poison = Set.copyOf(poison);
+        }
+
+        @Override
+        public synchronized void deadLetter(DeadLetter letter, Map<TopicPartition, Long> nextOffsets) {
+            deadLetters.add(letter);
+            offsets.putAll(nextOffsets);
         }
 
         synchronized int total() {
@@ -124,6 +210,11 @@ class SinkWorkerIT {
                 storeThreads.add(Thread.currentThread().getName());
                 if (failing.contains(stores.incrementAndGet())) {
                     throw new IllegalStateException("store " + stores.get() + " fails (injected)");
+                }
+                for (ConsumerRecord<String, byte[]> r : batch) {
+                    if (poison.contains(Integer.parseInt(new String(r.value())))) {
+                        throw new PoisonedBatchException("value " + new String(r.value()) + " refused (injected)", null);
+                    }
                 }
                 synchronized (this) {
                     // No dedup guard here: a record handed over twice would be stored twice, and the test sees it.

@@ -1,12 +1,14 @@
 package dev.warden.sinks.streamstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.warden.api.db.Database;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.BatchWriter;
+import dev.warden.sinks.runtime.PoisonedBatchException;
 import dev.warden.testing.TestPlatform;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The stream-event store on a real PostgreSQL: a batch is stored in one statement with every column as
- * written, malformed records are dropped and counted, and a rewound batch stores only what is new.
+ * written, malformed records are dead-lettered and counted, and a rewound batch stores only what is new.
  */
 class StreamEventStoreWriterIT {
     /** No sinks role: only this test writes the table. */
@@ -81,5 +83,36 @@ class StreamEventStoreWriterIT {
 
     private static ConsumerRecord<String, byte[]> record(long offset, StreamEvent.Draft draft) {
         return new ConsumerRecord<>(TOPIC, 0, offset, draft.subjectKey(), StreamEventCodec.encode(draft));
+    }
+
+    @Test
+    void aValuePostgresRefusesFailsTheBatchAsPoisonedAndTheUndecodableAreDeadLettered() throws Exception {
+        ConsumerRecord<String, byte[]> nul = new ConsumerRecord<>(TOPIC, 0, 9_100_001, "agt_1",
+                ("{\"type\":\"cost.recorded\",\"timestamp\":\"2026-11-23T10:00:00.000Z\","
+                        + "\"data\":{\"tool\":\"a\\u0000b\"},\"agentId\":\"agt_1\",\"userId\":null}")
+                        .getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<String, byte[]> garbage = new ConsumerRecord<>(TOPIC, 0, 9_100_002, "x",
+                "{\"type\":\"nope\"}".getBytes(StandardCharsets.UTF_8));
+        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres())) {
+            StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
+                    Clock.systemUTC());
+
+            assertThatThrownBy(() -> writer.write(List.of(nul), Map.of(PARTITION, 9_100_002L)))
+                    .isInstanceOf(PoisonedBatchException.class);
+            assertThat(writer.storedOffsets(List.of(PARTITION)).get(PARTITION)).isNotEqualTo(9_100_002L);
+
+            assertThat(writer.write(List.of(garbage), Map.of(PARTITION, 9_100_003L)))
+                    .isEqualTo(new BatchWriter.WriteResult(0, 1));
+            try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT sink, topic, partition, record_offset, "
+                         + "convert_from(record_value, 'UTF8'), error FROM sink_dead_letters WHERE record_offset = 9100002")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("stream-store");
+                assertThat(rs.getInt(3)).isZero();
+                assertThat(rs.getString(5)).isEqualTo("{\"type\":\"nope\"}");
+                assertThat(rs.getString(6)).startsWith("undecodable stream event");
+            }
+            assertThat(writer.storedOffsets(List.of(PARTITION))).containsEntry(PARTITION, 9_100_003L);
+        }
     }
 }

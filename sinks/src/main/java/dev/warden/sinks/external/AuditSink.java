@@ -25,16 +25,31 @@ public interface AuditSink extends AutoCloseable {
     default void close() {
     }
 
-    /** The destination did not accept a batch. */
+    /**
+     * The destination did not accept a batch. {@link #permanent()} when it refused the content (an HTTP 4xx
+     * other than 408 and 429): sending the same entries again would fail the same way, so the caller isolates
+     * the entry it refuses instead of dropping the whole batch.
+     */
     class SinkException extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        private final boolean permanent;
 
         public SinkException(String message) {
-            super(message);
+            this(message, null, false);
         }
 
         public SinkException(String message, Throwable cause) {
+            this(message, cause, cause instanceof SinkException s && s.permanent());
+        }
+
+        public SinkException(String message, Throwable cause, boolean permanent) {
             super(message, cause);
+            this.permanent = permanent;
+        }
+
+        /** True when the destination refused the content itself, not just this attempt. */
+        public boolean permanent() {
+            return permanent;
         }
     }
 }

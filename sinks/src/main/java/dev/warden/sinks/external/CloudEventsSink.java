@@ -24,8 +24,8 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Sends audit entries as CloudEvents 1.0 in the JSON event format over HTTP (CloudEvents HTTP Protocol Binding
- * 1.0): by default one structured-mode POST per entry ({@code Content-Type: application/cloudevents+json;
- * charset=UTF-8}), or in {@link CloudEventsConfig.Mode#BATCH batch mode} one POST per audit batch whose body is a
+ * 1.0): by default one structured-mode POST per entry ({@code Content-Type: application/cloudevents+json},
+ * exactly: the official SDKs refuse a charset parameter), or in {@link CloudEventsConfig.Mode#BATCH batch mode} one POST per audit batch whose body is a
  * JSON array of events ({@code application/cloudevents-batch+json}). Each event is
  *
  * <pre>{@code
@@ -52,9 +52,9 @@ public final class CloudEventsSink implements AuditSink {
     /** How far a receiver should let a timestamp stray from its own clock: 5 minutes. */
     public static final Duration DEFAULT_TOLERANCE = Duration.ofMinutes(5);
     /** Content type of a structured-mode request. */
-    public static final String STRUCTURED_CONTENT_TYPE = "application/cloudevents+json; charset=UTF-8";
+    public static final String STRUCTURED_CONTENT_TYPE = "application/cloudevents+json";
     /** Content type of a batched-mode request. */
-    public static final String BATCH_CONTENT_TYPE = "application/cloudevents-batch+json; charset=UTF-8";
+    public static final String BATCH_CONTENT_TYPE = "application/cloudevents-batch+json";
     /** Prefix of every event's {@code type}; the audit result follows ({@code dev.warden.audit.denied}). */
     public static final String TYPE_PREFIX = "dev.warden.audit.";
 

@@ -108,7 +108,7 @@ final class HttpDelivery implements AutoCloseable {
         }
         boolean retriable = status == 408 || status == 429 || status >= 500;
         return Optional.of(new Failure(new SinkException(sink + ": " + shownEndpoint + " answered HTTP " + status
-                + snippet(response.body())), retriable));
+                + snippet(response.body()), null, !retriable), retriable));
     }
 
     private Failure timeout(Throwable cause) {

@@ -5,6 +5,9 @@ import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.external.AuditSink;
 import dev.warden.sinks.runtime.BatchWriter;
+import dev.warden.sinks.runtime.DeadLetter;
+import dev.warden.sinks.runtime.DeadLetters;
+import dev.warden.sinks.runtime.PoisonedBatchException;
 import dev.warden.sinks.runtime.SinkOffsets;
 import dev.warden.sinks.runtime.SinkCounters;
 import java.io.StringReader;
@@ -59,7 +62,8 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private final SinkCounters counters;
     private final ExecutorService fanOut = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("warden-audit-fanout").daemon().factory());
-    private List<AuditEntry> lastBatch = List.of();
+    /** Entries stored since the last fan-out; touched by the store thread, then (after its wait) afterCommit. */
+    private List<AuditEntry> toFanOut = new ArrayList<>();
 
     public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters) {
         this.dataSource = dataSource;
@@ -91,31 +95,34 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         return prepare(records, nextOffsets).store();
     }
 
-    /** Decodes the records and builds the COPY rows (on the polling thread, while the previous batch stores). */
+    /**
+     * Decodes the records and builds the COPY rows (on the polling thread, while the previous batch stores).
+     * A record that does not decode becomes a dead letter, stored in the same transaction as the rows.
+     * Thread-safe: it touches nothing but its arguments.
+     */
     @Override
     public PreparedBatch prepare(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
         List<AuditEntry> entries = new ArrayList<>(records.size());
-        long dropped = 0;
+        List<DeadLetter> undecodable = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             try {
                 entries.add(AuditEntryCodec.decode(record.value()));
-            } catch (IllegalArgumentException e) {
-                dropped++;
-                LOG.warning("dropping malformed audit record " + record.topic() + "-" + record.partition() + "@"
+            } catch (RuntimeException e) {
+                undecodable.add(DeadLetter.of(SINK, record, "undecodable audit record: " + e.getMessage()));
+                LOG.warning("dead-lettering malformed audit record " + record.topic() + "-" + record.partition() + "@"
                         + record.offset() + ": " + e.getMessage());
             }
         }
         String rows = entries.isEmpty() ? "" : csv(entries);
         Map<TopicPartition, Long> offsets = Map.copyOf(nextOffsets);
-        long droppedInBatch = dropped;
         return () -> {
-            long written = store(rows, offsets);
-            lastBatch = entries;
-            return new WriteResult(written, droppedInBatch);
+            long written = store(rows, undecodable, offsets);
+            toFanOut.addAll(entries);
+            return new WriteResult(written, undecodable.size());
         };
     }
 
-    private long store(String rows, Map<TopicPartition, Long> nextOffsets) {
+    private long store(String rows, List<DeadLetter> undecodable, Map<TopicPartition, Long> nextOffsets) {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {
@@ -131,15 +138,39 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                         written = merge(conn, rows);
                     }
                 }
+                DeadLetters.store(conn, undecodable);
                 SinkOffsets.store(conn, SINK, nextOffsets);
                 conn.commit();
                 return written;
-            } catch (SQLException | java.io.IOException | RuntimeException e) {
+            } catch (SQLException e) {
+                conn.rollback();
+                if (PoisonedBatchException.isDataError(e)) {
+                    throw new PoisonedBatchException("audit batch refused by PostgreSQL: " + e.getMessage(), e);
+                }
+                throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
+            } catch (java.io.IOException | RuntimeException e) {
                 conn.rollback();
                 throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void deadLetter(DeadLetter letter, Map<TopicPartition, Long> nextOffsets) {
+        try (Connection conn = dataSource.getConnection()) {
+            conn.setAutoCommit(false);
+            try {
+                DeadLetters.store(conn, List.of(letter));
+                SinkOffsets.store(conn, SINK, nextOffsets);
+                conn.commit();
+            } catch (SQLException | RuntimeException e) {
+                conn.rollback();
+                throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
         }
     }
 
@@ -156,20 +187,60 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
 
     @Override
     public void afterCommit(WriteResult result) {
-        List<AuditEntry> batch = lastBatch;
+        List<AuditEntry> batch = toFanOut;
+        toFanOut = new ArrayList<>();
         if (sinks.isEmpty() || batch.isEmpty()) {
             return;
         }
-        fanOut.execute(() -> {
-            for (AuditSink sink : sinks) {
-                try {
-                    sink.send(batch);
-                } catch (RuntimeException e) {
-                    counters.sinkFailed();
-                    LOG.warning("audit sink " + sink.name() + " failed a batch of " + batch.size() + ": " + e.getMessage());
-                }
+        fanOut.execute(() -> sinks.forEach(sink -> send(sink, batch)));
+    }
+
+    /**
+     * Sends one committed batch to one external sink, best effort. A sink that refuses the content
+     * ({@link AuditSink.SinkException#permanent()}) gets the batch in halves until the refused entry is alone,
+     * which is dead-lettered (sink {@code audit-sink:<name>}): the other entries still arrive.
+     */
+    private void send(AuditSink sink, List<AuditEntry> batch) {
+        try {
+            sink.send(batch);
+        } catch (RuntimeException e) {
+            counters.sinkFailed();
+            LOG.warning("audit sink " + sink.name() + " failed a batch of " + batch.size() + ": " + e.getMessage());
+            if (e instanceof AuditSink.SinkException refused && refused.permanent()) {
+                isolate(sink, batch, refused);
             }
-        });
+        }
+    }
+
+    private void isolate(AuditSink sink, List<AuditEntry> batch, AuditSink.SinkException cause) {
+        if (batch.size() == 1) {
+            AuditEntry entry = batch.getFirst();
+            try {
+                DeadLetters.store(dataSource, List.of(new DeadLetter("audit-sink:" + sink.name(), topic, -1, -1,
+                        Optional.of(entry.agentId().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        Optional.of(AuditEntryCodec.encode(entry)), cause.getMessage())));
+            } catch (RuntimeException e) {
+                LOG.warning("audit sink " + sink.name() + ": dead letter for " + entry.id() + " not stored: "
+                        + e.getMessage());
+            }
+            return;
+        }
+        int half = batch.size() / 2;
+        for (List<AuditEntry> part : List.of(batch.subList(0, half), batch.subList(half, batch.size()))) {
+            try {
+                sink.send(part);
+            } catch (AuditSink.SinkException e) {
+                if (e.permanent()) {
+                    isolate(sink, part, e);
+                } else {
+                    LOG.warning("audit sink " + sink.name() + " failed while isolating: " + e.getMessage());
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.warning("audit sink " + sink.name() + " failed while isolating: " + e.getMessage());
+                return;
+            }
+        }
     }
 
     /** The COPY (CSV) form of {@code entries}, in the column order of {@link #COPY}. */

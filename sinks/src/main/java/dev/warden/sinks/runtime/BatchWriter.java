@@ -24,12 +24,24 @@ public interface BatchWriter {
     Map<TopicPartition, Long> storedOffsets(Collection<TopicPartition> partitions);
 
     /**
-     * Durably writes {@code records} and records {@code nextOffsets}, all or nothing.
+     * Durably writes {@code records} and records {@code nextOffsets}, all or nothing. A record that cannot even
+     * be decoded is dead-lettered in the same transaction (counted in {@link WriteResult#dropped()}).
      *
      * @return what was written, for the counters
-     * @throws RuntimeException when nothing was written; the worker rewinds to the stored offsets and retries
+     * @throws PoisonedBatchException when the store refused the batch's data: nothing was written, and the
+     *                                worker isolates the culprit
+     * @throws RuntimeException       when nothing was written for any other reason; the worker rewinds to the
+     *                                stored offsets and retries
      */
     WriteResult write(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets);
+
+    /**
+     * Durably stores {@code letter} (a record the store refused on its own) and {@code nextOffsets}, all or
+     * nothing, so the worker goes on after it.
+     *
+     * @throws RuntimeException when nothing was stored; the worker rewinds and retries
+     */
+    void deadLetter(DeadLetter letter, Map<TopicPartition, Long> nextOffsets);
 
     /**
      * The first half of {@link #write}: turns the polled records into a batch ready to store. The default
@@ -54,9 +66,13 @@ public interface BatchWriter {
      * What one batch did.
      *
      * @param written rows newly stored (duplicates already stored are not counted)
-     * @param dropped records that could not be decoded and were skipped (counted, never retried)
+     * @param dropped records dead-lettered: undecodable, or refused by the store (counted, never retried)
      */
     record WriteResult(long written, long dropped) {
+        /** Both batches' results together. */
+        public WriteResult plus(WriteResult other) {
+            return new WriteResult(written + other.written, dropped + other.dropped);
+        }
     }
 
     /** Called after each durable batch, on the worker's polling thread; must not block for long. */

@@ -27,9 +27,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * The runtime every sink shares: consume a topic in a consumer group, hand each polled batch to a
  * {@link BatchWriter} that stores rows and offsets atomically, and on (re)assignment seek to the offsets the
  * writer stored — so each record is written exactly once however the worker dies. Failed batches are
- * retried after a backoff, from the stored offsets. Runs on its own thread, plus a store thread: while one
- * batch is being stored, the next is polled and {@linkplain BatchWriter#prepare prepared}; it is stored only
- * once the previous one is durable, so batches are stored one at a time and in order. {@link #close()} stops it.
+ * retried after a backoff, from the stored offsets. A batch the store refuses for its data
+ * ({@link PoisonedBatchException}) is split in halves, each stored on its own, until the culprit is alone; that
+ * record is dead-lettered with the error ({@link DeadLetter}) together with the offset past it, and the worker
+ * goes on: one bad value never stops a partition, and everything else stays exactly once. Runs on its own
+ * thread, plus a store thread: while one batch is being stored, the next is polled and
+ * {@linkplain BatchWriter#prepare prepared}; it is stored only once the previous one is durable, so batches are
+ * stored one at a time and in order. {@link #health()} says whether it keeps failing or falls behind.
+ * {@link #close()} stops it.
  */
 public final class SinkWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
@@ -44,6 +49,7 @@ public final class SinkWorker implements AutoCloseable {
 
     private final BatchWriter writer;
     private final SinkCounters counters;
+    private final SinkHealth health;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean assigned;
@@ -61,6 +67,7 @@ public final class SinkWorker implements AutoCloseable {
         this.topic = topic;
         this.writer = writer;
         this.counters = counters;
+        this.health = new SinkHealth(name);
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + name);
@@ -95,11 +102,17 @@ public final class SinkWorker implements AutoCloseable {
         return name;
     }
 
+    /** Failures, lag and dead letters of this sink. */
+    public SinkHealth health() {
+        return health;
+    }
+
     private void run() {
         try {
             consumer.subscribe(List.of(topic), new SeekToStored());
             while (running) {
                 ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(200));
+                sampleLag();
                 if (polled.isEmpty()) {
                     finishInFlight(); // nothing to overlap it with: settle the batch being stored now
                     continue;
@@ -116,7 +129,8 @@ public final class SinkWorker implements AutoCloseable {
                 // Prepared while the previous batch was being stored; store it once that one is durable. If that
                 // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
                 if (finishInFlight()) {
-                    inFlight = new InFlight(storer.submit(batch::store), polled.count());
+                    List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
+                    inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), polled.count());
                 }
             }
         } catch (WakeupException e) {
@@ -136,13 +150,70 @@ public final class SinkWorker implements AutoCloseable {
 
     /** Hands the polled records and the next offset of each partition to the writer's first half. */
     private BatchWriter.PreparedBatch prepare(ConsumerRecords<String, byte[]> polled) {
+        List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
+        return writer.prepare(records, nextOffsets(records));
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> recordsOf(ConsumerRecords<String, byte[]> polled) {
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>(polled.count());
+        polled.forEach(records::add);
+        return records;
+    }
+
+    /** The offset after the last of {@code records} in each of their partitions. */
+    private static Map<TopicPartition, Long> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {
         Map<TopicPartition, Long> next = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> record : polled) {
-            records.add(record);
-            next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
+        for (ConsumerRecord<String, byte[]> record : records) {
+            next.merge(new TopicPartition(record.topic(), record.partition()), record.offset() + 1, Math::max);
         }
-        return writer.prepare(records, next);
+        return next;
+    }
+
+    /** Store thread: stores a prepared batch; if the store refuses its data, isolates the culprit(s). */
+    private BatchWriter.WriteResult storeIsolating(BatchWriter.PreparedBatch batch,
+                                                   List<ConsumerRecord<String, byte[]>> records) {
+        try {
+            return batch.store();
+        } catch (PoisonedBatchException e) {
+            LOG.warning("sink " + name + ": a batch of " + records.size() + " holds a record the store refuses ("
+                    + e.getMessage() + "); isolating it");
+            return isolate(records, e);
+        }
+    }
+
+    /**
+     * Stores {@code records} in halves, recursively, until a refused record is alone, and dead-letters it.
+     * Halves are stored in order with their own offsets, so progress survives a crash mid-way; a transient
+     * failure here ends the isolation and the worker retries from the stored offsets.
+     */
+    private BatchWriter.WriteResult isolate(List<ConsumerRecord<String, byte[]>> records, PoisonedBatchException cause) {
+        if (records.size() == 1) {
+            ConsumerRecord<String, byte[]> record = records.getFirst();
+            writer.deadLetter(DeadLetter.of(name, record, cause.getMessage()), nextOffsets(records));
+            LOG.warning("sink " + name + ": dead-lettered " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + ": " + cause.getMessage());
+            return new BatchWriter.WriteResult(0, 1);
+        }
+        int half = records.size() / 2;
+        BatchWriter.WriteResult result = new BatchWriter.WriteResult(0, 0);
+        for (List<ConsumerRecord<String, byte[]>> part : List.of(records.subList(0, half),
+                records.subList(half, records.size()))) {
+            try {
+                result = result.plus(writer.prepare(part, nextOffsets(part)).store());
+            } catch (PoisonedBatchException e) {
+                result = result.plus(isolate(part, e));
+            }
+        }
+        return result;
+    }
+
+    /** The records between this worker's positions and the partitions' ends, as the consumer last saw them. */
+    private void sampleLag() {
+        long total = 0;
+        for (TopicPartition tp : consumer.assignment()) {
+            total += consumer.currentLag(tp).orElse(0);
+        }
+        health.lag(total, System.nanoTime());
     }
 
     /**
@@ -165,6 +236,8 @@ public final class SinkWorker implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+        health.stored();
+        health.deadLettered(result.dropped());
         counters.written(result.written());
         counters.dropped(result.dropped());
         try {
@@ -177,6 +250,7 @@ public final class SinkWorker implements AutoCloseable {
 
     private void failed(int records, Throwable e) {
         counters.failed(records);
+        health.failed(e.getMessage());
         LOG.warning("sink " + name + " failed to write a batch of " + records + "; retrying from stored offsets: "
                 + e.getMessage());
         rewind(consumer.assignment());

@@ -5,6 +5,9 @@ import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.BatchWriter;
+import dev.warden.sinks.runtime.DeadLetter;
+import dev.warden.sinks.runtime.DeadLetters;
+import dev.warden.sinks.runtime.PoisonedBatchException;
 import dev.warden.sinks.runtime.SinkOffsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,9 +17,11 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,7 +30,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Persists {@code warden.events} into {@code service_stream_events} for replay, exactly once (rows and the
  * next offset in one transaction; {@code ON CONFLICT DO NOTHING} as a second guard). The row id is the
- * event's offset. Rows older than the retention are deleted periodically.
+ * event's offset. Rows older than the retention are deleted periodically. A record that does not decode, or
+ * that PostgreSQL refuses, is dead-lettered (see {@link dev.warden.sinks.runtime.SinkWorker}).
  */
 public final class StreamEventStoreWriter implements BatchWriter {
     /** The name this sink stores its offsets under. */
@@ -59,33 +65,74 @@ public final class StreamEventStoreWriter implements BatchWriter {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {
-                long dropped = 0;
+                List<DeadLetter> undecodable = new ArrayList<>();
                 long written = 0;
                 try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
                     for (ConsumerRecord<String, byte[]> record : records) {
-                        StreamEvent event;
-                        try {
-                            event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
-                        } catch (IllegalArgumentException e) {
-                            dropped++;
+                        Optional<String> problem = bindIfDecodable(ps, record);
+                        if (problem.isPresent()) {
+                            undecodable.add(DeadLetter.of(SINK, record, "undecodable stream event: " + problem.get()));
                             continue;
                         }
-                        bind(ps, event, record.offset());
                         ps.addBatch();
                     }
                     for (int n : ps.executeBatch()) {
                         written += Math.max(n, 0);
                     }
                 }
+                DeadLetters.store(conn, undecodable);
                 SinkOffsets.store(conn, SINK, nextOffsets);
                 conn.commit();
-                return new WriteResult(written, dropped);
-            } catch (SQLException | RuntimeException e) {
+                return new WriteResult(written, undecodable.size());
+            } catch (SQLException e) {
+                conn.rollback();
+                if (PoisonedBatchException.isDataError(e)) {
+                    throw new PoisonedBatchException("stream events refused by PostgreSQL: " + e.getMessage(), e);
+                }
+                throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
+            } catch (RuntimeException e) {
                 conn.rollback();
                 throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
+        }
+    }
+
+    /** Binds {@code record}'s row; answers why it cannot be, when it does not decode. */
+    private static Optional<String> bindIfDecodable(PreparedStatement ps, ConsumerRecord<String, byte[]> record)
+            throws SQLException {
+        StreamEvent event;
+        String data;
+        try {
+            event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
+            data = Json.mapper().writeValueAsString(event.data());
+        } catch (IllegalArgumentException | JsonProcessingException e) {
+            return Optional.of(String.valueOf(e.getMessage()));
+        }
+        ps.setLong(1, record.offset());
+        ps.setString(2, event.type().wireName());
+        ps.setTimestamp(3, Timestamp.from(event.timestamp()));
+        ps.setObject(4, data, Types.OTHER);
+        ps.setString(5, event.agentId().orElse(null));
+        ps.setString(6, event.userId().orElse(null));
+        return Optional.empty();
+    }
+
+    @Override
+    public void deadLetter(DeadLetter letter, Map<TopicPartition, Long> nextOffsets) {
+        try (Connection conn = dataSource.getConnection()) {
+            conn.setAutoCommit(false);
+            try {
+                DeadLetters.store(conn, List.of(letter));
+                SinkOffsets.store(conn, SINK, nextOffsets);
+                conn.commit();
+            } catch (SQLException | RuntimeException e) {
+                conn.rollback();
+                throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
         }
     }
 
@@ -105,18 +152,5 @@ public final class StreamEventStoreWriter implements BatchWriter {
         } catch (SQLException e) {
             LOG.warning("could not expire old stream events: " + e.getMessage());
         }
-    }
-
-    private static void bind(PreparedStatement ps, StreamEvent event, long offset) throws SQLException {
-        ps.setLong(1, offset);
-        ps.setString(2, event.type().wireName());
-        ps.setTimestamp(3, Timestamp.from(event.timestamp()));
-        try {
-            ps.setObject(4, Json.mapper().writeValueAsString(event.data()), Types.OTHER);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(e);
-        }
-        ps.setString(5, event.agentId().orElse(null));
-        ps.setString(6, event.userId().orElse(null));
     }
 }

@@ -2,6 +2,8 @@ package dev.warden.sinks.webhooks;
 
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.runtime.DeadLetter;
+import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.runtime.SinkWorker;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -38,6 +41,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * Runs on its own thread; {@link #close()} stops it.
  */
 public final class WebhookWorker implements AutoCloseable {
+    /** The name of this sink in dead letters, health and metrics. */
+    public static final String SINK = "webhooks";
     /** Unfinished events beyond which consumption pauses (resumes at half). */
     static final int MAX_IN_FLIGHT = 10_000;
     private static final Logger LOG = Logger.getLogger(WebhookWorker.class.getName());
@@ -48,6 +53,8 @@ public final class WebhookWorker implements AutoCloseable {
     private final WebhookDirectory directory;
     private final WebhookDispatcher dispatcher;
     private final OffsetTracker tracker = new OffsetTracker();
+    private final Consumer<List<DeadLetter>> deadLetters;
+    private final SinkHealth health = new SinkHealth(SINK);
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean assigned;
@@ -55,11 +62,14 @@ public final class WebhookWorker implements AutoCloseable {
     private boolean paused;
 
     /**
-     * @param groupId the consumer group, {@code <streams application prefix>webhooks}
+     * @param groupId     the consumer group, {@code <streams application prefix>webhooks}
+     * @param deadLetters stores the events that cannot be decoded (at least once: offsets live in Kafka)
      */
     public WebhookWorker(String bootstrap, String groupId, String topic, WebhookDirectory directory,
-                         WebhookOptions options, WebhookCounters counters, InstantSource clock) {
+                         WebhookOptions options, WebhookCounters counters, InstantSource clock,
+                         Consumer<List<DeadLetter>> deadLetters) {
         this.topic = topic;
+        this.deadLetters = deadLetters;
         this.directory = directory;
         this.dispatcher = new WebhookDispatcher(directory, new HttpWebhookTransport(options.timeout()),
                 TargetGuard.system(options.allowPrivateTargets()), options, counters, clock, Thread::sleep,
@@ -96,6 +106,11 @@ public final class WebhookWorker implements AutoCloseable {
             consumer.subscribe(List.of(topic), new Rebalance());
             while (running) {
                 ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
+                long lag = 0;
+                for (TopicPartition tp : consumer.assignment()) {
+                    lag += consumer.currentLag(tp).orElse(0);
+                }
+                health.lag(lag, System.nanoTime());
                 if (!records.isEmpty() || refreshDue()) {
                     if (!refresh()) {
                         rewind(records);
@@ -130,9 +145,11 @@ public final class WebhookWorker implements AutoCloseable {
         try {
             dispatcher.refresh(directory.activeEndpoints());
             lastRefreshNanos = System.nanoTime();
+            health.stored();
             return true;
         } catch (RuntimeException e) {
             LOG.warning("webhook sink cannot read the endpoint list; retrying: " + e.getMessage());
+            health.failed("cannot read the endpoint list: " + e.getMessage());
             return false;
         }
     }
@@ -148,11 +165,26 @@ public final class WebhookWorker implements AutoCloseable {
         try {
             event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
         } catch (IllegalArgumentException e) {
-            LOG.warning("webhook sink skips a malformed event at offset " + record.offset() + ": " + e.getMessage());
+            deadLetter(record, e);
             ticket.finished();
             return;
         }
         dispatcher.dispatch(event, ticket);
+    }
+
+    /**
+     * An event no endpoint can ever be sent is kept with its error. If even that fails, the event is not
+     * finished: it is read again after a restart rather than lost.
+     */
+    private void deadLetter(ConsumerRecord<String, byte[]> record, IllegalArgumentException e) {
+        LOG.warning("webhook sink dead-letters a malformed event at offset " + record.offset() + ": " + e.getMessage());
+        deadLetters.accept(List.of(DeadLetter.of(SINK, record, "undecodable stream event: " + e.getMessage())));
+        health.deadLettered(1);
+    }
+
+    /** Dead letters and lag of this worker. */
+    public SinkHealth health() {
+        return health;
     }
 
     private void commitFinished() {

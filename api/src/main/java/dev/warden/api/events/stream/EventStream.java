@@ -2,7 +2,7 @@ package dev.warden.api.events.stream;
 
 import dev.warden.api.events.FeedEvent;
 import dev.warden.api.http.ApiException;
-import dev.warden.api.http.JsonInput;
+import dev.warden.api.http.InputContract;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -30,7 +30,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -60,7 +59,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     /** The latest events, undecoded (an array each, not a tree: they stay live across young collections). */
     private final Deque<FeedEvent> ring = new ArrayDeque<>();
     private final LiveConnections live = new LiveConnections();
-    private final AtomicInteger connections = new AtomicInteger();
+    private final ConnectionSlots slots;
     private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("warden-sse-heartbeat").daemon().factory());
     /** Every event with an id above this is in the ring (or still to come). Guarded by {@code this}. */
@@ -75,13 +74,16 @@ public final class EventStream implements HttpService, AutoCloseable {
         this.config = config;
         this.store = store;
         this.ringFloor = startPosition;
+        this.slots = new ConnectionSlots(config.maxConnections(), config.maxPerSubscriber(), config.adminReserve());
         long every = config.heartbeatInterval().toMillis();
-        heartbeats.scheduleAtFixedRate(() -> live.forEach(SseConnection::heartbeat), every, every, TimeUnit.MILLISECONDS);
+        heartbeats.scheduleAtFixedRate(this::beat, every, every, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void routing(HttpRules rules) {
-        rules.any(this::handleRequest);
+        // The mount point itself only: a sub-path (/events/stream/x) is not the stream and goes on to the
+        // surrounding handlers (SPEC Event stream).
+        rules.any("/", this::handleRequest);
     }
 
     /**
@@ -109,7 +111,7 @@ public final class EventStream implements HttpService, AutoCloseable {
 
     /** Number of open SSE connections. */
     public int getConnectionCount() {
-        return connections.get();
+        return slots.inUse();
     }
 
     /**
@@ -135,32 +137,57 @@ public final class EventStream implements HttpService, AutoCloseable {
         Optional<Subscriber> subscriber = authenticate(req);
         Set<EventType> types = types(req);
         Optional<Cursor> cursor = cursor(req);
-        if (connections.incrementAndGet() > config.maxConnections()) {
-            connections.decrementAndGet();
+        if (subscriber.isEmpty()) {
+            refuse(res);
+            return;
+        }
+        Optional<ConnectionSlots.Slot> slot = slots.acquire(subscriber.get());
+        if (slot.isEmpty()) {
             res.status(Status.SERVICE_UNAVAILABLE_503).header(HeaderNames.CONTENT_TYPE, "text/plain")
                     .header(HeaderNames.RETRY_AFTER, "5").send("Too many connections");
             return;
         }
-        try {
-            res.status(Status.OK_200);
-            res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-            res.header(HeaderNames.CACHE_CONTROL, "no-store");
-            res.header("X-Accel-Buffering", "no");
-            try (OutputStream out = res.outputStream()) {
-                if (subscriber.isEmpty()) {
-                    new SseConnection(Subscriber.everything(""), Set.of(), out, 1, 0)
-                            .sendControl("error", Map.of("code", "UNAUTHORIZED", "message", "Invalid token"));
-                    return;
-                }
-                stream(new SseConnection(subscriber.get(), types, out, config.maxQueued(), -1), cursor);
-            }
+        try (OutputStream out = open(res)) {
+            stream(new SseConnection(subscriber.get(), types, out, config.maxQueued(), -1, slot.get()::release), cursor);
         } catch (IOException | UncheckedIOException e) {
             LOG.log(Level.FINE, "SSE client went away", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            connections.decrementAndGet();
+            slot.get().release();
         }
+    }
+
+    /** SPEC Stream behaviour 7: one {@code error} event, then close. */
+    private static void refuse(ServerResponse res) {
+        try (OutputStream out = open(res)) {
+            new SseConnection(Subscriber.everything(""), Set.of(), out, 1, 0, () -> { })
+                    .sendControl("error", Map.of("code", "UNAUTHORIZED", "message", "Invalid token"));
+        } catch (IOException | UncheckedIOException e) {
+            LOG.log(Level.FINE, "SSE client went away", e);
+        }
+    }
+
+    private static OutputStream open(ServerResponse res) {
+        res.status(Status.OK_200);
+        res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
+        res.header("X-Accel-Buffering", "no");
+        return res.outputStream();
+    }
+
+    /**
+     * Heartbeat tick: a connection whose previous heartbeat is still unwritten has not taken a byte for a
+     * whole interval (a vanished peer, or a client that stopped reading); it is dropped and its slot freed.
+     */
+    private void beat() {
+        live.forEach(connection -> {
+            if (!connection.heartbeat()) {
+                live.remove(connection);
+                connection.close();
+                LOG.fine("SSE connection dropped: no heartbeat written for a whole interval");
+            }
+        });
     }
 
     private void stream(SseConnection connection, Optional<Cursor> cursor) throws IOException, InterruptedException {
@@ -237,16 +264,16 @@ public final class EventStream implements HttpService, AutoCloseable {
     private long replayStored(SseConnection connection, Cursor cursor, long position, long through) throws IOException {
         long at = position;
         while (at < through) {
-            List<StreamEvent> page = cursor.since().isPresent()
+            StreamEventStore.Page page = cursor.since().isPresent()
                     ? store.since(cursor.since().get(), at, through, PAGE)
                     : store.after(at, through, PAGE);
-            for (StreamEvent event : page) {
+            for (StreamEvent event : page.events()) {
                 connection.send(event);
             }
-            if (page.size() < PAGE) {
+            if (page.rows() < PAGE) {
                 return through;
             }
-            at = Long.parseLong(page.getLast().id());
+            at = page.lastId(); // past unreadable rows too: they are skipped, never the end of the replay
         }
         return Math.max(at, through);
     }
@@ -292,7 +319,8 @@ public final class EventStream implements HttpService, AutoCloseable {
     }
 
     private Set<EventType> types(ServerRequest req) {
-        Optional<String> raw = req.query().first("types").asOptional().filter(s -> !s.isBlank());
+        Optional<String> raw = req.query().first("types").asOptional().filter(s -> !s.isBlank())
+                .map(v -> InputContract.text("types", v));
         if (raw.isEmpty()) {
             return config.eventTypes();
         }
@@ -314,12 +342,13 @@ public final class EventStream implements HttpService, AutoCloseable {
                 throw ApiException.invalid("Last-Event-ID", "must be an event id");
             }
         }
-        Optional<String> since = req.query().first("since").asOptional().filter(s -> !s.isBlank());
+        Optional<String> since = req.query().first("since").asOptional().filter(s -> !s.isBlank())
+                .map(v -> InputContract.text("since", v));
         if (since.isPresent()) {
             try {
-                return Optional.of(new Cursor(Optional.empty(), Optional.of(JsonInput.parseInstant(since.get()))));
-            } catch (java.time.format.DateTimeParseException e) {
-                throw ApiException.invalid("since", "must be an ISO 8601 timestamp with a zone offset");
+                return Optional.of(new Cursor(Optional.empty(), Optional.of(InputContract.timestamp(since.get()))));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.invalid("since", e.getMessage());
             }
         }
         return Optional.empty();

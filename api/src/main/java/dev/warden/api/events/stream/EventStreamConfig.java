@@ -19,14 +19,17 @@ import java.util.function.Function;
  * @param ringSize           recent events kept in memory to bridge the store's lag (default 10,000)
  * @param maxQueued          events queued for one slow client before it is disconnected (default 10,000)
  * @param storeCatchUp       how long a reconnect waits for the store to catch up with the ring (default 10 s)
+ * @param maxPerSubscriber   connections one subscriber (token holder) may hold (default a tenth of
+ *                           {@code maxConnections}, at least 1)
+ * @param adminReserve       connections reserved for the administrator beyond {@code maxConnections} (default 5)
  */
 public record EventStreamConfig(int maxConnections, Duration heartbeatInterval, Set<EventType> eventTypes,
                                 boolean requireAuth, Function<String, Optional<Subscriber>> validateToken, int ringSize,
-                                int maxQueued, Duration storeCatchUp) {
+                                int maxQueued, Duration storeCatchUp, int maxPerSubscriber, int adminReserve) {
     public EventStreamConfig {
         eventTypes = Set.copyOf(eventTypes);
         if (maxConnections < 1 || ringSize < 1 || maxQueued < 1 || heartbeatInterval.isNegative()
-                || heartbeatInterval.isZero()) {
+                || heartbeatInterval.isZero() || maxPerSubscriber < 1 || adminReserve < 0) {
             throw new IllegalArgumentException("event stream limits must be positive");
         }
     }
@@ -45,6 +48,20 @@ public record EventStreamConfig(int maxConnections, Duration heartbeatInterval, 
         private int ringSize = 10_000;
         private int maxQueued = 10_000;
         private Duration storeCatchUp = Duration.ofSeconds(10);
+        private int maxPerSubscriber;
+        private int adminReserve = 5;
+
+        /** Connections one subscriber may hold; 0 (the default) means a tenth of {@code maxConnections}. */
+        public Builder maxPerSubscriber(int n) {
+            this.maxPerSubscriber = n;
+            return this;
+        }
+
+        /** Connections reserved for the administrator beyond {@code maxConnections}. */
+        public Builder adminReserve(int n) {
+            this.adminReserve = n;
+            return this;
+        }
 
         public Builder maxConnections(int n) {
             this.maxConnections = n;
@@ -87,8 +104,9 @@ public record EventStreamConfig(int maxConnections, Duration heartbeatInterval, 
         }
 
         public EventStreamConfig build() {
+            int perSubscriber = maxPerSubscriber > 0 ? maxPerSubscriber : Math.max(1, maxConnections / 10);
             return new EventStreamConfig(maxConnections, heartbeatInterval, eventTypes, requireAuth, validateToken,
-                    ringSize, maxQueued, storeCatchUp);
+                    ringSize, maxQueued, storeCatchUp, perSubscriber, adminReserve);
         }
     }
 }

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
+import dev.warden.api.db.StoredRows;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.sinks.streamstore.StreamEventStoreWriter;
-import java.io.UncheckedIOException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -66,26 +66,26 @@ public final class JdbcStreamEventStore implements StreamEventStore {
     }
 
     @Override
-    public List<StreamEvent> after(long after, long upTo, int limit) {
+    public Page after(long after, long upTo, int limit) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(AFTER)) {
                 ps.setLong(1, after);
                 ps.setLong(2, upTo);
                 ps.setInt(3, limit);
-                return readAll(ps);
+                return readPage(ps);
             }
         });
     }
 
     @Override
-    public List<StreamEvent> since(Instant since, long afterId, long upTo, int limit) {
+    public Page since(Instant since, long afterId, long upTo, int limit) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(SINCE)) {
                 ps.setTimestamp(1, Timestamp.from(since));
                 ps.setLong(2, afterId);
                 ps.setLong(3, upTo);
                 ps.setInt(4, limit);
-                return readAll(ps);
+                return readPage(ps);
             }
         });
     }
@@ -105,20 +105,28 @@ public final class JdbcStreamEventStore implements StreamEventStore {
     }
 
     private static List<StreamEvent> readAll(PreparedStatement ps) throws SQLException {
+        return readPage(ps).events();
+    }
+
+    private static Page readPage(PreparedStatement ps) throws SQLException {
         List<StreamEvent> out = new ArrayList<>();
+        int rows = 0;
+        long lastId = -1;
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                try {
-                    out.add(new StreamEvent(Long.toString(rs.getLong("id")),
-                            WireEnum.parse(EventType.class, rs.getString("type")).orElseThrow(),
-                            Sql.requiredInstant(rs, "timestamp"),
-                            Json.mapper().readValue(rs.getString("data"), MAP),
-                            Sql.string(rs, "agent_id"), Sql.string(rs, "user_id")));
-                } catch (JsonProcessingException e) {
-                    throw new UncheckedIOException(e);
-                }
+                rows++;
+                lastId = rs.getLong("id");
+                StoredRows.read("service_stream_events", "id", rs, JdbcStreamEventStore::read).ifPresent(out::add);
             }
         }
-        return out;
+        return new Page(out, rows, lastId);
+    }
+
+    private static StreamEvent read(ResultSet rs) throws SQLException, JsonProcessingException {
+        return new StreamEvent(Long.toString(rs.getLong("id")),
+                WireEnum.parse(EventType.class, rs.getString("type")).orElseThrow(),
+                Sql.requiredInstant(rs, "timestamp"),
+                Json.mapper().readValue(rs.getString("data"), MAP),
+                Sql.string(rs, "agent_id"), Sql.string(rs, "user_id"));
     }
 }

@@ -27,15 +27,23 @@ final class SseConnection {
     private final Set<EventType> types;
     private final OutputStream out;
     private final BlockingQueue<Object> queue;
+    private final Runnable releaseSlot;
     private long position;
     private volatile boolean open = true;
+    /** A heartbeat was queued and not yet written. */
+    private volatile boolean heartbeatPending;
 
-    SseConnection(Subscriber subscriber, Set<EventType> types, OutputStream out, int maxQueued, long position) {
+    /**
+     * @param releaseSlot frees the connection's slot; called (idempotently) when the hub gives up on the client
+     */
+    SseConnection(Subscriber subscriber, Set<EventType> types, OutputStream out, int maxQueued, long position,
+                  Runnable releaseSlot) {
         this.subscriber = subscriber;
         this.types = Set.copyOf(types);
         this.out = out;
         this.queue = new LinkedBlockingQueue<>(maxQueued); // nodes allocated as events queue, not upfront
         this.position = position;
+        this.releaseSlot = releaseSlot;
     }
 
     /** The audience of this connection's subscriber (how the hub indexes it). */
@@ -68,18 +76,30 @@ final class SseConnection {
         }
     }
 
-    /** Hub side: queue a heartbeat (dropped when the queue is full: the client is busy anyway). */
-    void heartbeat() {
-        if (open) {
-            queue.offer(HEARTBEAT);
+    /**
+     * Hub side: queue a heartbeat. False when the previous one has not been written yet: the client has taken
+     * nothing for a whole interval and counts as dead (the caller closes it).
+     */
+    boolean heartbeat() {
+        if (!open) {
+            return true;
         }
+        if (heartbeatPending) {
+            return false;
+        }
+        heartbeatPending = true;
+        if (!queue.offer(HEARTBEAT)) {
+            return false; // a full queue: the client stopped reading
+        }
+        return true;
     }
 
-    /** Hub side: ask the writer to finish. */
+    /** Hub side: ask the writer to finish, and free the slot now (the writer may be stuck in a write). */
     void close() {
         open = false;
         queue.clear();
         queue.offer(CLOSE);
+        releaseSlot.run();
     }
 
     boolean isOpen() {
@@ -137,6 +157,7 @@ final class SseConnection {
             if (next == HEARTBEAT) {
                 out.write(HEARTBEAT_BYTES);
                 out.flush();
+                heartbeatPending = false;
             } else if (advanceTo((StreamEvent) next)) {
                 write((StreamEvent) next); // queued by offer, which already checked wants()
             }

@@ -11,21 +11,32 @@ import java.util.function.Predicate;
  * {@link Audience}: the stream then indexes its connection by that id and an event visits only the
  * connections of its own agent and user (plus those without an audience), not every connection.
  */
-public record Subscriber(String id, Predicate<StreamEvent> maySee, Optional<Audience> audience) {
+public record Subscriber(String id, Predicate<StreamEvent> maySee, Optional<Audience> audience,
+                         boolean administrator) {
     public Subscriber {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(maySee, "maySee");
         Objects.requireNonNull(audience, "audience");
     }
 
-    /** A subscriber with its own visibility rule and no audience (every event is offered to its rule). */
-    public Subscriber(String id, Predicate<StreamEvent> maySee) {
-        this(id, maySee, Optional.empty());
+    /** A subscriber with its own visibility rule and an audience. */
+    public Subscriber(String id, Predicate<StreamEvent> maySee, Optional<Audience> audience) {
+        this(id, maySee, audience, false);
     }
 
-    /** A subscriber that may see every event (admins; {@code requireAuth} off). */
+    /** A subscriber with its own visibility rule and no audience (every event is offered to its rule). */
+    public Subscriber(String id, Predicate<StreamEvent> maySee) {
+        this(id, maySee, Optional.empty(), false);
+    }
+
+    /** A subscriber that may see every event ({@code requireAuth} off). */
     public static Subscriber everything(String id) {
         return new Subscriber(id, e -> true);
+    }
+
+    /** The administrator: sees every event and may use the slots reserved for it when the stream is full. */
+    public static Subscriber administrator(String id) {
+        return new Subscriber(id, e -> true, Optional.empty(), true);
     }
 
     /** A subscriber that sees the events about one agent ({@code agentId} of the event). */

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The SSE stream through real HTTP: wire format, auth, filters, caps, heartbeats, replay under load. */
 class EventStreamIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b.sseMaxConnections(4).sseHeartbeatMs(300));
+    static final TestPlatform warden = new TestPlatform(b -> b.sseMaxConnections(4).sseMaxPerSubscriber(2)
+            .sseAdminReserve(1).sseHeartbeatMs(300));
 
     /**
      * Closed clients are noticed by the server at its next writes (heartbeats every 300 ms here): wait until it
@@ -125,19 +126,85 @@ class EventStreamIT {
     }
 
     @Test
-    void overTheConnectionCapNewClientsGet503() throws Exception {
+    void oneSubscriberHoldsAtMostItsShareTheCapAppliesToAllAndTheAdministratorCanStillConnect() throws Exception {
+        String una = userToken("una");
+        String vic = userToken("vic");
+        String wes = userToken("wes");
         List<SseClient> open = new ArrayList<>();
         try {
-            for (int i = 0; i < 4; i++) {
-                open.add(SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken())));
+            open.add(connect(una));
+            open.add(connect(una));
+            try (SseClient third = connect(una)) {
+                assertThat(third.status()).as("a subscriber over its share").isEqualTo(503);
             }
-            try (SseClient extra = SseClient.connect(warden.http().baseUri(), "/events/stream",
-                    bearer(warden.adminToken()))) {
-                assertThat(extra.status()).isEqualTo(503);
+            open.add(connect(vic));
+            open.add(connect(vic));
+            assertThat(open).allSatisfy(c -> assertThat(c.status()).isEqualTo(200));
+            try (SseClient full = connect(wes)) {
+                assertThat(full.status()).as("the stream is full for everyone else").isEqualTo(503);
+            }
+            open.add(connect(warden.adminToken()));
+            assertThat(open.getLast().status()).as("the administrator's reserved slot").isEqualTo(200);
+            try (SseClient beyond = connect(warden.adminToken())) {
+                assertThat(beyond.status()).isEqualTo(503);
             }
         } finally {
             open.forEach(SseClient::close);
         }
+    }
+
+    @Test
+    void aClientThatVanishesFreesItsSlotWithinAFewHeartbeats() throws Exception {
+        String token = userToken("xan");
+        try (java.net.Socket socket = new java.net.Socket(warden.http().baseUri().getHost(),
+                warden.http().baseUri().getPort())) {
+            socket.getOutputStream().write(("GET /events/stream HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream"
+                    + "\r\nAuthorization: Bearer " + token + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!metrics().contains("\nwarden_sse_connections 1\n") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(metrics()).contains("\nwarden_sse_connections 1\n");
+            socket.setSoLinger(true, 0); // vanish: a reset, no orderly close
+        }
+        long closedAt = System.nanoTime();
+        while (!metrics().contains("\nwarden_sse_connections 0\n")
+                && System.nanoTime() - closedAt < Duration.ofSeconds(5).toNanos()) {
+            Thread.sleep(20);
+        }
+        assertThat(metrics()).as("freed within a few 300 ms heartbeats").contains("\nwarden_sse_connections 0\n");
+    }
+
+    private static String metrics() {
+        return warden.http().get("/observe/metrics", null).body();
+    }
+
+    private static String userToken(String user) {
+        return warden.http().post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"" + user + "\"}")
+                .json().get("token").asText();
+    }
+
+    private static SseClient connect(String token) {
+        return SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(token));
+    }
+
+    @Test
+    void subPathsOfTheStreamAreNotTheStream() {
+        Http.Response sub = warden.http().send(java.net.http.HttpRequest.newBuilder(
+                warden.http().baseUri().resolve("/events/stream/x")).header("Accept", "text/event-stream")
+                .header("Authorization", "Bearer " + warden.adminToken()).GET());
+        assertThat(sub.status()).isEqualTo(404);
+        assertThat(sub.json().get("code").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void aSinceBeyondYear9999IsA400NamingIt() {
+        Http.Response res = warden.http().send(java.net.http.HttpRequest.newBuilder(warden.http().baseUri()
+                .resolve("/events/stream?since=%2B999999999-12-31T23:59:59Z")).header("Accept", "text/event-stream")
+                .header("Authorization", "Bearer " + warden.adminToken()).GET());
+        assertThat(res.status()).isEqualTo(400);
+        assertThat(res.json().at("/errors/0/field").asText()).isEqualTo("since");
     }
 
     @Test
