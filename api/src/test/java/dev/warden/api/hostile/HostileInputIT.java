@@ -1,0 +1,462 @@
+package dev.warden.api.hostile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.ratelimit.AuthEndpoint;
+import dev.warden.api.ratelimit.RateLimitConfig;
+import dev.warden.api.users.UsersConfig;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.testing.Http;
+import dev.warden.testing.SseClient;
+import dev.warden.testing.TestPlatform;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The hostile-input suite (docs/errors.md, "What the edge refuses"): every JSON field of every endpoint, and
+ * every query and path value, is replaced in turn by values built to break parsers, databases and
+ * spreadsheets (NUL, lone surrogates, invalid UTF-8, {@code 1e400}, {@code -0}, huge integers, deep nesting,
+ * long strings, duplicate keys, years beyond 9999), and whole bodies are sent with broken content types. No
+ * answer may be a 5xx, and a refused request may change nothing in the database. Afterwards a canary proves
+ * that the audit log and the event stream still flow: a fresh decision reaches {@code GET /audit} and a fresh
+ * event reaches SSE replay within seconds, and every decision answered during the run is in the audit log.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HostileInputIT {
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform(b -> b
+            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.SIGN_IN, 100_000, 60)
+                    .endpoint(AuthEndpoint.SIGN_UP, 100_000, 60)
+                    .build()));
+
+    /** Values as raw JSON text, each built to break something different. */
+    static final Map<String, String> HOSTILE_JSON = hostileJson();
+
+    /** Query and path values, already percent-encoded. */
+    static final List<String> HOSTILE_QUERY = List.of("%00", "a%00b", "%ED%A0%80", "%FF%FE", "%C0%80",
+            "%2B999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "1e400",
+            "99999999999999999999", "-1", "-0", "%0D%0ASet-Cookie:%20x=1", "%3D1%2B2", "x".repeat(8_000),
+            "%E2%80%AE", "..%2F..%2Fetc", "%25", "%2C%2C%2C");
+
+    static Http http;
+    static String admin;
+    static String alice;
+    static String agentId;
+    static String agentToken;
+    static String otherAgentId;
+    static String session;
+    static final Set<String> answeredAuditIds = ConcurrentHashMap.newKeySet();
+    static final List<String> failures = new ArrayList<>();
+    static int requests;
+
+    @org.junit.jupiter.api.BeforeEach
+    void freshFailures() {
+        failures.clear();
+    }
+
+    @BeforeAll
+    static void fixtures() {
+        http = warden.http();
+        admin = warden.adminToken();
+        alice = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"alice\"}").json().get("token").asText();
+        JsonNode agent = http.post("/agents", alice, agentBody().toString()).json();
+        agentId = agent.get("id").asText();
+        agentToken = agent.get("token").asText();
+        otherAgentId = http.post("/agents", alice, agentBody().toString()).json().get("id").asText();
+        Http.Response signUp = http.post("/auth/sign-up", null,
+                "{\"username\":\"hostile\",\"password\":\"a long passphrase\"}");
+        assertThat(signUp.status()).as(signUp.body()).isEqualTo(201);
+        session = signUp.json().get("token").asText();
+    }
+
+    @Test
+    @Order(1)
+    void everyHostileValueInEveryJsonFieldIsRefusedOrAcceptedButNeverA5xxNorAPartialWrite() throws Exception {
+        for (Endpoint endpoint : endpoints()) {
+            for (String path : leafPaths(endpoint.body(), "")) {
+                for (Map.Entry<String, String> value : HOSTILE_JSON.entrySet()) {
+                    String body = substitute(endpoint.body(), path, value.getValue());
+                    send(endpoint, body.getBytes(StandardCharsets.UTF_8), "application/json",
+                            endpoint + " " + path + "=" + value.getKey());
+                }
+            }
+        }
+        assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void brokenBodiesAndContentTypesAreA4xxOnEveryJsonEndpoint() throws Exception {
+        List<String> contentTypes = List.of("application/json;;;==;", "application/json; charset=", ";", "text/plain",
+                "application/", "application/json; q=\"unterminated", "*/*", "application/json\u0000");
+        for (Endpoint endpoint : endpoints()) {
+            byte[] valid = endpoint.body().toString().getBytes(StandardCharsets.UTF_8);
+            for (String type : contentTypes) {
+                send(endpoint, valid, type, endpoint + " Content-Type " + type);
+            }
+            send(endpoint, invalidUtf8(endpoint.body()), "application/json", endpoint + " invalid UTF-8");
+            send(endpoint, nested(200).getBytes(StandardCharsets.UTF_8), "application/json", endpoint + " deep body");
+            send(endpoint, duplicateKey(endpoint.body()), "application/json", endpoint + " duplicate key");
+            send(endpoint, "[]".getBytes(StandardCharsets.UTF_8), "application/json", endpoint + " array body");
+            send(endpoint, "{".getBytes(StandardCharsets.UTF_8), "application/json", endpoint + " truncated");
+        }
+        assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void everyHostileQueryAndPathValueIsNeverA5xx() throws Exception {
+        List<String> templates = List.of("/agents?status=%s", "/agents?type=%s", "/agents?tenantId=%s", "/agents/%s",
+                "/agents/%s/rotate", "/audit?agentId=%s", "/audit?userId=%s", "/audit?since=%s", "/audit?until=%s",
+                "/audit?actions=%s", "/audit?result=%s", "/audit?limit=%s", "/audit?offset=%s",
+                "/audit/export?format=%s", "/audit/export?format=csv&since=%s", "/delegations?fromAgent=%s",
+                "/delegations?toAgent=%s", "/delegations/%s", "/webhooks/%s", "/auth/tokens/%s",
+                "/admin/dead-letters?sink=%s", "/admin/dead-letters?limit=%s");
+        for (String template : templates) {
+            for (String value : HOSTILE_QUERY) {
+                String path = template.formatted(value);
+                for (String token : List.of(admin, alice, agentToken)) {
+                    Fingerprint before = Fingerprint.take();
+                    String method = path.endsWith("/rotate") ? "POST" : "GET";
+                    int status = raw(method, path, token, null, null).status();
+                    check(status, "GET".equals(method) || status >= 400 ? before : null, method + " " + path);
+                }
+            }
+        }
+        for (String value : HOSTILE_QUERY) {
+            for (String query : List.of("since=" + value, "types=" + value, "token=" + value)) {
+                int status = sseStatus("/events/stream?" + query, admin);
+                check(status, null, "SSE " + query);
+            }
+        }
+        assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
+    }
+
+    @Test
+    @Order(4)
+    void afterTheRunDecisionsStillReachTheAuditLogAndEventsStillReachReplay() throws Exception {
+        java.time.Instant start = java.time.Instant.now().minusSeconds(1);
+        Http.Response decision = http.post("/authorize", agentToken, "{\"agentId\":\"" + agentId
+                + "\",\"action\":\"read\",\"resource\":\"mcp:github:canary\"}");
+        assertThat(decision.status()).isEqualTo(200);
+        String canary = decision.json().get("auditId").asText();
+        answeredAuditIds.add(canary);
+        String created = http.post("/agents", alice, agentBody().toString()).json().get("id").asText();
+
+        Set<String> inLog = new java.util.HashSet<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!inLog.containsAll(answeredAuditIds) && System.nanoTime() < deadline) {
+            for (JsonNode e : http.get("/audit?limit=1000", admin).json()) {
+                inLog.add(e.get("id").asText());
+            }
+            Thread.sleep(100);
+        }
+        Set<String> deadLettered = new java.util.HashSet<>();
+        for (JsonNode letter : http.get("/admin/dead-letters?limit=1000", admin).json()) {
+            deadLettered.add(letter.get("value").asText());
+        }
+        List<String> nowhere = answeredAuditIds.stream().filter(id -> !inLog.contains(id))
+                .filter(id -> deadLettered.stream().noneMatch(v -> v.contains(id))).toList();
+        assertThat(inLog).as("the canary decision").contains(canary);
+        assertThat(nowhere).as("answered decisions neither in the audit log nor dead-lettered").isEmpty();
+
+        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=agent.created&since=" + start,
+                Map.of("Authorization", "Bearer " + admin))) {
+            List<SseClient.Message> replayed = new ArrayList<>();
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (replayed.stream().noneMatch(m -> m.data().contains(created)) && System.nanoTime() < until) {
+                SseClient.Message next = sse.next(Duration.ofSeconds(1));
+                if (next != null && next.event() != null) {
+                    replayed.add(next);
+                }
+            }
+            assertThat(replayed).as("the canary agent.created in replay").anyMatch(m -> m.data().contains(created));
+        }
+    }
+
+    // --- the endpoints and their valid bodies -------------------------------------------------------------
+
+    /** A JSON endpoint, the token it is called with and a body it accepts. */
+    record Endpoint(String method, String path, String token, ObjectNode body) {
+        @Override
+        public String toString() {
+            return method + " " + path;
+        }
+    }
+
+    static List<Endpoint> endpoints() {
+        return List.of(
+                new Endpoint("POST", "/agents", alice, agentBody()),
+                new Endpoint("PATCH", "/agents/" + otherAgentId, alice, object("""
+                        {"name":"n2","metadata":{"k":"v"},"expiresAt":"2099-01-01T00:00:00Z",
+                         "budget":{"maxCostUsd":5,"period":"day"}}""")),
+                new Endpoint("POST", "/authorize", agentToken, object("""
+                        {"agentId":"%s","action":"read","resource":"mcp:github:x",
+                         "arguments":{"q":"text","n":1,"list":[1,"a"],"nested":{"x":true}},
+                         "context":{"ip":"10.0.0.1","userAgent":"curl/8"}}""".formatted(agentId))),
+                new Endpoint("POST", "/agents/" + agentId + "/costs", agentToken, object("""
+                        {"tool":"gpt","inputTokens":10,"outputTokens":5,"costUsd":0.25}""")),
+                new Endpoint("POST", "/delegations", alice, object("""
+                        {"fromAgent":"%s","toAgent":"%s","maxDepth":2,"expiresAt":"2099-01-01T00:00:00Z",
+                         "permissions":[{"resource":"mcp:github:*","actions":["read"],"constraints":{"maxCallsPerHour":5}}]}"""
+                        .formatted(agentId, otherAgentId))),
+                new Endpoint("POST", "/auth/tokens", admin, object("""
+                        {"name":"laptop","userId":"bob","scopes":["agents:read"],"expiresAt":"2099-01-01T00:00:00Z"}""")),
+                new Endpoint("POST", "/webhooks", alice, object("""
+                        {"url":"https://hooks.example.com/w","eventTypes":["agent.created"],"description":"d"}""")),
+                new Endpoint("POST", "/auth/sign-up", null, object("""
+                        {"username":"someone","password":"a long passphrase","email":"a@example.com","displayName":"A"}""")),
+                new Endpoint("POST", "/auth/sign-in", null, object("""
+                        {"username":"hostile","password":"a long passphrase"}""")),
+                new Endpoint("POST", "/auth/change-username", session, object("""
+                        {"username":"hostile"}""")));
+    }
+
+    static ObjectNode agentBody() {
+        return object("""
+                {"ownerId":"alice","name":"n","type":"autonomous","tenantId":"acme","expiresAt":"2099-01-01T00:00:00Z",
+                 "permissions":[{"resource":"mcp:github:*","actions":["read","write"],"constraints":{"maxCallsPerHour":1000}},
+                                {"resource":"mcp:docs:*","actions":["read"]}],
+                 "metadata":{"team":"platform","n":1,"deep":{"list":[1,"x"]}},
+                 "budget":{"maxCostUsd":25.5,"period":"month"}}""");
+    }
+
+    // --- hostile values ------------------------------------------------------------------------------------
+
+    static Map<String, String> hostileJson() {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("NUL", "\"a\\u0000b\"");
+        values.put("lone high surrogate", "\"\\ud800\"");
+        values.put("lone low surrogate", "\"x\\udc00y\"");
+        values.put("high surrogate at end", "\"abc\\ud83d\"");
+        values.put("1e400", "1e400");
+        values.put("-1e400", "-1e400");
+        values.put("1e-400", "1e-400");
+        values.put("-0", "-0");
+        values.put("-0.0", "-0.0");
+        values.put("2^64+5", "18446744073709551621");
+        values.put("-2^64", "-18446744073709551616");
+        values.put("1e30", "1e30");
+        values.put("65-digit number", "1" + "0".repeat(64));
+        values.put("year +999999999", "\"+999999999-12-31T23:59:59Z\"");
+        values.put("year -999999999", "\"-999999999-01-01T00:00:00Z\"");
+        values.put("year 0", "\"0000-01-01T00:00:00Z\"");
+        values.put("formula", "\"=HYPERLINK(\\\"http://x\\\")\"");
+        values.put("long string", "\"" + "a".repeat(70_000) + "\"");
+        values.put("deep array", nestedArray(40));
+        values.put("deep object", nested(40));
+        values.put("NUL key", "{\"a\\u0000\":1}");
+        values.put("lone surrogate key", "{\"\\udfff\":1}");
+        values.put("duplicate keys", "{\"k\":1,\"k\":2}");
+        values.put("null", "null");
+        values.put("true", "true");
+        values.put("empty object", "{}");
+        values.put("empty array", "[]");
+        values.put("control chars", "\"\\u0001\\u001b[31m\\r\\n\"");
+        values.put("RTL override", "\"\\u202egnp.exe\"");
+        return values;
+    }
+
+    static String nested(int depth) {
+        return "{\"a\":".repeat(depth) + "1" + "}".repeat(depth);
+    }
+
+    static String nestedArray(int depth) {
+        return "[".repeat(depth) + "1" + "]".repeat(depth);
+    }
+
+    static byte[] invalidUtf8(ObjectNode body) {
+        String text = body.toString();
+        int quote = text.indexOf("\":\"") + 3; // inside the first string value
+        byte[] head = text.substring(0, quote).getBytes(StandardCharsets.UTF_8);
+        byte[] tail = text.substring(quote).getBytes(StandardCharsets.UTF_8);
+        byte[] bad = {(byte) 0xC3, (byte) 0x28, (byte) 0xED, (byte) 0xA0, (byte) 0x80, (byte) 0xFF};
+        byte[] out = new byte[head.length + bad.length + tail.length];
+        System.arraycopy(head, 0, out, 0, head.length);
+        System.arraycopy(bad, 0, out, head.length, bad.length);
+        System.arraycopy(tail, 0, out, head.length + bad.length, tail.length);
+        return out;
+    }
+
+    static byte[] duplicateKey(ObjectNode body) {
+        String first = body.fieldNames().next();
+        String text = body.toString();
+        return ("{\"" + first + "\":" + body.get(first) + "," + text.substring(1)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    // --- mutation ------------------------------------------------------------------------------------------
+
+    private static final String MARK = "__hostile_value__";
+
+    /** Every path to a value of {@code node}: {@code name}, {@code permissions[0].actions[1]}, ... */
+    static List<String> leafPaths(JsonNode node, String prefix) {
+        List<String> out = new ArrayList<>();
+        if (!prefix.isEmpty()) {
+            out.add(prefix);
+        }
+        if (node.isObject()) {
+            node.fieldNames().forEachRemaining(f -> out.addAll(leafPaths(node.get(f), prefix.isEmpty() ? f : prefix + "." + f)));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                out.addAll(leafPaths(node.get(i), prefix + "[" + i + "]"));
+            }
+        }
+        return out;
+    }
+
+    /** {@code body} with the value at {@code path} replaced by the raw JSON {@code value}. */
+    static String substitute(ObjectNode body, String path, String value) {
+        ObjectNode copy = body.deepCopy();
+        JsonNode parent = copy;
+        String[] steps = path.replace("[", ".[").split("\\.");
+        for (int i = 0; i < steps.length - 1; i++) {
+            parent = step(parent, steps[i]);
+        }
+        String last = steps[steps.length - 1];
+        if (last.startsWith("[")) {
+            ((ArrayNode) parent).set(Integer.parseInt(last.substring(1, last.length() - 1)), MARK);
+        } else {
+            ((ObjectNode) parent).put(last, MARK);
+        }
+        return copy.toString().replace("\"" + MARK + "\"", value);
+    }
+
+    private static JsonNode step(JsonNode node, String step) {
+        return step.startsWith("[") ? node.get(Integer.parseInt(step.substring(1, step.length() - 1))) : node.get(step);
+    }
+
+    static ObjectNode object(String json) {
+        try {
+            return (ObjectNode) Json.mapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    // --- sending and judging -------------------------------------------------------------------------------
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    record Answer(int status, String contentType, String body) {
+    }
+
+    static void send(Endpoint endpoint, byte[] body, String contentType, String what) throws Exception {
+        Fingerprint before = Fingerprint.take();
+        Answer answer = raw(endpoint.method(), endpoint.path(), endpoint.token(), body, contentType);
+        if (answer.status() == 200 && endpoint.path().equals("/authorize")) {
+            JsonNode decision = Json.mapper().readTree(answer.body());
+            answeredAuditIds.add(decision.get("auditId").asText());
+        }
+        // A refused sign-in records the failed attempt (lockout counter, auth.failed): by design, not a partial write.
+        boolean recordsFailures = endpoint.path().equals("/auth/sign-in");
+        check(answer.status(), answer.status() >= 400 && !recordsFailures ? before : null, what);
+        // A header with a NUL is refused by the HTTP layer itself (a bare 400, before any route): protocol level.
+        boolean protocolLevel = contentType != null && contentType.indexOf('\u0000') >= 0;
+        if (answer.status() >= 400 && answer.status() != 429 && !protocolLevel
+                && !"application/problem+json".equals(answer.contentType())
+                && !(endpoint.path().startsWith("/auth/sign-in") && answer.status() == 401)) {
+            failures.add(what + ": " + answer.status() + " without a problem body (" + answer.contentType() + ")");
+        }
+    }
+
+    /** Records a 5xx, and a refused request that changed the database. */
+    static void check(int status, Fingerprint before, String what) {
+        requests++;
+        if (status >= 500) {
+            failures.add(what + ": HTTP " + status);
+            return;
+        }
+        if (before != null) {
+            Fingerprint after = Fingerprint.take();
+            if (!after.equals(before)) {
+                failures.add(what + ": refused with " + status + " but the database changed: " + before + " -> " + after);
+            }
+        }
+    }
+
+    static Answer raw(String method, String path, String token, byte[] body, String contentType) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (contentType != null) {
+            try {
+                request.header("Content-Type", contentType);
+            } catch (IllegalArgumentException e) {
+                return new Answer(400, "", "not sendable"); // the JDK client refuses it: nothing to test
+            }
+        }
+        HttpResponse<String> res = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(res.statusCode(), res.headers().firstValue("Content-Type").orElse(""), res.body());
+    }
+
+    /** The status of an SSE request; the stream, if it opens, is closed at once. */
+    static int sseStatus(String path, String token) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
+                .header("Accept", "text/event-stream").header("Authorization", "Bearer " + token).GET().build();
+        HttpResponse<InputStream> res = CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
+                .get(20, TimeUnit.SECONDS);
+        res.body().close();
+        return res.statusCode();
+    }
+
+    /** What refused requests must never change: row counts and the latest update of every request-written table. */
+    record Fingerprint(List<String> values) {
+        static final String QUERY = "SELECT (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM agents), "
+                + "(SELECT count(*) FROM delegations), (SELECT count(*) FROM api_tokens), "
+                + "(SELECT count(*) FROM webhook_endpoints), (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') "
+                + "FROM users), (SELECT count(*) FROM user_sessions WHERE revoked_at IS NULL)";
+
+        private static Connection conn;
+
+        static synchronized Fingerprint take() {
+            try {
+                if (conn == null) {
+                    conn = DriverManager.getConnection(warden.infra().jdbcUrl());
+                    try (Statement st = conn.createStatement()) {
+                        st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+                    }
+                }
+                try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(QUERY)) {
+                    rs.next();
+                    List<String> values = new ArrayList<>();
+                    for (int i = 1; i <= 6; i++) {
+                        values.add(rs.getString(i));
+                    }
+                    return new Fingerprint(values);
+                }
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}
