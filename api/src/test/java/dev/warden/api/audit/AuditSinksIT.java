@@ -38,6 +38,13 @@ class AuditSinksIT {
             server.createContext("/services/collector/event", exchange -> {
                 String auth = exchange.getRequestHeaders().getFirst("Authorization");
                 String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                if (body.contains("refused-by-siem")) { // a SIEM that refuses one entry's content, every time
+                    byte[] no = "{\"text\":\"Invalid data format\",\"code\":6}".getBytes(StandardCharsets.UTF_8);
+                    exchange.sendResponseHeaders(400, no.length);
+                    exchange.getResponseBody().write(no);
+                    exchange.close();
+                    return;
+                }
                 if ("Splunk hec-token".equals(auth)) {
                     received.add(body);
                 }
@@ -80,5 +87,45 @@ class AuditSinksIT {
             Thread.sleep(100);
         }
         assertThat(failed).as("the dead sink is counted once per batch").isPositive();
+    }
+
+    @Test
+    void anEntryTheSinkRefusesIsIsolatedAndDeadLetteredWhileTheRestOfItsBatchArrives() throws Exception {
+        Http http = warden.http();
+        String admin = warden.adminToken();
+        String agent = http.post("/agents", admin, "{\"ownerId\":\"ada\",\"name\":\"n\",\"type\":\"service\","
+                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}").json().get("id").asText();
+        List<String> fine = new java.util.ArrayList<>();
+        String refused = null;
+        for (int i = 0; i < 6; i++) {
+            String action = i == 3 ? "refused-by-siem" : "read";
+            String id = http.post("/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"" + action
+                    + "\",\"resource\":\"a:b\"}").json().get("auditId").asText();
+            if (i == 3) {
+                refused = id;
+            } else {
+                fine.add(id);
+            }
+        }
+        String culprit = refused;
+        for (int i = 0; i < 100 && !fine.stream().allMatch(id -> received.stream().anyMatch(b -> b.contains(id))); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(fine).allMatch(id -> received.stream().anyMatch(b -> b.contains(id)));
+        com.fasterxml.jackson.databind.JsonNode letters = null;
+        for (int i = 0; i < 100; i++) {
+            letters = http.get("/admin/dead-letters?sink=audit-sink:splunk-hec", admin).json();
+            if (letters.toString().contains(culprit)) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(letters).anySatisfy(l -> {
+            assertThat(l.get("value").asText()).contains(culprit);
+            assertThat(l.get("error").asText()).contains("HTTP 400");
+        });
+        assertThat(letters.toString()).doesNotContain(fine.getFirst());
+        assertThat(http.get("/audit?agentId=" + agent, admin).json().findValuesAsText("id"))
+                .as("the canonical write is untouched").contains(culprit);
     }
 }

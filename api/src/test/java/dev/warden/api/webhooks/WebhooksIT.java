@@ -342,6 +342,26 @@ class WebhooksIT {
         }
     }
 
+    @Test
+    void anEventThatCannotBeDecodedIsDeadLetteredAndDeliveryGoesOn() throws Exception {
+        String quinn = apiToken("quinn");
+        createWebhook(quinn, "/after-poison", "");
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", warden.infra().kafkaBootstrap());
+        try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> producer =
+                     new org.apache.kafka.clients.producer.KafkaProducer<>(p,
+                             new org.apache.kafka.common.serialization.StringSerializer(),
+                             new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(warden.topics().events(), "x",
+                    "{\"type\":\"agent.created\",\"timestamp\":\"yesterday\"}".getBytes())).get();
+        }
+        String agent = createAgent(quinn);
+
+        awaitTrue(() -> receiver.requests("/after-poison").stream().anyMatch(r -> r.json().toString().contains(agent)));
+        awaitTrue(() -> http.get("/admin/dead-letters?sink=webhooks", admin).body().contains("yesterday"));
+        assertThat(http.get("/observe/metrics", null).body()).containsPattern("warden_sink_dead_letters_total\\{sink=\"webhooks\"} [1-9]");
+    }
+
     // --- helpers ---
 
     static String apiToken(String userId) {
