@@ -14,6 +14,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /**
  * The {@code pipeline} role: the Kafka Streams topologies for dashboard aggregates, budgets and anomaly
@@ -42,6 +44,10 @@ public final class PipelineRole implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.CLIENT_ID_CONFIG, config.instanceId() + "-pipeline");
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // A record no processor can handle is logged, counted in the dropped-records metric and skipped: one
+        // bad value never stops the application (the serdes already turn undecodable values into skips).
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1_000);
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());

@@ -8,6 +8,8 @@ import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /**
  * The {@code quota} role: runs the quota topology as a Kafka Streams application with exactly-once
@@ -30,6 +32,10 @@ public final class QuotaRole implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.CLIENT_ID_CONFIG, config.instanceId() + "-quota");
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // A record no processor can handle is logged, counted in the dropped-records metric and skipped: one
+        // bad value never stops the application (the serdes already turn undecodable values into skips).
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.streams().commitIntervalMs());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
