@@ -359,7 +359,8 @@ class WebhooksIT {
 
         awaitTrue(() -> receiver.requests("/after-poison").stream().anyMatch(r -> r.json().toString().contains(agent)));
         awaitTrue(() -> http.get("/admin/dead-letters?sink=webhooks", admin).body().contains("yesterday"));
-        assertThat(http.get("/observe/metrics", null).body()).containsPattern("warden_sink_dead_letters_total\\{sink=\"webhooks\"} [1-9]");
+        awaitTrue(() -> http.get("/observe/metrics", null).body()
+                .matches("(?s).*warden_sink_dead_letters_total\\{sink=\"webhooks\"} [1-9].*"));
     }
 
     // --- helpers ---

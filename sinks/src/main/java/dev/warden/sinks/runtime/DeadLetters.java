@@ -38,6 +38,29 @@ public final class DeadLetters {
         }
     }
 
+    /**
+     * Stores {@code letter} and the next offsets of {@code sink} in one transaction: what a Postgres sink's
+     * {@link BatchWriter#deadLetter} does.
+     *
+     * @throws IllegalStateException when nothing was stored
+     */
+    public static void storeWithOffsets(DataSource dataSource, String sink, DeadLetter letter,
+                                        java.util.Map<org.apache.kafka.common.TopicPartition, Long> nextOffsets) {
+        try (Connection conn = dataSource.getConnection()) {
+            conn.setAutoCommit(false);
+            try {
+                store(conn, java.util.List.of(letter));
+                SinkOffsets.store(conn, sink, nextOffsets);
+                conn.commit();
+            } catch (SQLException | RuntimeException e) {
+                conn.rollback();
+                throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
+        }
+    }
+
     /** Stores {@code letters} in a transaction of their own (sinks whose offsets live in Kafka). */
     public static void store(DataSource dataSource, Collection<DeadLetter> letters) {
         try (Connection conn = dataSource.getConnection()) {

@@ -121,19 +121,7 @@ public final class StreamEventStoreWriter implements BatchWriter {
 
     @Override
     public void deadLetter(DeadLetter letter, Map<TopicPartition, Long> nextOffsets) {
-        try (Connection conn = dataSource.getConnection()) {
-            conn.setAutoCommit(false);
-            try {
-                DeadLetters.store(conn, List.of(letter));
-                SinkOffsets.store(conn, SINK, nextOffsets);
-                conn.commit();
-            } catch (SQLException | RuntimeException e) {
-                conn.rollback();
-                throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("dead letter not stored: " + e.getMessage(), e);
-        }
+        DeadLetters.storeWithOffsets(dataSource, SINK, letter, nextOffsets);
     }
 
     @Override
