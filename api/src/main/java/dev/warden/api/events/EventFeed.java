@@ -43,7 +43,8 @@ public final class EventFeed implements AutoCloseable {
                 ConsumerConfig.CLIENT_ID_CONFIG, clientId,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50), new StringDeserializer(), new ByteArrayDeserializer());
+                // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when idle.
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500), new StringDeserializer(), new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);
         this.thread = Thread.ofPlatform().name("warden-event-feed").daemon().unstarted(this::run);
     }

@@ -36,6 +36,10 @@ public final class QuotaRole implements AutoCloseable {
         // bad value never stops the application (the serdes already turn undecodable values into skips).
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
+        // Kafka Streams keeps its member in the group when it closes (it expects to come back); then a restart
+        // waits out the old member's session timeout (45 s) before it gets its tasks. Leaving on close makes a
+        // restart, and a handover to another instance, immediate.
+        p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.streams().commitIntervalMs());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
@@ -54,6 +58,8 @@ public final class QuotaRole implements AutoCloseable {
 
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(15));
+        // Leave the group on a clean stop: the next start (or the other instances) takes the tasks over at once
+        // instead of waiting out this member's session timeout (45 s), which made a restart take ~50 s.
+        streams.close(new KafkaStreams.CloseOptions().timeout(Duration.ofSeconds(15)).leaveGroup(true));
     }
 }
