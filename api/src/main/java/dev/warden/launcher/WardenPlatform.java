@@ -120,7 +120,7 @@ public final class WardenPlatform implements AutoCloseable {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
             String adminToken = config.bootstrapToken().orElseGet(() -> Tokens.mint(TokenKind.ADMIN));
-            Database db = push(resources, Database.connect(jdbcUrl, config.postgres()));
+            Database db = push(resources, Database.connect(jdbcUrl, config.postgres().pool()));
             db.migrate();
             Admin admin = push(resources, KafkaClients.admin(kafkaBootstrap, config.instanceId() + "-admin"));
             TopicProvisioner.ensure(admin, config.kafka().topics());
@@ -144,13 +144,15 @@ public final class WardenPlatform implements AutoCloseable {
             List<HealthCheck> allChecks = new ArrayList<>(checks);
             SinkCounters counters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
-            Webhooks webhooks = Webhooks.create(config, db, clock);
+            Webhooks webhooks = Webhooks.create(config.webhooks(), config.runs(Role.API) || config.runs(Role.SINKS), db,
+                    clock);
             if (config.runs(Role.SINKS)) {
                 SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db,
                         AuditSinks.build(config.auditSinks(), clock), counters, clock));
                 allChecks.add(sinks.health());
                 sinkHealth.addAll(sinks.sinkHealth());
-                Webhooks.Worker webhookWorker = push(resources, webhooks.startWorker(kafkaBootstrap));
+                Webhooks.Worker webhookWorker = push(resources, webhooks.startWorker(kafkaBootstrap,
+                        config.streams().applicationPrefix() + "webhooks", config.kafka().topics().events()));
                 allChecks.add(webhookWorker.health());
                 sinkHealth.add(webhookWorker.sinkHealth());
             }
@@ -169,7 +171,8 @@ public final class WardenPlatform implements AutoCloseable {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
                         agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters, gauges);
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
-                        java.util.stream.Stream.of(new WardenApi.Mount("/webhooks", webhooks.routes()))).toList();
+                        java.util.stream.Stream.of(new WardenApi.Mount("/webhooks",
+                                webhooks.routes(config.server().maxBodyBytes())))).toList();
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         java.util.stream.Stream.of(new WardenApi.Mount("/auth", users.routes()))).toList();
             }

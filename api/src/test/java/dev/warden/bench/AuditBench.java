@@ -49,7 +49,7 @@ public final class AuditBench {
         String schema = "bench_" + Long.toHexString(System.nanoTime());
         WardenConfig config = WardenConfig.builder().pgSchema(schema).pgPoolSize(4).build();
         Path kafkaDir = SharedInfra.worldTraversableTempDir();
-        try (Database db = Database.connect(jdbcUrl, config.postgres());
+        try (Database db = Database.connect(jdbcUrl, config.postgres().pool());
              EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir)) {
             db.migrate();
             writer(db, kafka.bootstrap(), writerRows);

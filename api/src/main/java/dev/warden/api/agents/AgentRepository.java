@@ -1,5 +1,6 @@
 package dev.warden.api.agents;
 
+import dev.warden.api.auth.AgentTokens;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -14,7 +15,7 @@ import java.util.Optional;
  * Storage of agents. Every write takes the events it causes and stores them atomically with the change
  * (transactional outbox), so state and events never disagree.
  */
-public interface AgentRepository {
+public interface AgentRepository extends AgentTokens {
 
     /** Stores a new agent with its token hash and its events. */
     void create(Agent agent, byte[] tokenHash, List<StreamEvent.Draft> events);

@@ -1,6 +1,5 @@
 package dev.warden.api.auth;
 
-import dev.warden.api.agents.AgentRepository;
 import dev.warden.authorizer.domain.Agent;
 import java.time.InstantSource;
 import java.util.HexFormat;
@@ -18,20 +17,20 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Authenticator {
     private final byte[] adminTokenHash;
-    private final AgentRepository agents;
+    private final AgentTokens agents;
     private final ApiTokenRepository apiTokens;
     private final SessionResolver sessions;
     private final InstantSource clock;
     private final Map<String, Agent> agentTokens = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
 
-    public Authenticator(byte[] adminTokenHash, AgentRepository agents, ApiTokenRepository apiTokens,
+    public Authenticator(byte[] adminTokenHash, AgentTokens agents, ApiTokenRepository apiTokens,
                          InstantSource clock) {
         this(adminTokenHash, agents, apiTokens, SessionResolver.NONE, clock);
     }
 
     /** An authenticator that also accepts session tokens, resolved by {@code sessions}. */
-    public Authenticator(byte[] adminTokenHash, AgentRepository agents, ApiTokenRepository apiTokens,
+    public Authenticator(byte[] adminTokenHash, AgentTokens agents, ApiTokenRepository apiTokens,
                          SessionResolver sessions, InstantSource clock) {
         this.adminTokenHash = adminTokenHash.clone();
         this.agents = agents;

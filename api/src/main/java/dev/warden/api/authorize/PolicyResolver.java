@@ -1,7 +1,6 @@
 package dev.warden.api.authorize;
 
 import dev.warden.api.agents.AgentRepository;
-import dev.warden.api.delegations.DelegationRepository;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
@@ -32,12 +31,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PolicyResolver {
     private final AgentRepository agents;
-    private final DelegationRepository delegations;
+    private final IncomingDelegations delegations;
     private final InstantSource clock;
     private final Map<AgentId, Resolved> cache = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
 
-    public PolicyResolver(AgentRepository agents, DelegationRepository delegations, InstantSource clock) {
+    public PolicyResolver(AgentRepository agents, IncomingDelegations delegations, InstantSource clock) {
         this.agents = agents;
         this.delegations = delegations;
         this.clock = clock;
@@ -107,5 +106,14 @@ public final class PolicyResolver {
 
     private static Instant earliest(Instant a, Instant b) {
         return a.isBefore(b) ? a : b;
+    }
+
+    /**
+     * Where the resolver finds the delegations into an agent. Implemented by the delegations' repository, so
+     * that {@code authorize} does not depend on {@code delegations} (whose service asks this resolver).
+     */
+    public interface IncomingDelegations {
+        /** The delegations to {@code agent} that are not revoked (expired ones included). */
+        List<Delegation> unrevokedTo(AgentId agent);
     }
 }

@@ -1,5 +1,6 @@
 package dev.warden.api.config;
 
+import dev.warden.api.db.Database;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.sinks.external.AuditSinkSpec;
@@ -91,6 +92,11 @@ public record WardenConfig(
             return "Postgres[url=" + url.orElse("(embedded)") + ", user=" + user.orElse("") + ", password="
                     + (password.isPresent() ? "****" : "") + ", poolSize=" + poolSize + ", schema="
                     + schema.orElse("") + "]";
+        }
+
+        /** What the connection pool needs of this block. */
+        public Database.PoolSettings pool() {
+            return new Database.PoolSettings(user, password, poolSize, schema);
         }
     }
 

@@ -2,9 +2,9 @@ package dev.warden.api.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.warden.api.config.WardenConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -23,8 +23,20 @@ public final class Database implements AutoCloseable {
         this.schema = schema;
     }
 
+    /**
+     * How to use the database: credentials (when not in the URL), pool size, schema ({@code public} when empty).
+     * The configuration's {@code warden.pg} block makes one; the pool knows nothing of the rest of it.
+     */
+    public record PoolSettings(Optional<String> user, Optional<String> password, int poolSize, Optional<String> schema) {
+        @Override
+        public String toString() {
+            return "PoolSettings[user=" + user.orElse("") + ", password=" + (password.isPresent() ? "****" : "")
+                    + ", poolSize=" + poolSize + ", schema=" + schema.orElse("") + "]";
+        }
+    }
+
     /** A pool for {@code postgres} connecting to {@code jdbcUrl}. Does not touch the schema. */
-    public static Database connect(String jdbcUrl, WardenConfig.Postgres postgres) {
+    public static Database connect(String jdbcUrl, PoolSettings postgres) {
         HikariConfig hikari = new HikariConfig();
         hikari.setJdbcUrl(jdbcUrl);
         postgres.user().ifPresent(hikari::setUsername);

@@ -1,5 +1,6 @@
 package dev.warden.api.delegations;
 
+import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
@@ -10,7 +11,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /** Storage of delegations; writes store their events atomically (transactional outbox). */
-public interface DelegationRepository {
+public interface DelegationRepository extends PolicyResolver.IncomingDelegations {
 
     /** Stores a new delegation with its events. */
     void create(Delegation delegation, List<StreamEvent.Draft> events);

@@ -1,7 +1,5 @@
 package dev.warden.api.webhooks;
 
-import dev.warden.api.config.Role;
-import dev.warden.api.config.WardenConfig;
 import dev.warden.api.db.Database;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.sinks.runtime.DeadLetters;
@@ -20,14 +18,13 @@ import java.util.logging.Logger;
 public final class Webhooks {
     private static final Logger LOG = Logger.getLogger(Webhooks.class.getName());
 
-    private final WardenConfig config;
+    private final WebhooksConfig config;
     private final JdbcWebhookRepository repository;
     private final WebhookCounters counters = new WebhookCounters();
     private final InstantSource clock;
-
     private final Database db;
 
-    private Webhooks(WardenConfig config, JdbcWebhookRepository repository, Database db, InstantSource clock) {
+    private Webhooks(WebhooksConfig config, JdbcWebhookRepository repository, Database db, InstantSource clock) {
         this.db = db;
         this.config = config;
         this.repository = repository;
@@ -35,12 +32,11 @@ public final class Webhooks {
     }
 
     /**
-     * Reads {@code warden.webhooks}; warns once when {@code encryption-key} is unset and the api or sinks role
-     * runs.
+     * Wires the feature from {@code warden.webhooks}; warns once when {@code encryption-key} is unset and this
+     * process stores or reads secrets ({@code usesSecrets}: the api or sinks role runs).
      */
-    public static Webhooks create(WardenConfig config, Database db, InstantSource clock) {
-        boolean usesSecrets = config.runs(Role.API) || config.runs(Role.SINKS);
-        SecretCipher cipher = config.webhooks().keyBytes().map(SecretCipher::aes256).orElseGet(() -> {
+    public static Webhooks create(WebhooksConfig config, boolean usesSecrets, Database db, InstantSource clock) {
+        SecretCipher cipher = config.keyBytes().map(SecretCipher::aes256).orElseGet(() -> {
             if (usesSecrets) {
                 LOG.warning("warden.webhooks.encryption-key is not set: webhook signing secrets are stored unencrypted"
                         + " in the database; set it to base64 of 32 random bytes (e.g. `openssl rand -base64 32`)");
@@ -50,16 +46,16 @@ public final class Webhooks {
         return new Webhooks(config, new JdbcWebhookRepository(db, cipher), db, clock);
     }
 
-    /** {@code /webhooks}. */
-    public WebhookRoutes routes() {
-        return new WebhookRoutes(new WebhookService(repository, clock),
-                TargetGuard.system(config.webhooks().allowPrivateTargets()), config.server().maxBodyBytes());
+    /** {@code /webhooks}, reading bodies of at most {@code maxBodyBytes}. */
+    public WebhookRoutes routes(long maxBodyBytes) {
+        return new WebhookRoutes(new WebhookService(repository, clock), TargetGuard.system(config.allowPrivateTargets()),
+                maxBodyBytes);
     }
 
-    /** Starts the delivery worker, consumer group {@code <streams application prefix>webhooks}. */
-    public Worker startWorker(String kafkaBootstrap) {
-        WebhookWorker worker = new WebhookWorker(kafkaBootstrap, config.streams().applicationPrefix() + "webhooks",
-                config.kafka().topics().events(), repository, config.webhooks().toOptions(), counters, clock,
+    /** Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}. */
+    public Worker startWorker(String kafkaBootstrap, String groupId, String eventsTopic) {
+        WebhookWorker worker = new WebhookWorker(kafkaBootstrap, groupId, eventsTopic, repository, config.toOptions(),
+                counters, clock,
                 letters -> DeadLetters.store(db.dataSource(), letters));
         worker.start();
         return new Worker(worker);

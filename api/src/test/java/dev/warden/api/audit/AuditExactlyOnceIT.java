@@ -36,7 +36,7 @@ class AuditExactlyOnceIT {
                 + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}").json().get("id").asText();
         String schema = warden.config().postgres().schema().orElseThrow();
         Set<String> answered;
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres())) {
+        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
             SinkCounters counters = new SinkCounters();
             try (DecisionLoad load = DecisionLoad.start(http, admin, agent, 4)) {
                 for (int round = 0; round < 4; round++) {

@@ -54,7 +54,7 @@ class StreamEventStoreWriterIT {
         ConsumerRecord<String, byte[]> cost = record(9_000_004, new StreamEvent.Draft(EventType.COST_RECORDED,
                 T0.plusSeconds(2), Map.of("cost", Map.of("costUsd", 0.25)), Optional.of("agt_1"), Optional.empty()));
 
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres())) {
+        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
             StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
                     Clock.systemUTC());
 
@@ -93,7 +93,7 @@ class StreamEventStoreWriterIT {
                         .getBytes(StandardCharsets.UTF_8));
         ConsumerRecord<String, byte[]> garbage = new ConsumerRecord<>(TOPIC, 0, 9_100_002, "x",
                 "{\"type\":\"nope\"}".getBytes(StandardCharsets.UTF_8));
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres())) {
+        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
             StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
                     Clock.systemUTC());
 
