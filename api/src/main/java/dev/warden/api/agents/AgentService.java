@@ -3,9 +3,13 @@ package dev.warden.api.agents;
 import dev.warden.api.auth.Principal;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.ConflictException;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.ForbiddenException;
+import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -79,7 +83,7 @@ public final class AgentService {
         requireMayOwn(caller, request.ownerId());
         Instant now = now();
         request.expiresAt().filter(e -> !e.isAfter(now)).ifPresent(e -> {
-            throw ApiException.invalid("expiresAt", "must be in the future");
+            throw InvalidInputException.field("expiresAt", "must be in the future");
         });
         Agent agent = new Agent(AgentId.random(), request.ownerId(), request.tenantId(), request.name(),
                 request.type(), AgentStatus.ACTIVE, request.permissions(), request.expiresAt().map(AgentService::millis),
@@ -115,7 +119,7 @@ public final class AgentService {
         manageable(caller, id);
         Instant now = now();
         patch.expiresAt().flatMap(e -> e).filter(e -> !e.isAfter(now)).ifPresent(e -> {
-            throw ApiException.invalid("expiresAt", "must be in the future");
+            throw InvalidInputException.field("expiresAt", "must be in the future");
         });
         Agent updated = repository.update(id, current -> {
             requireNotRevoked(current);
@@ -237,7 +241,7 @@ public final class AgentService {
     private void manageable(Principal caller, AgentId id) {
         Agent agent = visible(caller, id);
         if (caller instanceof Principal.AgentCaller) {
-            throw ApiException.forbidden("an agent token may read its own record but not change it");
+            throw new ForbiddenException("an agent token may read its own record but not change it");
         }
         requireMayOwn(caller, agent.ownerId());
     }
@@ -254,10 +258,9 @@ public final class AgentService {
         switch (caller) {
             case Principal.Admin a -> { }
             case Principal.User u when u.id().equals(ownerId) -> { }
-            case Principal.User u -> throw new ApiException(ErrorCode.FORBIDDEN,
-                    "ownerId must be your own user id", List.of(new dev.warden.api.http.FieldError("ownerId",
-                    "must be your own user id")), Map.of());
-            case Principal.AgentCaller c -> throw ApiException.forbidden("agent tokens cannot manage agents");
+            case Principal.User u -> throw new ForbiddenException(ErrorCode.FORBIDDEN, "ownerId must be your own user id", List.of(new dev.warden.api.errors.FieldError("ownerId",
+                    "must be your own user id")));
+            case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot manage agents");
         }
     }
 
@@ -267,12 +270,12 @@ public final class AgentService {
         }
     }
 
-    private static ApiException inactive(Agent agent, AgentStatus status) {
-        return new ApiException(ErrorCode.AGENT_INACTIVE, "agent " + agent.id() + " is " + status.wireName());
+    private static ConflictException inactive(Agent agent, AgentStatus status) {
+        return new ConflictException(ErrorCode.AGENT_INACTIVE, "agent " + agent.id() + " is " + status.wireName());
     }
 
-    private static ApiException notFound() {
-        return ApiException.notFound(ErrorCode.AGENT_NOT_FOUND, "no such agent");
+    private static NotFoundException notFound() {
+        return new NotFoundException(ErrorCode.AGENT_NOT_FOUND, "no such agent");
     }
 
     private Instant now() {

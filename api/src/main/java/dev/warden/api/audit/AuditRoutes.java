@@ -3,10 +3,10 @@ package dev.warden.api.audit;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.authorize.AuditPublisher;
 import dev.warden.api.auth.Principal;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.JsonInput;
+import dev.warden.api.authorize.AuditPublisher;
+import dev.warden.api.errors.ForbiddenException;
+import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
@@ -79,7 +79,7 @@ public final class AuditRoutes implements HttpService {
                 throw new IllegalArgumentException("must be json or csv");
             }
             return f;
-        }).orElseThrow(() -> ApiException.invalid("format", "is required (json or csv)"));
+        }).orElseThrow(() -> InvalidInputException.field("format", "is required (json or csv)"));
         AuditQuery q = parse(req, false);
         reader.awaitWritten(publisher.acknowledgedOffsets(), readYourWritesTimeout);
         String filename = "warden-audit-" + q.since().map(Instant::toString).orElse("start") + "-"
@@ -142,7 +142,7 @@ public final class AuditRoutes implements HttpService {
     private void stats(ServerRequest req, ServerResponse res) {
         // Process-wide counters say how busy the whole deployment is: the administrator's alone.
         if (!(AuthFilter.principal(req) instanceof Principal.Admin)) {
-            throw ApiException.forbidden("the audit statistics are for the administrator");
+            throw new ForbiddenException("the audit statistics are for the administrator");
         }
         SinkCounters.Snapshot s = counters.snapshot();
         Responses.json(res, Status.OK_200, Json.mapper().createObjectNode()
@@ -163,7 +163,7 @@ public final class AuditRoutes implements HttpService {
                 .orElse(AuditQuery.DEFAULT_LIMIT) : Integer.MAX_VALUE;
         int offset = paged ? Params.query(req, "offset", v -> bounded(v, 0, 1_000_000)).orElse(0) : 0;
         if (since.isPresent() && until.isPresent() && !since.get().isBefore(until.get())) {
-            throw ApiException.invalid("until", "must be after since");
+            throw InvalidInputException.field("until", "must be after since");
         }
         return new AuditQuery(agentId, userId, since, until, actions, result, limit, offset);
     }

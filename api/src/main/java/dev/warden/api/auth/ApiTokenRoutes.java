@@ -3,9 +3,11 @@ package dev.warden.api.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
-import dev.warden.api.http.FieldError;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.ForbiddenException;
+import dev.warden.api.errors.NotFoundException;
+import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.JsonRequests;
 import dev.warden.api.http.Params;
@@ -75,8 +77,7 @@ public final class ApiTokenRoutes implements HttpService {
         expiresAt.filter(e -> !e.isAfter(now)).ifPresent(e -> in.error("expiresAt", "must be in the future"));
         in.validate();
         if (self.isPresent() && userId.filter(u -> !u.equals(self.get())).isPresent()) {
-            throw new ApiException(ErrorCode.FORBIDDEN, "a user creates API tokens only for themselves",
-                    List.of(new FieldError("userId", "must be your own user id")), java.util.Map.of());
+            throw new ForbiddenException(ErrorCode.FORBIDDEN, "a user creates API tokens only for themselves", List.of(new FieldError("userId", "must be your own user id")));
         }
         UserId owner = self.or(() -> userId).orElseThrow();
         String token = Tokens.mint(TokenKind.API);
@@ -99,7 +100,7 @@ public final class ApiTokenRoutes implements HttpService {
         Optional<UserId> self = manager(AuthFilter.principal(req));
         String id = req.path().pathParameters().get("id");
         ApiToken token = tokens.find(id).filter(t -> self.isEmpty() || t.userId().equals(self.get()))
-                .orElseThrow(() -> ApiException.notFound(ErrorCode.TOKEN_NOT_FOUND, "no API token " + id));
+                .orElseThrow(() -> new NotFoundException(ErrorCode.TOKEN_NOT_FOUND, "no API token " + id));
         tokens.revoke(token.id(), clock.instant());
         Responses.noContent(res);
     }
@@ -112,8 +113,7 @@ public final class ApiTokenRoutes implements HttpService {
         return switch (caller) {
             case Principal.Admin a -> Optional.empty();
             case Principal.User u when u.isSession() -> Optional.of(u.id());
-            default -> throw ApiException.forbidden(
-                    "managing API tokens needs a signed-in session (or the administrator token)");
+            default -> throw new ForbiddenException("managing API tokens needs a signed-in session (or the administrator token)");
         };
     }
 
@@ -151,11 +151,11 @@ public final class ApiTokenRoutes implements HttpService {
 
     private ApiToken currentToken(ServerRequest req) {
         if (!(AuthFilter.principal(req) instanceof Principal.User user) || user.isSession()) {
-            throw new ApiException(ErrorCode.FORBIDDEN, "this endpoint accepts only a bearer API token");
+            throw new ForbiddenException(ErrorCode.FORBIDDEN, "this endpoint accepts only a bearer API token");
         }
         String bearer = AuthFilter.bearerToken(req).orElseThrow();
         return tokens.findActiveByHash(Tokens.hash(bearer))
-                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "the API token is no longer valid"));
+                .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the API token is no longer valid"));
     }
 
     private static ObjectNode render(ApiToken token) {

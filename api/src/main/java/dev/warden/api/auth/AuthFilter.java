@@ -1,7 +1,8 @@
 package dev.warden.api.auth;
 
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.InsufficientScopeException;
+import dev.warden.api.errors.UnauthenticatedException.Challenge;
+import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.http.Problems;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Filter;
@@ -10,7 +11,6 @@ import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -57,21 +57,19 @@ public final class AuthFilter implements Filter {
         }
         Optional<String> token = bearerToken(req).or(() -> sessionCookie(req));
         if (token.isEmpty()) {
-            Problems.send(req, res, unauthorized("Bearer", "a bearer token is required"));
+            Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_REQUIRED, "a bearer token is required"));
             return;
         }
         Optional<Principal> principal = authenticator.authenticate(token.get());
         if (principal.isEmpty()) {
-            Problems.send(req, res, unauthorized("Bearer error=\"invalid_token\"",
+            Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_INVALID,
                     "the bearer token is invalid, revoked or expired"));
             return;
         }
         if (principal.get() instanceof Principal.User user) {
             Optional<String> needed = Scopes.required(req.prologue().method(), path);
             if (needed.isPresent() && !user.holds(needed.get())) {
-                Problems.send(req, res, new ApiException(ErrorCode.INSUFFICIENT_SCOPE,
-                        "this API token lacks the scope " + needed.get(), List.of(),
-                        Map.of("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + needed.get() + "\"")));
+                Problems.sendProblem(req, res, new InsufficientScopeException(needed.get()));
                 return;
             }
         }
@@ -82,11 +80,11 @@ public final class AuthFilter implements Filter {
     /**
      * The authenticated caller of a request that passed this filter.
      *
-     * @throws ApiException 401 when the request was not authenticated
+     * @throws UnauthenticatedException when the request was not authenticated
      */
     public static Principal principal(ServerRequest req) {
         return req.context().get(CONTEXT_KEY, Principal.class)
-                .orElseThrow(() -> unauthorized("Bearer", "a bearer token is required"));
+                .orElseThrow(() -> unauthorized(Challenge.TOKEN_REQUIRED, "a bearer token is required"));
     }
 
     /** The token of an {@code Authorization: Bearer} header, if well-formed. */
@@ -105,8 +103,7 @@ public final class AuthFilter implements Filter {
                 .filter(v -> v.startsWith(TokenKind.SESSION.prefix()));
     }
 
-    private static ApiException unauthorized(String challenge, String detail) {
-        return new ApiException(ErrorCode.UNAUTHORIZED, detail, List.of(),
-                Map.of("WWW-Authenticate", challenge));
+    private static UnauthenticatedException unauthorized(Challenge challenge, String detail) {
+        return new UnauthenticatedException(challenge, detail);
     }
 }

@@ -1,12 +1,11 @@
 package dev.warden.api.authorize;
 
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.UnavailableException;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
-import java.util.List;
 import dev.warden.sinks.runtime.SinkCounters;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -52,7 +51,7 @@ public final class AuditPublisher {
     /**
      * Publishes {@code entry} keyed by its agent id and returns once acknowledged.
      *
-     * @throws ApiException 503 when Kafka does not acknowledge in time
+     * @throws UnavailableException when Kafka does not acknowledge in time
      */
     public RecordMetadata publish(AuditEntry entry) {
         try {
@@ -70,8 +69,7 @@ public final class AuditPublisher {
         }
     }
 
-    private static ApiException unavailable() {
-        return new ApiException(ErrorCode.UNAVAILABLE, "the audit log is unavailable; no decision was made",
-                List.of(), Map.of("Retry-After", "1"));
+    private static UnavailableException unavailable() {
+        return new UnavailableException("the audit log is unavailable; no decision was made", Duration.ofSeconds(1));
     }
 }

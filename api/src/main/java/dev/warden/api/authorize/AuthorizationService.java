@@ -1,8 +1,8 @@
 package dev.warden.api.authorize;
 
 import dev.warden.api.auth.Principal;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.NotFoundException;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -121,7 +121,7 @@ public final class AuthorizationService {
             case Principal.AgentCaller c -> c.id().equals(agentId);
         };
         if (!allowed) {
-            throw ApiException.notFound(ErrorCode.AGENT_NOT_FOUND, "no such agent");
+            throw new NotFoundException(ErrorCode.AGENT_NOT_FOUND, "no such agent");
         }
     }
 

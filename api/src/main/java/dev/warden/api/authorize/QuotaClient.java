@@ -1,11 +1,11 @@
 package dev.warden.api.authorize;
 
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.UnavailableException;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.quota.QuotaReply;
 import dev.warden.authorizer.quota.QuotaRequest;
 import dev.warden.authorizer.quota.QuotaSerdes;
+import dev.warden.sinks.runtime.ConsumerLoop;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -13,20 +13,20 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
@@ -40,14 +40,11 @@ public final class QuotaClient implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(QuotaClient.class.getName());
 
     private final KafkaProducer<String, QuotaRequest> producer;
-    private final KafkaConsumer<String, QuotaReply> consumer;
     private final String requestsTopic;
     private final String instanceId;
     private final Duration timeout;
     private final Map<String, CompletableFuture<QuotaReply>> pending = new ConcurrentHashMap<>();
-    private final Thread poller;
-    private final CountDownLatch positioned = new CountDownLatch(1);
-    private volatile boolean running = true;
+    private final ConsumerLoop<String, QuotaReply> replies;
 
     public QuotaClient(String bootstrap, String requestsTopic, String repliesTopic, String instanceId, Duration timeout) {
         this.requestsTopic = requestsTopic;
@@ -69,12 +66,13 @@ public final class QuotaClient implements AutoCloseable {
         // fetch.min.bytes is 1: the broker answers a fetch as soon as a reply is there, so a long wait costs no
         // latency, while a 10 ms wait made every idle instance send 100 fetches a second.
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
-        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), QuotaSerdes.replies().deserializer());
+        KafkaConsumer<String, QuotaReply> consumer =
+                new KafkaConsumer<>(c, new StringDeserializer(), QuotaSerdes.replies().deserializer());
         int partitions = producer.partitionsFor(repliesTopic).size();
         TopicPartition mine = new TopicPartition(repliesTopic,
                 Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % partitions);
-        this.poller = Thread.ofPlatform().name("warden-quota-replies").daemon().unstarted(() -> poll(mine));
-        poller.start();
+        this.replies = new ConsumerLoop<>("warden-quota-replies", consumer, Duration.ofMillis(200), new Replies(mine));
+        replies.start();
         awaitPositioned();
     }
 
@@ -83,7 +81,7 @@ public final class QuotaClient implements AutoCloseable {
      *
      * @param partitionKey the key that places every counter of the chain with one owner (the chain's
      *                     topmost constrained counter)
-     * @throws ApiException 503 when the quota owner does not answer in time
+     * @throws UnavailableException when the quota owner does not answer in time
      */
     public QuotaReply consume(String partitionKey, long hour, List<QuotaRequest.Step> steps) {
         String requestId = Ids.mint("qr");
@@ -104,35 +102,38 @@ public final class QuotaClient implements AutoCloseable {
         }
     }
 
-    private void poll(TopicPartition partition) {
-        try {
+    /** Reads this instance's reply partition from its end and completes the waiting requests. */
+    private final class Replies implements ConsumerLoop.Handler<String, QuotaReply> {
+        private final TopicPartition partition;
+
+        Replies(TopicPartition partition) {
+            this.partition = partition;
+        }
+
+        @Override
+        public void start(Consumer<String, QuotaReply> consumer) {
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));
             consumer.position(partition);
-            positioned.countDown();
-            while (running) {
-                for (ConsumerRecord<String, QuotaReply> record : consumer.poll(Duration.ofMillis(200))) {
-                    QuotaReply reply = record.value();
-                    if (reply != null && instanceId.equals(record.key())) {
-                        CompletableFuture<QuotaReply> waiting = pending.get(reply.requestId());
-                        if (waiting != null) {
-                            waiting.complete(reply);
-                        }
+        }
+
+        @Override
+        public void handle(ConsumerRecords<String, QuotaReply> records, Consumer<String, QuotaReply> consumer) {
+            for (ConsumerRecord<String, QuotaReply> record : records) {
+                QuotaReply reply = record.value();
+                if (reply != null && instanceId.equals(record.key())) {
+                    CompletableFuture<QuotaReply> waiting = pending.get(reply.requestId());
+                    if (waiting != null) {
+                        waiting.complete(reply);
                     }
                 }
             }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "quota reply consumer stopped", e);
-        } finally {
-            consumer.close();
         }
     }
 
     private void awaitPositioned() {
         try {
-            if (!positioned.await(30, TimeUnit.SECONDS)) {
+            if (!replies.awaitStarted(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("quota reply consumer could not reach Kafka");
             }
         } catch (InterruptedException e) {
@@ -141,20 +142,13 @@ public final class QuotaClient implements AutoCloseable {
         }
     }
 
-    private static ApiException unavailable() {
-        return new ApiException(ErrorCode.UNAVAILABLE, "the quota service is unavailable; no decision was made",
-                List.of(), Map.of("Retry-After", "1"));
+    private static UnavailableException unavailable() {
+        return new UnavailableException("the quota service is unavailable; no decision was made", Duration.ofSeconds(1));
     }
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            poller.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        replies.close();
         producer.close(Duration.ofSeconds(5));
     }
 }

@@ -1,14 +1,13 @@
 package dev.warden.api.costs;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Principal;
 import dev.warden.api.db.Database;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
 import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.JsonRequests;
 import dev.warden.api.http.Params;
@@ -78,7 +77,7 @@ public final class CostRoutes implements HttpService {
         }
         in.validate();
         Agent agent = agents.find(id).filter(a -> mayRecord(caller, a))
-                .orElseThrow(() -> ApiException.notFound(ErrorCode.AGENT_NOT_FOUND, "no such agent"));
+                .orElseThrow(() -> new NotFoundException(ErrorCode.AGENT_NOT_FOUND, "no such agent"));
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Map<String, Object> record = new LinkedHashMap<>();
         record.put("id", Ids.mint("cst"));

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Principal;
-import dev.warden.api.http.ApiException;
+import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -57,7 +57,7 @@ public final class DashboardRoutes implements HttpService {
         Optional<UserId> owner = switch (caller) {
             case Principal.Admin a -> Optional.empty();
             case Principal.User u -> Optional.of(u.id());
-            case Principal.AgentCaller c -> throw ApiException.forbidden("agent tokens cannot read dashboard statistics");
+            case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot read dashboard statistics");
         };
         Instant now = clock.instant();
         Predicate<String> include = owner.map(this::ownedBy).orElse(id -> true);

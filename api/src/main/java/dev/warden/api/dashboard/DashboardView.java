@@ -1,18 +1,19 @@
 package dev.warden.api.dashboard;
 
 import dev.warden.pipeline.dashboard.DecisionCounts;
+import dev.warden.sinks.runtime.ConsumerLoop;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
@@ -22,29 +23,27 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class DashboardView implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DashboardView.class.getName());
 
-    private final KafkaConsumer<String, DecisionCounts> consumer;
     private final String hourlyTopic;
     private final String totalsTopic;
     private final Map<String, DecisionCounts> totals = new ConcurrentHashMap<>();
     private final Map<Long, Map<String, DecisionCounts>> hours = new ConcurrentHashMap<>();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final ConsumerLoop<String, DecisionCounts> loop;
 
     public DashboardView(String bootstrap, String hourlyTopic, String totalsTopic, String clientId) {
         this.hourlyTopic = hourlyTopic;
         this.totalsTopic = totalsTopic;
-        this.consumer = new KafkaConsumer<>(Map.of(
+        KafkaConsumer<String, DecisionCounts> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.CLIENT_ID_CONFIG, clientId,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
                 new StringDeserializer(), DecisionCounts.serde().deserializer());
-        this.thread = Thread.ofPlatform().name("warden-dashboard-view").daemon().unstarted(this::run);
+        this.loop = new ConsumerLoop<>("warden-dashboard-view", consumer, Duration.ofMillis(200), new Follow());
     }
 
     /** Starts following both topics from their beginning. */
     public void start() {
-        thread.start();
+        loop.start();
     }
 
     /** Sum of the all-time counts of the agents {@code include} accepts. */
@@ -78,23 +77,19 @@ public final class DashboardView implements AutoCloseable {
         return sum;
     }
 
-    private void run() {
-        try {
+    /** Reads both topics from their beginning and keeps the copy current. */
+    private final class Follow implements ConsumerLoop.Handler<String, DecisionCounts> {
+        @Override
+        public void start(Consumer<String, DecisionCounts> consumer) {
             List<TopicPartition> partitions = List.of(new TopicPartition(hourlyTopic, 0), new TopicPartition(totalsTopic, 0));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            while (running) {
-                for (ConsumerRecord<String, DecisionCounts> record : consumer.poll(Duration.ofMillis(200))) {
-                    apply(record);
-                }
-                evictOldHours();
-            }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "dashboard view stopped", e);
-        } finally {
-            consumer.close();
+        }
+
+        @Override
+        public void handle(ConsumerRecords<String, DecisionCounts> records, Consumer<String, DecisionCounts> consumer) {
+            records.forEach(DashboardView.this::apply);
+            evictOldHours();
         }
     }
 
@@ -125,12 +120,6 @@ public final class DashboardView implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
     }
 }

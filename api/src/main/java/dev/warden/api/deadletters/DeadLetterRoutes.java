@@ -6,7 +6,7 @@ import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Principal;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
-import dev.warden.api.http.ApiException;
+import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.pipeline.contract.Json;
@@ -44,7 +44,7 @@ public final class DeadLetterRoutes implements HttpService {
 
     private void list(ServerRequest req, ServerResponse res) {
         if (!(AuthFilter.principal(req) instanceof Principal.Admin)) {
-            throw ApiException.forbidden("dead letters are for the administrator");
+            throw new ForbiddenException("dead letters are for the administrator");
         }
         Optional<String> sink = Params.query(req, "sink", v -> v);
         int limit = Params.query(req, "limit", DeadLetterRoutes::limit).orElse(100);

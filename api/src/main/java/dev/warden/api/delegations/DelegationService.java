@@ -3,10 +3,13 @@ package dev.warden.api.delegations;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.Principal;
 import dev.warden.api.authorize.PolicyResolver;
+import dev.warden.api.errors.ConflictException;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.ForbiddenException;
+import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
-import dev.warden.api.http.FieldError;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
@@ -69,18 +72,17 @@ public final class DelegationService {
         Agent from = agents.find(request.fromAgent()).filter(a -> mayActFor(caller, a))
                 .orElseThrow(() -> notFound("fromAgent"));
         if (request.fromAgent().equals(request.toAgent())) {
-            throw new ApiException(ErrorCode.SELF_DELEGATION, "fromAgent and toAgent must differ",
-                    List.of(new FieldError("toAgent", "must differ from fromAgent")), Map.of());
+            throw new InvalidInputException(ErrorCode.SELF_DELEGATION, "fromAgent and toAgent must differ", List.of(new FieldError("toAgent", "must differ from fromAgent")));
         }
         Agent to = agents.find(request.toAgent()).orElseThrow(() -> notFound("toAgent"));
         requireActive(from, "fromAgent", now);
         requireActive(to, "toAgent", now);
         request.expiresAt().filter(e -> !e.isAfter(now)).ifPresent(e -> {
-            throw ApiException.invalid("expiresAt", "must be in the future");
+            throw InvalidInputException.field("expiresAt", "must be in the future");
         });
         if (ancestorsOf(from.id(), now).contains(to.id())) {
-            throw new ApiException(ErrorCode.DELEGATION_CYCLE, "toAgent already delegates, directly or through a "
-                    + "chain, to fromAgent", List.of(new FieldError("toAgent", "would create a cycle")), Map.of());
+            throw new ConflictException(ErrorCode.DELEGATION_CYCLE, "toAgent already delegates, directly or through a "
+                    + "chain, to fromAgent", List.of(new FieldError("toAgent", "would create a cycle")));
         }
         Delegation delegation = plan(request, from, now);
         repository.create(delegation, List.of(event(EventType.DELEGATION_CREATED, delegation, caller, now, from)));
@@ -164,16 +166,15 @@ public final class DelegationService {
             }
         }
         if (!notHeld.isEmpty()) {
-            throw new ApiException(ErrorCode.PERMISSION_NOT_HELD,
-                    "a delegation may only pass on permissions fromAgent holds", notHeld, Map.of());
+            throw new ForbiddenException(ErrorCode.PERMISSION_NOT_HELD, "a delegation may only pass on permissions fromAgent holds", notHeld);
         }
         if (!loosened.isEmpty()) {
-            throw new ApiException(ErrorCode.CONSTRAINT_LOOSENED, "constraints may only tighten", loosened, Map.of());
+            throw new InvalidInputException(ErrorCode.CONSTRAINT_LOOSENED, "constraints may only tighten", loosened);
         }
         if (depth > maxDepth) {
-            throw new ApiException(ErrorCode.CHAIN_DEPTH_EXCEEDED, "this delegation would be at depth " + depth
+            throw new ConflictException(ErrorCode.CHAIN_DEPTH_EXCEEDED, "this delegation would be at depth " + depth
                     + " but the chain allows at most " + maxDepth, List.of(new FieldError("maxDepth",
-                    "the chain allows at most " + maxDepth)), Map.of());
+                    "the chain allows at most " + maxDepth)));
         }
         Optional<Instant> expiresAt = earliest(request.expiresAt().map(e -> e.truncatedTo(ChronoUnit.MILLIS)), cap);
         return new Delegation(DelegationId.random(), from.id(), request.toAgent(), request.permissions(), depth,
@@ -219,8 +220,7 @@ public final class DelegationService {
 
     private static void requireActive(Agent agent, String field, Instant now) {
         if (!agent.isActive(now)) {
-            throw new ApiException(ErrorCode.AGENT_INACTIVE, field + " is " + agent.status(now).wireName(),
-                    List.of(new FieldError(field, "is " + agent.status(now).wireName())), Map.of());
+            throw new ConflictException(ErrorCode.AGENT_INACTIVE, field + " is " + agent.status(now).wireName(), List.of(new FieldError(field, "is " + agent.status(now).wireName())));
         }
     }
 
@@ -246,12 +246,11 @@ public final class DelegationService {
         return Optional.of(a.get().isBefore(b.get()) ? a.get() : b.get());
     }
 
-    private static ApiException notFound(String field) {
-        return new ApiException(ErrorCode.AGENT_NOT_FOUND, field + ": no such agent",
-                List.of(new FieldError(field, "no such agent")), Map.of());
+    private static NotFoundException notFound(String field) {
+        return new NotFoundException(ErrorCode.AGENT_NOT_FOUND, field + ": no such agent", List.of(new FieldError(field, "no such agent")));
     }
 
-    private static ApiException delegationNotFound() {
-        return new ApiException(ErrorCode.DELEGATION_NOT_FOUND, "no such delegation");
+    private static NotFoundException delegationNotFound() {
+        return new NotFoundException(ErrorCode.DELEGATION_NOT_FOUND, "no such delegation");
     }
 }

@@ -2,21 +2,20 @@ package dev.warden.api.events;
 
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.runtime.ConsumerLoop;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -29,16 +28,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class EventFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EventFeed.class.getName());
 
-    private final KafkaConsumer<String, byte[]> consumer;
     private final TopicPartition partition;
     private final List<Consumer<FeedEvent>> subscribers = new CopyOnWriteArrayList<>();
-    private final CountDownLatch positioned = new CountDownLatch(1);
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final ConsumerLoop<String, byte[]> loop;
     private volatile long startPosition = -1;
 
     public EventFeed(String bootstrap, String topic, String clientId) {
-        this.consumer = new KafkaConsumer<>(Map.of(
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.CLIENT_ID_CONFIG, clientId,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
@@ -46,7 +42,7 @@ public final class EventFeed implements AutoCloseable {
                 // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when idle.
                 ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500), new StringDeserializer(), new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);
-        this.thread = Thread.ofPlatform().name("warden-event-feed").daemon().unstarted(this::run);
+        this.loop = new ConsumerLoop<>("warden-event-feed", consumer, Duration.ofMillis(200), new Feed());
     }
 
     /** Adds a subscriber for events read from now on. */
@@ -56,9 +52,9 @@ public final class EventFeed implements AutoCloseable {
 
     /** Starts reading at the topic's current end; returns once positioned. */
     public void start() {
-        thread.start();
+        loop.start();
         try {
-            if (!positioned.await(30, TimeUnit.SECONDS)) {
+            if (!loop.awaitStarted(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("event feed could not reach Kafka");
             }
         } catch (InterruptedException e) {
@@ -72,23 +68,19 @@ public final class EventFeed implements AutoCloseable {
         return startPosition;
     }
 
-    private void run() {
-        try {
+    /** Positions at the topic's end, then delivers every event read. */
+    private final class Feed implements ConsumerLoop.Handler<String, byte[]> {
+        @Override
+        public void start(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer) {
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));
             startPosition = consumer.position(partition) - 1;
-            positioned.countDown();
-            while (running) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    deliver(record);
-                }
-            }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "event feed stopped", e);
-        } finally {
-            consumer.close();
+        }
+
+        @Override
+        public void handle(ConsumerRecords<String, byte[]> records,
+                           org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer) {
+            records.forEach(EventFeed.this::deliver);
         }
     }
 
@@ -111,12 +103,6 @@ public final class EventFeed implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
     }
 }

@@ -1,6 +1,8 @@
 package dev.warden.api.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.InvalidInputException;
 import dev.warden.pipeline.contract.CleanText;
 import java.math.BigDecimal;
 import java.time.DateTimeException;
@@ -127,12 +129,12 @@ public final class InputContract {
     /**
      * Checks one query or header value as text.
      *
-     * @throws ApiException 400 naming {@code name} when it may not enter
+     * @throws InvalidInputException naming {@code name} when it may not enter
      */
     public static String text(String name, String value) {
         Optional<String> problem = CleanText.problem(value);
         if (problem.isPresent()) {
-            throw ApiException.invalid(name, problem.get());
+            throw InvalidInputException.field(name, problem.get());
         }
         return value;
     }

@@ -3,10 +3,12 @@ package dev.warden.api.http;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.InvalidInputException;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.Json;
-import java.time.Instant;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -266,7 +268,7 @@ public final class JsonInput {
     /** Throws every collected error as one 400, if there are any. */
     public void validate() {
         if (!errors.isEmpty()) {
-            throw ApiException.invalid(errors);
+            throw new InvalidInputException(errors);
         }
     }
 

@@ -3,6 +3,9 @@ package dev.warden.api.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.InvalidInputException;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HttpMediaType;
 import io.helidon.webserver.http.ServerRequest;
@@ -12,7 +15,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -29,7 +31,7 @@ public final class JsonRequests {
     /**
      * Reads the request body as a JSON object of at most {@code maxBytes} bytes.
      *
-     * @throws ApiException 400, 413 or 415 on bad input
+     * @throws InvalidInputException on bad input
      */
     public static ObjectNode readObject(ServerRequest req, long maxBytes) {
         return readObject(req, maxBytes, Set.of());
@@ -43,15 +45,15 @@ public final class JsonRequests {
         requireJsonContentType(req);
         byte[] body = readBounded(req, maxBytes);
         if (body.length == 0) {
-            throw ApiException.invalid("body", "a JSON object is required");
+            throw InvalidInputException.field("body", "a JSON object is required");
         }
         JsonNode node = parse(body);
         if (!(node instanceof ObjectNode object)) {
-            throw ApiException.invalid("body", "must be a JSON object");
+            throw InvalidInputException.field("body", "must be a JSON object");
         }
         List<FieldError> errors = InputContract.checkExcept(object, routeJudgedText);
         if (!errors.isEmpty()) {
-            throw ApiException.invalid(errors);
+            throw new InvalidInputException(errors);
         }
         return object;
     }
@@ -73,9 +75,8 @@ public final class JsonRequests {
         }
     }
 
-    private static ApiException unsupportedType(String detail) {
-        return new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, detail, List.of(),
-                Map.of("Accept-Post", "application/json"));
+    private static InvalidInputException unsupportedType(String detail) {
+        return new InvalidInputException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, detail);
     }
 
     private static byte[] readBounded(ServerRequest req, long maxBytes) {
@@ -109,10 +110,10 @@ public final class JsonRequests {
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new ApiException(ErrorCode.MALFORMED_JSON, "request body is not valid JSON" + where + ": "
+            throw new InvalidInputException(ErrorCode.MALFORMED_JSON, "request body is not valid JSON" + where + ": "
                     + reason(e));
         } catch (IOException e) {
-            throw new ApiException(ErrorCode.MALFORMED_JSON, "request body could not be read as JSON");
+            throw new InvalidInputException(ErrorCode.MALFORMED_JSON, "request body could not be read as JSON");
         }
     }
 
@@ -123,7 +124,7 @@ public final class JsonRequests {
         return InputContract.shown(excerpt < 0 ? message : message.substring(0, excerpt));
     }
 
-    private static ApiException tooLarge(long maxBytes) {
-        return new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, "request body exceeds " + maxBytes + " bytes");
+    private static InvalidInputException tooLarge(long maxBytes) {
+        return new InvalidInputException(ErrorCode.PAYLOAD_TOO_LARGE, "request body exceeds " + maxBytes + " bytes");
     }
 }

@@ -1,5 +1,6 @@
 package dev.warden.api.http;
 
+import dev.warden.api.errors.InvalidInputException;
 import dev.warden.authorizer.domain.WireEnum;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Optional;
@@ -19,7 +20,7 @@ public final class Params {
         try {
             return parser.apply(raw);
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalid(name, e.getMessage());
+            throw InvalidInputException.field(name, e.getMessage());
         }
     }
 
@@ -30,7 +31,7 @@ public final class Params {
         try {
             return raw.map(parser);
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalid(name, e.getMessage());
+            throw InvalidInputException.field(name, e.getMessage());
         }
     }
 

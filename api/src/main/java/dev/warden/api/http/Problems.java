@@ -3,66 +3,99 @@ package dev.warden.api.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.InsufficientScopeException;
+import dev.warden.api.errors.RetriableException;
+import dev.warden.api.errors.UnauthenticatedException;
+import dev.warden.api.errors.WardenException;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Renders failures as RFC 9457 problem details with Warden's extra {@code code} member:
- * {@code {"type","title","status","code","detail","instance","errors"?}}.
+ * The REST surface's {@link ErrorMapper}: renders domain errors as RFC 9457 problem details with Warden's extra
+ * {@code code} member, {@code {"type","title","status","code","detail","instance","errors"?}}, and the headers
+ * their kind calls for: {@code Retry-After} for a retriable failure, {@code WWW-Authenticate: Bearer} (RFC 6750
+ * section 3) when a bearer token is missing, invalid or lacks a scope, {@code Accept-Post} for a body of the
+ * wrong type.
  */
-public final class Problems {
+public final class Problems implements ErrorMapper {
     /** The media type of every error body except the SPEC's 429 and OAuth's RFC 6749 errors. */
     public static final String MEDIA_TYPE = "application/problem+json";
+    /** The mapper of the REST API. */
+    public static final Problems REST = new Problems();
 
     private static final Logger LOG = Logger.getLogger(Problems.class.getName());
 
     private Problems() {
     }
 
-    /** Error handler for {@link ApiException}: renders it. */
-    public static void handle(ServerRequest req, ServerResponse res, ApiException e) {
-        send(req, res, e);
+    @Override
+    public void send(ServerRequest req, ServerResponse res, WardenException e) {
+        Problems.sendProblem(req, res, e);
     }
 
     /** Error handler of last resort: logs the cause and answers a 500 without leaking it. */
     public static void handleUnexpected(ServerRequest req, ServerResponse res, Throwable e) {
         LOG.log(Level.SEVERE, "unhandled error on " + req.prologue().method().text() + " " + req.path().path(), e);
-        send(req, res, new ApiException(ErrorCode.INTERNAL, "an unexpected error occurred; it has been logged"));
+        write(req, res, ErrorCode.INTERNAL, Optional.of("an unexpected error occurred; it has been logged"), List.of());
     }
 
-    /** Writes {@code e} to {@code res}. */
-    public static void send(ServerRequest req, ServerResponse res, ApiException e) {
+    /** Writes {@code e} to {@code res} as a problem, with the headers its kind calls for. */
+    public static void sendProblem(ServerRequest req, ServerResponse res, WardenException e) {
         if (res.isSent()) {
             return;
         }
-        e.headers().forEach((name, value) -> res.header(HeaderNames.create(name), value));
-        res.status(Status.create(e.code().status()));
-        res.header(HeaderNames.CONTENT_TYPE, MEDIA_TYPE);
-        res.send(body(e, req.prologue().uriPath().path()));
+        if (e instanceof RetriableException retriable) {
+            res.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retriable.retryAfter().toSeconds())));
+        }
+        if (e instanceof UnauthenticatedException unauthenticated) {
+            unauthenticated.challenge().ifPresent(c -> res.header(HeaderNames.WWW_AUTHENTICATE,
+                    c == UnauthenticatedException.Challenge.TOKEN_REQUIRED ? "Bearer" : "Bearer error=\"invalid_token\""));
+        }
+        if (e instanceof InsufficientScopeException scope) {
+            res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\", scope=\"" + scope.scope() + "\"");
+        }
+        if (e.code() == ErrorCode.UNSUPPORTED_MEDIA_TYPE) {
+            res.header(HeaderNames.create("Accept-Post"), "application/json");
+        }
+        write(req, res, e.code(), e.detail(), e.errors());
     }
 
-    static byte[] body(ApiException e, String instance) {
+    private static void write(ServerRequest req, ServerResponse res, ErrorCode code, Optional<String> detail,
+                              List<dev.warden.api.errors.FieldError> errors) {
+        if (res.isSent()) {
+            return;
+        }
+        res.status(Status.create(code.status()));
+        res.header(HeaderNames.CONTENT_TYPE, MEDIA_TYPE);
+        res.send(body(code, detail, errors, req.prologue().uriPath().path()));
+    }
+
+    static byte[] body(ErrorCode code, Optional<String> detail, List<dev.warden.api.errors.FieldError> errors,
+                       String instance) {
         ObjectNode node = Json.mapper().createObjectNode()
-                .put("type", "urn:warden:problem:" + e.code().code())
-                .put("title", e.code().title())
-                .put("status", e.code().status())
-                .put("code", e.code().code());
-        e.detail().ifPresent(d -> node.put("detail", d));
+                .put("type", "urn:warden:problem:" + code.code())
+                .put("title", code.title())
+                .put("status", code.status())
+                .put("code", code.code());
+        detail.ifPresent(d -> node.put("detail", d));
         node.put("instance", instance);
-        if (!e.errors().isEmpty()) {
-            ArrayNode errors = node.putArray("errors");
-            e.errors().forEach(fe -> errors.addObject().put("field", fe.field()).put("message", fe.message()));
+        if (!errors.isEmpty()) {
+            ArrayNode list = node.putArray("errors");
+            errors.forEach(fe -> list.addObject().put("field", fe.field()).put("message", fe.message()));
         }
         try {
             return Json.mapper().writeValueAsBytes(node);
         } catch (JsonProcessingException ex) {
-            return ("{\"status\":" + e.code().status() + "}").getBytes(StandardCharsets.UTF_8);
+            return ("{\"status\":" + code.status() + "}").getBytes(StandardCharsets.UTF_8);
         }
     }
 }

@@ -1,15 +1,12 @@
 package dev.warden.api.ratelimit;
 
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.UnavailableException;
 import dev.warden.api.http.Problems;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -107,8 +104,7 @@ public final class RateLimiter implements AutoCloseable {
         try {
             decision = check(req);
         } catch (RateLimitStoreUnavailableException e) {
-            Problems.send(req, res, new ApiException(ErrorCode.UNAVAILABLE,
-                    "rate limiting is temporarily unavailable; retry shortly", List.of(), Map.of("Retry-After", "1")));
+            Problems.sendProblem(req, res, new UnavailableException("rate limiting is temporarily unavailable; retry shortly", Duration.ofSeconds(1)));
             return false;
         }
         if (!decision.allowed()) {

@@ -4,10 +4,14 @@ import dev.warden.api.auth.Principal;
 import dev.warden.api.auth.SessionResolver;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.ConflictException;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.ForbiddenException;
+import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.errors.UnauthenticatedException;
+import dev.warden.api.errors.WardenException;
 import dev.warden.api.events.EventOutbox;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
-import dev.warden.api.http.FieldError;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.CleanText;
@@ -17,7 +21,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -66,12 +69,12 @@ public final class UserService implements SessionResolver {
     /**
      * Registers a user and signs them in.
      *
-     * @throws ApiException 400 naming every bad field, 409 {@code username_taken} / {@code email_taken},
+     * @throws InvalidInputException naming every bad field, 409 {@code username_taken} / {@code email_taken},
      *                      403 {@code signup_closed}
      */
     public SignedIn signUp(SignUp request, String ip) {
         if (!config.signUpEnabled()) {
-            throw new ApiException(ErrorCode.SIGNUP_CLOSED, "sign-up is closed on this deployment");
+            throw new ForbiddenException(ErrorCode.SIGNUP_CLOSED, "sign-up is closed on this deployment");
         }
         List<FieldError> errors = new ArrayList<>();
         UsernamePolicy.Result name = usernames.check(request.username());
@@ -81,7 +84,7 @@ public final class UserService implements SessionResolver {
         request.email().filter(e -> !EMAIL.matcher(e).matches())
                 .ifPresent(e -> errors.add(new FieldError("email", "must be an e-mail address")));
         if (!errors.isEmpty()) {
-            throw ApiException.invalid(errors);
+            throw new InvalidInputException(errors);
         }
         Instant now = now();
         Username username = name.username().orElseThrow();
@@ -103,7 +106,7 @@ public final class UserService implements SessionResolver {
     /**
      * Signs in with a username and password.
      *
-     * @throws ApiException 401 {@code INVALID_CREDENTIALS} for any bad pair, a locked account included
+     * @throws UnauthenticatedException {@code INVALID_CREDENTIALS} for any bad pair, a locked account included
      */
     public SignedIn signIn(String username, String password, String ip) {
         Instant now = now();
@@ -117,7 +120,7 @@ public final class UserService implements SessionResolver {
             repository.signInFailed(account.filter(a -> !locked).map(a -> a.user().id()), now, config.lockout(),
                     List.of(AuthEvents.failed(username, ip, now)));
             outbox.flush();
-            throw new ApiException(ErrorCode.INVALID_CREDENTIALS, "the username or password is incorrect");
+            throw new UnauthenticatedException(ErrorCode.INVALID_CREDENTIALS, "the username or password is incorrect");
         }
         User user = account.get().user();
         Optional<String> rehash = hasher.needsRehash(account.get().passwordHash())
@@ -133,7 +136,7 @@ public final class UserService implements SessionResolver {
     /**
      * Ends the caller's session at once.
      *
-     * @throws ApiException 403 unless the caller authenticated with a session
+     * @throws ForbiddenException unless the caller authenticated with a session
      */
     public void signOut(Principal caller, String ip) {
         Principal.User user = requireSession(caller);
@@ -147,17 +150,17 @@ public final class UserService implements SessionResolver {
     /**
      * Renames the caller.
      *
-     * @throws ApiException 403 without a session, 400 for a bad username, 409 {@code username_taken}
+     * @throws WardenException 403 without a session, 400 for a bad username, 409 {@code username_taken}
      */
     public User changeUsername(Principal caller, String username) {
         Principal.User user = requireSession(caller);
         UsernamePolicy.Result name = usernames.check(username);
         if (name.problem().isPresent()) {
-            throw ApiException.invalid("username", name.problem().get());
+            throw InvalidInputException.field("username", name.problem().get());
         }
         try {
             return repository.changeUsername(user.id(), name.username().orElseThrow(), now())
-                    .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
+                    .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
         } catch (AlreadyTakenException e) {
             throw taken(e);
         }
@@ -166,14 +169,14 @@ public final class UserService implements SessionResolver {
     /**
      * The caller's user and session.
      *
-     * @throws ApiException 403 unless the caller authenticated with a session
+     * @throws ForbiddenException unless the caller authenticated with a session
      */
     public CurrentSession current(Principal caller) {
         Principal.User user = requireSession(caller);
         Session session = repository.findSessionById(user.tokenId()).filter(s -> s.activeAt(now()))
-                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "the session has ended"));
+                .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session has ended"));
         User found = repository.find(user.id())
-                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
+                .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
         return new CurrentSession(found, session);
     }
 
@@ -209,13 +212,13 @@ public final class UserService implements SessionResolver {
         if (caller instanceof Principal.User user && user.isSession()) {
             return user;
         }
-        throw ApiException.forbidden("this endpoint needs a signed-in session (POST /auth/sign-in)");
+        throw new ForbiddenException("this endpoint needs a signed-in session (POST /auth/sign-in)");
     }
 
-    private static ApiException taken(AlreadyTakenException e) {
+    private static ConflictException taken(AlreadyTakenException e) {
         ErrorCode code = e.field().equals("email") ? ErrorCode.EMAIL_TAKEN : ErrorCode.USERNAME_TAKEN;
-        return new ApiException(code, e.field() + " is already taken",
-                List.of(new FieldError(e.field(), "is already taken")), Map.of());
+        return new ConflictException(code, e.field() + " is already taken",
+                List.of(new FieldError(e.field(), "is already taken")));
     }
 
     private Instant now() {

@@ -1,8 +1,10 @@
 package dev.warden.api.webhooks;
 
 import dev.warden.api.auth.Principal;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.ConflictException;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.ForbiddenException;
+import dev.warden.api.errors.NotFoundException;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.sinks.webhooks.WebhookSigner;
 import java.net.URI;
@@ -51,7 +53,7 @@ public final class WebhookService {
     public Created create(Principal caller, NewWebhook request) {
         Webhook.Owner owner = owner(caller);
         if (repository.countOwnedBy(owner) >= MAX_PER_OWNER) {
-            throw new ApiException(ErrorCode.CONFLICT, "at most " + MAX_PER_OWNER
+            throw new ConflictException(ErrorCode.CONFLICT, "at most " + MAX_PER_OWNER
                     + " webhook endpoints per owner; delete one first");
         }
         Webhook webhook = new Webhook(Webhook.newId(), owner, request.url(), request.eventTypes(),
@@ -71,7 +73,7 @@ public final class WebhookService {
     public Webhook get(Principal caller, String id) {
         Webhook.Owner owner = owner(caller);
         return repository.find(id).filter(w -> owner.isAdmin() || w.owner().equals(owner))
-                .orElseThrow(() -> ApiException.notFound(ErrorCode.WEBHOOK_NOT_FOUND, "no webhook endpoint " + id));
+                .orElseThrow(() -> new NotFoundException(ErrorCode.WEBHOOK_NOT_FOUND, "no webhook endpoint " + id));
     }
 
     /** Deletes endpoint {@code id}; deliveries to it stop (queued ones are not sent). */
@@ -83,7 +85,7 @@ public final class WebhookService {
     /**
      * The owner {@code caller} creates endpoints as.
      *
-     * @throws ApiException 403 for an agent
+     * @throws ForbiddenException for an agent
      */
     static Webhook.Owner owner(Principal caller) {
         if (caller instanceof Principal.Admin) {
@@ -92,6 +94,6 @@ public final class WebhookService {
         if (caller instanceof Principal.User user) {
             return Webhook.Owner.user(user.id());
         }
-        throw ApiException.forbidden("webhook endpoints are managed by users and the administrator, not by agents");
+        throw new ForbiddenException("webhook endpoints are managed by users and the administrator, not by agents");
     }
 }

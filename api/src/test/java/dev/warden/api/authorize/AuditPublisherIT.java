@@ -3,8 +3,8 @@ package dev.warden.api.authorize;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.UnavailableException;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.launcher.embedded.FreePorts;
 import dev.warden.pipeline.contract.AuditEntry;
@@ -28,9 +28,9 @@ class AuditPublisherIT {
                     AuditResult.ALLOWED, Optional.empty(), 0.1, 0, Instant.now(), Optional.empty(), Optional.empty());
 
             assertThatThrownBy(() -> publisher.publish(entry))
-                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                    .isInstanceOfSatisfying(UnavailableException.class, e -> {
                         assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
-                        assertThat(e.headers()).containsKey("Retry-After");
+                        assertThat(e.retryAfter()).isPositive();
                     });
             assertThat(counters.snapshot().auditEmitted()).isZero();
             assertThat(publisher.acknowledgedOffsets()).isEmpty();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.api.errors.FieldError;
 import dev.warden.pipeline.contract.CleanText;
 import dev.warden.pipeline.contract.Json;
 import java.time.Instant;

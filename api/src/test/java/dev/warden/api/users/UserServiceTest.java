@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.warden.api.auth.Principal;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.ErrorCode;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.WardenException;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.testing.MutableClock;
 import java.lang.reflect.Proxy;
@@ -29,7 +29,7 @@ class UserServiceTest {
 
         assertThatThrownBy(() -> closed.signUp(new UserService.SignUp("ann_lee", "long enough password",
                 Optional.empty(), Optional.empty()), "192.0.2.1"))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SIGNUP_CLOSED));
+                .isInstanceOfSatisfying(WardenException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SIGNUP_CLOSED));
     }
 
     @Test
@@ -38,7 +38,7 @@ class UserServiceTest {
 
         assertThatThrownBy(() -> open.signUp(new UserService.SignUp("x", "elevenchars", Optional.of("nope"),
                 Optional.empty()), "192.0.2.1"))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.errors())
+                .isInstanceOfSatisfying(WardenException.class, e -> assertThat(e.errors())
                         .extracting(f -> f.field() + ": " + f.message())
                         .containsExactly("username: must be at least 3 characters",
                                 "password: must be at least 12 characters", "email: must be an e-mail address"));
@@ -50,10 +50,10 @@ class UserServiceTest {
         Principal apiToken = new Principal.User(UserId.of("ann"), "tok_1");
 
         for (Principal caller : new Principal[] {apiToken, new Principal.Admin()}) {
-            assertThatThrownBy(() -> users.signOut(caller, "192.0.2.1")).isInstanceOfSatisfying(ApiException.class,
+            assertThatThrownBy(() -> users.signOut(caller, "192.0.2.1")).isInstanceOfSatisfying(WardenException.class,
                     e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
-            assertThatThrownBy(() -> users.changeUsername(caller, "new_name")).isInstanceOf(ApiException.class);
-            assertThatThrownBy(() -> users.current(caller)).isInstanceOf(ApiException.class);
+            assertThatThrownBy(() -> users.changeUsername(caller, "new_name")).isInstanceOf(WardenException.class);
+            assertThatThrownBy(() -> users.current(caller)).isInstanceOf(WardenException.class);
         }
     }
 }

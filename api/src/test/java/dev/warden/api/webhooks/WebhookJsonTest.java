@@ -3,8 +3,8 @@ package dev.warden.api.webhooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.warden.api.http.ApiException;
-import dev.warden.api.http.FieldError;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.WardenException;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.webhooks.TargetGuard;
@@ -80,7 +80,7 @@ class WebhookJsonTest {
     }
 
     private static java.util.List<String> fields(String json, TargetGuard guard) {
-        ApiException e = org.assertj.core.api.Assertions.catchThrowableOfType(ApiException.class,
+        WardenException e = org.assertj.core.api.Assertions.catchThrowableOfType(WardenException.class,
                 () -> WebhookJson.parseCreate(body(json), guard));
         assertThat(e).as("expected a 400 for " + json).isNotNull();
         assertThat(e.code().status()).isEqualTo(400);

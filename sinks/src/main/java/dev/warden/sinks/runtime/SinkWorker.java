@@ -13,13 +13,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -40,7 +40,7 @@ public final class SinkWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
 
     private final String name;
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final ConsumerLoop<String, byte[]> loop;
     private final String topic;
     /** {@code fetch.min.bytes} of background consumers (sinks, pipeline): fetch in batches, not per record. */
     public static final int BATCH_FETCH_MIN_BYTES = 64 * 1024;
@@ -50,9 +50,10 @@ public final class SinkWorker implements AutoCloseable {
     private final BatchWriter writer;
     private final SinkCounters counters;
     private final SinkHealth health;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private volatile boolean closing;
     private volatile boolean assigned;
+    /** The loop's consumer; used on the loop's thread only (set by the handler's start). */
+    private Consumer<String, byte[]> consumer;
     private final ExecutorService storer;
     /** The batch on the store thread; touched by the polling thread only. */
     private InFlight inFlight;
@@ -81,15 +82,16 @@ public final class SinkWorker implements AutoCloseable {
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, BATCH_FETCH_MIN_BYTES);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, BATCH_FETCH_MAX_WAIT_MS);
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        this.thread = Thread.ofPlatform().name("warden-sink-" + name).daemon().unstarted(this::run);
+        this.loop = new ConsumerLoop<>("warden-sink-" + name,
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()), Duration.ofMillis(200),
+                new Store());
         this.storer = Executors.newSingleThreadExecutor(
                 Thread.ofPlatform().name("warden-sink-" + name + "-store").daemon().factory());
     }
 
     /** Starts consuming. */
     public void start() {
-        thread.start();
+        loop.start();
     }
 
     /** True once the worker holds at least one partition (or has been assigned none after joining). */
@@ -107,44 +109,46 @@ public final class SinkWorker implements AutoCloseable {
         return health;
     }
 
-    private void run() {
-        try {
-            consumer.subscribe(List.of(topic), new SeekToStored());
-            while (running) {
-                ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(200));
-                sampleLag();
-                if (polled.isEmpty()) {
-                    finishInFlight(); // nothing to overlap it with: settle the batch being stored now
-                    continue;
-                }
-                BatchWriter.PreparedBatch batch;
-                try {
-                    batch = prepare(polled);
-                } catch (RuntimeException e) {
-                    if (finishInFlight()) {
-                        failed(polled.count(), e);
-                    }
-                    continue;
-                }
-                // Prepared while the previous batch was being stored; store it once that one is durable. If that
-                // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
-                if (finishInFlight()) {
-                    List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
-                    inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), polled.count());
-                }
+    /** The worker's side of the loop: prepare each batch while the previous one stores, then store it. */
+    private final class Store implements ConsumerLoop.Handler<String, byte[]> {
+        @Override
+        public void start(Consumer<String, byte[]> kafka) {
+            consumer = kafka;
+            kafka.subscribe(List.of(topic), new SeekToStored());
+        }
+
+        @Override
+        public void handle(ConsumerRecords<String, byte[]> polled, Consumer<String, byte[]> kafka) {
+            sampleLag();
+            if (polled.isEmpty()) {
+                finishInFlight(); // nothing to overlap it with: settle the batch being stored now
+                return;
             }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "sink " + name + " stopped", e);
-        } finally {
+            BatchWriter.PreparedBatch batch;
+            try {
+                batch = prepare(polled);
+            } catch (RuntimeException e) {
+                if (finishInFlight()) {
+                    failed(polled.count(), e);
+                }
+                return;
+            }
+            // Prepared while the previous batch was being stored; store it once that one is durable. If that
+            // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
+            if (finishInFlight()) {
+                List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
+                inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), polled.count());
+            }
+        }
+
+        @Override
+        public void stop(Consumer<String, byte[]> kafka) {
             try {
                 finishInFlight();
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "sink " + name + ": last batch not settled: " + e.getMessage());
             }
             storer.shutdown();
-            consumer.close(Duration.ofSeconds(5));
         }
     }
 
@@ -253,12 +257,28 @@ public final class SinkWorker implements AutoCloseable {
         health.failed(e.getMessage());
         LOG.warning("sink " + name + " failed to write a batch of " + records + "; retrying from stored offsets: "
                 + e.getMessage());
-        rewind(consumer.assignment());
+        rewindUntilDone(consumer.assignment());
         pause(Duration.ofMillis(500));
     }
 
     /** The batch on the store thread and how many records it holds. */
     private record InFlight(Future<BatchWriter.WriteResult> result, int size) {
+    }
+
+    /**
+     * Seeks to the stored offsets, retrying while the store cannot say them: moving on from anywhere else
+     * could skip a batch that was never stored.
+     */
+    private void rewindUntilDone(Collection<TopicPartition> partitions) {
+        while (!closing) {
+            try {
+                rewind(partitions);
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "sink " + name + " cannot read its stored offsets; retrying: " + e.getMessage());
+                pause(Duration.ofSeconds(1));
+            }
+        }
     }
 
     private void rewind(Collection<TopicPartition> partitions) {
@@ -291,16 +311,8 @@ public final class SinkWorker implements AutoCloseable {
     private final class SeekToStored implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            while (running) {
-                try {
-                    rewind(partitions);
-                    assigned = true;
-                    return;
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "sink " + name + " cannot read its stored offsets; retrying: " + e.getMessage());
-                    pause(Duration.ofSeconds(1));
-                }
-            }
+            rewindUntilDone(partitions);
+            assigned = !closing;
         }
 
         @Override
@@ -313,12 +325,7 @@ public final class SinkWorker implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        closing = true;
+        loop.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.warden.sinks.webhooks;
 
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.runtime.ConsumerLoop;
 import dev.warden.sinks.runtime.DeadLetter;
 import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.runtime.SinkWorker;
@@ -13,9 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
-import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -48,15 +48,13 @@ public final class WebhookWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(WebhookWorker.class.getName());
     private static final Duration IDLE_REFRESH = Duration.ofSeconds(1);
 
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final ConsumerLoop<String, byte[]> loop;
     private final String topic;
     private final WebhookDirectory directory;
     private final WebhookDispatcher dispatcher;
     private final OffsetTracker tracker = new OffsetTracker();
-    private final Consumer<List<DeadLetter>> deadLetters;
+    private final java.util.function.Consumer<List<DeadLetter>> deadLetters;
     private final SinkHealth health = new SinkHealth(SINK);
-    private final Thread thread;
-    private volatile boolean running = true;
     private volatile boolean assigned;
     private long lastRefreshNanos;
     private boolean paused;
@@ -67,7 +65,7 @@ public final class WebhookWorker implements AutoCloseable {
      */
     public WebhookWorker(String bootstrap, String groupId, String topic, WebhookDirectory directory,
                          WebhookOptions options, WebhookCounters counters, InstantSource clock,
-                         Consumer<List<DeadLetter>> deadLetters) {
+                         java.util.function.Consumer<List<DeadLetter>> deadLetters) {
         this.topic = topic;
         this.deadLetters = deadLetters;
         this.directory = directory;
@@ -86,14 +84,15 @@ public final class WebhookWorker implements AutoCloseable {
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, SinkWorker.BATCH_FETCH_MIN_BYTES);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, SinkWorker.BATCH_FETCH_MAX_WAIT_MS);
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        this.thread = Thread.ofPlatform().name("warden-sink-webhooks").daemon().unstarted(this::run);
+        this.loop = new ConsumerLoop<>("warden-sink-webhooks",
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()), Duration.ofMillis(200),
+                new Delivery());
         this.lastRefreshNanos = System.nanoTime() - IDLE_REFRESH.toNanos() - 1;
     }
 
     /** Starts consuming. */
     public void start() {
-        thread.start();
+        loop.start();
     }
 
     /** True once the worker has joined its group (holding the partition or not), until it stops. */
@@ -101,39 +100,40 @@ public final class WebhookWorker implements AutoCloseable {
         return assigned;
     }
 
-    private void run() {
-        try {
-            consumer.subscribe(List.of(topic), new Rebalance());
-            while (running) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
-                long lag = 0;
-                for (TopicPartition tp : consumer.assignment()) {
-                    lag += consumer.currentLag(tp).orElse(0);
-                }
-                health.lag(lag, System.nanoTime());
-                if (!records.isEmpty() || refreshDue()) {
-                    if (!refresh()) {
-                        rewind(records);
-                        pause(Duration.ofSeconds(1));
-                        continue;
-                    }
-                }
-                records.forEach(this::dispatch);
-                commitFinished();
-                applyBackpressure();
+    /** The worker's side of the loop: dispatch each batch, commit what is finished, pace consumption. */
+    private final class Delivery implements ConsumerLoop.Handler<String, byte[]> {
+        @Override
+        public void start(Consumer<String, byte[]> consumer) {
+            consumer.subscribe(List.of(topic), new Rebalance(consumer));
+        }
+
+        @Override
+        public void handle(ConsumerRecords<String, byte[]> records, Consumer<String, byte[]> consumer) {
+            long lag = 0;
+            for (TopicPartition tp : consumer.assignment()) {
+                lag += consumer.currentLag(tp).orElse(0);
             }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "webhook sink stopped", e);
-        } finally {
+            health.lag(lag, System.nanoTime());
+            if (!records.isEmpty() || refreshDue()) {
+                if (!refresh()) {
+                    rewind(consumer, records);
+                    pause(Duration.ofSeconds(1));
+                    return;
+                }
+            }
+            records.forEach(WebhookWorker.this::dispatch);
+            commitFinished(consumer);
+            applyBackpressure(consumer);
+        }
+
+        @Override
+        public void stop(Consumer<String, byte[]> consumer) {
             assigned = false;
             try {
-                commitFinished();
+                commitFinished(consumer);
             } catch (RuntimeException e) {
                 LOG.fine("webhook sink could not commit on close: " + e.getMessage());
             }
-            consumer.close(Duration.ofSeconds(5));
         }
     }
 
@@ -187,7 +187,7 @@ public final class WebhookWorker implements AutoCloseable {
         return health;
     }
 
-    private void commitFinished() {
+    private void commitFinished(Consumer<String, byte[]> consumer) {
         Map<TopicPartition, OffsetAndMetadata> ready = tracker.committable();
         ready.keySet().retainAll(consumer.assignment());
         if (ready.isEmpty()) {
@@ -204,7 +204,7 @@ public final class WebhookWorker implements AutoCloseable {
         }
     }
 
-    private void applyBackpressure() {
+    private void applyBackpressure(Consumer<String, byte[]> consumer) {
         int inFlight = tracker.inFlight();
         if (!paused && inFlight >= MAX_IN_FLIGHT) {
             consumer.pause(consumer.assignment());
@@ -216,7 +216,7 @@ public final class WebhookWorker implements AutoCloseable {
         }
     }
 
-    private void rewind(ConsumerRecords<String, byte[]> records) {
+    private static void rewind(Consumer<String, byte[]> consumer, ConsumerRecords<String, byte[]> records) {
         Map<TopicPartition, Long> first = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
@@ -233,6 +233,12 @@ public final class WebhookWorker implements AutoCloseable {
     }
 
     private final class Rebalance implements ConsumerRebalanceListener {
+        private final Consumer<String, byte[]> consumer;
+
+        Rebalance(Consumer<String, byte[]> consumer) {
+            this.consumer = consumer;
+        }
+
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             assigned = true;
@@ -242,7 +248,7 @@ public final class WebhookWorker implements AutoCloseable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             try {
-                commitFinished();
+                commitFinished(consumer);
             } catch (RuntimeException e) {
                 LOG.fine("webhook sink could not commit before a rebalance: " + e.getMessage());
             }
@@ -257,13 +263,7 @@ public final class WebhookWorker implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
         dispatcher.close();
     }
 }

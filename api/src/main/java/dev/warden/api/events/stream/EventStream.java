@@ -1,7 +1,7 @@
 package dev.warden.api.events.stream;
 
+import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.events.FeedEvent;
-import dev.warden.api.http.ApiException;
 import dev.warden.api.http.InputContract;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.EventType;
@@ -326,8 +326,7 @@ public final class EventStream implements HttpService, AutoCloseable {
         }
         Set<EventType> types = EnumSet.noneOf(EventType.class);
         for (String name : raw.get().split(",")) {
-            types.add(WireEnum.parse(EventType.class, name.strip()).orElseThrow(() -> ApiException.invalid("types",
-                    "unknown event type '" + name.strip() + "'; choose from " + WireEnum.choices(EventType.class))));
+            types.add(WireEnum.parse(EventType.class, name.strip()).orElseThrow(() -> InvalidInputException.field("types", "unknown event type '" + name.strip() + "'; choose from " + WireEnum.choices(EventType.class))));
         }
         types.retainAll(config.eventTypes());
         return types;
@@ -339,7 +338,7 @@ public final class EventStream implements HttpService, AutoCloseable {
             try {
                 return Optional.of(new Cursor(Optional.of(Long.parseLong(lastEventId.get().strip())), Optional.empty()));
             } catch (NumberFormatException e) {
-                throw ApiException.invalid("Last-Event-ID", "must be an event id");
+                throw InvalidInputException.field("Last-Event-ID", "must be an event id");
             }
         }
         Optional<String> since = req.query().first("since").asOptional().filter(s -> !s.isBlank())
@@ -348,7 +347,7 @@ public final class EventStream implements HttpService, AutoCloseable {
             try {
                 return Optional.of(new Cursor(Optional.empty(), Optional.of(InputContract.timestamp(since.get()))));
             } catch (IllegalArgumentException e) {
-                throw ApiException.invalid("since", e.getMessage());
+                throw InvalidInputException.field("since", e.getMessage());
             }
         }
         return Optional.empty();

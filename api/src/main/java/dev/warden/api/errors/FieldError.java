@@ -1,4 +1,4 @@
-package dev.warden.api.http;
+package dev.warden.api.errors;
 
 /**
  * One invalid input: {@code field} is a JSON pointer-like path into the body ({@code permissions[0].resource}),

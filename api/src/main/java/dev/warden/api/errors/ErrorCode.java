@@ -1,4 +1,4 @@
-package dev.warden.api.http;
+package dev.warden.api.errors;
 
 /**
  * Every stable error code Warden answers with, once, with its HTTP status and problem title.

@@ -1,4 +1,4 @@
-package dev.warden.api.http;
+package dev.warden.api.errors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

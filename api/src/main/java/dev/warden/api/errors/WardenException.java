@@ -1,0 +1,44 @@
+package dev.warden.api.errors;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a service throws when a request cannot be served: a stable {@link ErrorCode}, a detail for humans and,
+ * for bad input, the fields at fault. It says what happened, never how to show it: each surface maps it (REST
+ * to problem+json, OAuth endpoints to RFC 6749 errors, browser pages to an HTML page). The kind (the subclass)
+ * is what a surface switches on; the code is what a client reads. Never carries a secret in its detail.
+ */
+public abstract sealed class WardenException extends RuntimeException
+        permits NotFoundException, ConflictException, ForbiddenException, InvalidInputException,
+        UnauthenticatedException, RetriableException {
+    private static final long serialVersionUID = 1L;
+
+    private final ErrorCode code;
+    private final transient List<FieldError> errors;
+
+    protected WardenException(ErrorCode code, String detail, List<FieldError> errors, int expectedStatus) {
+        super(detail);
+        if (code.status() != expectedStatus) {
+            throw new IllegalArgumentException(code + " is a " + code.status() + ", not a "
+                    + getClass().getSimpleName());
+        }
+        this.code = code;
+        this.errors = List.copyOf(errors);
+    }
+
+    /** The stable code. */
+    public ErrorCode code() {
+        return code;
+    }
+
+    /** The fields at fault, empty unless the problem is about input. */
+    public List<FieldError> errors() {
+        return errors;
+    }
+
+    /** The detail text, if any. */
+    public Optional<String> detail() {
+        return Optional.ofNullable(getMessage());
+    }
+}
