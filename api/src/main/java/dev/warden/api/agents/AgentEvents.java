@@ -1,6 +1,6 @@
 package dev.warden.api.agents;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.Principal;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.TenantId;
 import dev.warden.pipeline.contract.EventType;
@@ -28,7 +28,7 @@ final class AgentEvents {
     static StreamEvent.Draft of(EventType type, Agent agent, Principal actor, Instant now, List<String> changed) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("agent", summary(agent, now));
-        data.put("actor", Map.of("kind", kind(actor), "id", actor.subjectId()));
+        data.put("actor", Map.of("kind", actor.kind(), "id", actor.subjectId()));
         if (!changed.isEmpty()) {
             data.put("changed", changed);
         }
@@ -49,13 +49,5 @@ final class AgentEvents {
         view.put("updatedAt", Json.timestamp(agent.updatedAt()));
         view.put("budget", agent.budget().map(BudgetJson::asData).orElse(null));
         return view;
-    }
-
-    private static String kind(Principal actor) {
-        return switch (actor) {
-            case Principal.Admin a -> "admin";
-            case Principal.User u -> "user";
-            case Principal.AgentCaller c -> "agent";
-        };
     }
 }

@@ -1,6 +1,6 @@
 package dev.warden.api.agents;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.Principal;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.pipeline.contract.EventType;
 

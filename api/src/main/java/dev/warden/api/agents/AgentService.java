@@ -1,12 +1,11 @@
 package dev.warden.api.agents;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
-import dev.warden.api.errors.FieldError;
-import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
@@ -80,7 +79,7 @@ public final class AgentService {
 
     /** Registers a new active agent and issues its token. */
     public Issued create(Principal caller, NewAgent request) {
-        requireMayOwn(caller, request.ownerId());
+        AccessPolicy.requireMayManageAgentsOf(caller, request.ownerId());
         Instant now = now();
         request.expiresAt().filter(e -> !e.isAfter(now)).ifPresent(e -> {
             throw InvalidInputException.field("expiresAt", "must be in the future");
@@ -101,17 +100,10 @@ public final class AgentService {
 
     /** The agents the caller may see that match {@code query}. */
     public List<Agent> list(Principal caller, Query query) {
-        Optional<UserId> owner = switch (caller) {
-            case Principal.Admin a -> Optional.empty();
-            case Principal.User u -> Optional.of(u.id());
-            case Principal.AgentCaller c -> Optional.of(c.ownerId());
-        };
-        List<Agent> agents = repository.list(new AgentRepository.Filter(owner, query.tenantId(), query.type(),
+        AccessPolicy.AgentVisibility visible = AccessPolicy.agentVisibility(caller);
+        List<Agent> agents = repository.list(new AgentRepository.Filter(visible.owner(), query.tenantId(), query.type(),
                 query.status(), now()));
-        if (caller instanceof Principal.AgentCaller self) {
-            return agents.stream().filter(a -> a.id().equals(self.id())).toList();
-        }
-        return agents;
+        return visible.only().isEmpty() ? agents : agents.stream().filter(visible::includes).toList();
     }
 
     /** Applies a partial update. A revoked agent cannot be changed. */
@@ -235,33 +227,14 @@ public final class AgentService {
     }
 
     private Agent visible(Principal caller, AgentId id) {
-        return repository.find(id).filter(agent -> canSee(caller, agent)).orElseThrow(AgentService::notFound);
+        return repository.find(id).filter(agent -> AccessPolicy.mayActFor(caller, agent))
+                .orElseThrow(AgentService::notFound);
     }
 
     private void manageable(Principal caller, AgentId id) {
         Agent agent = visible(caller, id);
-        if (caller instanceof Principal.AgentCaller) {
-            throw new ForbiddenException("an agent token may read its own record but not change it");
-        }
-        requireMayOwn(caller, agent.ownerId());
-    }
-
-    private static boolean canSee(Principal caller, Agent agent) {
-        return switch (caller) {
-            case Principal.Admin a -> true;
-            case Principal.User u -> agent.ownerId().equals(u.id());
-            case Principal.AgentCaller c -> agent.id().equals(c.id());
-        };
-    }
-
-    private static void requireMayOwn(Principal caller, UserId ownerId) {
-        switch (caller) {
-            case Principal.Admin a -> { }
-            case Principal.User u when u.id().equals(ownerId) -> { }
-            case Principal.User u -> throw new ForbiddenException(ErrorCode.FORBIDDEN, "ownerId must be your own user id", List.of(new dev.warden.api.errors.FieldError("ownerId",
-                    "must be your own user id")));
-            case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot manage agents");
-        }
+        AccessPolicy.requireNotAgent(caller, "an agent token may read its own record but not change it");
+        AccessPolicy.requireMayManageAgentsOf(caller, agent.ownerId());
     }
 
     private static void requireNotRevoked(Agent agent) {

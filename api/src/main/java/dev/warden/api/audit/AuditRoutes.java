@@ -2,10 +2,9 @@ package dev.warden.api.audit;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.auth.Principal;
 import dev.warden.api.authorize.AuditPublisher;
-import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
@@ -141,9 +140,7 @@ public final class AuditRoutes implements HttpService {
 
     private void stats(ServerRequest req, ServerResponse res) {
         // Process-wide counters say how busy the whole deployment is: the administrator's alone.
-        if (!(AuthFilter.principal(req) instanceof Principal.Admin)) {
-            throw new ForbiddenException("the audit statistics are for the administrator");
-        }
+        AccessPolicy.requireAdministrator(AuthFilter.principal(req), "the audit statistics");
         SinkCounters.Snapshot s = counters.snapshot();
         Responses.json(res, Status.OK_200, Json.mapper().createObjectNode()
                 .put("AuditEmitted", s.auditEmitted()).put("AuditWritten", s.auditWritten())

@@ -1,6 +1,7 @@
 package dev.warden.api.audit;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import java.util.Optional;
 
 /**
@@ -10,10 +11,7 @@ import java.util.Optional;
 public record AuditScope(Optional<String> userId, Optional<String> agentId) {
     /** The scope of {@code caller}. */
     public static AuditScope of(Principal caller) {
-        return switch (caller) {
-            case Principal.Admin a -> new AuditScope(Optional.empty(), Optional.empty());
-            case Principal.User u -> new AuditScope(Optional.of(u.id().value()), Optional.empty());
-            case Principal.AgentCaller c -> new AuditScope(Optional.empty(), Optional.of(c.id().value()));
-        };
+        AccessPolicy.AuditVisibility visible = AccessPolicy.auditVisibility(caller);
+        return new AuditScope(visible.userId(), visible.agentId());
     }
 }

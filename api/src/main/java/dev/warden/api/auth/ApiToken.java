@@ -1,5 +1,6 @@
 package dev.warden.api.auth;
 
+import dev.warden.api.access.Scopes;
 import dev.warden.authorizer.domain.UserId;
 import java.time.Instant;
 import java.util.List;

@@ -3,6 +3,9 @@ package dev.warden.api.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
+import dev.warden.api.access.Scopes;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.ForbiddenException;
@@ -66,7 +69,7 @@ public final class ApiTokenRoutes implements HttpService {
 
     private void create(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
-        Optional<UserId> self = manager(caller);
+        Optional<UserId> self = AccessPolicy.apiTokenManager(caller);
         JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), CREATE_FIELDS);
         Optional<String> name = in.requiredString("name", 200);
         Optional<UserId> userId = self.isEmpty() ? in.requiredValue("userId", Ids.MAX_LENGTH, UserId::of)
@@ -88,7 +91,7 @@ public final class ApiTokenRoutes implements HttpService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Optional<UserId> self = manager(AuthFilter.principal(req));
+        Optional<UserId> self = AccessPolicy.apiTokenManager(AuthFilter.principal(req));
         Optional<UserId> filter = self.isPresent() ? self : Params.query(req, "userId", UserId::of);
         List<ApiToken> found = filter.map(tokens::listUnrevoked).orElseGet(tokens::listUnrevoked);
         ArrayNode out = Json.mapper().createArrayNode();
@@ -97,24 +100,12 @@ public final class ApiTokenRoutes implements HttpService {
     }
 
     private void revoke(ServerRequest req, ServerResponse res) {
-        Optional<UserId> self = manager(AuthFilter.principal(req));
+        Optional<UserId> self = AccessPolicy.apiTokenManager(AuthFilter.principal(req));
         String id = req.path().pathParameters().get("id");
         ApiToken token = tokens.find(id).filter(t -> self.isEmpty() || t.userId().equals(self.get()))
                 .orElseThrow(() -> new NotFoundException(ErrorCode.TOKEN_NOT_FOUND, "no API token " + id));
         tokens.revoke(token.id(), clock.instant());
         Responses.noContent(res);
-    }
-
-    /**
-     * Who may manage tokens: the admin (empty: any user) or a user signed in with a session (their id).
-     * API tokens and agents may not, so a leaked API token cannot mint longer-lived ones.
-     */
-    private static Optional<UserId> manager(Principal caller) {
-        return switch (caller) {
-            case Principal.Admin a -> Optional.empty();
-            case Principal.User u when u.isSession() -> Optional.of(u.id());
-            default -> throw new ForbiddenException("managing API tokens needs a signed-in session (or the administrator token)");
-        };
     }
 
     private static List<String> scopes(JsonInput in) {
@@ -150,9 +141,7 @@ public final class ApiTokenRoutes implements HttpService {
     }
 
     private ApiToken currentToken(ServerRequest req) {
-        if (!(AuthFilter.principal(req) instanceof Principal.User user) || user.isSession()) {
-            throw new ForbiddenException(ErrorCode.FORBIDDEN, "this endpoint accepts only a bearer API token");
-        }
+        AccessPolicy.requireApiToken(AuthFilter.principal(req));
         String bearer = AuthFilter.bearerToken(req).orElseThrow();
         return tokens.findActiveByHash(Tokens.hash(bearer))
                 .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the API token is no longer valid"));

@@ -1,5 +1,7 @@
 package dev.warden.api.auth;
 
+import dev.warden.api.access.Principal;
+import dev.warden.api.access.Scopes;
 import dev.warden.api.errors.InsufficientScopeException;
 import dev.warden.api.errors.UnauthenticatedException.Challenge;
 import dev.warden.api.errors.UnauthenticatedException;

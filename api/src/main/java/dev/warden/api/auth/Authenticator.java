@@ -1,5 +1,6 @@
 package dev.warden.api.auth;
 
+import dev.warden.api.access.Principal;
 import dev.warden.authorizer.domain.Agent;
 import java.time.InstantSource;
 import java.util.HexFormat;

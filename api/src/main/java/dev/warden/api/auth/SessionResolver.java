@@ -1,5 +1,6 @@
 package dev.warden.api.auth;
 
+import dev.warden.api.access.Principal;
 import java.util.Optional;
 
 /**

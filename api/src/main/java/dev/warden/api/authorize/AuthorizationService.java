@@ -1,6 +1,7 @@
 package dev.warden.api.authorize;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.authorizer.domain.Agent;
@@ -115,12 +116,7 @@ public final class AuthorizationService {
     }
 
     private static void requireMayAsk(Principal caller, AgentId agentId, Optional<Agent> agent) {
-        boolean allowed = switch (caller) {
-            case Principal.Admin a -> true;
-            case Principal.User u -> agent.map(x -> x.ownerId().equals(u.id())).orElse(false);
-            case Principal.AgentCaller c -> c.id().equals(agentId);
-        };
-        if (!allowed) {
+        if (!AccessPolicy.mayAskAbout(caller, agentId, agent)) {
             throw new NotFoundException(ErrorCode.AGENT_NOT_FOUND, "no such agent");
         }
     }

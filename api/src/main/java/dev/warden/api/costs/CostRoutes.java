@@ -1,9 +1,10 @@
 package dev.warden.api.costs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.auth.Principal;
 import dev.warden.api.db.Database;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
@@ -76,7 +77,7 @@ public final class CostRoutes implements HttpService {
             in.error("costUsd", "is required: a number from 0 to 1000000");
         }
         in.validate();
-        Agent agent = agents.find(id).filter(a -> mayRecord(caller, a))
+        Agent agent = agents.find(id).filter(a -> AccessPolicy.mayActFor(caller, a))
                 .orElseThrow(() -> new NotFoundException(ErrorCode.AGENT_NOT_FOUND, "no such agent"));
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Map<String, Object> record = new LinkedHashMap<>();
@@ -99,13 +100,5 @@ public final class CostRoutes implements HttpService {
         outbox.flush();
         ObjectNode body = Json.mapper().valueToTree(record);
         Responses.json(res, Status.CREATED_201, body);
-    }
-
-    private static boolean mayRecord(Principal caller, Agent agent) {
-        return switch (caller) {
-            case Principal.Admin a -> true;
-            case Principal.User u -> agent.ownerId().equals(u.id());
-            case Principal.AgentCaller c -> agent.id().equals(c.id());
-        };
     }
 }

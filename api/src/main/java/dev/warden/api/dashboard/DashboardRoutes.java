@@ -2,10 +2,10 @@ package dev.warden.api.dashboard;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.auth.Principal;
-import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -54,11 +54,7 @@ public final class DashboardRoutes implements HttpService {
 
     private void stats(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
-        Optional<UserId> owner = switch (caller) {
-            case Principal.Admin a -> Optional.empty();
-            case Principal.User u -> Optional.of(u.id());
-            case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot read dashboard statistics");
-        };
+        Optional<UserId> owner = AccessPolicy.dashboardOwner(caller);
         Instant now = clock.instant();
         Predicate<String> include = owner.map(this::ownedBy).orElse(id -> true);
         AgentRepository.Counts counts = agents.count(owner, now);

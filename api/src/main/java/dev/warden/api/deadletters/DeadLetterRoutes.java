@@ -2,11 +2,10 @@ package dev.warden.api.deadletters;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.auth.Principal;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
-import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.pipeline.contract.Json;
@@ -43,9 +42,7 @@ public final class DeadLetterRoutes implements HttpService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        if (!(AuthFilter.principal(req) instanceof Principal.Admin)) {
-            throw new ForbiddenException("dead letters are for the administrator");
-        }
+        AccessPolicy.requireAdministrator(AuthFilter.principal(req), "dead letters");
         Optional<String> sink = Params.query(req, "sink", v -> v);
         int limit = Params.query(req, "limit", DeadLetterRoutes::limit).orElse(100);
         ArrayNode body = db.withConnection(conn -> {

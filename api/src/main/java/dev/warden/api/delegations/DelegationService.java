@@ -1,7 +1,8 @@
 package dev.warden.api.delegations;
 
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentRepository;
-import dev.warden.api.auth.Principal;
 import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
@@ -69,7 +70,7 @@ public final class DelegationService {
     /** Creates a delegation after checking every rule; answers the stored delegation. */
     public Delegation create(Principal caller, NewDelegation request) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        Agent from = agents.find(request.fromAgent()).filter(a -> mayActFor(caller, a))
+        Agent from = agents.find(request.fromAgent()).filter(a -> AccessPolicy.mayActFor(caller, a))
                 .orElseThrow(() -> notFound("fromAgent"));
         if (request.fromAgent().equals(request.toAgent())) {
             throw new InvalidInputException(ErrorCode.SELF_DELEGATION, "fromAgent and toAgent must differ", List.of(new FieldError("toAgent", "must differ from fromAgent")));
@@ -100,8 +101,8 @@ public final class DelegationService {
             Optional<Agent> target = agents.find(d.toAgent());
             boolean active = d.isActive(now) && source.map(a -> a.isActive(now)).orElse(false)
                     && target.map(a -> a.isActive(now)).orElse(false);
-            if (active && (source.filter(a -> maySee(caller, a)).isPresent()
-                    || target.filter(a -> maySee(caller, a)).isPresent())) {
+            if (active && (source.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent()
+                    || target.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent())) {
                 visible.add(d);
             }
         }
@@ -113,8 +114,8 @@ public final class DelegationService {
         Delegation delegation = repository.find(id).orElseThrow(DelegationService::delegationNotFound);
         Optional<Agent> source = agents.find(delegation.fromAgent());
         Optional<Agent> target = agents.find(delegation.toAgent());
-        boolean may = source.filter(a -> mayActFor(caller, a)).isPresent()
-                || target.filter(a -> mayActFor(caller, a)).isPresent();
+        boolean may = source.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent()
+                || target.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent();
         if (!may) {
             throw delegationNotFound();
         }
@@ -224,17 +225,6 @@ public final class DelegationService {
         }
     }
 
-    private static boolean mayActFor(Principal caller, Agent agent) {
-        return switch (caller) {
-            case Principal.Admin a -> true;
-            case Principal.User u -> agent.ownerId().equals(u.id());
-            case Principal.AgentCaller c -> agent.id().equals(c.id());
-        };
-    }
-
-    private static boolean maySee(Principal caller, Agent agent) {
-        return mayActFor(caller, agent);
-    }
 
     private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
         if (a.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.warden.api.users;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import dev.warden.api.auth.SessionResolver;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
@@ -139,7 +140,7 @@ public final class UserService implements SessionResolver {
      * @throws ForbiddenException unless the caller authenticated with a session
      */
     public void signOut(Principal caller, String ip) {
-        Principal.User user = requireSession(caller);
+        Principal.User user = AccessPolicy.requireSession(caller);
         Instant now = now();
         if (repository.revokeSession(user.tokenId(), now,
                 List.of(AuthEvents.signOut(user.id(), user.tokenId(), ip, now)))) {
@@ -153,7 +154,7 @@ public final class UserService implements SessionResolver {
      * @throws WardenException 403 without a session, 400 for a bad username, 409 {@code username_taken}
      */
     public User changeUsername(Principal caller, String username) {
-        Principal.User user = requireSession(caller);
+        Principal.User user = AccessPolicy.requireSession(caller);
         UsernamePolicy.Result name = usernames.check(username);
         if (name.problem().isPresent()) {
             throw InvalidInputException.field("username", name.problem().get());
@@ -172,7 +173,7 @@ public final class UserService implements SessionResolver {
      * @throws ForbiddenException unless the caller authenticated with a session
      */
     public CurrentSession current(Principal caller) {
-        Principal.User user = requireSession(caller);
+        Principal.User user = AccessPolicy.requireSession(caller);
         Session session = repository.findSessionById(user.tokenId()).filter(s -> s.activeAt(now()))
                 .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session has ended"));
         User found = repository.find(user.id())
@@ -206,13 +207,6 @@ public final class UserService implements SessionResolver {
     private static Optional<String> sameAsUsername(SignUp request) {
         return request.password().strip().equalsIgnoreCase(request.username().strip())
                 ? Optional.of("must not be the username") : Optional.empty();
-    }
-
-    private static Principal.User requireSession(Principal caller) {
-        if (caller instanceof Principal.User user && user.isSession()) {
-            return user;
-        }
-        throw new ForbiddenException("this endpoint needs a signed-in session (POST /auth/sign-in)");
     }
 
     private static ConflictException taken(AlreadyTakenException e) {

@@ -1,6 +1,7 @@
 package dev.warden.api.webhooks;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.ForbiddenException;
@@ -88,12 +89,6 @@ public final class WebhookService {
      * @throws ForbiddenException for an agent
      */
     static Webhook.Owner owner(Principal caller) {
-        if (caller instanceof Principal.Admin) {
-            return Webhook.Owner.admin();
-        }
-        if (caller instanceof Principal.User user) {
-            return Webhook.Owner.user(user.id());
-        }
-        throw new ForbiddenException("webhook endpoints are managed by users and the administrator, not by agents");
+        return AccessPolicy.webhookOwner(caller).map(Webhook.Owner::user).orElseGet(Webhook.Owner::admin);
     }
 }

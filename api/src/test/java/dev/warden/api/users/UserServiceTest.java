@@ -3,7 +3,7 @@ package dev.warden.api.users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.warden.api.auth.Principal;
+import dev.warden.api.access.Principal;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.WardenException;
 import dev.warden.authorizer.domain.UserId;

@@ -1,4 +1,4 @@
-package dev.warden.api.auth;
+package dev.warden.api.access;
 
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.UserId;
@@ -8,6 +8,15 @@ import java.util.List;
 public sealed interface Principal {
     /** The id events and audit entries name this caller by. */
     String subjectId();
+
+    /** The kind of caller as events name it: {@code admin}, {@code user} or {@code agent}. */
+    default String kind() {
+        return switch (this) {
+            case Admin a -> "admin";
+            case User u -> "user";
+            case AgentCaller c -> "agent";
+        };
+    }
 
     /** The deployment's bootstrap administrator: may do everything. */
     record Admin() implements Principal {

@@ -1,4 +1,4 @@
-package dev.warden.api.auth;
+package dev.warden.api.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.warden.api.auth;
+package dev.warden.api.access;
 
 import io.helidon.http.Method;
 import java.util.Collection;

@@ -1,0 +1,213 @@
+package dev.warden.api.access;
+
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.ForbiddenException;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.UserId;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Who may do what: the one place that answers the ownership and visibility questions of every service
+ * (ARCHITECTURE, Access; STYLE 13). Services ask it; they never switch on the kind of caller themselves.
+ *
+ * <p>The rules today, by caller:
+ * <ul>
+ *   <li>the bootstrap <b>administrator</b> sees and manages everything;</li>
+ *   <li>a <b>user</b> (API token or session) sees and manages the agents they own, the delegations and audit
+ *       entries of those agents, their own dashboard, webhooks and events; API tokens themselves are managed
+ *       only with a session, so a leaked API token cannot mint longer-lived ones;</li>
+ *   <li>an <b>agent</b> sees its own record, decides and records costs for itself, sees its own audit entries
+ *       and events, and delegates what it holds; it manages nothing else.</li>
+ * </ul>
+ * Organizations and roles will be more rules here, not more switches elsewhere. Stateless and thread-safe.
+ */
+public final class AccessPolicy {
+    private AccessPolicy() {
+    }
+
+    /**
+     * Whether {@code caller} may see {@code agent} and act on its behalf (decide, record costs, delegate from
+     * it): the administrator, the agent's owner, or the agent itself.
+     */
+    public static boolean mayActFor(Principal caller, Agent agent) {
+        return switch (caller) {
+            case Principal.Admin a -> true;
+            case Principal.User u -> agent.ownerId().equals(u.id());
+            case Principal.AgentCaller c -> agent.id().equals(c.id());
+        };
+    }
+
+    /**
+     * Whether {@code caller} may ask for a decision about the agent {@code id}, which may not exist: only the
+     * administrator may ask about an agent nobody owns.
+     */
+    public static boolean mayAskAbout(Principal caller, AgentId id, Optional<Agent> agent) {
+        return switch (caller) {
+            case Principal.Admin a -> true;
+            case Principal.User u -> agent.map(x -> x.ownerId().equals(u.id())).orElse(false);
+            case Principal.AgentCaller c -> c.id().equals(id);
+        };
+    }
+
+    /**
+     * Requires that {@code caller} may create or change agents owned by {@code ownerId}.
+     *
+     * @throws ForbiddenException for an agent, or a user for someone else's agent (naming {@code ownerId})
+     */
+    public static void requireMayManageAgentsOf(Principal caller, UserId ownerId) {
+        switch (caller) {
+            case Principal.Admin a -> { }
+            case Principal.User u when u.id().equals(ownerId) -> { }
+            case Principal.User u -> throw new ForbiddenException(ErrorCode.FORBIDDEN, "ownerId must be your own user id",
+                    List.of(new FieldError("ownerId", "must be your own user id")));
+            case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot manage agents");
+        }
+    }
+
+    /** Which agents {@code caller} may list: those of one owner, or all (empty); an agent then sees only itself. */
+    public static AgentVisibility agentVisibility(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> new AgentVisibility(Optional.empty(), Optional.empty());
+            case Principal.User u -> new AgentVisibility(Optional.of(u.id()), Optional.empty());
+            case Principal.AgentCaller c -> new AgentVisibility(Optional.of(c.ownerId()), Optional.of(c.id()));
+        };
+    }
+
+    /** Agents of {@code owner} (all when empty), and of those only {@code only} when present. */
+    public record AgentVisibility(Optional<UserId> owner, Optional<AgentId> only) {
+        /** Whether {@code agent} is within this visibility. */
+        public boolean includes(Agent agent) {
+            return owner.map(agent.ownerId()::equals).orElse(true) && only.map(agent.id()::equals).orElse(true);
+        }
+    }
+
+    /**
+     * Which audit entries {@code caller} may read: those of one owner ({@code userId}), of one agent, or all.
+     */
+    public static AuditVisibility auditVisibility(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> new AuditVisibility(Optional.empty(), Optional.empty());
+            case Principal.User u -> new AuditVisibility(Optional.of(u.id().value()), Optional.empty());
+            case Principal.AgentCaller c -> new AuditVisibility(Optional.empty(), Optional.of(c.id().value()));
+        };
+    }
+
+    /** Audit entries whose {@code userId} (the agent's owner) is {@code userId} and/or whose agent is {@code agentId}. */
+    public record AuditVisibility(Optional<String> userId, Optional<String> agentId) {
+    }
+
+    /**
+     * Whose dashboard {@code caller} may read: one owner's, or everyone's (empty).
+     *
+     * @throws ForbiddenException for an agent
+     */
+    public static Optional<UserId> dashboardOwner(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> Optional.empty();
+            case Principal.User u -> Optional.of(u.id());
+            case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot read dashboard statistics");
+        };
+    }
+
+    /**
+     * Whose API tokens {@code caller} may manage: one user's (their own, with a session) or anyone's (empty:
+     * the administrator).
+     *
+     * @throws ForbiddenException for an API token or an agent
+     */
+    public static Optional<UserId> apiTokenManager(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> Optional.empty();
+            case Principal.User u when u.isSession() -> Optional.of(u.id());
+            default -> throw new ForbiddenException(
+                    "managing API tokens needs a signed-in session (or the administrator token)");
+        };
+    }
+
+    /**
+     * Whose webhook endpoints {@code caller} manages: the administrator's, or a user's own (present).
+     *
+     * @throws ForbiddenException for an agent
+     */
+    public static Optional<UserId> webhookOwner(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> Optional.empty();
+            case Principal.User u -> Optional.of(u.id());
+            case Principal.AgentCaller c -> throw new ForbiddenException(
+                    "webhook endpoints are managed by users and the administrator, not by agents");
+        };
+    }
+
+    /** Which events {@code caller} may receive on the stream. */
+    public static EventVisibility eventVisibility(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> new EventVisibility.All();
+            case Principal.User u -> new EventVisibility.OfUser(u.id().value());
+            case Principal.AgentCaller c -> new EventVisibility.OfAgent(c.id().value());
+        };
+    }
+
+    /** Which events a stream subscriber may receive. */
+    public sealed interface EventVisibility {
+        /** Every event (the administrator). */
+        record All() implements EventVisibility {
+        }
+
+        /** Events whose {@code userId} is this user's. */
+        record OfUser(String userId) implements EventVisibility {
+        }
+
+        /** Events whose {@code agentId} is this agent's. */
+        record OfAgent(String agentId) implements EventVisibility {
+        }
+    }
+
+    /**
+     * Requires the administrator (process-wide statistics, dead letters).
+     *
+     * @throws ForbiddenException for anyone else, saying what {@code what} is reserved
+     */
+    public static void requireAdministrator(Principal caller, String what) {
+        if (!(caller instanceof Principal.Admin)) {
+            throw new ForbiddenException(what + " are for the administrator");
+        }
+    }
+
+    /**
+     * Requires a user signed in with a session (sign-out, change-username, the session itself).
+     *
+     * @throws ForbiddenException otherwise
+     */
+    public static Principal.User requireSession(Principal caller) {
+        if (caller instanceof Principal.User user && user.isSession()) {
+            return user;
+        }
+        throw new ForbiddenException("this endpoint needs a signed-in session (POST /auth/sign-in)");
+    }
+
+    /**
+     * Requires a user calling with an API token (its own {@code /auth/tokens/current}).
+     *
+     * @throws ForbiddenException otherwise
+     */
+    public static Principal.User requireApiToken(Principal caller) {
+        if (caller instanceof Principal.User user && !user.isSession()) {
+            return user;
+        }
+        throw new ForbiddenException("this endpoint accepts only a bearer API token");
+    }
+
+    /**
+     * Requires that {@code caller} may change agents at all (an agent may read its own record, not change it).
+     *
+     * @throws ForbiddenException for an agent
+     */
+    public static void requireNotAgent(Principal caller, String message) {
+        if (caller instanceof Principal.AgentCaller) {
+            throw new ForbiddenException(message);
+        }
+    }
+}
