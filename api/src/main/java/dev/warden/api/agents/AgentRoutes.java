@@ -1,7 +1,7 @@
 package dev.warden.api.agents;
 
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
@@ -42,7 +42,7 @@ public final class AgentRoutes implements HttpService {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        AgentService.NewAgent request = AgentJson.parseCreate(JsonRequests.readObject(req, maxBodyBytes));
+        AgentService.NewAgent request = AgentJson.parseCreate(RequestReader.readObject(req, maxBodyBytes));
         AgentService.Issued issued = agents.create(AuthFilter.principal(req), request);
         res.header("Location", "/agents/" + issued.agent().id());
         Responses.json(res, Status.CREATED_201, AgentJson.render(issued.agent(), clock.instant(),
@@ -64,7 +64,7 @@ public final class AgentRoutes implements HttpService {
 
     private void update(ServerRequest req, ServerResponse res) {
         AgentId id = id(req);
-        AgentService.Patch patch = AgentJson.parsePatch(JsonRequests.readObject(req, maxBodyBytes));
+        AgentService.Patch patch = AgentJson.parsePatch(RequestReader.readObject(req, maxBodyBytes));
         send(res, agents.update(AuthFilter.principal(req), id, patch));
     }
 

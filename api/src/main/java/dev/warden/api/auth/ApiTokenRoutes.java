@@ -12,7 +12,7 @@ import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.http.JsonInput;
-import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
@@ -70,7 +70,7 @@ public final class ApiTokenRoutes implements HttpService {
     private void create(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
         Optional<UserId> self = AccessPolicy.apiTokenManager(caller);
-        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), CREATE_FIELDS);
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), CREATE_FIELDS);
         Optional<String> name = in.requiredString("name", 200);
         Optional<UserId> userId = self.isEmpty() ? in.requiredValue("userId", Ids.MAX_LENGTH, UserId::of)
                 : in.optionalValue("userId", Ids.MAX_LENGTH, UserId::of);

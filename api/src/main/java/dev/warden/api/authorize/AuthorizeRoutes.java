@@ -3,7 +3,7 @@ package dev.warden.api.authorize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.http.JsonInput;
-import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Ids;
@@ -42,7 +42,7 @@ public final class AuthorizeRoutes implements HttpService {
     }
 
     private void authorize(ServerRequest req, ServerResponse res) {
-        AuthorizationService.Request request = parse(JsonRequests.readObject(req, maxBodyBytes));
+        AuthorizationService.Request request = parse(RequestReader.readObject(req, maxBodyBytes));
         AuthorizationService.Decision decision = service.decide(AuthFilter.principal(req), request);
         ObjectNode body = Json.mapper().createObjectNode().put("allowed", decision.allowed());
         decision.reason().ifPresent(r -> body.put("reason", r.name()));

@@ -10,7 +10,7 @@ import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.http.JsonInput;
-import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
@@ -68,7 +68,7 @@ public final class CostRoutes implements HttpService {
     private void record(ServerRequest req, ServerResponse res) {
         Principal caller = AuthFilter.principal(req);
         AgentId id = Params.path(req, "id", AgentId::of);
-        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), FIELDS);
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), FIELDS);
         Optional<String> tool = in.requiredString("tool", 200);
         long inputTokens = in.optionalLong("inputTokens", 0, MAX_TOKENS).orElse(0);
         long outputTokens = in.optionalLong("outputTokens", 0, MAX_TOKENS).orElse(0);

@@ -1,7 +1,7 @@
 package dev.warden.api.delegations;
 
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.AgentId;
@@ -31,7 +31,7 @@ public final class DelegationRoutes implements HttpService {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        DelegationService.NewDelegation request = DelegationJson.parseCreate(JsonRequests.readObject(req, maxBodyBytes));
+        DelegationService.NewDelegation request = DelegationJson.parseCreate(RequestReader.readObject(req, maxBodyBytes));
         Delegation created = delegations.create(AuthFilter.principal(req), request);
         res.header("Location", "/delegations/" + created.id());
         Responses.json(res, Status.CREATED_201, DelegationJson.render(created));

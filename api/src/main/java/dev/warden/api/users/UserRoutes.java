@@ -3,7 +3,7 @@ package dev.warden.api.users;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.http.JsonInput;
-import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.pipeline.contract.Json;
@@ -59,7 +59,7 @@ public final class UserRoutes implements HttpService {
     }
 
     private void signUp(ServerRequest req, ServerResponse res) {
-        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), SIGN_UP_FIELDS);
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), SIGN_UP_FIELDS);
         Optional<String> username = rawString(in, "username");
         Optional<String> password = rawString(in, "password");
         Optional<String> email = in.optionalString("email", 254);
@@ -75,7 +75,7 @@ public final class UserRoutes implements HttpService {
     private void signIn(ServerRequest req, ServerResponse res) {
         // The username and password are judged by the service alone: any unusable pair, a NUL in it included,
         // is the same 401 (SPEC Errors), never a 400 that would tell it apart.
-        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes, CREDENTIAL_FIELDS), SIGN_IN_FIELDS);
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes, CREDENTIAL_FIELDS), SIGN_IN_FIELDS);
         Optional<String> username = rawString(in, "username");
         Optional<String> password = rawString(in, "password");
         in.validate();
@@ -90,7 +90,7 @@ public final class UserRoutes implements HttpService {
     }
 
     private void changeUsername(ServerRequest req, ServerResponse res) {
-        JsonInput in = JsonInput.of(JsonRequests.readObject(req, maxBodyBytes), RENAME_FIELDS);
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), RENAME_FIELDS);
         Optional<String> username = rawString(in, "username");
         in.validate();
         User user = users.changeUsername(AuthFilter.principal(req), username.orElseThrow());

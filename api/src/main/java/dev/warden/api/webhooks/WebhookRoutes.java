@@ -1,7 +1,7 @@
 package dev.warden.api.webhooks;
 
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.http.JsonRequests;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
@@ -36,7 +36,7 @@ public final class WebhookRoutes implements HttpService {
     private void create(ServerRequest req, ServerResponse res) {
         var caller = AuthFilter.principal(req);
         WebhookService.owner(caller); // an agent gets its 403 before the URL is resolved
-        WebhookService.NewWebhook request = WebhookJson.parseCreate(JsonRequests.readObject(req, maxBodyBytes), guard);
+        WebhookService.NewWebhook request = WebhookJson.parseCreate(RequestReader.readObject(req, maxBodyBytes), guard);
         WebhookService.Created created = webhooks.create(caller, request);
         res.header("Location", "/webhooks/" + created.webhook().id());
         Responses.json(res, Status.CREATED_201, WebhookJson.render(created.webhook(), Optional.of(created.secret())));
