@@ -9,7 +9,7 @@ import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.pipeline.contract.Json;
-import dev.warden.sinks.postgres.PostgresAuditWriter;
+import dev.warden.sinks.SinkNames;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,7 +36,7 @@ public final class JdbcAuditReader {
             + " ORDER BY ts DESC, id DESC LIMIT ? OFFSET ?";
     static final String EXPORT = "SELECT " + COLUMNS + " FROM audit_events" + WHERE + " ORDER BY ts, id";
     static final String OFFSETS = "SELECT partition, next_offset FROM sink_offsets WHERE sink = '"
-            + PostgresAuditWriter.SINK + "' AND topic = ?";
+            + SinkNames.POSTGRES_AUDIT + "' AND topic = ?";
 
     private final Database db;
     private final String topic;

@@ -6,9 +6,11 @@ import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
-import dev.warden.authorizer.domain.AgentStatus;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.engine.ConstrainedStep;
+import dev.warden.authorizer.engine.DecisionReason;
+import dev.warden.authorizer.engine.DecisionRules;
+import dev.warden.authorizer.engine.HourWindow;
 import dev.warden.authorizer.engine.EffectiveGrant;
 import dev.warden.authorizer.quota.QuotaReply;
 import dev.warden.authorizer.quota.QuotaRequest;
@@ -76,18 +78,9 @@ public final class AuthorizationService {
 
     private Outcome evaluate(PolicyResolver.Resolved resolved, Request request, Instant now) {
         Agent agent = resolved.agent().orElseThrow();
-        AgentStatus status = agent.status(now);
-        switch (status) {
-            case REVOKED -> {
-                return Outcome.deny(DecisionReason.AGENT_REVOKED);
-            }
-            case EXPIRED -> {
-                return Outcome.deny(DecisionReason.AGENT_EXPIRED);
-            }
-            case SUSPENDED -> {
-                return Outcome.deny(DecisionReason.AGENT_SUSPENDED);
-            }
-            case ACTIVE -> { }
+        Optional<DecisionReason> inactive = DecisionRules.statusReason(agent.status(now));
+        if (inactive.isPresent()) {
+            return Outcome.deny(inactive.get());
         }
         Optional<EffectiveGrant> first = resolved.policy().firstMatch(request.action(), request.resource());
         if (first.isEmpty()) {
@@ -96,13 +89,13 @@ public final class AuthorizationService {
         if (!first.get().isConstrained()) {
             return Outcome.ALLOW;
         }
-        long hour = now.getEpochSecond() / 3600;
+        long hour = HourWindow.hourOf(now);
         for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
             if (consume(grant, hour).granted()) {
                 return Outcome.ALLOW;
             }
         }
-        long retryAfter = (hour + 1) * 3600 - now.getEpochSecond();
+        long retryAfter = HourWindow.secondsUntilNextHour(now);
         return new Outcome(AuditResult.RATE_LIMITED, Optional.of(DecisionReason.RATE_LIMITED), Optional.of(retryAfter));
     }
 

@@ -4,26 +4,20 @@ import dev.warden.api.agents.AgentRepository;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
-import dev.warden.authorizer.domain.Permission;
+import dev.warden.authorizer.engine.ChainWalk;
 import dev.warden.authorizer.engine.CompiledPolicy;
-import dev.warden.authorizer.engine.EffectiveGrant;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Computes an agent's effective permissions: its own, plus those of every active, unexpired delegation
- * that reaches it, each delegated permission hanging under the source grant that covers it (so it carries
- * every constraint above it). A delegation counts only while its source is active and still holds a covering
- * grant, so revoking, suspending or expiring an agent, or narrowing its permissions, cuts every chain it is
- * the source of, transitively and at once.
+ * An agent's effective permissions, from storage: the engine's {@link ChainWalk} over the agents and
+ * delegations the repositories hold (revoking, suspending or expiring an agent, or narrowing its permissions,
+ * cuts every chain it is the source of, transitively and at once).
  *
  * <p>Results are cached per agent until {@link #invalidateAll()} (called on every local change and, via
  * {@code warden.events}, on every change made by another instance) or until the earliest expiry involved.
@@ -59,7 +53,7 @@ public final class PolicyResolver {
             return cached;
         }
         long gen = generation.get();
-        Resolved fresh = compute(id, now, new HashSet<>());
+        Resolved fresh = compute(id, now);
         if (generation.get() == gen) {
             cache.put(id, fresh);
         }
@@ -68,7 +62,7 @@ public final class PolicyResolver {
 
     /** A resolution computed now from storage, bypassing the cache (for writes that must see the latest state). */
     public Resolved resolveFresh(AgentId id) {
-        return compute(id, clock.instant(), new HashSet<>());
+        return compute(id, clock.instant());
     }
 
     /** Drops every cached resolution. */
@@ -77,35 +71,19 @@ public final class PolicyResolver {
         cache.clear();
     }
 
-    private Resolved compute(AgentId id, Instant now, Set<AgentId> path) {
-        Optional<Agent> agent = agents.find(id);
-        if (agent.isEmpty() || !agent.get().isActive(now)) {
-            return new Resolved(agent, CompiledPolicy.empty(), Instant.MAX);
-        }
-        Instant validUntil = agent.get().expiresAt().orElse(Instant.MAX);
-        List<EffectiveGrant> grants = new ArrayList<>();
-        for (Permission permission : agent.get().permissions()) {
-            grants.add(EffectiveGrant.direct(id, permission));
-        }
-        path.add(id);
-        for (Delegation delegation : delegations.unrevokedTo(id)) {
-            if (!delegation.isActive(now) || path.contains(delegation.fromAgent())) {
-                continue;
+    private Resolved compute(AgentId id, Instant now) {
+        ChainWalk.Result walked = ChainWalk.resolve(id, now, new ChainWalk.Graph() {
+            @Override
+            public Optional<Agent> agent(AgentId agentId) {
+                return agents.find(agentId);
             }
-            Resolved source = compute(delegation.fromAgent(), now, path);
-            validUntil = earliest(validUntil, source.validUntil());
-            validUntil = earliest(validUntil, delegation.expiresAt().orElse(Instant.MAX));
-            for (Permission permission : delegation.permissions()) {
-                source.policy().coveringGrant(permission)
-                        .ifPresent(parent -> grants.add(parent.delegate(delegation.id(), id, permission)));
-            }
-        }
-        path.remove(id);
-        return new Resolved(agent, CompiledPolicy.compile(grants), validUntil);
-    }
 
-    private static Instant earliest(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
+            @Override
+            public List<Delegation> unrevokedTo(AgentId agentId) {
+                return delegations.unrevokedTo(agentId);
+            }
+        });
+        return new Resolved(walked.agent(), walked.policy(), walked.validUntil());
     }
 
     /**

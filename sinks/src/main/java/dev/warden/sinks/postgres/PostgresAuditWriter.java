@@ -3,6 +3,7 @@ package dev.warden.sinks.postgres;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.Json;
+import dev.warden.sinks.SinkNames;
 import dev.warden.sinks.external.AuditSink;
 import dev.warden.sinks.runtime.BatchWriter;
 import dev.warden.sinks.runtime.DeadLetter;
@@ -44,7 +45,7 @@ import org.postgresql.PGConnection;
  */
 public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     /** The name this sink stores its offsets under. */
-    public static final String SINK = "postgres-audit";
+    public static final String SINK = SinkNames.POSTGRES_AUDIT;
 
     private static final Logger LOG = Logger.getLogger(PostgresAuditWriter.class.getName());
     static final String STAGE = "CREATE TEMP TABLE IF NOT EXISTS audit_stage (LIKE audit_events) ON COMMIT DELETE ROWS";
@@ -204,7 +205,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         if (batch.size() == 1) {
             AuditEntry entry = batch.getFirst();
             try {
-                DeadLetters.store(dataSource, List.of(new DeadLetter("audit-sink:" + sink.name(), topic, -1, -1,
+                DeadLetters.store(dataSource, List.of(new DeadLetter(SinkNames.AUDIT_SINK_PREFIX + sink.name(), topic, -1, -1,
                         Optional.of(entry.agentId().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                         Optional.of(AuditEntryCodec.encode(entry)), cause.getMessage())));
             } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.SinkNames;
 import dev.warden.sinks.runtime.BatchWriter;
 import dev.warden.sinks.runtime.DeadLetter;
 import dev.warden.sinks.runtime.DeadLetters;
@@ -35,7 +36,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class StreamEventStoreWriter implements BatchWriter {
     /** The name this sink stores its offsets under. */
-    public static final String SINK = "stream-store";
+    public static final String SINK = SinkNames.STREAM_STORE;
 
     private static final Logger LOG = Logger.getLogger(StreamEventStoreWriter.class.getName());
     static final String INSERT = "INSERT INTO service_stream_events (id, type, timestamp, data, agent_id, user_id) "

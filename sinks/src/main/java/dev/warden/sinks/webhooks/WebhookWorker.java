@@ -2,6 +2,7 @@ package dev.warden.sinks.webhooks;
 
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.sinks.SinkNames;
 import dev.warden.sinks.runtime.ConsumerLoop;
 import dev.warden.sinks.runtime.DeadLetter;
 import dev.warden.sinks.runtime.SinkHealth;
@@ -42,7 +43,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 public final class WebhookWorker implements AutoCloseable {
     /** The name of this sink in dead letters, health and metrics. */
-    public static final String SINK = "webhooks";
+    public static final String SINK = SinkNames.WEBHOOKS;
     /** Unfinished events beyond which consumption pauses (resumes at half). */
     static final int MAX_IN_FLIGHT = 10_000;
     private static final Logger LOG = Logger.getLogger(WebhookWorker.class.getName());

@@ -9,7 +9,7 @@ import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
-import dev.warden.sinks.streamstore.StreamEventStoreWriter;
+import dev.warden.sinks.SinkNames;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -24,7 +24,7 @@ import java.util.Set;
 public final class JdbcStreamEventStore implements StreamEventStore {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
     private static final String COLUMNS = "id, type, timestamp, data, agent_id, user_id";
-    static final String THROUGH = "SELECT next_offset FROM sink_offsets WHERE sink = '" + StreamEventStoreWriter.SINK
+    static final String THROUGH = "SELECT next_offset FROM sink_offsets WHERE sink = '" + SinkNames.STREAM_STORE
             + "' AND topic = ? AND partition = 0";
     static final String OLDEST = "SELECT min(id) FROM service_stream_events";
     static final String AFTER = "SELECT " + COLUMNS + " FROM service_stream_events WHERE id > ? AND id <= ? "

@@ -1,4 +1,4 @@
-package dev.warden.api.authorize;
+package dev.warden.authorizer.engine;
 
 /** Why {@code POST /authorize} denied a call: the stable {@code reason} codes (docs/authorization.md). */
 public enum DecisionReason {
