@@ -51,6 +51,7 @@ import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.launcher.roles.SinksRole;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.sinks.external.AuditSinks;
+import dev.warden.sinks.runtime.ConsumerLoop;
 import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.sinks.runtime.SinkHealth;
 import io.helidon.webserver.WebServer;
@@ -62,6 +63,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.admin.Admin;
@@ -169,7 +173,8 @@ public final class WardenPlatform implements AutoCloseable {
             List<Gauge> gauges = new java.util.concurrent.CopyOnWriteArrayList<>();
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
-                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters, gauges);
+                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters, gauges,
+                        allChecks);
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         java.util.stream.Stream.of(new WardenApi.Mount("/webhooks",
                                 webhooks.routes(config.server().maxBodyBytes())))).toList();
@@ -208,7 +213,8 @@ public final class WardenPlatform implements AutoCloseable {
                                        EventOutbox outbox, JdbcAgentRepository agentRepository,
                                        JdbcApiTokenRepository tokenRepository,
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
-                                       PolicyResolver resolver, SinkCounters counters, List<Gauge> gauges) {
+                                       PolicyResolver resolver, SinkCounters counters, List<Gauge> gauges,
+                                       List<HealthCheck> checks) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
@@ -250,6 +256,8 @@ public final class WardenPlatform implements AutoCloseable {
                 config.kafka().topics().dashboardHourly(), config.kafka().topics().dashboardTotals(),
                 config.instanceId() + "-dashboard"));
         dashboardView.start();
+        checks.add(consumersHealth(Map.of("event-feed", feed::health, "quota-replies", quota::health,
+                "dashboard-view", dashboardView::health)));
         AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), counters);
         return List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
@@ -263,6 +271,32 @@ public final class WardenPlatform implements AutoCloseable {
                 new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboardView, agentRepository, clock)),
                 new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH, stream));
+    }
+
+    /** UP while every consumer loop of the API role has started and runs; the detail counts what they skipped. */
+    private static HealthCheck consumersHealth(Map<String, Supplier<ConsumerLoop.Health>> loops) {
+        return new HealthCheck() {
+            @Override
+            public String name() {
+                return "api-consumers";
+            }
+
+            @Override
+            public Result check() {
+                List<String> notRunning = new ArrayList<>();
+                long failures = 0;
+                for (Map.Entry<String, Supplier<ConsumerLoop.Health>> loop : new TreeMap<>(loops).entrySet()) {
+                    ConsumerLoop.Health health = loop.getValue().get();
+                    failures += health.failures();
+                    if (!health.started() || !health.running()) {
+                        notRunning.add(loop.getKey());
+                    }
+                }
+                return notRunning.isEmpty()
+                        ? Result.up("consuming (" + failures + " failures retried or skipped so far)")
+                        : Result.down("not consuming: " + String.join(", ", notRunning));
+            }
+        };
     }
 
     private static final String STREAM_SCOPE = Scopes.required(io.helidon.http.Method.GET, WardenApi.EVENT_STREAM_PATH)

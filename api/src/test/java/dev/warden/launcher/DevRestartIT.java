@@ -37,6 +37,8 @@ class DevRestartIT {
             Http.Response health = http.get("/observe/health", null);
             assertThat(health.status()).isEqualTo(200);
             assertThat(health.json().get("components").get("kafka").get("status").asText()).isEqualTo("UP");
+            assertThat(health.json().at("/components/api-consumers/status").asText()).isEqualTo("UP");
+            assertThat(health.json().at("/components/api-consumers/detail").asText()).startsWith("consuming");
             Http.Response created = http.post("/agents", platform.adminToken(), anAgent("hal").json());
             assertThat(created.status()).isEqualTo(201);
             id = created.json().get("id").asText();

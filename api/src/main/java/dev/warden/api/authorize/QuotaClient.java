@@ -146,6 +146,11 @@ public final class QuotaClient implements AutoCloseable {
         return new UnavailableException("the quota service is unavailable; no decision was made", Duration.ofSeconds(1));
     }
 
+    /** The state of this consumer's loop, for health. */
+    public ConsumerLoop.Health health() {
+        return replies.health();
+    }
+
     @Override
     public void close() {
         replies.close();

@@ -118,6 +118,11 @@ public final class DashboardView implements AutoCloseable {
         hours.keySet().removeIf(h -> h < newest - 48);
     }
 
+    /** The state of this consumer's loop, for health. */
+    public ConsumerLoop.Health health() {
+        return loop.health();
+    }
+
     @Override
     public void close() {
         loop.close();

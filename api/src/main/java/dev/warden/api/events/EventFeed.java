@@ -101,6 +101,11 @@ public final class EventFeed implements AutoCloseable {
         }
     }
 
+    /** The state of this consumer's loop, for health. */
+    public ConsumerLoop.Health health() {
+        return loop.health();
+    }
+
     @Override
     public void close() {
         loop.close();
