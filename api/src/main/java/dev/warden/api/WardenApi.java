@@ -1,11 +1,14 @@
 package dev.warden.api;
 
+import dev.warden.api.access.RouteTable;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.db.DatabaseException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.UnavailableException;
 import dev.warden.api.errors.WardenException;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.ErrorMapper;
 import dev.warden.api.http.Problems;
 import dev.warden.api.observe.HealthRoutes;
@@ -21,9 +24,11 @@ import java.util.List;
 /**
  * The HTTP surface of Warden as one pure wiring function, shared by the launcher and the tests. Every role
  * serves health and metrics; the services of the API role are given as {@link Mount}s (none on a
- * pipeline-only process), registered in order, so several services may share a prefix.
+ * pipeline-only process), registered in order, so several services may share a prefix. Every route declares
+ * its access as it is mounted; {@link #routes()} collects them for the authentication filter (a request that
+ * matches no route needs a caller with every scope: fail closed).
  */
-public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, List<Mount> mounts) {
+public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, List<Mount> mounts, RouteTable routes) {
 
     public WardenApi {
         mounts = List.copyOf(mounts);
@@ -33,9 +38,9 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
      * A service mounted under a path prefix, and how its surface shows errors (problem+json unless it says
      * otherwise: the OAuth endpoints answer RFC 6749 bodies, browser pages HTML).
      */
-    public record Mount(String path, HttpService service, ErrorMapper errors) {
+    public record Mount(String path, DeclaredService service, ErrorMapper errors) {
         /** A REST mount: errors as problem+json. */
-        public Mount(String path, HttpService service) {
+        public Mount(String path, DeclaredService service) {
             this(path, service, Problems.REST);
         }
     }
@@ -43,15 +48,12 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
     /** Where the SSE stream is mounted by default. */
     public static final String EVENT_STREAM_PATH = "/events/stream";
 
-    /** Paths reachable without a bearer token (the SSE stream authenticates its own way: SPEC Authentication 4). */
-    public static final List<String> PUBLIC_PATHS = List.of("/observe/health", "/observe/live", "/observe/metrics", "/.well-known/",
-            "/events/stream", "/auth/sign-up", "/auth/sign-in");
-
     /** Registers every route, the authentication filter and the error handlers on {@code routing}. */
     public void routing(HttpRouting.Builder routing) {
         routing.addFilter(auth);
-        routing.register("/observe", health, metrics);
-        mounts.forEach(m -> routing.register(m.path(), m.service()));
+        register(routing, "/observe", health);
+        register(routing, "/observe", metrics);
+        mounts.forEach(m -> register(routing, m.path(), m.service()));
         routing.any((req, res) -> mapperFor(req).send(req, res,
                 new NotFoundException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
                         + req.path().path())));
@@ -64,6 +66,12 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
             }
         });
         routing.error(Exception.class, Problems::handleUnexpected);
+    }
+
+    /** Mounts {@code service} and records the access of each of its routes in {@link #routes()}. */
+    private void register(HttpRouting.Builder routing, String path, DeclaredService service) {
+        HttpService declared = rules -> service.routing(new DeclaredRules(rules, path, routes));
+        routing.register(path, declared);
     }
 
     /** The error surface of the mount a request falls under (the longest matching prefix), else problem+json. */

@@ -1,9 +1,10 @@
 package dev.warden.launcher;
 
 import dev.warden.api.WardenApi;
+import dev.warden.api.access.Access;
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
-import dev.warden.api.access.Scopes;
+import dev.warden.api.access.RouteTable;
 import dev.warden.api.agents.AgentRoutes;
 import dev.warden.api.agents.AgentService;
 import dev.warden.api.agents.JdbcAgentRepository;
@@ -84,12 +85,20 @@ public final class WardenPlatform implements AutoCloseable {
     private final String adminToken;
 
     private final List<HealthCheck> checks;
+    private final RouteTable routes;
 
-    private WardenPlatform(Deque<AutoCloseable> resources, WebServer server, String adminToken, List<HealthCheck> checks) {
+    private WardenPlatform(Deque<AutoCloseable> resources, WebServer server, String adminToken, List<HealthCheck> checks,
+                           RouteTable routes) {
         this.resources = resources;
         this.server = server;
         this.adminToken = adminToken;
         this.checks = List.copyOf(checks);
+        this.routes = routes;
+    }
+
+    /** Every route this process serves, with the access it declared. */
+    public List<RouteTable.Route> routes() {
+        return routes.routes();
     }
 
     /**
@@ -181,10 +190,11 @@ public final class WardenPlatform implements AutoCloseable {
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         java.util.stream.Stream.of(new WardenApi.Mount("/auth", users.routes()))).toList();
             }
+            RouteTable routes = new RouteTable();
             WardenApi wardenApi = new WardenApi(
-                    new AuthFilter(authenticator, WardenApi.PUBLIC_PATHS, users.cookies().name()),
+                    new AuthFilter(authenticator, routes, users.cookies().name()),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
-                    new MetricsRoutes(counters, webhooks.counters(), gauges, List.copyOf(sinkHealth)), mounts);
+                    new MetricsRoutes(counters, webhooks.counters(), gauges, List.copyOf(sinkHealth)), mounts, routes);
 
             HttpRouting.Builder routing = HttpRouting.builder();
             if (api) {
@@ -200,7 +210,7 @@ public final class WardenPlatform implements AutoCloseable {
                     .build()
                     .start();
             resources.push(server::stop);
-            return new WardenPlatform(resources, server, adminToken, allChecks);
+            return new WardenPlatform(resources, server, adminToken, allChecks, routes);
         } catch (RuntimeException e) {
             closeAll(resources);
             throw e;
@@ -270,7 +280,8 @@ public final class WardenPlatform implements AutoCloseable {
                         audit, counters, Duration.ofSeconds(5))),
                 new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboardView, agentRepository, clock)),
                 new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
-                new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH, stream));
+                new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH,
+                        rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)));
     }
 
     /** UP while every consumer loop of the API role has started and runs; the detail counts what they skipped. */
@@ -299,8 +310,8 @@ public final class WardenPlatform implements AutoCloseable {
         };
     }
 
-    private static final String STREAM_SCOPE = Scopes.required(io.helidon.http.Method.GET, WardenApi.EVENT_STREAM_PATH)
-            .orElseThrow();
+    /** What a user's API token needs to open the event stream. */
+    private static final String STREAM_SCOPE = "events:read";
 
     /** Stream visibility: the admin sees everything, a user their own events, an agent events about itself. */
     private static Subscriber subscriber(Principal principal) {

@@ -76,6 +76,11 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
         return http;
     }
 
+    /** Every route the platform serves, with its declared access. */
+    public java.util.List<dev.warden.api.access.RouteTable.Route> routes() {
+        return platform.routes();
+    }
+
     public String adminToken() {
         return platform.adminToken();
     }

@@ -1,8 +1,11 @@
 package dev.warden.api.agents;
 
+import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.http.RequestReader;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Params;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -10,15 +13,16 @@ import dev.warden.authorizer.domain.AgentStatus;
 import dev.warden.authorizer.domain.AgentType;
 import dev.warden.authorizer.domain.TenantId;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.InstantSource;
 import java.util.Optional;
 
 /** HTTP surface of agents (SPEC: Endpoints, Agents), mounted at {@code /agents}. */
-public final class AgentRoutes implements HttpService {
+public final class AgentRoutes implements DeclaredService {
+    private static final Access READ = Access.scope("agents:read");
+    private static final Access WRITE = Access.scope("agents:write");
+
     private final AgentService agents;
     private final InstantSource clock;
     private final long maxBodyBytes;
@@ -30,15 +34,15 @@ public final class AgentRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.post("/", this::create)
-                .get("/", this::list)
-                .get("/{id}", this::get)
-                .patch("/{id}", this::update)
-                .delete("/{id}", this::revoke)
-                .post("/{id}/rotate", this::rotate)
-                .post("/{id}/suspend", this::suspend)
-                .post("/{id}/resume", this::resume);
+    public void routing(DeclaredRules rules) {
+        rules.post("/", WRITE, this::create)
+                .get("/", READ, this::list)
+                .get("/{id}", READ, this::get)
+                .patch("/{id}", WRITE, this::update)
+                .delete("/{id}", WRITE, this::revoke)
+                .post("/{id}/rotate", WRITE, this::rotate)
+                .post("/{id}/suspend", WRITE, this::suspend)
+                .post("/{id}/resume", WRITE, this::resume);
     }
 
     private void create(ServerRequest req, ServerResponse res) {

@@ -2,10 +2,12 @@ package dev.warden.api.audit;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.authorize.AuditPublisher;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
@@ -16,8 +18,6 @@ import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.runtime.SinkCounters;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -38,7 +38,7 @@ import java.util.Optional;
  * entries of agents they may see ({@link AuditScope}). A decision answered by this instance is visible to a
  * following {@code GET /audit} on this instance (bounded wait for the writer).
  */
-public final class AuditRoutes implements HttpService {
+public final class AuditRoutes implements DeclaredService {
     static final List<String> CSV_HEADER = List.of("id", "agentId", "userId", "callerId", "action", "resource",
             "parameters", "result", "reason", "durationMs", "tokensCost", "timestamp", "ip", "userAgent");
 
@@ -56,10 +56,11 @@ public final class AuditRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.get("/", this::query)
-                .get("/export", this::export)
-                .get("/stats", this::stats);
+    public void routing(DeclaredRules rules) {
+        rules.get("/", Access.scope("audit:read"), this::query)
+                .get("/export", Access.scope("audit:read"), this::export)
+                // Process-wide counters say how busy the whole deployment is: the administrator's alone.
+                .get("/stats", Access.administrator("the audit statistics"), this::stats);
     }
 
     private void query(ServerRequest req, ServerResponse res) {
@@ -139,8 +140,6 @@ public final class AuditRoutes implements HttpService {
     }
 
     private void stats(ServerRequest req, ServerResponse res) {
-        // Process-wide counters say how busy the whole deployment is: the administrator's alone.
-        AccessPolicy.requireAdministrator(AuthFilter.principal(req), "the audit statistics");
         SinkCounters.Snapshot s = counters.snapshot();
         Responses.json(res, Status.OK_200, Json.mapper().createObjectNode()
                 .put("AuditEmitted", s.auditEmitted()).put("AuditWritten", s.auditWritten())

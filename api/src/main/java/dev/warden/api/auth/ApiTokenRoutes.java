@@ -3,6 +3,7 @@ package dev.warden.api.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
 import dev.warden.api.access.Scopes;
@@ -11,16 +12,16 @@ import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.UnauthenticatedException;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.JsonInput;
-import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Params;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
@@ -44,7 +45,7 @@ import java.util.Set;
  *       very token.</li>
  * </ul>
  */
-public final class ApiTokenRoutes implements HttpService {
+public final class ApiTokenRoutes implements DeclaredService {
     private static final Set<String> CREATE_FIELDS = Set.of("name", "userId", "scopes", "expiresAt");
     private static final int MAX_SCOPES = 32;
 
@@ -59,12 +60,14 @@ public final class ApiTokenRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.post("/", this::create)
-                .get("/", this::list)
-                .get("/current", this::current)
-                .delete("/current", this::revokeCurrent)
-                .delete("/{id}", this::revoke);
+    public void routing(DeclaredRules rules) {
+        // Managing tokens needs every scope (or a session, or the administrator: AccessPolicy.apiTokenManager);
+        // a token may always read and revoke itself.
+        rules.post("/", Access.scope(Scopes.ALL), this::create)
+                .get("/", Access.scope(Scopes.ALL), this::list)
+                .get("/current", Access.anyCaller(), this::current)
+                .delete("/current", Access.anyCaller(), this::revokeCurrent)
+                .delete("/{id}", Access.scope(Scopes.ALL), this::revoke);
     }
 
     private void create(ServerRequest req, ServerResponse res) {

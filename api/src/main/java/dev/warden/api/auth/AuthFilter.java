@@ -1,10 +1,13 @@
 package dev.warden.api.auth;
 
+import dev.warden.api.access.Access;
+import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
-import dev.warden.api.access.Scopes;
+import dev.warden.api.access.RouteTable;
 import dev.warden.api.errors.InsufficientScopeException;
 import dev.warden.api.errors.UnauthenticatedException.Challenge;
 import dev.warden.api.errors.UnauthenticatedException;
+import dev.warden.api.errors.WardenException;
 import dev.warden.api.http.Problems;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Filter;
@@ -12,30 +15,32 @@ import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * Bearer authentication for every route except the public ones. On success the {@link Principal} is put
- * in the request context (read it with {@link #principal(ServerRequest)}); otherwise the request ends with
- * a 401 problem and {@code WWW-Authenticate: Bearer} (RFC 6750 section 3). A user's API token must also
- * hold the {@link Scopes scope} of the route, or the request ends with a 403 {@code insufficient_scope}. When built with a session
- * cookie name, a request without an {@code Authorization} header may instead carry a session token in
- * that cookie.
+ * Enforces the {@link Access} each route declared where it was mounted ({@link RouteTable}), before the
+ * route runs. A route open to anyone (or that authenticates its own callers) passes through. Otherwise the
+ * bearer token becomes a {@link Principal}, put in the request context (read it with
+ * {@link #principal(ServerRequest)}), or the request ends with a 401 problem and {@code WWW-Authenticate: Bearer}
+ * (RFC 6750 section 3). Then the declaration is checked: a user's API token must hold the route's scope (403
+ * {@code insufficient_scope}), an administrator route takes the administrator only, a session route a signed-in
+ * session only (403 {@code forbidden}, {@link AccessPolicy}). A request that matches no route needs a caller
+ * with every scope. When built with a session cookie name, a request without an {@code Authorization} header
+ * may instead carry a session token in that cookie.
  */
 public final class AuthFilter implements Filter {
     private static final String CONTEXT_KEY = "warden.principal";
 
     private final Authenticator authenticator;
-    private final List<String> publicPrefixes;
+    private final RouteTable routes;
     private final Optional<String> sessionCookie;
 
     /**
-     * @param publicPrefixes path prefixes reachable without a token, e.g. {@code /observe/health}
+     * @param routes the declared access of every route (filled as the routing is built)
      */
-    public AuthFilter(Authenticator authenticator, List<String> publicPrefixes) {
+    public AuthFilter(Authenticator authenticator, RouteTable routes) {
         this.authenticator = authenticator;
-        this.publicPrefixes = List.copyOf(publicPrefixes);
+        this.routes = routes;
         this.sessionCookie = Optional.empty();
     }
 
@@ -44,16 +49,17 @@ public final class AuthFilter implements Filter {
      * {@code Authorization} header. The cookie is read only for session tokens ({@code wdn_ses_}): other
      * kinds are bearer-only.
      */
-    public AuthFilter(Authenticator authenticator, List<String> publicPrefixes, String sessionCookie) {
+    public AuthFilter(Authenticator authenticator, RouteTable routes, String sessionCookie) {
         this.authenticator = authenticator;
-        this.publicPrefixes = List.copyOf(publicPrefixes);
+        this.routes = routes;
         this.sessionCookie = Optional.of(sessionCookie);
     }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         String path = req.path().path();
-        if (publicPrefixes.stream().anyMatch(path::startsWith)) {
+        Access access = routes.find(req.prologue().method().text(), path).orElse(RouteTable.UNKNOWN_ROUTE);
+        if (access.needsNoToken()) {
             chain.proceed();
             return;
         }
@@ -68,15 +74,32 @@ public final class AuthFilter implements Filter {
                     "the bearer token is invalid, revoked or expired"));
             return;
         }
-        if (principal.get() instanceof Principal.User user) {
-            Optional<String> needed = Scopes.required(req.prologue().method(), path);
-            if (needed.isPresent() && !user.holds(needed.get())) {
-                Problems.sendProblem(req, res, new InsufficientScopeException(needed.get()));
-                return;
-            }
+        Optional<WardenException> refused = refusal(access, principal.get());
+        if (refused.isPresent()) {
+            Problems.sendProblem(req, res, refused.get());
+            return;
         }
         req.context().register(CONTEXT_KEY, principal.get());
         chain.proceed();
+    }
+
+    /** Why {@code caller} may not use a route declaring {@code access}, if it may not. */
+    private static Optional<WardenException> refusal(Access access, Principal caller) {
+        try {
+            switch (access) {
+                case Access.Caller c -> c.scope().filter(scope -> caller instanceof Principal.User user && !user.holds(scope))
+                        .ifPresent(scope -> {
+                            throw new InsufficientScopeException(scope);
+                        });
+                case Access.Administrator a -> AccessPolicy.requireAdministrator(caller, a.what());
+                case Access.Session s -> AccessPolicy.requireSession(caller);
+                case Access.Open o -> { }
+                case Access.SelfAuthenticating o -> { }
+            }
+            return Optional.empty();
+        } catch (WardenException e) {
+            return Optional.of(e);
+        }
     }
 
     /**

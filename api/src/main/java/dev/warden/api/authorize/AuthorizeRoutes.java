@@ -1,7 +1,10 @@
 package dev.warden.api.authorize;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
@@ -10,8 +13,6 @@ import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.ResourcePattern;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
@@ -23,7 +24,7 @@ import java.util.Set;
  * context?: {ip, userAgent}}}, answer 200 {@code {allowed, reason?, auditId}} (plus {@code retryAfter}
  * seconds for {@code RATE_LIMITED}); a denial is a 200 too.
  */
-public final class AuthorizeRoutes implements HttpService {
+public final class AuthorizeRoutes implements DeclaredService {
     private static final Set<String> FIELDS = Set.of("agentId", "action", "resource", "arguments", "context");
     private static final Set<String> CONTEXT_FIELDS = Set.of("ip", "userAgent");
     private static final int MAX_ARGUMENTS_BYTES = 64 * 1024;
@@ -37,8 +38,8 @@ public final class AuthorizeRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.post("/", this::authorize);
+    public void routing(DeclaredRules rules) {
+        rules.post("/", Access.scope("authorize:write"), this::authorize);
     }
 
     private void authorize(ServerRequest req, ServerResponse res) {

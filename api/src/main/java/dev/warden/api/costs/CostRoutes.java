@@ -1,6 +1,7 @@
 package dev.warden.api.costs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentRepository;
@@ -9,9 +10,11 @@ import dev.warden.api.db.Database;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.JsonInput;
-import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Params;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -20,8 +23,6 @@ import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.math.BigDecimal;
@@ -38,7 +39,7 @@ import java.util.Set;
  * agent and emits {@code cost.recorded} (through the outbox); the pipeline sums costs against the agent's
  * budget. Who may record: the admin, the agent's owner, or the agent itself. Answers 201 with the record.
  */
-public final class CostRoutes implements HttpService {
+public final class CostRoutes implements DeclaredService {
     private static final Set<String> FIELDS = Set.of("tool", "inputTokens", "outputTokens", "costUsd");
     private static final BigDecimal MAX_COST = new BigDecimal("1000000");
     /** Decimal places a cost may have. */
@@ -61,8 +62,8 @@ public final class CostRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.post("/{id}/costs", this::record);
+    public void routing(DeclaredRules rules) {
+        rules.post("/{id}/costs", Access.scope("costs:write"), this::record);
     }
 
     private void record(ServerRequest req, ServerResponse res) {

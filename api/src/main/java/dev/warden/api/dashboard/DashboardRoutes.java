@@ -2,10 +2,13 @@ package dev.warden.api.dashboard;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -13,8 +16,6 @@ import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.dashboard.DecisionCounts;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.math.BigDecimal;
@@ -34,7 +35,7 @@ import java.util.stream.Collectors;
  * it, from the pipeline's hourly windows. {@code topAgentsByCallCount}: up to 10 {@code {agentId, name,
  * callCount}}, most calls first (ties by agent id).
  */
-public final class DashboardRoutes implements HttpService {
+public final class DashboardRoutes implements DeclaredService {
     private static final int TOP = 10;
 
     private final DashboardView view;
@@ -48,8 +49,8 @@ public final class DashboardRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.get("/stats", this::stats);
+    public void routing(DeclaredRules rules) {
+        rules.get("/stats", Access.scope("dashboard:read"), this::stats);
     }
 
     private void stats(ServerRequest req, ServerResponse res) {

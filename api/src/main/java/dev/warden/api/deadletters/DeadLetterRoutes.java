@@ -2,16 +2,15 @@ package dev.warden.api.deadletters;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.warden.api.access.AccessPolicy;
-import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.access.Access;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +24,7 @@ import java.util.Optional;
  * docs/errors.md), newest first, for the administrator only. Each shows where the record was, why it was
  * refused, and its bytes: as text ({@code value}, invalid UTF-8 replaced) and exactly ({@code valueBase64}).
  */
-public final class DeadLetterRoutes implements HttpService {
+public final class DeadLetterRoutes implements DeclaredService {
     static final String LIST = "SELECT id, sink, topic, partition, record_offset, record_key, record_value, error, "
             + "failed_at FROM sink_dead_letters WHERE (?::text IS NULL OR sink = ?) ORDER BY id DESC LIMIT ?";
     private static final int MAX_LIMIT = 1000;
@@ -37,12 +36,11 @@ public final class DeadLetterRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.get("/", this::list);
+    public void routing(DeclaredRules rules) {
+        rules.get("/", Access.administrator("dead letters"), this::list);
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        AccessPolicy.requireAdministrator(AuthFilter.principal(req), "dead letters");
         Optional<String> sink = Params.query(req, "sink", v -> v);
         int limit = Params.query(req, "limit", DeadLetterRoutes::limit).orElse(100);
         ArrayNode body = db.withConnection(conn -> {

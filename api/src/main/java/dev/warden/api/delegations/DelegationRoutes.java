@@ -1,20 +1,21 @@
 package dev.warden.api.delegations;
 
+import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.http.RequestReader;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Params;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /** HTTP surface of delegations (SPEC: Delegations), mounted at {@code /delegations}. */
-public final class DelegationRoutes implements HttpService {
+public final class DelegationRoutes implements DeclaredService {
     private final DelegationService delegations;
     private final long maxBodyBytes;
 
@@ -24,10 +25,10 @@ public final class DelegationRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.post("/", this::create)
-                .get("/", this::list)
-                .delete("/{id}", this::revoke);
+    public void routing(DeclaredRules rules) {
+        rules.post("/", Access.scope("delegations:write"), this::create)
+                .get("/", Access.scope("delegations:read"), this::list)
+                .delete("/{id}", Access.scope("delegations:write"), this::revoke);
     }
 
     private void create(ServerRequest req, ServerResponse res) {

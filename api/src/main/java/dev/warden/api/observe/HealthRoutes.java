@@ -1,11 +1,12 @@
 package dev.warden.api.observe;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Responses;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.List;
  * {@code GET /observe/live}: 200 while the process serves HTTP, whatever its dependencies (for liveness
  * probes, so an outage of Kafka or PostgreSQL makes pods unready, not restarted). Both public.
  */
-public final class HealthRoutes implements HttpService {
+public final class HealthRoutes implements DeclaredService {
     private final List<HealthCheck> checks;
     private final List<String> roles;
 
@@ -28,9 +29,9 @@ public final class HealthRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.get("/health", this::health)
-                .get("/live", (req, res) -> Responses.json(res, Status.OK_200,
+    public void routing(DeclaredRules rules) {
+        rules.get("/health", Access.open(), this::health)
+                .get("/live", Access.open(), (req, res) -> Responses.json(res, Status.OK_200,
                         Json.mapper().createObjectNode().put("status", "UP")));
     }
 

@@ -1,12 +1,13 @@
 package dev.warden.api.observe;
 
+import dev.warden.api.access.Access;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.webhooks.WebhookCounters;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.List;
  * {@code GET /observe/metrics}: this process's counters in the Prometheus text format (0.0.4). Public, like
  * health, for scrapers inside the cluster; it carries counts only, never ids or secrets.
  */
-public final class MetricsRoutes implements HttpService {
+public final class MetricsRoutes implements DeclaredService {
     private final SinkCounters counters;
     private final WebhookCounters webhooks;
     private final List<Gauge> gauges;
@@ -39,8 +40,8 @@ public final class MetricsRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.get("/metrics", this::metrics);
+    public void routing(DeclaredRules rules) {
+        rules.get("/metrics", Access.open(), this::metrics);
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

@@ -1,15 +1,16 @@
 package dev.warden.api.users;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Optional;
@@ -30,7 +31,7 @@ import java.util.Set;
  *
  * The IP limits of sign-in and sign-up are applied before routing, by the rate-limit filter.
  */
-public final class UserRoutes implements HttpService {
+public final class UserRoutes implements DeclaredService {
     private static final Set<String> SIGN_UP_FIELDS = Set.of("username", "password", "email", "displayName");
     private static final Set<String> SIGN_IN_FIELDS = Set.of("username", "password");
     private static final Set<String> RENAME_FIELDS = Set.of("username");
@@ -50,12 +51,12 @@ public final class UserRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.post("/sign-up", this::signUp)
-                .post("/sign-in", this::signIn)
-                .post("/sign-out", this::signOut)
-                .post("/change-username", this::changeUsername)
-                .get("/session", this::session);
+    public void routing(DeclaredRules rules) {
+        rules.post("/sign-up", Access.open(), this::signUp)
+                .post("/sign-in", Access.open(), this::signIn)
+                .post("/sign-out", Access.session(), this::signOut)
+                .post("/change-username", Access.session(), this::changeUsername)
+                .get("/session", Access.session(), this::session);
     }
 
     private void signUp(ServerRequest req, ServerResponse res) {

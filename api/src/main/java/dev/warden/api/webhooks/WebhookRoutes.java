@@ -1,20 +1,21 @@
 package dev.warden.api.webhooks;
 
+import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.http.RequestReader;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Params;
+import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.sinks.webhooks.TargetGuard;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRules;
-import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Optional;
 
 /** HTTP surface of webhook endpoints (docs/webhooks.md), mounted at {@code /webhooks}. */
-public final class WebhookRoutes implements HttpService {
+public final class WebhookRoutes implements DeclaredService {
     private final WebhookService webhooks;
     private final TargetGuard guard;
     private final long maxBodyBytes;
@@ -26,11 +27,11 @@ public final class WebhookRoutes implements HttpService {
     }
 
     @Override
-    public void routing(HttpRules rules) {
-        rules.post("/", this::create)
-                .get("/", this::list)
-                .get("/{id}", this::get)
-                .delete("/{id}", this::delete);
+    public void routing(DeclaredRules rules) {
+        rules.post("/", Access.scope("webhooks:write"), this::create)
+                .get("/", Access.scope("webhooks:read"), this::list)
+                .get("/{id}", Access.scope("webhooks:read"), this::get)
+                .delete("/{id}", Access.scope("webhooks:write"), this::delete);
     }
 
     private void create(ServerRequest req, ServerResponse res) {

@@ -1,0 +1,69 @@
+package dev.warden.api.access;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Every mounted route with its declared {@link Access}: filled while the routing is built, read by the
+ * authentication filter on every request and by the route tests. A request that matches no route needs an
+ * authenticated caller with every scope ({@code *}): fail closed. Thread-safe.
+ */
+public final class RouteTable {
+    /**
+     * One route.
+     *
+     * @param method  an HTTP method, or {@code *} for any
+     * @param pattern the full path, {@code {name}} standing for one segment
+     */
+    public record Route(String method, String pattern, Access access) {
+        /** Whether this route serves {@code method} on {@code path}. */
+        public boolean matches(String requestMethod, String path) {
+            if (!method.equals("*") && !method.equalsIgnoreCase(requestMethod)) {
+                return false;
+            }
+            String[] want = trimmed(pattern).split("/", -1);
+            String[] got = trimmed(path).split("/", -1);
+            if (want.length != got.length) {
+                return false;
+            }
+            for (int i = 0; i < want.length; i++) {
+                boolean parameter = want[i].startsWith("{") && want[i].endsWith("}");
+                if (parameter ? got[i].isEmpty() : !want[i].equals(got[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** What an unknown route requires: an authenticated caller with every scope. */
+    public static final Access UNKNOWN_ROUTE = Access.scope(Scopes.ALL);
+
+    private final List<Route> routes = new CopyOnWriteArrayList<>();
+
+    /** Records a route. */
+    public void add(String method, String pattern, Access access) {
+        routes.add(new Route(method.toUpperCase(Locale.ROOT), pattern, access));
+    }
+
+    /** Every route, in the order mounted. */
+    public List<Route> routes() {
+        return List.copyOf(routes);
+    }
+
+    /** The access of the first route serving {@code method} on {@code path}. */
+    public Optional<Access> find(String method, String path) {
+        for (Route route : routes) {
+            if (route.matches(method, path)) {
+                return Optional.of(route.access());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String trimmed(String path) {
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+}
