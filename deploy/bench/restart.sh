@@ -6,7 +6,7 @@
 #   idle CPU      share of one core used by the process tree (JVM + embedded PostgreSQL), sampled over
 #                 BENCH_IDLE_SECONDS (default 30) after BENCH_SETTLE_SECONDS (default 60: past the JIT's warm-up) of quiet
 #   stop          time from SIGTERM (as Ctrl-C) to the JVM's exit, and any process left behind
-#   second start  as the first, on the data the first left
+#   restarts      as the first, on the data the first left, BENCH_RESTARTS times (default 3)
 #
 # Usage: deploy/bench/restart.sh            (builds the launcher first when sources changed)
 # Targets: second start < 10 s, idle < 3 % of a core, stop < 5 s with no orphan process.
@@ -18,6 +18,7 @@ log() { echo "[restart] $*" >&2; }
 source "$here/lib.sh"
 
 settle=${BENCH_SETTLE_SECONDS:-60}
+restarts=${BENCH_RESTARTS:-3}
 idle=${BENCH_IDLE_SECONDS:-30}
 data="$(mktemp -d /var/tmp/warden-restart-XXXXXX)"
 chmod 755 "$data"
@@ -73,15 +74,20 @@ log "idle: ${cpu} % of one core over ${idle} s"
 stop
 orphans=$left
 log "stop: ${stop_seconds} s, ${orphans} process(es) left"
-start second
-second=$ready_seconds
-log "second start: ${second} s"
-stop
-orphans2=$left
-log "second stop: ${stop_seconds} s, ${orphans2} process(es) left"
+seconds=()
+orphans2=0
+for i in $(seq 1 "$restarts"); do
+  start "restart-$i"
+  seconds+=("$ready_seconds")
+  log "restart $i: ready in ${ready_seconds} s"
+  stop
+  orphans2=$((orphans2 + left))
+  log "restart $i: stopped in ${stop_seconds} s, ${left} process(es) left"
+done
+second="${seconds[*]}"
 
 printf '\n%-28s %s\n' "first start (s)" "$first"
-printf '%-28s %s\n' "second start (s)" "$second"
+printf '%-28s %s\n' "restarts, same data (s)" "$second"
 printf '%-28s %s\n' "idle CPU (% of one core)" "$cpu"
 printf '%-28s %s\n' "stop (s)" "$stop_seconds"
 printf '%-28s %s\n' "processes left after stop" "$((orphans + orphans2))"

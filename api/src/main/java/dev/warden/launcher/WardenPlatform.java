@@ -133,11 +133,23 @@ public final class WardenPlatform implements AutoCloseable {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
             String adminToken = config.bootstrapToken().orElseGet(() -> Tokens.mint(TokenKind.ADMIN));
-            Database db = push(resources, Database.connect(jdbcUrl, config.postgres().pool()));
-            db.migrate();
             Admin admin = push(resources, KafkaClients.admin(kafkaBootstrap, config.instanceId() + "-admin"));
             TopicProvisioner.ensure(admin, config.kafka().topics());
-            List<HealthCheck> checks = List.of(StandardChecks.postgres(db), StandardChecks.kafka(admin));
+            List<HealthCheck> allChecks = new ArrayList<>();
+            // The Kafka Streams applications first: their first rebalance is the slowest part of a start, and it
+            // runs while the database is migrated and the rest is wired.
+            if (config.runs(Role.PIPELINE)) {
+                PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
+                allChecks.add(pipeline.health());
+            }
+            if (config.runs(Role.QUOTA)) {
+                QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap));
+                allChecks.add(quota.health());
+            }
+            Database db = push(resources, Database.connect(jdbcUrl, config.postgres().pool()));
+            db.migrate();
+            allChecks.add(0, StandardChecks.postgres(db));
+            allChecks.add(1, StandardChecks.kafka(admin));
 
             KafkaProducer<String, byte[]> producer =
                     push(resources, KafkaClients.durableProducer(kafkaBootstrap, config.instanceId() + "-events"));
@@ -154,7 +166,6 @@ public final class WardenPlatform implements AutoCloseable {
             Authenticator authenticator = new Authenticator(Tokens.hash(adminToken), agentRepository,
                     tokenRepository, users.service(), clock);
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
-            List<HealthCheck> allChecks = new ArrayList<>(checks);
             SinkCounters counters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
             Webhooks webhooks = Webhooks.create(config.webhooks(), config.runs(Role.API) || config.runs(Role.SINKS), db,
@@ -168,14 +179,6 @@ public final class WardenPlatform implements AutoCloseable {
                         config.streams().applicationPrefix() + "webhooks", config.kafka().topics().events()));
                 allChecks.add(webhookWorker.health());
                 sinkHealth.add(webhookWorker.sinkHealth());
-            }
-            if (config.runs(Role.PIPELINE)) {
-                PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
-                allChecks.add(pipeline.health());
-            }
-            if (config.runs(Role.QUOTA)) {
-                QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap));
-                allChecks.add(quota.health());
             }
             boolean api = config.runs(Role.API);
             List<WardenApi.Mount> mounts = List.of();
