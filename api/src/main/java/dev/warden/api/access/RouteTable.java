@@ -18,13 +18,11 @@ public final class RouteTable {
      * @param pattern the full path, {@code {name}} standing for one segment
      */
     public record Route(String method, String pattern, Access access) {
-        /** Whether this route serves {@code method} on {@code path}. */
-        public boolean matches(String requestMethod, String path) {
+        /** Whether this route serves {@code requestMethod} on a path of segments {@code got}. */
+        private boolean matches(String requestMethod, String[] want, String[] got) {
             if (!method.equals("*") && !method.equalsIgnoreCase(requestMethod)) {
                 return false;
             }
-            String[] want = trimmed(pattern).split("/", -1);
-            String[] got = trimmed(path).split("/", -1);
             if (want.length != got.length) {
                 return false;
             }
@@ -41,29 +39,36 @@ public final class RouteTable {
     /** What an unknown route requires: an authenticated caller with every scope. */
     public static final Access UNKNOWN_ROUTE = Access.scope(Scopes.ALL);
 
-    private final List<Route> routes = new CopyOnWriteArrayList<>();
+    /** A route with its pattern's segments, split once when mounted rather than on every request. */
+    private record Compiled(Route route, String[] segments) {
+    }
+
+    private final List<Compiled> routes = new CopyOnWriteArrayList<>();
 
     /** Records a route. */
     public void add(String method, String pattern, Access access) {
-        routes.add(new Route(method.toUpperCase(Locale.ROOT), pattern, access));
+        routes.add(new Compiled(new Route(method.toUpperCase(Locale.ROOT), pattern, access), segments(pattern)));
     }
 
     /** Every route, in the order mounted. */
     public List<Route> routes() {
-        return List.copyOf(routes);
+        return routes.stream().map(Compiled::route).toList();
     }
 
     /** The access of the first route serving {@code method} on {@code path}. */
     public Optional<Access> find(String method, String path) {
-        for (Route route : routes) {
-            if (route.matches(method, path)) {
-                return Optional.of(route.access());
+        String[] got = segments(path);
+        for (Compiled compiled : routes) {
+            if (compiled.route().matches(method, compiled.segments(), got)) {
+                return Optional.of(compiled.route().access());
             }
         }
         return Optional.empty();
     }
 
-    private static String trimmed(String path) {
-        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    /** The segments of a path or pattern, a trailing slash ignored. */
+    private static String[] segments(String path) {
+        String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        return trimmed.split("/", -1);
     }
 }

@@ -195,15 +195,6 @@ public final class JsonInput {
         return Optional.of(d);
     }
 
-    /**
-     * Parses an ISO 8601 instant with {@code Z} or a numeric offset, years 0001 to 9999.
-     *
-     * @throws IllegalArgumentException saying what is accepted
-     */
-    public static Instant parseInstant(String text) {
-        return InputContract.timestamp(text);
-    }
-
     /** An optional JSON object, as JDK values, whose serialized size is at most {@code maxBytes}. */
     public Optional<Map<String, Object>> optionalObject(String field, int maxBytes) {
         if (!node.has(field) || node.get(field).isNull()) {

@@ -89,6 +89,6 @@ public final class WebhookService {
      * @throws ForbiddenException for an agent
      */
     static Webhook.Owner owner(Principal caller) {
-        return AccessPolicy.webhookOwner(caller).map(Webhook.Owner::user).orElseGet(Webhook.Owner::admin);
+        return new Webhook.Owner(AccessPolicy.webhookOwner(caller));
     }
 }

@@ -56,6 +56,18 @@ public final class SinkHealth {
         deadLettered.add(n);
     }
 
+    /**
+     * Records the lag of {@code consumer}'s assignment as the consumer last saw it (no request to the broker);
+     * call after each poll.
+     */
+    public void sampleLag(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
+        long total = 0;
+        for (org.apache.kafka.common.TopicPartition tp : consumer.assignment()) {
+            total += consumer.currentLag(tp).orElse(0);
+        }
+        lag(total, System.nanoTime());
+    }
+
     /** Records the current lag; samples are kept at most every {@link #SAMPLE_EVERY}. */
     public synchronized void lag(long records, long nowNanos) {
         lag = records;

@@ -119,7 +119,7 @@ public final class SinkWorker implements AutoCloseable {
 
         @Override
         public void handle(ConsumerRecords<String, byte[]> polled, Consumer<String, byte[]> kafka) {
-            sampleLag();
+            health.sampleLag(kafka);
             if (polled.isEmpty()) {
                 finishInFlight(); // nothing to overlap it with: settle the batch being stored now
                 return;
@@ -209,15 +209,6 @@ public final class SinkWorker implements AutoCloseable {
             }
         }
         return result;
-    }
-
-    /** The records between this worker's positions and the partitions' ends, as the consumer last saw them. */
-    private void sampleLag() {
-        long total = 0;
-        for (TopicPartition tp : consumer.assignment()) {
-            total += consumer.currentLag(tp).orElse(0);
-        }
-        health.lag(total, System.nanoTime());
     }
 
     /**

@@ -110,11 +110,7 @@ public final class WebhookWorker implements AutoCloseable {
 
         @Override
         public void handle(ConsumerRecords<String, byte[]> records, Consumer<String, byte[]> consumer) {
-            long lag = 0;
-            for (TopicPartition tp : consumer.assignment()) {
-                lag += consumer.currentLag(tp).orElse(0);
-            }
-            health.lag(lag, System.nanoTime());
+            health.sampleLag(consumer);
             if (!records.isEmpty() || refreshDue()) {
                 if (!refresh()) {
                     rewind(consumer, records);
