@@ -131,7 +131,7 @@ fi
 
 # The load client needs kafka-clients (from Warden's own libs) for the "kafka" rows.
 kafka_cp() {
-  local libs="$root/api/target/libs" cp="" j
+  local libs="$root/deploy/dev/target/libs" cp="" j
   for j in "$libs"/kafka-clients-*.jar "$libs"/slf4j-api-*.jar "$libs"/lz4-java-*.jar "$libs"/snappy-java-*.jar \
            "$libs"/zstd-jni-*.jar; do
     [[ -f "$j" ]] && cp="${cp:+$cp:}$j"

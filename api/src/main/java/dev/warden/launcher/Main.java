@@ -22,9 +22,10 @@ import java.util.concurrent.CountDownLatch;
  *                [--kafka HOST:PORT] [--postgres JDBC_URL] [--redis URL]
  * </pre>
  *
- * {@code dev} runs every role in this JVM on an embedded KRaft broker and PostgreSQL whose state lives in
- * the data directory (default {@code .warden-data}) and survives restarts. {@code serve} runs the chosen
- * roles against external servers. Ctrl-C stops everything cleanly.
+ * {@code serve} runs the chosen roles against external servers; it is what the production image runs.
+ * {@code dev} runs every role on an in-process broker and PostgreSQL; it is a {@link Dev} supplied by the
+ * developer distribution ({@code deploy/dev}, what {@code ./warden} runs), which is not in the image. Ctrl-C
+ * stops everything cleanly.
  */
 public final class Main {
     private static final String USAGE = """
@@ -35,64 +36,44 @@ public final class Main {
               warden help
             Configuration keys and WARDEN_* environment variables are listed in README.md.""";
 
+    /** The {@code dev} command, given its command-line options; returns the exit status. */
+    @FunctionalInterface
+    public interface Dev {
+        int run(Map<String, String> options, PrintStream out);
+    }
+
     private Main() {
     }
 
+    /** The production entry point: {@code serve} (the image's command) and {@code help}. */
     public static void main(String[] args) {
+        launch(args, Optional.empty());
+    }
+
+    /** Runs the command line, with {@code dev} when the distribution has one, and exits with its status. */
+    public static void launch(String[] args, Optional<Dev> dev) {
         LogConfig.configureRuntime();
         try {
-            System.exit(run(args, System.out));
+            System.exit(run(args, System.out, dev));
         } catch (IllegalArgumentException | IllegalStateException e) {
             System.err.println("warden: " + e.getMessage());
             System.exit(2);
         }
     }
 
-    static int run(String[] args, PrintStream out) {
+    static int run(String[] args, PrintStream out, Optional<Dev> dev) {
         if (args.length == 0 || List.of("help", "--help", "-h").contains(args[0])) {
             out.println(USAGE);
             return args.length == 0 ? 2 : 0;
         }
         Map<String, String> options = options(List.of(args).subList(1, args.length));
         return switch (args[0]) {
-            case "dev" -> dev(options, out);
+            case "dev" -> dev.orElseThrow(() -> new IllegalArgumentException("'dev' is not part of this build: the "
+                    + "production image runs 'serve'; 'warden dev' is the developer distribution that ./warden runs"))
+                    .run(options, out);
             case "serve" -> serve(options, out);
             default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'\n" + USAGE);
         };
-    }
-
-    private static int dev(Map<String, String> options, PrintStream out) {
-        Path dataDir = Path.of(options.getOrDefault("data-dir",
-                Optional.ofNullable(System.getenv("WARDEN_DATA_DIR")).orElse(".warden-data")));
-        WardenConfig config = config(options).toBuilder()
-                .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString()).build();
-        long started = System.nanoTime();
-        DevInfrastructure infra = DevInfrastructure.start(dataDir, config.kafka().bootstrap(), config.postgres().url());
-        WardenPlatform platform;
-        try {
-            platform = WardenPlatform.start(config, infra.kafkaBootstrap(), infra.jdbcUrl(), Clock.systemUTC());
-            if (!platform.awaitHealthy(java.time.Duration.ofSeconds(90))) {
-                System.err.println("warden: not every component is healthy yet; see GET /observe/health");
-            }
-        } catch (RuntimeException e) {
-            infra.close();
-            throw e;
-        }
-        out.printf("""
-
-                Warden is ready in %.1f s (roles: %s)
-                  URL:             %s
-                  Admin token:     %s
-                  Data directory:  %s
-                  Kafka:           %s
-                  PostgreSQL:      %s
-                Try: curl -s -H "Authorization: Bearer $TOKEN" %s/agents
-                Press Ctrl-C to stop.
-                %n""", (System.nanoTime() - started) / 1e9, config.roles(), platform.baseUri(), platform.adminToken(),
-                dataDir.toAbsolutePath().normalize(), infra.kafkaBootstrap(), redact(infra.jdbcUrl()),
-                platform.baseUri());
-        awaitShutdown(platform, infra);
-        return 0;
     }
 
     private static int serve(Map<String, String> options, PrintStream out) {
@@ -110,7 +91,8 @@ public final class Main {
         return 0;
     }
 
-    private static WardenConfig config(Map<String, String> options) {
+    /** The configuration (defaults, the file, WARDEN_* variables; see ConfigLoader) with the command-line options on top. */
+    public static WardenConfig config(Map<String, String> options) {
         WardenConfig.Builder b = WardenConfig.from(ConfigLoader.load(Optional.ofNullable(options.get("config"))
                 .map(Path::of))).toBuilder();
         Optional.ofNullable(options.get("port")).map(Main::port).ifPresent(b::port);
@@ -154,11 +136,13 @@ public final class Main {
         return options;
     }
 
-    private static String redact(String jdbcUrl) {
+    /** A JDBC URL fit to print: its password hidden. */
+    public static String redact(String jdbcUrl) {
         return jdbcUrl.replaceAll("password=[^&]*", "password=****");
     }
 
-    private static void awaitShutdown(WardenPlatform platform, AutoCloseable infra) {
+    /** Blocks until the JVM is asked to stop, then closes the platform and then what it ran on. */
+    public static void awaitShutdown(WardenPlatform platform, AutoCloseable infra) {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("warden: stopping...");

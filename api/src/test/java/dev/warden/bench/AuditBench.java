@@ -3,7 +3,7 @@ package dev.warden.bench;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.db.Database;
 import dev.warden.api.kafka.KafkaClients;
-import dev.warden.launcher.embedded.EmbeddedKafka;
+import dev.warden.embedded.EmbeddedKafka;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.AuditResult;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.warden.api.config.WardenConfig;
 import dev.warden.testing.Http;
+import dev.warden.embedded.DevInfrastructure;
 import dev.warden.testing.SharedInfra;
 import java.nio.file.Path;
 import java.time.Clock;

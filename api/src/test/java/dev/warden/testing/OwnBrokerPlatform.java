@@ -2,7 +2,7 @@ package dev.warden.testing;
 
 import dev.warden.api.config.WardenConfig;
 import dev.warden.launcher.WardenPlatform;
-import dev.warden.launcher.embedded.EmbeddedKafka;
+import dev.warden.embedded.EmbeddedKafka;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

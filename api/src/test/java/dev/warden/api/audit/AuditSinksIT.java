@@ -3,7 +3,7 @@ package dev.warden.api.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.warden.launcher.embedded.FreePorts;
+import dev.warden.embedded.FreePorts;
 import dev.warden.sinks.external.AuditSinkSpec;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.UnavailableException;
 import dev.warden.api.kafka.KafkaClients;
-import dev.warden.launcher.embedded.FreePorts;
+import dev.warden.embedded.FreePorts;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.sinks.runtime.SinkCounters;

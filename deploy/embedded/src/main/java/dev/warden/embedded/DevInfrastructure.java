@@ -1,7 +1,5 @@
-package dev.warden.launcher;
+package dev.warden.embedded;
 
-import dev.warden.launcher.embedded.EmbeddedKafka;
-import dev.warden.launcher.embedded.EmbeddedPostgresServer;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -1,0 +1,60 @@
+package dev.warden.dev;
+
+import dev.warden.api.config.WardenConfig;
+import dev.warden.embedded.DevInfrastructure;
+import dev.warden.launcher.Main;
+import dev.warden.launcher.WardenPlatform;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The developer distribution's {@code warden} command, what {@code ./warden} runs: the production command
+ * line plus {@code dev}, which runs every role in this JVM on an in-process KRaft broker and PostgreSQL whose
+ * state lives in the data directory (default {@code .warden-data}) and survives restarts.
+ */
+public final class DevMain {
+    private DevMain() {
+    }
+
+    public static void main(String[] args) {
+        Main.launch(args, Optional.of(DevMain::dev));
+    }
+
+    static int dev(Map<String, String> options, PrintStream out) {
+        Path dataDir = Path.of(options.getOrDefault("data-dir",
+                Optional.ofNullable(System.getenv("WARDEN_DATA_DIR")).orElse(".warden-data")));
+        WardenConfig config = Main.config(options).toBuilder()
+                .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString()).build();
+        long started = System.nanoTime();
+        DevInfrastructure infra = DevInfrastructure.start(dataDir, config.kafka().bootstrap(), config.postgres().url());
+        WardenPlatform platform;
+        try {
+            platform = WardenPlatform.start(config, infra.kafkaBootstrap(), infra.jdbcUrl(), Clock.systemUTC());
+            if (!platform.awaitHealthy(Duration.ofSeconds(90))) {
+                System.err.println("warden: not every component is healthy yet; see GET /observe/health");
+            }
+        } catch (RuntimeException e) {
+            infra.close();
+            throw e;
+        }
+        out.printf("""
+
+                Warden is ready in %.1f s (roles: %s)
+                  URL:             %s
+                  Admin token:     %s
+                  Data directory:  %s
+                  Kafka:           %s
+                  PostgreSQL:      %s
+                Try: curl -s -H "Authorization: Bearer $TOKEN" %s/agents
+                Press Ctrl-C to stop.
+                %n""", (System.nanoTime() - started) / 1e9, config.roles(), platform.baseUri(), platform.adminToken(),
+                dataDir.toAbsolutePath().normalize(), infra.kafkaBootstrap(), Main.redact(infra.jdbcUrl()),
+                platform.baseUri());
+        Main.awaitShutdown(platform, infra);
+        return 0;
+    }
+}
