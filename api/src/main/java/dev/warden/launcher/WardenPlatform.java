@@ -11,6 +11,7 @@ import dev.warden.api.agents.JdbcAgentRepository;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.auth.ApiTokenRoutes;
+import dev.warden.api.auth.AgentTokenResolver;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.JdbcApiTokenRepository;
@@ -86,14 +87,21 @@ public final class WardenPlatform implements AutoCloseable {
 
     private final List<HealthCheck> checks;
     private final RouteTable routes;
+    private final Authenticator authenticator;
 
     private WardenPlatform(Deque<AutoCloseable> resources, WebServer server, String adminToken, List<HealthCheck> checks,
-                           RouteTable routes) {
+                           RouteTable routes, Authenticator authenticator) {
         this.resources = resources;
         this.server = server;
         this.adminToken = adminToken;
         this.checks = List.copyOf(checks);
         this.routes = routes;
+        this.authenticator = authenticator;
+    }
+
+    /** How this process turns a bearer token into a principal (its credential chain). */
+    public Authenticator authenticator() {
+        return authenticator;
     }
 
     /** Every route this process serves, with the access it declared. */
@@ -163,8 +171,9 @@ public final class WardenPlatform implements AutoCloseable {
                     false, clock));
             UsersComponent users = UsersComponent.create(config.users(), db, outbox, rateLimiting.clientIp(), clock,
                     config.server().maxBodyBytes());
-            Authenticator authenticator = new Authenticator(Tokens.hash(adminToken), agentRepository,
-                    tokenRepository, users.service(), clock);
+            AgentTokenResolver agentTokens = new AgentTokenResolver(agentRepository, clock);
+            Authenticator authenticator = Authenticator.standard(Tokens.hash(adminToken), agentTokens, tokenRepository,
+                    users.service(), clock);
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
             SinkCounters counters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
@@ -185,7 +194,7 @@ public final class WardenPlatform implements AutoCloseable {
             List<Gauge> gauges = new java.util.concurrent.CopyOnWriteArrayList<>();
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
-                        agentRepository, tokenRepository, delegationRepository, authenticator, resolver, counters, gauges,
+                        agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, gauges,
                         allChecks);
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         java.util.stream.Stream.of(new WardenApi.Mount("/webhooks",
@@ -213,7 +222,7 @@ public final class WardenPlatform implements AutoCloseable {
                     .build()
                     .start();
             resources.push(server::stop);
-            return new WardenPlatform(resources, server, adminToken, allChecks, routes);
+            return new WardenPlatform(resources, server, adminToken, allChecks, routes, authenticator);
         } catch (RuntimeException e) {
             closeAll(resources);
             throw e;
@@ -226,12 +235,13 @@ public final class WardenPlatform implements AutoCloseable {
                                        EventOutbox outbox, JdbcAgentRepository agentRepository,
                                        JdbcApiTokenRepository tokenRepository,
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
+                                       AgentTokenResolver agentTokens,
                                        PolicyResolver resolver, SinkCounters counters, List<Gauge> gauges,
                                        List<HealthCheck> checks) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
-            authenticator.invalidateAgents();
+            agentTokens.invalidate();
         };
         EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
                 config.instanceId() + "-feed"));

@@ -76,6 +76,11 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
         return http;
     }
 
+    /** The platform's credential chain. */
+    public dev.warden.api.auth.Authenticator authenticator() {
+        return platform.authenticator();
+    }
+
     /** Every route the platform serves, with its declared access. */
     public java.util.List<dev.warden.api.access.RouteTable.Route> routes() {
         return platform.routes();

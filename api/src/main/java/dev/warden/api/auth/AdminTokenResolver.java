@@ -1,0 +1,22 @@
+package dev.warden.api.auth;
+
+import dev.warden.api.access.Principal;
+import java.util.Optional;
+
+/**
+ * The deployment's bootstrap administrator token, compared by hash in constant time. It may have any form
+ * (an operator can set {@code WARDEN_BOOTSTRAP_TOKEN} to anything), so this resolver looks at every token and
+ * comes first in the chain.
+ */
+public final class AdminTokenResolver implements CredentialResolver {
+    private final byte[] adminTokenHash;
+
+    public AdminTokenResolver(byte[] adminTokenHash) {
+        this.adminTokenHash = adminTokenHash.clone();
+    }
+
+    @Override
+    public Optional<Principal> resolve(String token, byte[] tokenHash) {
+        return Tokens.sameHash(tokenHash, adminTokenHash) ? Optional.of(new Principal.Admin()) : Optional.empty();
+    }
+}
