@@ -7,7 +7,6 @@ import dev.warden.testing.TestPlatform;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
