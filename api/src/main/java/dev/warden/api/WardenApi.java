@@ -56,7 +56,7 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
         mounts.forEach(m -> register(routing, m.path(), m.service()));
         routing.any((req, res) -> mapperFor(req).send(req, res,
                 new NotFoundException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
-                        + req.path().path())));
+                        + req.prologue().uriPath().path())));
         routing.error(WardenException.class, (req, res, e) -> mapperFor(req).send(req, res, e));
         routing.error(DatabaseException.class, (req, res, e) -> {
             if (e.getCause() instanceof SQLTransientException || e.sqlState() != null && e.sqlState().startsWith("08")) {
@@ -76,7 +76,7 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
 
     /** The error surface of the mount a request falls under (the longest matching prefix), else problem+json. */
     private ErrorMapper mapperFor(ServerRequest req) {
-        String path = req.path().path();
+        String path = req.prologue().uriPath().path();
         return mounts.stream()
                 .filter(m -> path.equals(m.path()) || path.startsWith(m.path().endsWith("/") ? m.path() : m.path() + "/"))
                 .max(Comparator.comparingInt(m -> m.path().length()))

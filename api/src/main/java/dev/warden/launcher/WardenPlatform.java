@@ -47,6 +47,11 @@ import dev.warden.api.observe.MetricsRoutes;
 import dev.warden.api.observe.StandardChecks;
 import dev.warden.api.ratelimit.RateLimiting;
 import dev.warden.api.users.UsersComponent;
+import dev.warden.api.mcp.McpRoutes;
+import dev.warden.api.oauth.Cors;
+import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.OAuthServer;
+import java.util.Optional;
 import dev.warden.api.webhooks.Webhooks;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
@@ -167,13 +172,17 @@ public final class WardenPlatform implements AutoCloseable {
             JdbcAgentRepository agentRepository = new JdbcAgentRepository(db);
             JdbcApiTokenRepository tokenRepository = new JdbcApiTokenRepository(db);
             JdbcDelegationRepository delegationRepository = new JdbcDelegationRepository(db);
+            // Open registration at /mcp/register counts as anonymous registration for its per-IP cap (SPEC Limits).
             RateLimiting rateLimiting = push(resources, RateLimiting.start(config.rateLimit(), config.redisUrl(),
-                    false, clock));
+                    config.oauth().allowAnonymousRegistration() || config.oauth().mcpRegistrationOpen(), clock));
             UsersComponent users = UsersComponent.create(config.users(), db, outbox, rateLimiting.clientIp(), clock,
                     config.server().maxBodyBytes());
             AgentTokenResolver agentTokens = new AgentTokenResolver(agentRepository, clock);
+            Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
+            OAuthServer oauth = new OAuthServer(config.oauth(), issuer, db, users, rateLimiting.clientIp(),
+                    config.webhooks().allowPrivateTargets(), clock);
             Authenticator authenticator = Authenticator.standard(Tokens.hash(adminToken), agentTokens, tokenRepository,
-                    users.service(), clock);
+                    users.service(), clock).with(oauth.accessTokenResolver());
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
             SinkCounters counters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
@@ -195,7 +204,9 @@ public final class WardenPlatform implements AutoCloseable {
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
                         agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, gauges,
-                        allChecks);
+                        allChecks, issuer);
+                mounts = java.util.stream.Stream.concat(mounts.stream(),
+                        oauth.mounts(authenticator, config.server().maxBodyBytes()).stream()).toList();
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         java.util.stream.Stream.of(new WardenApi.Mount("/webhooks",
                                 webhooks.routes(config.server().maxBodyBytes())))).toList();
@@ -204,7 +215,7 @@ public final class WardenPlatform implements AutoCloseable {
             }
             RouteTable routes = new RouteTable();
             WardenApi wardenApi = new WardenApi(
-                    new AuthFilter(authenticator, routes, users.cookies().name()),
+                    new AuthFilter(authenticator, routes, Optional.of(users.cookies().name()), oauth.challenges()),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
                     new MetricsRoutes(counters, webhooks.counters(), gauges, List.copyOf(sinkHealth)), mounts, routes);
 
@@ -212,6 +223,8 @@ public final class WardenPlatform implements AutoCloseable {
             if (api) {
                 // Before authentication, so that public endpoints (sign-in, sign-up) are limited too.
                 routing.addFilter(rateLimiting.filter());
+                // Preflights carry no token: answered before authentication.
+                routing.addFilter(new Cors());
             }
             wardenApi.routing(routing);
             WebServer server = WebServer.builder()
@@ -222,6 +235,9 @@ public final class WardenPlatform implements AutoCloseable {
                     .build()
                     .start();
             resources.push(server::stop);
+            if (config.oauth().issuer().isEmpty()) {
+                issuer.resolve("http://localhost:" + server.port());
+            }
             return new WardenPlatform(resources, server, adminToken, allChecks, routes, authenticator);
         } catch (RuntimeException e) {
             closeAll(resources);
@@ -237,7 +253,7 @@ public final class WardenPlatform implements AutoCloseable {
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
                                        AgentTokenResolver agentTokens,
                                        PolicyResolver resolver, SinkCounters counters, List<Gauge> gauges,
-                                       List<HealthCheck> checks) {
+                                       List<HealthCheck> checks, Issuer issuer) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
@@ -258,7 +274,8 @@ public final class WardenPlatform implements AutoCloseable {
                 .maxPerSubscriber(config.eventStream().maxPerSubscriber())
                 .adminReserve(config.eventStream().adminReserve())
                 .validateToken(token -> authenticator.authenticate(token)
-                        .filter(p -> !(p instanceof Principal.User u) || u.holds(STREAM_SCOPE))
+                        .filter(p -> !(p instanceof Principal.User u)
+                                || u.holds(STREAM_SCOPE) && u.validFor(issuer.restResource()))
                         .map(WardenPlatform::subscriber))
                 .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
         feed.subscribe(stream::emit);
@@ -282,16 +299,19 @@ public final class WardenPlatform implements AutoCloseable {
         checks.add(consumersHealth(Map.of("event-feed", feed::health, "quota-replies", quota::health,
                 "dashboard-view", dashboardView::health)));
         AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), counters);
+        AuthorizationService authorization = new AuthorizationService(resolver, quota, audit, clock);
+        JdbcAuditReader auditReader = new JdbcAuditReader(db, config.kafka().topics().audit());
+        DashboardRoutes dashboard = new DashboardRoutes(dashboardView, agentRepository, clock);
         return List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
                 new WardenApi.Mount("/agents", new CostRoutes(agentRepository, db, outbox, clock, maxBody)),
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(tokenRepository, clock, maxBody)),
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
-                new WardenApi.Mount("/authorize",
-                        new AuthorizeRoutes(new AuthorizationService(resolver, quota, audit, clock), maxBody)),
-                new WardenApi.Mount("/audit", new AuditRoutes(new JdbcAuditReader(db, config.kafka().topics().audit()),
-                        audit, counters, Duration.ofSeconds(5))),
-                new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboardView, agentRepository, clock)),
+                new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, maxBody)),
+                new WardenApi.Mount("/audit", new AuditRoutes(auditReader, audit, counters, Duration.ofSeconds(5))),
+                new WardenApi.Mount("/dashboard", dashboard),
+                new WardenApi.Mount("/mcp", McpRoutes.create(agents, authorization, auditReader, dashboard, clock, issuer,
+                        config.oauth().allowedOrigins(), maxBody)),
                 new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH,
                         rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)));

@@ -27,13 +27,22 @@ public sealed interface Principal {
     }
 
     /**
-     * A user, authenticated by one of their API tokens or by a session ({@code tokenId} is the token's or
-     * the session's id, {@code credential} says which). {@code scopes} are the API token's
-     * ({@link Scopes}); a session holds every scope.
+     * A user, authenticated by one of their API tokens, a session or an OAuth access token ({@code tokenId} is
+     * the token's or the session's id, or the access token's {@code jti}; {@code credential} says which).
+     * {@code scopes} are the API token's or the access token's ({@link Scopes}); a session holds every scope.
+     * {@code audiences} are the resources an OAuth access token was issued for (empty for every other
+     * credential: they are Warden's own and valid on all of it).
      */
-    record User(UserId id, String tokenId, Credential credential, List<String> scopes) implements Principal {
+    record User(UserId id, String tokenId, Credential credential, List<String> scopes, List<String> audiences)
+            implements Principal {
         public User {
             scopes = List.copyOf(scopes);
+            audiences = List.copyOf(audiences);
+        }
+
+        /** A user authenticated by a Warden credential (no audience restriction). */
+        public User(UserId id, String tokenId, Credential credential, List<String> scopes) {
+            this(id, tokenId, credential, scopes, List.of());
         }
 
         /** A user authenticated by the API token {@code tokenId} with every scope. */
@@ -44,6 +53,11 @@ public sealed interface Principal {
         /** A user authenticated by {@code credential}, with every scope. */
         public User(UserId id, String tokenId, Credential credential) {
             this(id, tokenId, credential, List.of(Scopes.ALL));
+        }
+
+        /** True unless this is an OAuth access token issued for resources other than {@code resource}. */
+        public boolean validFor(String resource) {
+            return credential != Credential.OAUTH || audiences.contains(resource);
         }
 
         /** True when this caller's credential covers {@code scope}. */
@@ -67,7 +81,9 @@ public sealed interface Principal {
         /** A bearer API token ({@code wdn_api_}). */
         API_TOKEN,
         /** A session token ({@code wdn_ses_}), as bearer token or cookie. */
-        SESSION
+        SESSION,
+        /** An OAuth 2.1 access token (a JWT issued by Warden's authorization server). */
+        OAUTH
     }
 
     /** An agent, authenticated by its own token. */

@@ -15,7 +15,7 @@ public final class RouteTable {
      * One route.
      *
      * @param method  an HTTP method, or {@code *} for any
-     * @param pattern the full path, {@code {name}} standing for one segment
+     * @param pattern the full path, {@code {name}} standing for one segment and a last {@code *} for one or more
      */
     public record Route(String method, String pattern, Access access) {
         /** Whether this route serves {@code requestMethod} on a path of segments {@code got}. */
@@ -23,10 +23,11 @@ public final class RouteTable {
             if (!method.equals("*") && !method.equalsIgnoreCase(requestMethod)) {
                 return false;
             }
-            if (want.length != got.length) {
+            boolean rest = want.length > 0 && want[want.length - 1].equals("*");
+            if (rest ? got.length < want.length : want.length != got.length) {
                 return false;
             }
-            for (int i = 0; i < want.length; i++) {
+            for (int i = 0; i < (rest ? want.length - 1 : want.length); i++) {
                 boolean parameter = want[i].startsWith("{") && want[i].endsWith("}");
                 if (parameter ? got[i].isEmpty() : !want[i].equals(got[i])) {
                     return false;

@@ -16,6 +16,16 @@ public final class Scopes {
     /** Every scope: the default of a new token. */
     public static final String ALL = "*";
 
+    /**
+     * The scope of Warden's MCP endpoint: using its tools, which read agents, the audit log and the dashboard
+     * and check authorizations ({@link #MCP_GRANTS}).
+     */
+    public static final String MCP = "mcp";
+
+    /** What {@link #MCP} lets a token do besides calling {@code /mcp}. */
+    public static final List<String> MCP_GRANTS = List.of("agents:read", "audit:read", "dashboard:read",
+            "authorize:write");
+
     /** The areas of the API, in the order they are documented. */
     public static final List<String> AREAS = List.of("agents", "costs", "delegations", "authorize", "audit",
             "dashboard", "events", "webhooks");
@@ -25,7 +35,7 @@ public final class Scopes {
 
     /** True for a scope name of the vocabulary: {@code *}, {@code area:read}, {@code area:write}, {@code area:*}. */
     public static boolean isValid(String scope) {
-        if (ALL.equals(scope)) {
+        if (ALL.equals(scope) || MCP.equals(scope)) {
             return true;
         }
         int colon = scope.indexOf(':');
@@ -35,6 +45,27 @@ public final class Scopes {
         String verb = scope.substring(colon + 1);
         return AREAS.contains(scope.substring(0, colon))
                 && (verb.equals("read") || verb.equals("write") || verb.equals("*"));
+    }
+
+    /** Every concrete scope an OAuth client may ask for: {@link #MCP} and each area's read and write. */
+    public static List<String> oauthScopes() {
+        List<String> all = new java.util.ArrayList<>();
+        all.add(MCP);
+        AREAS.forEach(a -> {
+            all.add(a + ":read");
+            all.add(a + ":write");
+        });
+        return List.copyOf(all);
+    }
+
+    /** The scopes a token holding {@code granted} acts with: {@link #MCP} adds {@link #MCP_GRANTS}. */
+    public static List<String> effective(Collection<String> granted) {
+        if (!granted.contains(MCP)) {
+            return List.copyOf(granted);
+        }
+        java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(granted);
+        all.addAll(MCP_GRANTS);
+        return List.copyOf(all);
     }
 
     /** True when the scopes {@code held} include {@code required} (an exact name, {@code area:*} or {@code *}). */

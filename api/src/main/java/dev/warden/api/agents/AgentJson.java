@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** The JSON forms of the Agent resource (SPEC: Agent) and of its create and update requests. */
-final class AgentJson {
+public final class AgentJson {
     static final int MAX_NAME = 200;
     static final int MAX_METADATA_BYTES = 64 * 1024;
 
@@ -64,7 +64,7 @@ final class AgentJson {
         return new AgentService.Patch(name, permissions, expiresAt, metadata, budget);
     }
 
-    static ObjectNode render(Agent agent, Instant now, Optional<String> token) {
+    public static ObjectNode render(Agent agent, Instant now, Optional<String> token) {
         ObjectNode node = Json.mapper().createObjectNode()
                 .put("id", agent.id().value())
                 .put("ownerId", agent.ownerId().value())
@@ -83,7 +83,7 @@ final class AgentJson {
         return node;
     }
 
-    static ArrayNode renderAll(List<Agent> agents, Instant now) {
+    public static ArrayNode renderAll(List<Agent> agents, Instant now) {
         ArrayNode array = Json.mapper().createArrayNode();
         agents.forEach(a -> array.add(render(a, now, Optional.empty())));
         return array;

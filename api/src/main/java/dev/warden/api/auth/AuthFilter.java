@@ -34,14 +34,13 @@ public final class AuthFilter implements Filter {
     private final Authenticator authenticator;
     private final RouteTable routes;
     private final Optional<String> sessionCookie;
+    private final BearerChallenges challenges;
 
     /**
      * @param routes the declared access of every route (filled as the routing is built)
      */
     public AuthFilter(Authenticator authenticator, RouteTable routes) {
-        this.authenticator = authenticator;
-        this.routes = routes;
-        this.sessionCookie = Optional.empty();
+        this(authenticator, routes, Optional.empty(), BearerChallenges.NONE);
     }
 
     /**
@@ -50,9 +49,19 @@ public final class AuthFilter implements Filter {
      * kinds are bearer-only.
      */
     public AuthFilter(Authenticator authenticator, RouteTable routes, String sessionCookie) {
+        this(authenticator, routes, Optional.of(sessionCookie), BearerChallenges.NONE);
+    }
+
+    /**
+     * A filter whose refusals carry {@code challenges}' {@code WWW-Authenticate} (the resource metadata of OAuth
+     * protected resources) and that refuses an OAuth access token issued for another resource than the path's.
+     */
+    public AuthFilter(Authenticator authenticator, RouteTable routes, Optional<String> sessionCookie,
+                      BearerChallenges challenges) {
         this.authenticator = authenticator;
         this.routes = routes;
-        this.sessionCookie = Optional.of(sessionCookie);
+        this.sessionCookie = sessionCookie;
+        this.challenges = challenges;
     }
 
     @Override
@@ -63,19 +72,33 @@ public final class AuthFilter implements Filter {
             chain.proceed();
             return;
         }
+        Optional<String> scope = access instanceof Access.Caller c ? c.scope() : Optional.empty();
         Optional<String> token = bearerToken(req).or(() -> sessionCookie(req));
         if (token.isEmpty()) {
+            res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, scope, Optional.empty()));
             Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_REQUIRED, "a bearer token is required"));
             return;
         }
         Optional<Principal> principal = authenticator.authenticate(token.get());
         if (principal.isEmpty()) {
+            res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, scope, Optional.of("invalid_token")));
             Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_INVALID,
                     "the bearer token is invalid, revoked or expired"));
             return;
         }
+        Optional<String> resource = challenges.resourceFor(path);
+        if (resource.isPresent() && principal.get() instanceof Principal.User user && !user.validFor(resource.get())) {
+            res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, scope, Optional.of("invalid_token")));
+            Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_INVALID,
+                    "the access token was issued for another resource (audience mismatch)"));
+            return;
+        }
         Optional<WardenException> refused = refusal(access, principal.get());
         if (refused.isPresent()) {
+            if (refused.get() instanceof InsufficientScopeException insufficient) {
+                res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, Optional.of(insufficient.scope()),
+                        Optional.of("insufficient_scope")));
+            }
             Problems.sendProblem(req, res, refused.get());
             return;
         }

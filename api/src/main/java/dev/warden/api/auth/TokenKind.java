@@ -9,7 +9,13 @@ public enum TokenKind {
     /** The bootstrap administrator token of a deployment. */
     ADMIN("wdn_adm_"),
     /** A user's session token ({@code POST /auth/sign-in}, {@code sign-up}); also sent as a cookie. */
-    SESSION("wdn_ses_");
+    SESSION("wdn_ses_"),
+    /** An OAuth client's secret ({@code POST /mcp/register} of a confidential client). */
+    CLIENT_SECRET("wdn_cls_"),
+    /** An OAuth authorization code (single use, short-lived). */
+    AUTHORIZATION_CODE("wdn_cod_"),
+    /** An OAuth refresh token (rotated on every use). */
+    REFRESH("wdn_rft_");
 
     private final String prefix;
 

@@ -52,7 +52,7 @@ public final class AuthorizeRoutes implements DeclaredService {
         Responses.json(res, Status.OK_200, body);
     }
 
-    static AuthorizationService.Request parse(ObjectNode body) {
+    public static AuthorizationService.Request parse(ObjectNode body) {
         JsonInput in = JsonInput.of(body, FIELDS);
         Optional<AgentId> agentId = in.requiredValue("agentId", Ids.MAX_LENGTH, AgentId::of);
         Optional<String> action = in.requiredString("action", 128);

@@ -1,6 +1,7 @@
 package dev.warden.api.config;
 
 import dev.warden.api.db.Database;
+import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.sinks.external.AuditSinkSpec;
@@ -34,7 +35,8 @@ public record WardenConfig(
         UsersConfig users,
         RateLimitConfig rateLimit,
         WebhooksConfig webhooks,
-        List<AuditSinkSpec> auditSinks) {
+        List<AuditSinkSpec> auditSinks,
+        OAuthConfig oauth) {
 
     public WardenConfig {
         auditSinks = List.copyOf(auditSinks);
@@ -105,7 +107,7 @@ public record WardenConfig(
         return "WardenConfig[roles=" + roles + ", instanceId=" + instanceId + ", server=" + server
                 + ", bootstrapToken=" + (bootstrapToken.isPresent() ? "****" : "(random)") + ", kafka=" + kafka
                 + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream=" + eventStream
-                + ", users=" + users + ", rateLimit=" + rateLimit + ", webhooks=" + webhooks + ", auditSinks=" + auditSinks + "]";
+                + ", users=" + users + ", rateLimit=" + rateLimit + ", webhooks=" + webhooks + ", auditSinks=" + auditSinks + ", oauth=" + oauth + "]";
     }
 
     /** True when this process runs {@code role}. */
@@ -148,6 +150,7 @@ public record WardenConfig(
         b.rateLimit = rateLimit;
         b.webhooks = webhooks;
         b.auditSinks = auditSinks;
+        b.oauth = oauth;
         return b;
     }
 
@@ -198,6 +201,7 @@ public record WardenConfig(
         b.rateLimit(RateLimitConfig.from(c.get("rate-limit")));
         b.webhooks(WebhooksConfig.from(c.get("webhooks")));
         b.auditSinks(AuditSinkSpecs.from(c.get("sinks.audit")));
+        b.oauth(OAuthConfig.from(c.get("oauth")));
         return b.build();
     }
 
@@ -229,6 +233,7 @@ public record WardenConfig(
         private UsersConfig users = UsersConfig.builder().build();
         private RateLimitConfig rateLimit = RateLimitConfig.builder().build();
         private WebhooksConfig webhooks = WebhooksConfig.builder().build();
+        private OAuthConfig oauth = OAuthConfig.builder().build();
         private List<AuditSinkSpec> auditSinks = List.of();
 
         private Builder() {
@@ -391,13 +396,18 @@ public record WardenConfig(
             return this;
         }
 
+        public Builder oauth(OAuthConfig oauth) {
+            this.oauth = oauth;
+            return this;
+        }
+
         public WardenConfig build() {
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
                     redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs),
                     new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit,
                             sseMaxPerSubscriber, sseAdminReserve), users, rateLimit,
-                    webhooks, auditSinks);
+                    webhooks, auditSinks, oauth);
         }
     }
 }

@@ -54,7 +54,11 @@ public final class DashboardRoutes implements DeclaredService {
     }
 
     private void stats(ServerRequest req, ServerResponse res) {
-        Principal caller = AuthFilter.principal(req);
+        Responses.json(res, Status.OK_200, stats(AuthFilter.principal(req)));
+    }
+
+    /** The dashboard statistics {@code caller} may see (their own agents, or all for the administrator). */
+    public ObjectNode stats(Principal caller) {
         Optional<UserId> owner = AccessPolicy.dashboardOwner(caller);
         Instant now = clock.instant();
         Predicate<String> include = owner.map(this::ownedBy).orElse(id -> true);
@@ -76,7 +80,7 @@ public final class DashboardRoutes implements DeclaredService {
                 .forEach(e -> top.addObject().put("agentId", e.getKey())
                         .put("name", name(e.getKey()))
                         .put("callCount", e.getValue().calls()));
-        Responses.json(res, Status.OK_200, body);
+        return body;
     }
 
     private Predicate<String> ownedBy(UserId owner) {

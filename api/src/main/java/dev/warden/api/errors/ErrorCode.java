@@ -35,7 +35,24 @@ public enum ErrorCode {
     PERMISSION_NOT_HELD("permission_not_held", 403, "Permission not held by the source agent"),
     CONSTRAINT_LOOSENED("constraint_loosened", 400, "Constraints may only tighten"),
     CHAIN_DEPTH_EXCEEDED("chain_depth_exceeded", 409, "Delegation chain too deep"),
-    DELEGATION_CYCLE("delegation_cycle", 409, "Delegation would create a cycle");
+    DELEGATION_CYCLE("delegation_cycle", 409, "Delegation would create a cycle"),
+    // OAuth 2.1 (RFC 6749 section 5.2, RFC 7591 section 3.2.2, RFC 8707): the code is the wire "error" value.
+    OAUTH_INVALID_REQUEST("invalid_request", 400, "Invalid OAuth request"),
+    OAUTH_INVALID_CLIENT("invalid_client", 401, "Client authentication failed"),
+    /** Also a redirect URI or PKCE verifier that does not match the code, a used or expired code or token. */
+    OAUTH_INVALID_GRANT("invalid_grant", 400, "Invalid grant"),
+    OAUTH_INVALID_SCOPE("invalid_scope", 400, "Invalid scope"),
+    OAUTH_UNAUTHORIZED_CLIENT("unauthorized_client", 400, "Client not allowed this grant"),
+    OAUTH_UNSUPPORTED_GRANT_TYPE("unsupported_grant_type", 400, "Unsupported grant type"),
+    OAUTH_UNSUPPORTED_RESPONSE_TYPE("unsupported_response_type", 400, "Unsupported response type"),
+    /** RFC 8707: an unknown resource, or one other than the grant's (audience mismatch). */
+    OAUTH_INVALID_TARGET("invalid_target", 400, "Invalid resource"),
+    OAUTH_INVALID_REDIRECT_URI("invalid_redirect_uri", 400, "Invalid redirect URI"),
+    OAUTH_INVALID_CLIENT_METADATA("invalid_client_metadata", 400, "Invalid client metadata"),
+    /** Registration without a valid initial access token (RFC 7591 section 3, RFC 6750). */
+    OAUTH_INVALID_TOKEN("invalid_token", 401, "Registration token required"),
+    /** Registration closed by configuration. */
+    OAUTH_ACCESS_DENIED("access_denied", 403, "Registration denied");
 
     private final String code;
     private final int status;

@@ -11,7 +11,7 @@ import java.util.Optional;
  */
 public abstract sealed class WardenException extends RuntimeException
         permits NotFoundException, ConflictException, ForbiddenException, InvalidInputException,
-        UnauthenticatedException, RetriableException {
+        UnauthenticatedException, RetriableException, OAuthException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorCode code;

@@ -22,7 +22,7 @@ import java.util.logging.Logger;
 /**
  * The REST surface's {@link ErrorMapper}: renders domain errors as RFC 9457 problem details with Warden's extra
  * {@code code} member, {@code {"type","title","status","code","detail","instance","errors"?}}, and the headers
- * their kind calls for: {@code Retry-After} for a retriable failure, {@code WWW-Authenticate: Bearer} (RFC 6750
+ * their kind calls for (a challenge the caller already set, with the resource metadata, is kept): {@code Retry-After} for a retriable failure, {@code WWW-Authenticate: Bearer} (RFC 6750
  * section 3) when a bearer token is missing, invalid or lacks a scope, {@code Accept-Post} for a body of the
  * wrong type.
  */
@@ -56,11 +56,12 @@ public final class Problems implements ErrorMapper {
         if (e instanceof RetriableException retriable) {
             res.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retriable.retryAfter().toSeconds())));
         }
-        if (e instanceof UnauthenticatedException unauthenticated) {
+        boolean challenged = res.headers().contains(HeaderNames.WWW_AUTHENTICATE);
+        if (e instanceof UnauthenticatedException unauthenticated && !challenged) {
             unauthenticated.challenge().ifPresent(c -> res.header(HeaderNames.WWW_AUTHENTICATE,
                     c == UnauthenticatedException.Challenge.TOKEN_REQUIRED ? "Bearer" : "Bearer error=\"invalid_token\""));
         }
-        if (e instanceof InsufficientScopeException scope) {
+        if (e instanceof InsufficientScopeException scope && !challenged) {
             res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\", scope=\"" + scope.scope() + "\"");
         }
         if (e.code() == ErrorCode.UNSUPPORTED_MEDIA_TYPE) {

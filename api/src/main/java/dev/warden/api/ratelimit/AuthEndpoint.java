@@ -15,7 +15,7 @@ import java.util.Optional;
  * request sends mail, creates accounts or clients, or checks a guessable code.
  */
 public enum AuthEndpoint {
-    SIGN_IN("sign-in", 10, FailMode.OPEN, "/auth/sign-in"),
+    SIGN_IN("sign-in", 10, FailMode.OPEN, "/auth/sign-in", "/oauth/login"),
     SIGN_UP("sign-up", 5, FailMode.CLOSED, "/auth/sign-up"),
     MAGIC_LINK("magic-link", 3, FailMode.CLOSED, "/auth/magic-link"),
     EMAIL_OTP("email-otp", 5, FailMode.CLOSED, "/auth/email-otp"),

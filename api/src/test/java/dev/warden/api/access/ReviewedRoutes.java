@@ -54,6 +54,28 @@ final class ReviewedRoutes {
         m.put("POST /auth/sign-out", Access.session());
         m.put("POST /auth/change-username", Access.session());
         m.put("GET /auth/session", Access.session());
+        // The authorization server: public documents; endpoints that authenticate their clients themselves
+        // (registration gate, client authentication, PKCE) or send browsers to sign in.
+        for (String doc : List.of("/oauth-authorization-server", "/oauth-authorization-server/*", "/openid-configuration",
+                "/oauth-protected-resource", "/oauth-protected-resource/*")) {
+            m.put("GET /.well-known" + doc, Access.open());
+        }
+        for (String prefix : List.of("/mcp", "/oauth")) {
+            m.put("POST " + prefix + "/register", Access.open());
+            m.put("GET " + prefix + "/authorize", Access.open());
+            m.put("POST " + prefix + "/token", Access.open());
+        }
+        m.put("GET /oauth/login", Access.open());
+        m.put("POST /oauth/login", Access.open());
+        m.put("GET /oauth/consent", Access.open());
+        m.put("POST /oauth/consent", Access.open());
+        m.put("POST /oauth/revoke", Access.open());
+        m.put("POST /oauth/introspect", Access.open());
+        m.put("GET /oauth/jwks", Access.open());
+        // Warden's MCP endpoint: an OAuth access token for it (or a Warden credential) with the mcp scope.
+        m.put("POST /mcp", Access.scope(Scopes.MCP));
+        m.put("GET /mcp", Access.scope(Scopes.MCP));
+        m.put("DELETE /mcp", Access.scope(Scopes.MCP));
         return m;
     }
 

@@ -1,0 +1,132 @@
+package dev.warden.api.oauth.authorize;
+
+import dev.warden.api.access.Principal;
+import dev.warden.api.auth.Authenticator;
+import dev.warden.api.auth.TokenKind;
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.clients.Clients;
+import io.helidon.webserver.http.ServerRequest;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the authorize, login and consent routes share: validating a request, finding the signed-in user (the
+ * session cookie of the username plugin), remembering consent and issuing codes. Codes are single use, live
+ * {@code codeTtl} and are stored as their SHA-256 with the client, redirect URI, PKCE challenge, scope, resource
+ * and the session they were consented in.
+ */
+public final class AuthorizationFlow {
+    private final Clients clients;
+    private final ProtectedResources resources;
+    private final Issuer issuer;
+    private final Authenticator authenticator;
+    private final String sessionCookie;
+    private final CodeRepository codes;
+    private final ConsentRepository consents;
+    private final Duration codeTtl;
+    private final Optional<String> loginPage;
+    private final Optional<String> consentPage;
+    private final InstantSource clock;
+
+    public AuthorizationFlow(Clients clients, ProtectedResources resources, Issuer issuer, Authenticator authenticator,
+                             String sessionCookie, CodeRepository codes, ConsentRepository consents, Duration codeTtl,
+                             Optional<String> loginPage, Optional<String> consentPage, InstantSource clock) {
+        this.clients = clients;
+        this.resources = resources;
+        this.issuer = issuer;
+        this.authenticator = authenticator;
+        this.sessionCookie = sessionCookie;
+        this.codes = codes;
+        this.consents = consents;
+        this.codeTtl = codeTtl;
+        this.loginPage = loginPage;
+        this.consentPage = consentPage;
+        this.clock = clock;
+    }
+
+    Issuer issuer() {
+        return issuer;
+    }
+
+    AuthorizationRequest validate(Map<String, String> params) {
+        return AuthorizationRequest.validate(params, clients, resources, issuer);
+    }
+
+    /** The parameters of the request's query, each at most once (RFC 6749 section 3.1). */
+    static Map<String, String> queryParams(ServerRequest req) {
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String name : req.query().names()) {
+            var values = req.query().all(name);
+            if (values.size() > 1) {
+                throw new InvalidInputException(ErrorCode.BAD_REQUEST, name + " must not be repeated");
+            }
+            if (!values.getFirst().isEmpty()) {
+                params.put(name, values.getFirst());
+            }
+        }
+        return params;
+    }
+
+    /** The user signed in with this browser's session cookie, if any. */
+    Optional<Principal.User> signedIn(ServerRequest req) {
+        return req.headers().cookies().first(sessionCookie).asOptional()
+                .filter(v -> v.startsWith(TokenKind.SESSION.prefix()))
+                .flatMap(authenticator::authenticate)
+                .filter(p -> p instanceof Principal.User u && u.isSession())
+                .map(Principal.User.class::cast);
+    }
+
+    /** Where to send a browser that is not signed in: the login page, then back to {@code authorizeUrl}. */
+    String loginLocation(String authorizeUrl) {
+        return loginPage.map(p -> p + (p.contains("?") ? "&" : "?") + "return_to="
+                        + java.net.URLEncoder.encode(issuer.value() + authorizeUrl, java.nio.charset.StandardCharsets.UTF_8))
+                .orElse("/oauth/login?return_to=" + java.net.URLEncoder.encode(authorizeUrl,
+                        java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Where to ask for consent to {@code request}. */
+    String consentLocation(AuthorizationRequest request) {
+        String query = AuthorizationRequest.query(request.params());
+        return consentPage.map(p -> p + (p.contains("?") ? "&" : "?") + query).orElse("/oauth/consent?" + query);
+    }
+
+    /** True when {@code user} already allowed everything {@code request} asks for. */
+    boolean consented(Principal.User user, AuthorizationRequest request) {
+        return consents.covers(user.id().value(), request.client().clientId(), request.resource().uri(), request.scopes());
+    }
+
+    /** Records consent and issues a code: the redirect that carries it. */
+    AuthorizationRequest.Redirect approve(Principal.User user, AuthorizationRequest request, boolean remember) {
+        Instant now = clock.instant();
+        if (remember) {
+            consents.remember(user.id().value(), request.client().clientId(), request.resource().uri(),
+                    request.scopes(), now);
+        }
+        String code = Tokens.mint(TokenKind.AUTHORIZATION_CODE);
+        codes.insert(Tokens.hash(code), new CodeRepository.Code(request.client().clientId(), user.id().value(),
+                Optional.of(user.tokenId()), request.redirectUri(), request.codeChallenge(),
+                String.join(" ", request.scopes()), request.resource().uri(), now.plus(codeTtl), Optional.empty(),
+                Optional.empty()), now);
+        return request.success(code, issuer);
+    }
+
+    /** The host the browser goes back to, as shown on the consent page. */
+    static String redirectHost(String redirectUri) {
+        try {
+            URI uri = new URI(redirectUri);
+            return uri.getHost() != null ? uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
+                    : uri.getScheme() + ":";
+        } catch (java.net.URISyntaxException e) {
+            return redirectUri;
+        }
+    }
+}

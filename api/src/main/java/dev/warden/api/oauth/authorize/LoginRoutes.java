@@ -1,0 +1,91 @@
+package dev.warden.api.oauth.authorize;
+
+import dev.warden.api.access.Access;
+import dev.warden.api.errors.UnauthenticatedException;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.RequestReader;
+import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.users.SessionCookies;
+import dev.warden.api.users.UserService;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The built-in login page, {@code /oauth/login}: {@code GET} shows the form (username and password of the
+ * username plugin), {@code POST} signs in, sets the session cookie and sends the browser back to
+ * {@code return_to} (303). {@code return_to} may only be Warden's own authorization endpoint, never another
+ * site (no open redirect). A bad username/password pair shows the form again with one message, whatever was
+ * wrong (401). The sign-in IP limit and the account lockout of {@code /auth/sign-in} apply here too.
+ */
+public final class LoginRoutes implements DeclaredService {
+    private static final String ACTION = "/oauth/login";
+
+    private final UserService users;
+    private final SessionCookies cookies;
+    private final Pages pages;
+    private final ClientIp clientIp;
+    private final long maxBodyBytes;
+
+    public LoginRoutes(UserService users, SessionCookies cookies, Pages pages, ClientIp clientIp, long maxBodyBytes) {
+        this.users = users;
+        this.cookies = cookies;
+        this.pages = pages;
+        this.clientIp = clientIp;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(DeclaredRules rules) {
+        rules.get("/", Access.open(), this::show)
+                .post("/", Access.open(), this::signIn);
+    }
+
+    private void show(ServerRequest req, ServerResponse res) {
+        String returnTo = returnTo(req.query().first("return_to").asOptional());
+        render(req, res, Status.OK_200, returnTo, "", "");
+    }
+
+    private void signIn(ServerRequest req, ServerResponse res) {
+        Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
+        String returnTo = returnTo(Optional.ofNullable(form.get("return_to")));
+        if (!pages.csrfMatches(req, form)) {
+            pages.error(res, Status.FORBIDDEN_403, "Request refused",
+                    "This form expired or was sent from another site. Go back and try again.");
+            return;
+        }
+        String username = form.getOrDefault("username", "");
+        try {
+            UserService.SignedIn signedIn = users.signIn(username, form.getOrDefault("password", ""),
+                    clientIp.text(req));
+            cookies.set(req, res, signedIn.token(), signedIn.session().absoluteExpiresAt(),
+                    signedIn.session().createdAt());
+            Pages.redirect(res, Status.SEE_OTHER_303, returnTo);
+        } catch (UnauthenticatedException e) {
+            render(req, res, Status.UNAUTHORIZED_401, returnTo, username.length() > 64 ? "" : username,
+                    "Invalid username or password.");
+        }
+    }
+
+    private void render(ServerRequest req, ServerResponse res, Status status, String returnTo, String username,
+                        String error) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("action", ACTION);
+        params.put("csrf", pages.csrfToken(req, res));
+        params.put("returnTo", returnTo);
+        params.put("username", username);
+        params.put("error", error);
+        pages.send(res, status, "oauth/login.jte", params);
+    }
+
+    /** {@code value} when it is a path of Warden's authorization endpoint, else that endpoint's bare path. */
+    static String returnTo(Optional<String> value) {
+        return value.filter(v -> (v.startsWith("/oauth/authorize?") || v.startsWith("/mcp/authorize?"))
+                        && v.length() <= 8192 && v.chars().allMatch(c -> c > 0x20 && c < 0x7f) && !v.contains("\\"))
+                .orElse("/oauth/authorize");
+    }
+}

@@ -1,0 +1,39 @@
+package dev.warden.api.oauth.clients;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A client of the authorization server: registered (RFC 7591), or described by a Client ID Metadata Document
+ * whose URL is its {@code client_id}.
+ *
+ * @param secretHash      SHA-256 of the secret of a confidential client; empty for a public client
+ * @param authMethod      {@code none}, {@code client_secret_basic} or {@code client_secret_post}
+ * @param metadata        the metadata as registered (answered at registration, never with the secret)
+ * @param registeredVia   {@code mcp}, {@code oauth} or {@code metadata-document}
+ */
+public record OAuthClient(String clientId, Optional<byte[]> secretHash, Optional<Instant> secretExpiresAt,
+                          String clientName, List<String> redirectUris, String authMethod, List<String> grantTypes,
+                          Optional<String> scope, ObjectNode metadata, String registeredVia, Instant createdAt) {
+
+    public static final String NONE = "none";
+    public static final String BASIC = "client_secret_basic";
+    public static final String POST = "client_secret_post";
+
+    public OAuthClient {
+        redirectUris = List.copyOf(redirectUris);
+        grantTypes = List.copyOf(grantTypes);
+    }
+
+    /** True for a client that has no secret (PKCE is its only proof). */
+    public boolean isPublic() {
+        return secretHash.isEmpty();
+    }
+
+    /** True when the client registered grant type {@code grantType}. */
+    public boolean allows(String grantType) {
+        return grantTypes.contains(grantType);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.warden.api.oauth.clients;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.OAuthException;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.RequestReader;
+import dev.warden.api.http.Responses;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Dynamic client registration (RFC 7591), {@code POST /} of {@code /mcp/register} and {@code /oauth/register}:
+ * 201 with the registered metadata, {@code client_id}, {@code client_id_issued_at} and, for a confidential
+ * client, {@code client_secret} and {@code client_secret_expires_at} (0: never). Who may register is the
+ * {@link Gate}'s answer; the per-IP cap is the rate-limit filter's (SPEC Limits).
+ */
+public final class RegistrationRoutes implements DeclaredService {
+    private final ClientRegistrar registrar;
+    private final Gate gate;
+    private final String via;
+    private final Predicate<String> knownScope;
+    private final long maxBodyBytes;
+
+    /**
+     * Who may register: anyone ({@code open}), or a caller with one of the initial access tokens
+     * ({@code RegistrationTokens}, compared in constant time) or anyone when anonymous registration is allowed.
+     * With no tokens and anonymous registration off, nobody (SPEC Authentication 5).
+     */
+    public record Gate(boolean open, boolean allowAnonymous, List<String> registrationTokens) {
+        public Gate {
+            registrationTokens = List.copyOf(registrationTokens);
+        }
+
+        void check(Optional<String> bearer) {
+            if (open) {
+                return;
+            }
+            if (bearer.isPresent()) {
+                byte[] presented = Tokens.hash(bearer.get());
+                boolean match = false;
+                for (String token : registrationTokens) {
+                    // every token is compared, so the time taken says nothing about which matched
+                    match |= MessageDigest.isEqual(presented, Tokens.hash(token));
+                }
+                if (!match) {
+                    throw new OAuthException(ErrorCode.OAUTH_INVALID_TOKEN, "the initial access token is not valid");
+                }
+                return;
+            }
+            if (allowAnonymous) {
+                return;
+            }
+            if (registrationTokens.isEmpty()) {
+                throw new OAuthException(ErrorCode.OAUTH_ACCESS_DENIED, "client registration is closed");
+            }
+            throw new OAuthException(ErrorCode.OAUTH_INVALID_TOKEN, "an initial access token is required");
+        }
+    }
+
+    public RegistrationRoutes(ClientRegistrar registrar, Gate gate, String via, Predicate<String> knownScope,
+                              long maxBodyBytes) {
+        this.registrar = registrar;
+        this.gate = gate;
+        this.via = via;
+        this.knownScope = knownScope;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(DeclaredRules rules) {
+        // Open at the filter: the gate judges the initial access token itself.
+        rules.post("/", Access.open(), this::register);
+    }
+
+    private void register(ServerRequest req, ServerResponse res) {
+        gate.check(AuthFilter.bearerToken(req));
+        ObjectNode body = RequestReader.readObject(req, maxBodyBytes);
+        ClientMetadata metadata = ClientMetadata.read(body, OAuthClient.BASIC, knownScope);
+        ClientRegistrar.Registered registered = registrar.register(metadata, via);
+        OAuthClient client = registered.client();
+        ObjectNode answer = client.metadata().deepCopy();
+        answer.put("client_id", client.clientId());
+        answer.put("client_id_issued_at", client.createdAt().getEpochSecond());
+        registered.secret().ifPresent(secret -> {
+            answer.put("client_secret", secret);
+            answer.put("client_secret_expires_at", client.secretExpiresAt().map(java.time.Instant::getEpochSecond)
+                    .orElse(0L));
+        });
+        Responses.json(res, Status.CREATED_201, answer);
+    }
+}

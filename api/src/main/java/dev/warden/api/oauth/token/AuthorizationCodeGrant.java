@@ -1,0 +1,117 @@
+package dev.warden.api.oauth.token;
+
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.OAuthException;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.oauth.authorize.CodeRepository;
+import dev.warden.api.oauth.authorize.Pkce;
+import dev.warden.api.oauth.clients.OAuthClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * {@code grant_type=authorization_code} (RFC 6749 section 4.1.3 with PKCE, RFC 7636): the code must be this
+ * client's, unexpired and never redeemed; {@code redirect_uri} must be the one the code was issued for;
+ * {@code code_verifier} must hash to its challenge; a {@code resource}, if sent, must be the code's. Any
+ * failure burns the code. A code presented a second time revokes the grant it started (RFC 6749 section
+ * 4.1.2: the tokens issued from it). Success starts a grant and emits {@code auth.signin}.
+ */
+final class AuthorizationCodeGrant {
+    private final CodeRepository codes;
+    private final GrantRepository grants;
+    private final TokenIssuer issuer;
+    private final Duration grantLifetime;
+    private final InstantSource clock;
+
+    AuthorizationCodeGrant(CodeRepository codes, GrantRepository grants, TokenIssuer issuer, Duration grantLifetime,
+                           InstantSource clock) {
+        this.codes = codes;
+        this.grants = grants;
+        this.issuer = issuer;
+        this.grantLifetime = grantLifetime;
+        this.clock = clock;
+    }
+
+    private sealed interface Outcome {
+        record Issued(TokenIssuer.TokenPair pair, String scope) implements Outcome {
+        }
+
+        record Refused(OAuthException error) implements Outcome {
+        }
+    }
+
+    TokenIssuer.TokenPair exchange(OAuthClient client, Map<String, String> form, String ip) {
+        String code = required(form, "code");
+        String redirectUri = required(form, "redirect_uri");
+        String verifier = required(form, "code_verifier");
+        Optional<String> resource = Optional.ofNullable(form.get("resource"));
+        byte[] hash = Tokens.hash(code);
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Outcome outcome = grants.db().inTransaction(conn -> {
+            Optional<CodeRepository.Code> found = codes.lock(conn, hash);
+            if (found.isEmpty()) {
+                return refused(OAuthException.invalidGrant("the authorization code is not valid"));
+            }
+            CodeRepository.Code c = found.get();
+            if (c.redeemedAt().isPresent()) {
+                if (c.grantId().isPresent()) {
+                    grants.revokeGrant(conn, c.grantId().get(), "authorization code replayed", now);
+                }
+                return refused(OAuthException.invalidGrant("the authorization code was already used"));
+            }
+            Optional<OAuthException> problem = problem(c, client, redirectUri, verifier, resource, now);
+            if (problem.isPresent()) {
+                codes.redeem(conn, hash, Optional.empty(), now);
+                return refused(problem.get());
+            }
+            GrantRepository.Grant grant = new GrantRepository.Grant(UUID.randomUUID().toString(), client.clientId(),
+                    c.userId(), c.sessionId(), c.scope(), c.resource(), now, now.plus(grantLifetime));
+            grants.insertGrant(conn, grant);
+            codes.redeem(conn, hash, Optional.of(grant.id()), now);
+            TokenIssuer.TokenPair pair = issuer.issue(conn, grant, List.of(c.scope().split(" ")), now);
+            EventOutbox.append(conn, OAuthEvents.granted(grant, client, "authorization_code", ip, now));
+            return new Outcome.Issued(pair, c.scope());
+        });
+        return switch (outcome) {
+            case Outcome.Issued issued -> issued.pair();
+            case Outcome.Refused refused -> throw refused.error();
+        };
+    }
+
+    private static Optional<OAuthException> problem(CodeRepository.Code c, OAuthClient client, String redirectUri,
+                                                    String verifier, Optional<String> resource, Instant now) {
+        if (!c.clientId().equals(client.clientId())) {
+            return Optional.of(OAuthException.invalidGrant("the authorization code was issued to another client"));
+        }
+        if (!c.expiresAt().isAfter(now)) {
+            return Optional.of(OAuthException.invalidGrant("the authorization code has expired"));
+        }
+        if (!c.redirectUri().equals(redirectUri)) {
+            return Optional.of(OAuthException.invalidGrant("redirect_uri does not match the authorization request"));
+        }
+        if (!Pkce.verifierFormatOk(verifier) || !Pkce.matches(verifier, c.codeChallenge())) {
+            return Optional.of(OAuthException.invalidGrant("code_verifier does not match the code_challenge (PKCE)"));
+        }
+        if (resource.isPresent() && !resource.get().equals(c.resource())) {
+            return Optional.of(OAuthException.invalidTarget("resource differs from the authorization request"));
+        }
+        return Optional.empty();
+    }
+
+    private static Outcome refused(OAuthException e) {
+        return new Outcome.Refused(e);
+    }
+
+    static String required(Map<String, String> form, String name) {
+        String value = form.get(name);
+        if (value == null) {
+            throw OAuthException.invalidRequest(name + " is required");
+        }
+        return value;
+    }
+}

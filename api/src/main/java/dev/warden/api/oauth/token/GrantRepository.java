@@ -1,0 +1,182 @@
+package dev.warden.api.oauth.token;
+
+import dev.warden.api.db.Database;
+import dev.warden.api.db.Sql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Grants (refresh-token families), their refresh tokens and revoked access tokens: tables {@code oauth_grants},
+ * {@code oauth_refresh_tokens}, {@code oauth_revoked_access_tokens}. Tokens are looked up by SHA-256 only.
+ */
+public final class GrantRepository {
+    /** One authorization of a client by a user. */
+    public record Grant(String id, String clientId, String userId, Optional<String> sessionId, String scope,
+                        String resource, Instant createdAt, Instant expiresAt) {
+    }
+
+    /** A refresh token with its grant and whether the grant can still be used. */
+    public record RefreshToken(Grant grant, Instant expiresAt, Optional<Instant> usedAt, boolean grantUsable) {
+    }
+
+    private static final String INSERT_GRANT = """
+            INSERT INTO oauth_grants (id, client_id, user_id, session_id, scope, resource, created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
+    private static final String INSERT_REFRESH = """
+            INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (?, ?, ?, ?)""";
+    /** Usable: not revoked, not past its hard end, and its browser session (if any) not signed out. */
+    private static final String USABLE = """
+            (g.revoked_at IS NULL AND g.expires_at > ?
+             AND NOT EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = g.session_id AND s.revoked_at IS NOT NULL))""";
+    private static final String SELECT_REFRESH = """
+            SELECT g.id, g.client_id, g.user_id, g.session_id, g.scope, g.resource, g.created_at,
+                g.expires_at AS grant_expires_at, r.expires_at, r.used_at, """ + USABLE + """
+             AS usable
+            FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?
+            FOR UPDATE OF r""";
+    private static final String MARK_USED = """
+            UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL""";
+    private static final String REVOKE_GRANT = """
+            UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL""";
+    private static final String ACTIVE = "SELECT " + USABLE + """
+             AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens t WHERE t.jti = ?)
+            FROM oauth_grants g WHERE g.id = ?""";
+    private static final String REVOKE_JTI = """
+            INSERT INTO oauth_revoked_access_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING""";
+    private static final String GRANT_OF_REFRESH = """
+            SELECT g.client_id, g.id FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id
+            WHERE r.token_hash = ?""";
+    private static final String PURGE_JTIS = "DELETE FROM oauth_revoked_access_tokens WHERE expires_at < ?";
+
+    private final Database db;
+
+    public GrantRepository(Database db) {
+        this.db = db;
+    }
+
+    /** Inside {@code conn}'s transaction. */
+    void insertGrant(Connection conn, Grant grant) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(INSERT_GRANT)) {
+            ps.setString(1, grant.id());
+            ps.setString(2, grant.clientId());
+            ps.setString(3, grant.userId());
+            Sql.setString(ps, 4, grant.sessionId());
+            ps.setString(5, grant.scope());
+            ps.setString(6, grant.resource());
+            ps.setTimestamp(7, Timestamp.from(grant.createdAt()));
+            ps.setTimestamp(8, Timestamp.from(grant.expiresAt()));
+            ps.executeUpdate();
+        }
+    }
+
+    void insertRefreshToken(Connection conn, byte[] hash, String grantId, Instant now, Instant expiresAt)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(INSERT_REFRESH)) {
+            ps.setBytes(1, hash);
+            ps.setString(2, grantId);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.setTimestamp(4, Timestamp.from(expiresAt));
+            ps.executeUpdate();
+        }
+    }
+
+    /** The refresh token with hash {@code hash}, locked for this transaction. */
+    Optional<RefreshToken> lockRefreshToken(Connection conn, byte[] hash, Instant now) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(SELECT_REFRESH)) {
+            ps.setTimestamp(1, Timestamp.from(now));
+            ps.setBytes(2, hash);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                Grant grant = new Grant(rs.getString("id"), rs.getString("client_id"), rs.getString("user_id"),
+                        Sql.string(rs, "session_id"), rs.getString("scope"), rs.getString("resource"),
+                        Sql.requiredInstant(rs, "created_at"), Sql.requiredInstant(rs, "grant_expires_at"));
+                return Optional.of(new RefreshToken(grant, Sql.requiredInstant(rs, "expires_at"),
+                        Sql.instant(rs, "used_at"), rs.getBoolean("usable")));
+            }
+        }
+    }
+
+    /** Marks a refresh token used; false when it already was (a concurrent use). */
+    boolean markUsed(Connection conn, byte[] hash, Instant now) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(MARK_USED)) {
+            ps.setTimestamp(1, Timestamp.from(now));
+            ps.setBytes(2, hash);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** Revokes grant {@code grantId} and with it every token of its family. */
+    public void revokeGrant(String grantId, String reason, Instant now) {
+        db.withConnection(conn -> {
+            revokeGrant(conn, grantId, reason, now);
+            return null;
+        });
+    }
+
+    void revokeGrant(Connection conn, String grantId, String reason, Instant now) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(REVOKE_GRANT)) {
+            ps.setTimestamp(1, Timestamp.from(now));
+            ps.setString(2, reason);
+            ps.setString(3, grantId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** True when an access token {@code jti} of grant {@code grantId} may still be used at {@code now}. */
+    public boolean isActive(String grantId, String jti, Instant now) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(ACTIVE)) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, jti);
+                ps.setString(3, grantId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() && rs.getBoolean(1);
+                }
+            }
+        });
+    }
+
+    /** Revokes the access token {@code jti} until it would have expired anyway. */
+    public void revokeAccessToken(String jti, Instant expiresAt, Instant now) {
+        db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(REVOKE_JTI)) {
+                ps.setString(1, jti);
+                ps.setTimestamp(2, Timestamp.from(expiresAt));
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = conn.prepareStatement(PURGE_JTIS)) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** {@code [clientId, grantId]} of the refresh token with hash {@code hash}, if it exists. */
+    public Optional<String[]> grantOfRefreshToken(byte[] hash) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(GRANT_OF_REFRESH)) {
+                ps.setBytes(1, hash);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(new String[] {rs.getString(1), rs.getString(2)}) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** Whether the refresh token with hash {@code hash} is unused, unexpired and its grant usable. */
+    public Optional<RefreshToken> findRefreshToken(byte[] hash, Instant now) {
+        return db.inTransaction(conn -> lockRefreshToken(conn, hash, now));
+    }
+
+    Database db() {
+        return db;
+    }
+}
