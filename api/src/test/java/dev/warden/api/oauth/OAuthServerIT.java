@@ -1,0 +1,401 @@
+package dev.warden.api.oauth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.warden.api.ratelimit.AuthEndpoint;
+import dev.warden.api.ratelimit.RateLimitConfig;
+import dev.warden.api.users.UsersConfig;
+import dev.warden.testing.Http;
+import dev.warden.testing.TestPlatform;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The authorization server and the MCP endpoint over real HTTP, against a real broker and database: discovery,
+ * registration, authorize with its page and redirect errors, the token grants and each OAuth failure class of
+ * SPEC Errors, access tokens on the REST API and /mcp, revocation, introspection and CORS.
+ */
+class OAuthServerIT {
+    static final String REGISTRATION_TOKEN = "initial-access-token-for-tests";
+
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform(b -> b
+            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
+                    .endpoint(AuthEndpoint.REGISTRATION, 1000, 60).endpoint(AuthEndpoint.SIGN_UP, 1000, 60).build())
+            .oauth(OAuthConfig.builder().registrationTokens(List.of(REGISTRATION_TOKEN)).build()));
+
+    static Http http;
+    static OAuthDriver driver;
+    static String issuer;
+    static int users;
+
+    @BeforeAll
+    static void setUp() {
+        http = warden.http();
+        driver = new OAuthDriver(http);
+        issuer = http.baseUri().toString().replaceAll("/$", "");
+    }
+
+    static String newSession() {
+        return driver.signUp("oauth_user_" + (++users));
+    }
+
+    /** A full code flow for a fresh user and public client: the token response. */
+    static JsonNode tokensFor(String session, String clientId, Map<String, String> extra) {
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        Map<String, String> request = OAuthDriver.request(clientId, pkce, "st");
+        request.putAll(extra);
+        URI back = driver.authorize(session, request);
+        Map<String, String> answer = OAuthDriver.query(back);
+        assertThat(answer).containsEntry("iss", issuer).containsEntry("state", "st").containsKey("code");
+        Http.Response token = driver.exchange(clientId, answer.get("code"), pkce);
+        assertThat(token.status()).as(token.body()).isEqualTo(200);
+        return token.json();
+    }
+
+    @Test
+    void discoveryDocumentsNameOneIssuerAndEveryEndpoint() {
+        Http.Response as = http.get("/.well-known/oauth-authorization-server", null);
+        assertThat(as.status()).isEqualTo(200);
+        JsonNode doc = as.json();
+        assertThat(doc.get("issuer").asText()).isEqualTo(issuer);
+        assertThat(doc.get("token_endpoint").asText()).isEqualTo(issuer + "/mcp/token");
+        assertThat(doc.get("authorization_endpoint").asText()).isEqualTo(issuer + "/mcp/authorize");
+        assertThat(doc.get("jwks_uri").asText()).isEqualTo(issuer + "/oauth/jwks");
+        assertThat(doc.get("code_challenge_methods_supported").toString()).isEqualTo("[\"S256\"]");
+        assertThat(doc.get("response_types_supported").toString()).isEqualTo("[\"code\"]");
+        assertThat(doc.get("token_endpoint_auth_methods_supported").toString()).contains("\"none\"");
+        assertThat(doc.get("authorization_response_iss_parameter_supported").asBoolean()).isTrue();
+        assertThat(doc.get("client_id_metadata_document_supported").asBoolean()).isTrue();
+        assertThat(http.get("/.well-known/openid-configuration", null).json()).isEqualTo(doc);
+
+        JsonNode mcp = http.get("/.well-known/oauth-protected-resource/mcp", null).json();
+        assertThat(mcp.get("resource").asText()).isEqualTo(issuer + "/mcp");
+        assertThat(mcp.get("authorization_servers").get(0).asText()).isEqualTo(issuer);
+        JsonNode rest = http.get("/.well-known/oauth-protected-resource", null).json();
+        assertThat(rest.get("resource").asText()).isEqualTo(issuer);
+        assertThat(http.get("/.well-known/oauth-protected-resource/nothing", null).status()).isEqualTo(404);
+    }
+
+    @Test
+    void aProtectedRouteChallengesWithItsResourceMetadata() {
+        Http.Response mcp = http.post("/mcp", null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+        assertThat(mcp.status()).isEqualTo(401);
+        assertThat(mcp.raw().headers().allValues("WWW-Authenticate")).containsExactly("Bearer resource_metadata=\""
+                + issuer + "/.well-known/oauth-protected-resource/mcp\", scope=\"mcp\"");
+        Http.Response bad = http.get("/agents", "eyJhbGciOiJFUzI1NiJ9.e30.c2ln");
+        assertThat(bad.status()).isEqualTo(401);
+        assertThat(bad.raw().headers().allValues("WWW-Authenticate")).containsExactly("Bearer error=\"invalid_token\", "
+                + "resource_metadata=\"" + issuer + "/.well-known/oauth-protected-resource\", scope=\"agents:read\"");
+    }
+
+    @Test
+    void registrationEchoesTheMetadataAndRefusesBadRedirects() {
+        Http.Response confidential = http.post("/mcp/register", null,
+                "{\"client_name\":\"Conf\",\"redirect_uris\":[\"https://app.example/cb\"],\"unknown_member\":1}");
+        assertThat(confidential.status()).as(confidential.body()).isEqualTo(201);
+        JsonNode c = confidential.json();
+        assertThat(c.get("client_secret").asText()).startsWith("wdn_cls_");
+        assertThat(c.get("client_secret_expires_at").asLong()).isZero();
+        assertThat(c.get("token_endpoint_auth_method").asText()).isEqualTo("client_secret_basic");
+        assertThat(c.get("redirect_uris").toString()).isEqualTo("[\"https://app.example/cb\"]");
+        assertThat(c.has("unknown_member")).isFalse();
+
+        Http.Response pub = http.post("/mcp/register", null,
+                "{\"redirect_uris\":[\"http://localhost:3000/cb\"],\"token_endpoint_auth_method\":\"none\"}");
+        assertThat(pub.status()).isEqualTo(201);
+        assertThat(pub.json().has("client_secret")).isFalse();
+
+        for (String uri : List.of("http://app.example/cb", "https://app.example/cb#frag", "javascript:alert(1)")) {
+            Http.Response bad = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + uri + "\"]}");
+            assertThat(bad.status()).as(uri).isEqualTo(400);
+            assertThat(bad.json().get("error").asText()).as(uri).isEqualTo("invalid_redirect_uri");
+        }
+        Http.Response method = http.post("/mcp/register", null,
+                "{\"redirect_uris\":[\"https://a.example/cb\"],\"token_endpoint_auth_method\":\"private_key_jwt\"}");
+        assertThat(method.json().get("error").asText()).isEqualTo("invalid_client_metadata");
+    }
+
+    @Test
+    void oauthRegisterNeedsAnInitialAccessToken() {
+        String body = "{\"redirect_uris\":[\"https://a.example/cb\"]}";
+        Http.Response none = http.post("/oauth/register", null, body);
+        assertThat(none.status()).isEqualTo(401);
+        assertThat(none.json().get("error").asText()).isEqualTo("invalid_token");
+        assertThat(http.post("/oauth/register", "wrong-token", body).status()).isEqualTo(401);
+        assertThat(http.post("/oauth/register", REGISTRATION_TOKEN, body).status()).isEqualTo(201);
+    }
+
+    @Test
+    void errorsBeforeTheRedirectIsTrustedArePagesNotRedirects() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        Map<String, String> unknownClient = OAuthDriver.request("no-such-client", pkce, "s");
+        Http.Response page = driver.getWithSession(OAuthDriver.authorizePath(unknownClient), session);
+        assertThat(page.status()).isEqualTo(400);
+        assertThat(page.header("Location")).isEmpty();
+        assertThat(page.header("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(page.header("Content-Security-Policy").orElseThrow()).contains("frame-ancestors 'none'");
+
+        Map<String, String> otherRedirect = OAuthDriver.request(client, pkce, "s");
+        otherRedirect.put("redirect_uri", "https://attacker.example/cb");
+        Http.Response mismatch = driver.getWithSession(OAuthDriver.authorizePath(otherRedirect), session);
+        assertThat(mismatch.status()).isEqualTo(400);
+        assertThat(mismatch.header("Location")).isEmpty();
+    }
+
+    @Test
+    void errorsAfterTheRedirectIsTrustedGoBackWithIss() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        Map<String, String> expected = Map.of(
+                "response_type", "unsupported_response_type",
+                "code_challenge_method", "invalid_request",
+                "resource", "invalid_target",
+                "scope", "invalid_scope");
+        Map<String, String> values = Map.of("response_type", "token", "code_challenge_method", "plain",
+                "resource", "https://elsewhere.example/", "scope", "no-such-scope");
+        expected.forEach((param, error) -> {
+            Map<String, String> request = OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s1");
+            request.put(param, values.get(param));
+            Http.Response r = driver.getWithSession(OAuthDriver.authorizePath(request), session);
+            assertThat(r.status()).as(param).isEqualTo(302);
+            Map<String, String> back = OAuthDriver.query(URI.create(r.header("Location").orElseThrow()));
+            assertThat(back).as(param).containsEntry("error", error).containsEntry("state", "s1")
+                    .containsEntry("iss", issuer);
+        });
+        Map<String, String> noPkce = OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s2");
+        noPkce.remove("code_challenge");
+        Http.Response r = driver.getWithSession(OAuthDriver.authorizePath(noPkce), session);
+        assertThat(OAuthDriver.query(URI.create(r.header("Location").orElseThrow()))).containsEntry("error", "invalid_request");
+    }
+
+    @Test
+    void withoutASessionTheBrowserIsSentToTheLoginPage() {
+        String client = driver.registerPublicClient();
+        Http.Response r = http.get(OAuthDriver.authorizePath(OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s")),
+                null);
+        assertThat(r.status()).isEqualTo(302);
+        assertThat(r.header("Location").orElseThrow()).startsWith("/oauth/login?return_to=%2Fmcp%2Fauthorize%3F");
+    }
+
+    @Test
+    void theCodeFlowIssuesAVerifiableRfc9068Token() throws Exception {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        JsonNode tokens = tokensFor(session, client, Map.of("resource", issuer + "/mcp"));
+        assertThat(tokens.get("token_type").asText()).isEqualTo("Bearer");
+        assertThat(tokens.get("expires_in").asLong()).isEqualTo(3600);
+        assertThat(tokens.get("scope").asText()).isEqualTo("mcp");
+        assertThat(tokens.get("refresh_token").asText()).startsWith("wdn_rft_");
+
+        SignedJWT jwt = SignedJWT.parse(tokens.get("access_token").asText());
+        assertThat(jwt.getHeader().getType().getType()).isEqualTo("at+jwt");
+        JWKSet keys = JWKSet.parse(http.get("/oauth/jwks", null).body());
+        ECKey key = (ECKey) keys.getKeyByKeyId(jwt.getHeader().getKeyID());
+        assertThat(key.isPrivate()).isFalse();
+        assertThat(jwt.verify(new ECDSAVerifier(key))).isTrue();
+        assertThat(jwt.getJWTClaimsSet().getIssuer()).isEqualTo(issuer);
+        assertThat(jwt.getJWTClaimsSet().getAudience()).containsExactly(issuer + "/mcp");
+        assertThat(jwt.getJWTClaimsSet().getStringClaim("client_id")).isEqualTo(client);
+        assertThat(jwt.getJWTClaimsSet().getJWTID()).isNotBlank();
+
+        // A token for /mcp is refused on the REST API (another audience), and works on /mcp.
+        String access = tokens.get("access_token").asText();
+        Http.Response rest = http.get("/agents", access);
+        assertThat(rest.status()).isEqualTo(401);
+        assertThat(rest.header("WWW-Authenticate").orElseThrow()).contains("invalid_token");
+        Http.Response init = http.send(http.builder("/mcp", access).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                        + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                        + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}")));
+        assertThat(init.status()).as(init.body()).isEqualTo(200);
+        assertThat(init.json().at("/result/protocolVersion").asText()).isEqualTo("2025-06-18");
+        Http.Response call = http.send(http.builder("/mcp", access).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+                        + "\"params\":{\"name\":\"dashboard_stats\",\"arguments\":{}}}")));
+        assertThat(call.json().at("/result/isError").asBoolean()).isFalse();
+        assertThat(call.json().at("/result/structuredContent/totalAgents").asLong()).isZero();
+        Http.Response note = http.send(http.builder("/mcp", access).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")));
+        assertThat(note.status()).isEqualTo(202);
+        assertThat(http.get("/mcp", access).status()).isEqualTo(405);
+    }
+
+    @Test
+    void aRestTokenCarriesItsScopesAndNoMore() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        String access = tokensFor(session, client, Map.of("scope", "audit:read")).get("access_token").asText();
+        assertThat(http.get("/audit", access).status()).isEqualTo(200);
+        Http.Response agents = http.get("/agents", access);
+        assertThat(agents.status()).isEqualTo(403);
+        assertThat(agents.header("WWW-Authenticate").orElseThrow()).contains("error=\"insufficient_scope\"")
+                .contains("scope=\"agents:read\"").contains("resource_metadata=");
+    }
+
+    @Test
+    void tokenRequestFailuresAreRfc6749Errors() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
+
+        // PKCE mismatch burns the code
+        Http.Response wrongVerifier = driver.exchange(client, code, OAuthDriver.Pkce.fresh());
+        assertError(wrongVerifier, 400, "invalid_grant");
+        assertError(driver.exchange(client, code, pkce), 400, "invalid_grant");
+
+        String code2 = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
+        Map<String, String> wrongRedirect = new HashMap<>(Map.of("grant_type", "authorization_code", "code", code2,
+                "redirect_uri", "http://127.0.0.1:9/other", "client_id", client, "code_verifier", pkce.verifier()));
+        assertError(driver.token(wrongRedirect), 400, "invalid_grant");
+
+        assertError(driver.token(Map.of("grant_type", "password", "client_id", client)), 400, "unsupported_grant_type");
+        assertError(driver.token(Map.of("client_id", client)), 400, "invalid_request");
+        assertError(driver.token(Map.of("grant_type", "authorization_code", "client_id", "nobody", "code", "x",
+                "redirect_uri", OAuthDriver.REDIRECT, "code_verifier", pkce.verifier())), 401, "invalid_client");
+
+        Http.Response json = http.post("/mcp/token", null, "{\"grant_type\":\"refresh_token\"}");
+        assertError(json, 400, "invalid_request");
+    }
+
+    @Test
+    void aReplayedCodeRevokesWhatItIssued() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
+        Http.Response first = driver.exchange(client, code, pkce);
+        assertThat(first.status()).isEqualTo(200);
+        String access = first.json().get("access_token").asText();
+        assertThat(http.get("/agents", access).status()).isEqualTo(200);
+        assertError(driver.exchange(client, code, pkce), 400, "invalid_grant");
+        assertThat(http.get("/agents", access).status()).isEqualTo(401);
+    }
+
+    @Test
+    void refreshTokensRotateAndReuseRevokesTheFamily() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        JsonNode tokens = tokensFor(session, client, Map.of("scope", "agents:read audit:read"));
+        String old = tokens.get("refresh_token").asText();
+        Http.Response rotated = driver.token(Map.of("grant_type", "refresh_token", "refresh_token", old,
+                "client_id", client, "scope", "agents:read"));
+        assertThat(rotated.status()).as(rotated.body()).isEqualTo(200);
+        assertThat(rotated.json().get("scope").asText()).isEqualTo("agents:read");
+        String next = rotated.json().get("refresh_token").asText();
+        assertThat(next).isNotEqualTo(old);
+        assertThat(rotated.header("Cache-Control").orElseThrow()).isEqualTo("no-store");
+
+        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", next, "client_id", client,
+                "scope", "agents:read webhooks:write")), 400, "invalid_scope");
+        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", next, "client_id", client,
+                "resource", issuer + "/mcp")), 400, "invalid_target");
+        // the failed attempts above did not spend it; reusing the old one revokes everything
+        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", old, "client_id", client)),
+                400, "invalid_grant");
+        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", next, "client_id", client)),
+                400, "invalid_grant");
+        assertThat(http.get("/agents", rotated.json().get("access_token").asText()).status()).isEqualTo(401);
+    }
+
+    @Test
+    void confidentialClientsAuthenticateWithBasicOrPost() {
+        Http.Response reg = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}");
+        String id = reg.json().get("client_id").asText();
+        String secret = reg.json().get("client_secret").asText();
+        String session = newSession();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(id, pkce, "s"))).get("code");
+        Map<String, String> form = Map.of("grant_type", "authorization_code", "code", code,
+                "redirect_uri", OAuthDriver.REDIRECT, "code_verifier", pkce.verifier());
+        Http.Response noSecret = driver.token(Map.of("grant_type", "authorization_code", "client_id", id, "code", code,
+                "redirect_uri", OAuthDriver.REDIRECT, "code_verifier", pkce.verifier()));
+        assertError(noSecret, 401, "invalid_client");
+        Http.Response wrong = basic(id, "wdn_cls_wrong", form);
+        assertError(wrong, 401, "invalid_client");
+        assertThat(wrong.header("WWW-Authenticate").orElseThrow()).startsWith("Basic");
+        Http.Response ok = basic(id, secret, form);
+        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
+
+        // introspection (confidential client) and revocation
+        String access = ok.json().get("access_token").asText();
+        Http.Response active = basic(id, secret, Map.of("token", access), "/oauth/introspect");
+        assertThat(active.json().get("active").asBoolean()).isTrue();
+        assertThat(active.json().get("client_id").asText()).isEqualTo(id);
+        assertThat(basic(id, secret, Map.of("token", "not-a-token"), "/oauth/revoke").status()).isEqualTo(200);
+        assertThat(basic(id, secret, Map.of("token", access), "/oauth/revoke").status()).isEqualTo(200);
+        assertThat(basic(id, secret, Map.of("token", access), "/oauth/introspect").json().toString())
+                .isEqualTo("{\"active\":false}");
+        assertThat(http.get("/agents", access).status()).isEqualTo(401);
+    }
+
+    @Test
+    void signingOutEndsTheTokensOfThatSession() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        String access = tokensFor(session, client, Map.of()).get("access_token").asText();
+        assertThat(http.get("/agents", access).status()).isEqualTo(200);
+        assertThat(http.post("/auth/sign-out", session).status()).isEqualTo(204);
+        assertThat(http.get("/agents", access).status()).isEqualTo(401);
+        Http.Response introspect = driver.postForm("/oauth/introspect", Map.of("client_id", client, "token", access), null);
+        assertThat(introspect.json().toString()).isEqualTo("{\"active\":false}");
+    }
+
+    @Test
+    void rememberedConsentSkipsTheConsentPage() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        tokensFor(session, client, Map.of("scope", "agents:read"));
+        Http.Response again = driver.getWithSession(OAuthDriver.authorizePath(OAuthDriver.request(client,
+                OAuthDriver.Pkce.fresh(), "s")).replace("&state=s", "&state=s&scope=agents%3Aread"), session);
+        assertThat(again.status()).isEqualTo(302);
+        assertThat(again.header("Location").orElseThrow()).startsWith(OAuthDriver.REDIRECT + "?code=");
+    }
+
+    @Test
+    void browserClientsGetCorsOnTheTokenEndpoint() {
+        Http.Response preflight = http.send(http.builder("/mcp/token", null).header("Origin", "https://app.example")
+                .header("Access-Control-Request-Method", "POST").method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
+        assertThat(preflight.status()).isEqualTo(204);
+        assertThat(preflight.header("Access-Control-Allow-Origin")).contains("*");
+        assertThat(preflight.header("Access-Control-Allow-Headers").orElseThrow()).contains("MCP-Protocol-Version");
+        assertThat(http.get("/.well-known/oauth-authorization-server", null).header("Access-Control-Expose-Headers")
+                .orElseThrow()).contains("WWW-Authenticate");
+        assertThat(http.get("/observe/health", null).header("Access-Control-Allow-Origin")).isEmpty();
+    }
+
+    private static Http.Response basic(String id, String secret, Map<String, String> form) {
+        return basic(id, secret, form, "/mcp/token");
+    }
+
+    private static Http.Response basic(String id, String secret, Map<String, String> form, String path) {
+        String credential = Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        return http.send(http.builder(path, null).header("Authorization", "Basic " + credential)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(OAuthDriver.encode(form))));
+    }
+
+    private static void assertError(Http.Response r, int status, String error) {
+        assertThat(r.status()).as(r.body()).isEqualTo(status);
+        assertThat(r.json().get("error").asText()).as(r.body()).isEqualTo(error);
+        assertThat(r.header("Content-Type").orElseThrow()).startsWith("application/json");
+    }
+}
