@@ -1,0 +1,155 @@
+package dev.warden.api.oauth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.warden.api.users.UsersConfig;
+import dev.warden.testing.Http;
+import dev.warden.testing.TestPlatform;
+import java.io.File;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The login and consent pages in a real browser: headless Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}, installed by {@code bin/setup.sh}) driven by Selenium. A user signs in, sees who asks
+ * for what, allows it, and the browser lands on the client's redirect URI (a local receiver) with a code that
+ * redeems; a wrong password shows the form again; a page that frames the login page gets nothing.
+ */
+class OAuthPagesBrowserIT {
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform(b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build()));
+
+    static WebDriver browser;
+    static HttpServer receiver;
+    static final BlockingQueue<String> callbacks = new ArrayBlockingQueue<>(10);
+    static String redirectUri;
+
+    @BeforeAll
+    static void start() throws Exception {
+        receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/callback", exchange -> {
+            callbacks.add(exchange.getRequestURI().getRawQuery());
+            byte[] body = "<html><body><p id=\"done\">back at the client</p></body></html>".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/html");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        receiver.createContext("/framer", exchange -> {
+            byte[] body = ("<html><body><iframe id=\"f\" src=\"" + warden.http().baseUri().resolve("/oauth/login")
+                    + "\"></iframe></body></html>").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/html");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        receiver.start();
+        redirectUri = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/callback";
+
+        System.setProperty("SE_AVOID_STATS", "true");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(executable("chromium"));
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1200,900");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(executable("chromedriver"))).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+    }
+
+    /** Where Debian installs it; the test fails (run bin/setup.sh) when it is missing. */
+    private static String executable(String name) {
+        for (String dir : new String[] {"/usr/bin", "/usr/lib/chromium", "/usr/local/bin"}) {
+            File f = new File(dir, name);
+            if (f.canExecute()) {
+                return f.getPath();
+            }
+        }
+        throw new IllegalStateException(name + " is not installed: run bin/setup.sh (Debian's chromium and "
+                + "chromium-driver)");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (receiver != null) {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void aUserSignsInConsentsAndTheClientGetsACodeThatRedeems() throws Exception {
+        Http http = warden.http();
+        OAuthDriver driver = new OAuthDriver(http);
+        driver.signUp("browser_user");
+        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Desktop <Assistant>\","
+                + "\"redirect_uris\":[\"" + redirectUri + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        assertThat(reg.status()).as(reg.body()).isEqualTo(201);
+        String clientId = reg.json().get("client_id").asText();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        Map<String, String> request = OAuthDriver.request(clientId, pkce, "browser-state");
+        request.put("redirect_uri", redirectUri);
+        request.put("scope", "agents:read audit:read");
+
+        browser.get(http.baseUri().resolve(OAuthDriver.authorizePath(request)).toString());
+        assertThat(browser.getCurrentUrl()).contains("/oauth/login");
+        browser.findElement(By.id("username")).sendKeys("browser_user");
+        browser.findElement(By.id("password")).sendKeys("not the password");
+        browser.findElement(By.id("sign-in")).click();
+        assertThat(browser.findElement(By.id("error")).getText()).isEqualTo("Invalid username or password.");
+
+        browser.findElement(By.id("password")).sendKeys("a long enough password");
+        browser.findElement(By.id("sign-in")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("/oauth/consent"));
+        // the client's name is shown as text, never as markup
+        assertThat(browser.findElement(By.id("client-name")).getText()).isEqualTo("Desktop <Assistant>");
+        assertThat(browser.findElement(By.id("redirect-host")).getText())
+                .isEqualTo("127.0.0.1:" + receiver.getAddress().getPort());
+        assertThat(browser.findElement(By.id("scopes")).getText()).contains("agents:read").contains("audit:read");
+        assertThat(browser.findElement(By.id("username")).getText()).isEqualTo("browser_user");
+
+        browser.findElement(By.id("allow")).click();
+        String query = callbacks.poll(20, TimeUnit.SECONDS);
+        assertThat(query).as("the browser reached the redirect URI").isNotNull();
+        assertThat(browser.findElement(By.id("done")).getText()).isEqualTo("back at the client");
+        Map<String, String> answer = OAuthDriver.query(URI.create("http://x/?" + query));
+        assertThat(answer).containsEntry("state", "browser-state").containsEntry("iss",
+                http.baseUri().toString().replaceAll("/$", ""));
+        Http.Response token = driver.token(Map.of("grant_type", "authorization_code", "code", answer.get("code"),
+                "redirect_uri", redirectUri, "client_id", clientId, "code_verifier", pkce.verifier()));
+        assertThat(token.status()).as(token.body()).isEqualTo(200);
+        assertThat(http.get("/agents", token.json().get("access_token").asText()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void theLoginPageCannotBeFramed() {
+        browser.get("http://127.0.0.1:" + receiver.getAddress().getPort() + "/framer");
+        browser.switchTo().frame("f");
+        try {
+            assertThat(browser.findElements(By.id("login"))).as("the framed login form").isEmpty();
+        } finally {
+            browser.switchTo().defaultContent();
+        }
+        browser.get(warden.http().baseUri().resolve("/oauth/login").toString());
+        assertThat(browser.findElements(By.id("login"))).as("the login form, not framed").hasSize(1);
+    }
+}
