@@ -138,9 +138,9 @@ final class McpTools {
 
     private static Instant instant(String value) {
         try {
-            return Instant.parse(value);
-        } catch (DateTimeParseException e) {
-            throw InvalidInputException.field("since", "must be an ISO 8601 timestamp");
+            return dev.warden.api.http.InputContract.timestamp(value);
+        } catch (IllegalArgumentException | DateTimeParseException e) {
+            throw InvalidInputException.field("since", "must be an ISO 8601 timestamp between years 0001 and 9999");
         }
     }
 }

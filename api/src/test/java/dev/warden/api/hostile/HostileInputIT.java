@@ -138,7 +138,10 @@ class HostileInputIT {
                 "/audit?actions=%s", "/audit?result=%s", "/audit?limit=%s", "/audit?offset=%s",
                 "/audit/export?format=%s", "/audit/export?format=csv&since=%s", "/delegations?fromAgent=%s",
                 "/delegations?toAgent=%s", "/delegations/%s", "/webhooks/%s", "/auth/tokens/%s",
-                "/admin/dead-letters?sink=%s", "/admin/dead-letters?limit=%s");
+                "/admin/dead-letters?sink=%s", "/admin/dead-letters?limit=%s",
+                "/mcp/authorize?client_id=%s", "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
+                "/oauth/login?return_to=%s", "/oauth/consent?client_id=%s", "/.well-known/oauth-protected-resource/%s",
+                "/.well-known/oauth-authorization-server/%s");
         for (String template : templates) {
             for (String value : HOSTILE_QUERY) {
                 String path = template.formatted(value);
@@ -154,6 +157,34 @@ class HostileInputIT {
             for (String query : List.of("since=" + value, "types=" + value, "token=" + value)) {
                 int status = sseStatus("/events/stream?" + query, admin);
                 check(status, null, "SSE " + query);
+            }
+        }
+        assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void everyHostileFormValueOnTheOAuthEndpointsIsNeverA5xxNorAWrite() throws Exception {
+        Map<String, List<String>> forms = Map.of(
+                "/mcp/token", List.of("grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token",
+                        "scope", "resource"),
+                "/oauth/revoke", List.of("token", "client_id", "token_type_hint"),
+                "/oauth/introspect", List.of("token", "client_id"),
+                "/oauth/login", List.of("username", "password", "csrf", "return_to"),
+                "/oauth/consent", List.of("client_id", "redirect_uri", "decision", "csrf"));
+        for (Map.Entry<String, List<String>> form : forms.entrySet()) {
+            for (String field : form.getValue()) {
+                for (String value : HOSTILE_QUERY) {
+                    StringBuilder body = new StringBuilder();
+                    for (String other : form.getValue()) {
+                        body.append(body.isEmpty() ? "" : "&").append(other).append('=')
+                                .append(other.equals(field) ? value : "x");
+                    }
+                    Fingerprint before = Fingerprint.take();
+                    int status = raw("POST", form.getKey(), null, body.toString().getBytes(StandardCharsets.UTF_8),
+                            "application/x-www-form-urlencoded").status();
+                    check(status, status >= 400 ? before : null, "POST " + form.getKey() + " " + field + "=" + value);
+                }
             }
         }
         assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
@@ -236,7 +267,13 @@ class HostileInputIT {
                 new Endpoint("POST", "/auth/sign-in", null, object("""
                         {"username":"hostile","password":"a long passphrase"}""")),
                 new Endpoint("POST", "/auth/change-username", session, object("""
-                        {"username":"hostile"}""")));
+                        {"username":"hostile"}""")),
+                new Endpoint("POST", "/mcp/register", null, object("""
+                        {"client_name":"c","redirect_uris":["https://app.example/cb"],"scope":"agents:read",
+                         "grant_types":["authorization_code"],"token_endpoint_auth_method":"none"}""")),
+                new Endpoint("POST", "/mcp", session, object("""
+                        {"jsonrpc":"2.0","id":1,"method":"tools/call",
+                         "params":{"name":"query_audit","arguments":{"agentId":"a","limit":5,"since":"2020-01-01T00:00:00Z"}}}""")));
     }
 
     static ObjectNode agentBody() {
@@ -379,10 +416,12 @@ class HostileInputIT {
         check(answer.status(), answer.status() >= 400 && !recordsFailures ? before : null, what);
         // A header with a NUL is refused by the HTTP layer itself (a bare 400, before any route): protocol level.
         boolean protocolLevel = contentType != null && contentType.indexOf('\u0000') >= 0;
+        // OAuth endpoints answer RFC 6749/7591 JSON errors, /mcp JSON-RPC errors; the REST API problem+json.
+        String errorType = endpoint.path().startsWith("/mcp") ? "application/json" : "application/problem+json";
         if (answer.status() >= 400 && answer.status() != 429 && !protocolLevel
-                && !"application/problem+json".equals(answer.contentType())
+                && !errorType.equals(answer.contentType())
                 && !(endpoint.path().startsWith("/auth/sign-in") && answer.status() == 401)) {
-            failures.add(what + ": " + answer.status() + " without a problem body (" + answer.contentType() + ")");
+            failures.add(what + ": " + answer.status() + " without a " + errorType + " error body (" + answer.contentType() + ")");
         }
     }
 
