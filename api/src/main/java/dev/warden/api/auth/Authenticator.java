@@ -11,7 +11,7 @@ import java.util.Optional;
  * (SHA-256); resolvers look tokens up by that hash, so the lookup reveals nothing through timing.
  */
 public final class Authenticator {
-    /** Longer bearer values are refused without a lookup. */
+    /** Longer bearer values are refused without a lookup (an ES256 access token is well under 1 KiB). */
     private static final int MAX_TOKEN_LENGTH = 4096;
 
     private final List<CredentialResolver> chain;
