@@ -79,6 +79,13 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         }
     }
 
+    /** This configuration with key-encryption key {@code base64}. */
+    public OAuthConfig withKeyEncryptionKey(String base64) {
+        return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl, mcpRegistrationOpen,
+                allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage, consentPage,
+                Optional.of(base64), keyRotation, resources, allowedOrigins);
+    }
+
     /** The key-encryption key's bytes, if configured. */
     public Optional<byte[]> keyEncryptionKeyBytes() {
         return keyEncryptionKey.map(OAuthConfig::decodeKey);

@@ -36,7 +36,8 @@ class OAuthServerIT {
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
             .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
                     .endpoint(AuthEndpoint.REGISTRATION, 1000, 60).endpoint(AuthEndpoint.SIGN_UP, 1000, 60).build())
-            .oauth(OAuthConfig.builder().registrationTokens(List.of(REGISTRATION_TOKEN)).build()));
+            .oauth(OAuthConfig.builder().registrationTokens(List.of(REGISTRATION_TOKEN))
+                    .keyEncryptionKey(Base64.getEncoder().encodeToString(new byte[32])).build()));
 
     static Http http;
     static OAuthDriver driver;
@@ -89,6 +90,20 @@ class OAuthServerIT {
         JsonNode rest = http.get("/.well-known/oauth-protected-resource", null).json();
         assertThat(rest.get("resource").asText()).isEqualTo(issuer);
         assertThat(http.get("/.well-known/oauth-protected-resource/nothing", null).status()).isEqualTo(404);
+    }
+
+    @Test
+    void signingKeysAreStoredSealedAndPublishedPublicOnly() throws Exception {
+        assertThat(http.get("/oauth/jwks", null).status()).isEqualTo(200);
+        try (java.sql.Connection conn = java.sql.DriverManager.getConnection(warden.infra().jdbcUrl());
+             java.sql.Statement st = conn.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT private_jwk, public_jwk FROM "
+                     + warden.config().postgres().schema().orElseThrow() + ".oauth_signing_keys")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).startsWith("aesgcm:v1:").doesNotContain("\"d\"");
+            assertThat(rs.getString(2)).doesNotContain("\"d\"");
+        }
+        assertThat(http.get("/oauth/jwks", null).body()).doesNotContain("\"d\"");
     }
 
     @Test

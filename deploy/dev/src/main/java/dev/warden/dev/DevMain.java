@@ -4,7 +4,14 @@ import dev.warden.api.config.WardenConfig;
 import dev.warden.embedded.DevInfrastructure;
 import dev.warden.launcher.Main;
 import dev.warden.launcher.WardenPlatform;
+import dev.warden.api.oauth.OAuthConfig;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,11 +31,38 @@ public final class DevMain {
         Main.launch(args, Optional.of(DevMain::dev));
     }
 
+    /**
+     * The OAuth signing keys of a dev data directory are sealed with a key kept beside them
+     * ({@code oauth-key-encryption-key}, owner-only), made on first start, unless one is configured.
+     */
+    static OAuthConfig withKeyEncryptionKey(OAuthConfig oauth, Path dataDir) {
+        Path file = dataDir.resolve("oauth-key-encryption-key");
+        try {
+            if (!Files.exists(file)) {
+                Files.createDirectories(dataDir);
+                byte[] key = new byte[OAuthConfig.KEY_BYTES];
+                new SecureRandom().nextBytes(key);
+                Files.writeString(file, Base64.getEncoder().encodeToString(key));
+                try {
+                    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException e) {
+                    // not a POSIX file system: the data directory's own permissions apply
+                }
+            }
+            return oauth.withKeyEncryptionKey(Files.readString(file).strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot keep the OAuth key-encryption key in " + file, e);
+        }
+    }
+
     static int dev(Map<String, String> options, PrintStream out) {
         Path dataDir = Path.of(options.getOrDefault("data-dir",
                 Optional.ofNullable(System.getenv("WARDEN_DATA_DIR")).orElse(".warden-data")));
         WardenConfig config = Main.config(options).toBuilder()
                 .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString()).build();
+        if (config.oauth().keyEncryptionKey().isEmpty()) {
+            config = config.toBuilder().oauth(withKeyEncryptionKey(config.oauth(), dataDir)).build();
+        }
         long started = System.nanoTime();
         DevInfrastructure infra = DevInfrastructure.start(dataDir, config.kafka().bootstrap(), config.postgres().url());
         WardenPlatform platform;
