@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what the tests need beyond the JDK (which bin/find-jdk.sh finds), on Debian bookworm, as root:
+# Chromium and ChromeDriver (browser tests), Node.js and npm (deploy/interop's client libraries), curl; then
+# the pinned npm packages of deploy/interop (npm ci). Idempotent: fast when everything is there, and apt-get
+# update runs only when a package is missing. Not root and something missing: says what to install, exits 1.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# The oldest Node.js the pinned packages support (openid-client and oauth4webapi: "Node.js v20.x as baseline";
+# @hono/node-server, a dependency of @modelcontextprotocol/sdk: engines node >=20).
+MIN_NODE_MAJOR=20
+
+log() { echo "setup: $*" >&2; }
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+
+if ((${#missing[@]})); then
+  if [[ "$(id -u)" != 0 ]]; then
+    log "missing: ${missing[*]}; install them as root:"
+    log "  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+    log "  (or run bin/setup.sh as root)"
+    exit 1
+  fi
+  log "installing ${missing[*]} (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+node_version="$(node --version)"
+if (($(node -p 'Number(process.versions.node.split(".")[0])') < MIN_NODE_MAJOR)); then
+  log "warning: node $node_version is older than $MIN_NODE_MAJOR, the minimum of deploy/interop's pinned packages"
+  log "  (Debian bookworm's own nodejs is 18); the interoperability checks may fail. Install Node.js $MIN_NODE_MAJOR+."
+fi
+
+interop="$here/deploy/interop"
+if [[ ! -f "$interop/node_modules/.package-lock.json" || "$interop/package-lock.json" -nt "$interop/node_modules/.package-lock.json" ]]; then
+  log "installing deploy/interop's pinned packages (npm ci)"
+  (cd "$interop" && npm ci --no-audit --no-fund)
+fi

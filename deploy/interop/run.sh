@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Interoperability checks: three real npm OAuth/MCP client libraries (openid-client, oauth4webapi and the MCP
+# TypeScript SDK, pinned in package.json) against a `warden dev` started here on a free port with 5-second access
+# tokens (and a registration cap of 20 a minute), each script in turn (120 s each). Exits non-zero when any fails.
+#   deploy/interop/run.sh                                   start a server, run the three scripts, stop it
+#   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
+#                                                           must be short-lived for mcp-sdk.mjs: see README.md)
+# Installs the pinned packages (npm ci) when node_modules is missing or older than package-lock.json.
+# WARDEN_INTEROP_KEEP=1 keeps the server's data directory and log.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cd "$root"
+
+SCRIPTS=(openid-client oauth4webapi mcp-sdk)
+SCRIPT_TIMEOUT=120
+START_TIMEOUT=240
+BUILD_TIMEOUT=900
+
+log() { echo "interop: $*" >&2; }
+
+if ! command -v node >/dev/null 2>&1; then
+  log "node is not installed (run bin/setup.sh as root, or install Node.js 20+ and npm)"
+  exit 1
+fi
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+if ((node_major < 20)); then
+  log "warning: node $(node --version) is older than the 20 the pinned clients need; expect failures"
+fi
+
+# ---------------------------------------------------------------- the pinned clients
+if [[ ! -f "$here/node_modules/.package-lock.json" || "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]]; then
+  log "installing the pinned clients (npm ci in deploy/interop)"
+  (cd "$here" && npm ci --no-audit --no-fund)
+fi
+
+# ---------------------------------------------------------------- the server
+server_pid=""
+script_pid=""
+data_dir=""
+server_log=""
+status=0
+
+# A port nothing listens on: the kernel picks one for a moment.
+free_port() {
+  node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
+}
+
+stop_server() {
+  [[ -z "$server_pid" ]] && return 0
+  if kill -0 "$server_pid" 2>/dev/null; then
+    log "stopping warden dev (process group $server_pid)"
+    kill -TERM -- "-$server_pid" 2>/dev/null || kill -TERM "$server_pid" 2>/dev/null || true
+    local i
+    for i in $(seq 1 40); do
+      kill -0 "$server_pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    if kill -0 "$server_pid" 2>/dev/null; then
+      log "warden dev did not stop in 20 s; killing its process group"
+    fi
+  fi
+  # Whatever is left in the group (normally nothing after a clean shutdown).
+  kill -KILL -- "-$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+}
+
+cleanup() {
+  status=$?
+  trap - EXIT INT TERM
+  if [[ -n "$script_pid" ]]; then
+    kill -TERM "$script_pid" 2>/dev/null || true
+    wait "$script_pid" 2>/dev/null || true
+  fi
+  stop_server
+  if [[ -n "$server_log" && -f "$server_log" ]]; then
+    if ((status != 0)); then
+      echo "---------------------------------------------------------------- warden dev log (last 80 lines of $server_log)" >&2
+      tail -n 80 "$server_log" >&2 || true
+      echo "----------------------------------------------------------------" >&2
+    elif [[ "${WARDEN_INTEROP_KEEP:-0}" != 1 ]]; then
+      rm -f "$server_log"
+    fi
+  fi
+  if [[ -n "$data_dir" && -d "$data_dir" && "${WARDEN_INTEROP_KEEP:-0}" != 1 ]]; then
+    rm -rf "$data_dir"
+  fi
+  exit "$status"
+}
+
+if [[ -n "${WARDEN_URL:-}" ]]; then
+  WARDEN_URL="${WARDEN_URL%/}"
+  log "using the running server at $WARDEN_URL"
+else
+  trap cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  port="$(free_port)"
+  # Running as root, the embedded PostgreSQL runs as 'nobody': its directory must be world-traversable.
+  data_dir="$(mktemp -d /var/tmp/warden-interop.XXXXXX)"
+  chmod 755 "$data_dir"
+  server_log="$(mktemp /tmp/warden-interop-server.XXXXXX)"
+  log "starting warden dev on port $port (data $data_dir, log $server_log, access tokens live 5 s)"
+  # 5-second access tokens, so that mcp-sdk.mjs sees one expire. A run registers 4 clients from one IP; with
+  # /mcp/register open, the default cap is 1 a minute (docs/oauth.md), which would add three minutes of 429 waits.
+  WARDEN_OAUTH_ACCESS__TOKEN__TTL__SECONDS=5 WARDEN_RATE__LIMIT_ENDPOINTS_REGISTRATION_LIMIT=20 \
+    setsid ./warden dev --port "$port" --data-dir "$data_dir" >"$server_log" 2>&1 </dev/null &
+  server_pid=$!
+
+  deadline=$((SECONDS + START_TIMEOUT)) building=0 url=""
+  while :; do
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+      log "warden dev exited before it was ready"
+      exit 1
+    fi
+    url="$(sed -n 's/^  URL: *//p' "$server_log" | head -n 1 | tr -d '[:space:]')"
+    if [[ -n "$url" ]] && curl -fsS -o /dev/null --max-time 2 "$url/observe/health" 2>/dev/null; then
+      break
+    fi
+    if ((building == 0)) && grep -q '^warden: building' "$server_log"; then
+      building=1
+      deadline=$((deadline + BUILD_TIMEOUT))
+      log "./warden is building the launcher first (sources changed); waiting up to $((BUILD_TIMEOUT / 60)) more minutes"
+    fi
+    if ((SECONDS >= deadline)); then
+      log "warden dev was not ready (health and the URL: line) within the time allowed"
+      exit 1
+    fi
+    sleep 1
+  done
+  WARDEN_URL="$url"
+  log "warden dev is ready at $WARDEN_URL"
+fi
+export WARDEN_URL
+
+# ---------------------------------------------------------------- the three clients
+passed=0 failed=0 failures=()
+for script in "${SCRIPTS[@]}"; do
+  echo "# $script ($here/$script.mjs against $WARDEN_URL)"
+  rc=0
+  # In the background and waited for, so that Ctrl-C or a TERM reaches the traps (and stops the server) at once.
+  timeout "$SCRIPT_TIMEOUT" node "$here/$script.mjs" &
+  script_pid=$!
+  wait "$script_pid" || rc=$?
+  script_pid=""
+  if ((rc == 0)); then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    if ((rc == 124)); then
+      failures+=("$script (timed out after $SCRIPT_TIMEOUT s)")
+    else
+      failures+=("$script (exit $rc)")
+    fi
+  fi
+done
+
+if ((failed > 0)); then
+  log "failed: ${failures[*]}"
+fi
+echo "interop: $passed passed, $failed failed"
+# With a server started here, the EXIT trap stops it (and prints its log on failure).
+exit $((failed > 0 ? 1 : 0))
