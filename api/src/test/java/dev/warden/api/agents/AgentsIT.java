@@ -109,7 +109,9 @@ class AgentsIT {
     void missingOrInvalidTokenAnswers401WithBearerChallenge() {
         Http.Response missing = http.get("/agents", null);
         assertThat(missing.status()).isEqualTo(401);
-        assertThat(missing.header("WWW-Authenticate")).hasValue("Bearer");
+        // RFC 9728: the challenge points at the REST API's protected-resource metadata
+        assertThat(missing.header("WWW-Authenticate").orElseThrow()).startsWith("Bearer resource_metadata=\"")
+                .endsWith("/.well-known/oauth-protected-resource\", scope=\"agents:read\"");
         Http.Response invalid = http.get("/agents", "wdn_api_not-a-real-token");
         assertThat(invalid.status()).isEqualTo(401);
         assertThat(invalid.header("WWW-Authenticate").orElseThrow()).contains("invalid_token");

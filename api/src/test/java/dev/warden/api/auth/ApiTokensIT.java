@@ -70,7 +70,8 @@ class ApiTokensIT {
                 "{\"name\":\"x\",\"type\":\"autonomous\",\"ownerId\":\"gus\",\"permissions\":[]}");
         assertThat(write.status()).isEqualTo(403);
         assertThat(write.json().get("code").asText()).isEqualTo("insufficient_scope");
-        assertThat(write.header("WWW-Authenticate")).contains("Bearer error=\"insufficient_scope\", scope=\"agents:write\"");
+        assertThat(write.header("WWW-Authenticate").orElseThrow()).startsWith("Bearer error=\"insufficient_scope\", "
+                + "resource_metadata=\"").endsWith(", scope=\"agents:write\"");
         assertThat(http.get("/audit", reader).status()).isEqualTo(403);
         assertThat(http.get("/dashboard/stats", reader).status()).isEqualTo(403);
         assertThat(http.post("/authorize", reader, "{\"agentId\":\"agt_x\",\"action\":\"read\",\"resource\":\"r\"}")

@@ -64,7 +64,8 @@ final class SigningKeyRepository {
             try (PreparedStatement ps = conn.prepareStatement(NEWEST); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 Timestamp newest = rs.getTimestamp(1);
-                if (newest != null && newest.toInstant().isAfter(newerThan)) {
+                if (newest != null && newest.toInstant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                        .isAfter(newerThan)) {
                     return false;
                 }
             }

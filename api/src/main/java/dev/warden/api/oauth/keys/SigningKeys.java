@@ -126,7 +126,9 @@ public final class SigningKeys {
         }
     }
 
-    private SigningKeyRepository.StoredKey generate(Instant now) {
+    private SigningKeyRepository.StoredKey generate(Instant at) {
+        // milliseconds: what a JWK's iat keeps, so the stored and the loaded creation times agree
+        Instant now = at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         String kid = UUID.randomUUID().toString();
         try {
             ECKey key = new ECKeyGenerator(Curve.P_256).keyID(kid).algorithm(JWSAlgorithm.ES256)
