@@ -292,6 +292,25 @@ class OAuthServerIT {
     }
 
     @Test
+    void codeExchangesAndRefusedTokenRequestsAreEventsWithoutSecrets() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        JsonNode tokens = tokensFor(session, client, Map.of());
+        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", "wdn_rft_stolen",
+                "client_id", client)), 400, "invalid_grant");
+        List<dev.warden.api.users.EventsTopic.Event> events = dev.warden.api.users.EventsTopic.await(
+                warden.infra().kafkaBootstrap(), warden.topics().events(),
+                e -> e.type().startsWith("auth.") && e.text().contains(client), 2);
+        assertThat(events.stream().map(dev.warden.api.users.EventsTopic.Event::type))
+                .containsExactly("auth.signin", "auth.failed");
+        assertThat(events.get(0).json().at("/data/method").asText()).isEqualTo("oauth_authorization_code");
+        assertThat(events.get(1).json().at("/data/reason").asText()).isEqualTo("invalid_grant");
+        for (dev.warden.api.users.EventsTopic.Event e : events) {
+            assertThat(e.text()).doesNotContain("wdn_").doesNotContain(tokens.get("access_token").asText());
+        }
+    }
+
+    @Test
     void aReplayedCodeRevokesWhatItIssued() {
         String session = newSession();
         String client = driver.registerPublicClient();

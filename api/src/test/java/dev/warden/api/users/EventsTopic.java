@@ -20,10 +20,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads a test platform's {@code warden.events} topic from the start. */
-final class EventsTopic {
+public final class EventsTopic {
     /** One event as published: its key and raw JSON text. */
-    record Event(String key, String text, JsonNode json) {
-        String type() {
+    public record Event(String key, String text, JsonNode json) {
+        public String type() {
             return json.get("type").asText();
         }
     }
@@ -32,7 +32,7 @@ final class EventsTopic {
     }
 
     /** Every event on {@code topic} until {@code expected} of them match {@code wanted} (30 s at most). */
-    static List<Event> await(String bootstrap, String topic, Predicate<Event> wanted, int expected) {
+    public static List<Event> await(String bootstrap, String topic, Predicate<Event> wanted, int expected) {
         Map<String, Object> props = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
