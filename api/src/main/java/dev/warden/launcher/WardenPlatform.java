@@ -222,9 +222,9 @@ public final class WardenPlatform implements AutoCloseable {
             HttpRouting.Builder routing = HttpRouting.builder();
             if (api) {
                 // Before authentication, so that public endpoints (sign-in, sign-up) are limited too.
-                routing.addFilter(rateLimiting.filter());
-                // Preflights carry no token: answered before authentication.
+                // CORS first: preflights carry no token, and a browser client must be able to read a 429 too.
                 routing.addFilter(new Cors());
+                routing.addFilter(rateLimiting.filter());
             }
             wardenApi.routing(routing);
             WebServer server = WebServer.builder()

@@ -155,7 +155,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         node.get("code-ttl-seconds").asLong().ifPresent(v -> b.codeTtl = Duration.ofSeconds(v));
         node.get("mcp-registration-open").asBoolean().ifPresent(v -> b.mcpRegistrationOpen = v);
         node.get("allow-anonymous-registration").asBoolean().ifPresent(v -> b.allowAnonymousRegistration = v);
-        node.get("registration-tokens").asString().ifPresent(v -> b.registrationTokens = commaList(v));
+        b.registrationTokens = stringsOf(node.get("registration-tokens"));
         node.get("client-secret-ttl-seconds").asLong().ifPresent(v -> b.clientSecretTtl = Duration.ofSeconds(v));
         node.get("login-page").asString().filter(s -> !s.isBlank()).ifPresent(v -> b.loginPage = Optional.of(v));
         node.get("consent-page").asString().filter(s -> !s.isBlank()).ifPresent(v -> b.consentPage = Optional.of(v));
@@ -167,11 +167,20 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         node.get("resources").asNodeList().ifPresent(list -> list.forEach(r -> resources.add(new Resource(
                 r.get("uri").asString().orElseThrow(() -> new IllegalArgumentException(
                         "warden.oauth.resources: every resource needs a uri")),
-                commaList(r.get("scopes").asString().orElse(""))))));
+                stringsOf(r.get("scopes"))))));
         if (!resources.isEmpty()) {
             b.resources = resources;
         }
         return b.build();
+    }
+
+    /** A YAML list of strings, or one comma- or space-separated string (environment variables). */
+    private static List<String> stringsOf(Config node) {
+        if (node.isList()) {
+            return node.asList(String.class).orElse(List.of()).stream().map(String::strip).filter(s -> !s.isEmpty())
+                    .toList();
+        }
+        return node.asString().map(OAuthConfig::commaList).orElse(List.of());
     }
 
     private static List<String> commaList(String value) {

@@ -66,7 +66,8 @@ public final class ProtectedResources {
         if (uri.isEmpty()) {
             return rest();
         }
-        return all().stream().filter(r -> r.uri().equals(uri.get())).findFirst()
+        // "http://host:port/" is how URL libraries (WHATWG URL) spell an issuer without a path: the same resource.
+        return all().stream().filter(r -> r.uri().equals(uri.get()) || (r.uri() + "/").equals(uri.get())).findFirst()
                 .orElseThrow(() -> OAuthException.invalidTarget("resource is not a resource of this server"));
     }
 
