@@ -43,17 +43,6 @@ public final class Authenticator {
         if (token.isEmpty() || token.length() > MAX_TOKEN_LENGTH) {
             return Optional.empty();
         }
-        return authenticate(token, chain);
-    }
-
-    /** A chain with {@code more} resolvers after this one's (OAuth access tokens join once their keys exist). */
-    public Authenticator with(CredentialResolver more) {
-        java.util.List<CredentialResolver> all = new java.util.ArrayList<>(chain);
-        all.add(more);
-        return new Authenticator(all);
-    }
-
-    private static Optional<Principal> authenticate(String token, List<CredentialResolver> chain) {
         byte[] hash = Tokens.hash(token);
         for (CredentialResolver resolver : chain) {
             if (resolver.claims(token)) {
@@ -64,5 +53,12 @@ public final class Authenticator {
             }
         }
         return Optional.empty();
+    }
+
+    /** A chain with {@code more} resolvers after this one's (OAuth access tokens join once their keys exist). */
+    public Authenticator with(CredentialResolver more) {
+        java.util.List<CredentialResolver> all = new java.util.ArrayList<>(chain);
+        all.add(more);
+        return new Authenticator(all);
     }
 }

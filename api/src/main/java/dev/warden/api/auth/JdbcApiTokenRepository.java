@@ -3,7 +3,6 @@ package dev.warden.api.auth;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
 import dev.warden.authorizer.domain.UserId;
-import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -101,9 +100,8 @@ public final class JdbcApiTokenRepository implements ApiTokenRepository {
     }
 
     private static ApiToken token(ResultSet rs) throws SQLException {
-        Array scopes = rs.getArray("scopes");
         return new ApiToken(rs.getString("id"), rs.getString("name"), UserId.of(rs.getString("user_id")),
-                List.of((String[]) scopes.getArray()), Sql.requiredInstant(rs, "created_at"),
+                Sql.strings(rs, "scopes"), Sql.requiredInstant(rs, "created_at"),
                 Sql.instant(rs, "expires_at"), Sql.instant(rs, "revoked_at"));
     }
 

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /** Small JDBC conveniences shared by the repositories. */
@@ -59,5 +60,10 @@ public final class Sql {
     /** Reads a nullable text column. */
     public static Optional<String> string(ResultSet rs, String column) throws SQLException {
         return Optional.ofNullable(rs.getString(column));
+    }
+
+    /** A {@code text[]} column as a list. */
+    public static List<String> strings(ResultSet rs, String column) throws SQLException {
+        return List.of((String[]) rs.getArray(column).getArray());
     }
 }

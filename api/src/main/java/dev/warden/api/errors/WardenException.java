@@ -37,6 +37,20 @@ public abstract sealed class WardenException extends RuntimeException
         return errors;
     }
 
+    /**
+     * One line for a human: the detail (else the code's title) and the fields at fault, each once (a single
+     * field's detail already names it).
+     */
+    public String describe() {
+        String detail = detail().orElse(code.title());
+        if (errors.isEmpty() || errors.size() == 1
+                && detail.equals(errors.getFirst().field() + ": " + errors.getFirst().message())) {
+            return detail;
+        }
+        return detail + ": " + errors.stream().map(f -> f.field() + " " + f.message())
+                .collect(java.util.stream.Collectors.joining("; "));
+    }
+
     /** The detail text, if any. */
     public Optional<String> detail() {
         return Optional.ofNullable(getMessage());

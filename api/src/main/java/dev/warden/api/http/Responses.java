@@ -16,11 +16,16 @@ public final class Responses {
 
     /** Sends {@code body} as {@code application/json} with {@code status}; responses are never cached. */
     public static void json(ServerResponse res, Status status, JsonNode body) {
+        json(res, status, body, "no-store");
+    }
+
+    /** Sends {@code body} as {@code application/json} with {@code status} and {@code Cache-Control: cacheControl}. */
+    public static void json(ServerResponse res, Status status, JsonNode body, String cacheControl) {
         try {
             byte[] bytes = Json.mapper().writeValueAsBytes(body);
             res.status(status);
             res.header(HeaderValues.CONTENT_TYPE_JSON);
-            res.header(HeaderNames.CACHE_CONTROL, "no-store");
+            res.header(HeaderNames.CACHE_CONTROL, cacheControl);
             res.send(bytes);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);

@@ -9,7 +9,6 @@ import dev.warden.api.access.Scopes;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
-import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
@@ -168,9 +167,7 @@ public final class McpRoutes implements DeclaredService {
             result.put("isError", false);
         } catch (WardenException e) {
             // Tool failures are results the model can read (MCP: tool execution errors), not protocol errors.
-            String text = e.code().code() + ": " + e.detail().orElse(e.code().title())
-                    + (e.errors().isEmpty() ? "" : " " + e.errors().stream().map(f -> f.field() + " " + f.message()).toList());
-            result.putArray("content").addObject().put("type", "text").put("text", text);
+            result.putArray("content").addObject().put("type", "text").put("text", e.code().code() + ": " + e.describe());
             result.put("isError", true);
         }
         return result(id, result);
@@ -211,5 +208,4 @@ public final class McpRoutes implements DeclaredService {
     private static void send(ServerResponse res, Status status, ObjectNode body) {
         dev.warden.api.http.Responses.json(res, status, body);
     }
-
 }

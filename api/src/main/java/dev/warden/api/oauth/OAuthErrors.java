@@ -13,7 +13,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.stream.Collectors;
 
 /**
  * The error surface of the OAuth endpoints (token, registration, revocation, introspection): RFC 6749 section
@@ -60,21 +59,14 @@ public final class OAuthErrors implements ErrorMapper {
             }
         }
         ObjectNode body = Json.mapper().createObjectNode().put("error", error);
-        String description = description(e);
-        if (!description.isEmpty()) {
-            body.put("error_description", description);
-        }
+        body.put("error_description", description(e));
         res.header(HeaderNames.create("Pragma"), "no-cache");
         Responses.json(res, Status.create(status), body);
     }
 
     /** The detail plus the fields at fault, in the characters RFC 6749 allows (printable ASCII but " and \). */
     static String description(WardenException e) {
-        String text = e.detail().orElse("");
-        if (!e.errors().isEmpty()) {
-            text = (text.isEmpty() ? "" : text + ": ") + e.errors().stream()
-                    .map(f -> f.field() + " " + f.message()).collect(Collectors.joining("; "));
-        }
+        String text = e.describe();
         StringBuilder clean = new StringBuilder(text.length());
         text.codePoints().forEach(c -> clean.append(c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' ? (char) c : '?'));
         return clean.toString();

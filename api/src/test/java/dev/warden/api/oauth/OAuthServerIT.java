@@ -398,8 +398,10 @@ class OAuthServerIT {
         String session = newSession();
         String client = driver.registerPublicClient();
         tokensFor(session, client, Map.of("scope", "agents:read"));
+        tokensFor(session, client, Map.of("scope", "audit:read"));
+        // the two consents add up: asking for both again needs no page
         Http.Response again = driver.getWithSession(OAuthDriver.authorizePath(OAuthDriver.request(client,
-                OAuthDriver.Pkce.fresh(), "s")).replace("&state=s", "&state=s&scope=agents%3Aread"), session);
+                OAuthDriver.Pkce.fresh(), "s")).replace("&state=s", "&state=s&scope=audit%3Aread%20agents%3Aread"), session);
         assertThat(again.status()).isEqualTo(302);
         assertThat(again.header("Location").orElseThrow()).startsWith(OAuthDriver.REDIRECT + "?code=");
     }

@@ -16,7 +16,9 @@ public final class ConsentRepository {
             SELECT scope FROM oauth_consents WHERE user_id = ? AND client_id = ? AND resource = ?""";
     private static final String UPSERT = """
             INSERT INTO oauth_consents (user_id, client_id, resource, scope, granted_at) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, client_id, resource) DO UPDATE SET scope = EXCLUDED.scope,
+            ON CONFLICT (user_id, client_id, resource) DO UPDATE SET
+                scope = (SELECT string_agg(DISTINCT s, ' ' ORDER BY s)
+                         FROM unnest(string_to_array(oauth_consents.scope || ' ' || EXCLUDED.scope, ' ')) AS s),
                 granted_at = EXCLUDED.granted_at""";
 
     private final Database db;
@@ -30,10 +32,9 @@ public final class ConsentRepository {
         return allowed(userId, clientId, resource).map(a -> a.containsAll(scopes)).orElse(false);
     }
 
-    /** Adds {@code scopes} to what the user allowed. */
+    /** Adds {@code scopes} to what the user allowed (the union is taken in the one statement). */
     void remember(String userId, String clientId, String resource, List<String> scopes, Instant now) {
         TreeSet<String> all = new TreeSet<>(scopes);
-        allowed(userId, clientId, resource).ifPresent(all::addAll);
         db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(UPSERT)) {
                 ps.setString(1, userId);

@@ -81,12 +81,7 @@ public final class Pages implements ErrorMapper {
             return;
         }
         int status = e.code() == ErrorCode.INTERNAL ? 500 : e.code().status();
-        String message = e.detail().orElse(e.code().title());
-        if (!e.errors().isEmpty()) {
-            message = message + ": " + e.errors().stream().map(f -> f.field() + " " + f.message())
-                    .reduce((a, b) -> a + "; " + b).orElse("");
-        }
-        error(res, Status.create(status), e.code().title(), message);
+        error(res, Status.create(status), e.code().title(), e.describe());
     }
 
     /** The CSRF token of this browser, set as a cookie when it has none yet. */

@@ -5,13 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
 import dev.warden.pipeline.contract.Json;
-import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 
 /** The {@code oauth_clients} table. */
@@ -70,13 +67,9 @@ public final class ClientRepository {
             throw new SQLException("oauth_clients.metadata of " + rs.getString("client_id") + " is not a JSON object");
         }
         return new OAuthClient(rs.getString("client_id"), Optional.ofNullable(rs.getBytes("secret_hash")),
-                Sql.instant(rs, "secret_expires_at"), rs.getString("client_name"), strings(rs.getArray("redirect_uris")),
-                rs.getString("token_endpoint_auth_method"), strings(rs.getArray("grant_types")),
+                Sql.instant(rs, "secret_expires_at"), rs.getString("client_name"), Sql.strings(rs, "redirect_uris"),
+                rs.getString("token_endpoint_auth_method"), Sql.strings(rs, "grant_types"),
                 Optional.ofNullable(metadata.path("scope").textValue()), metadata, rs.getString("registered_via"),
                 Sql.requiredInstant(rs, "created_at"));
-    }
-
-    private static List<String> strings(Array array) throws SQLException {
-        return Arrays.stream((Object[]) array.getArray()).map(String.class::cast).toList();
     }
 }

@@ -7,10 +7,10 @@ import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.Responses;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.pipeline.contract.Json;
-import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -114,15 +114,7 @@ public final class DiscoveryRoutes implements DeclaredService {
     }
 
     private static void send(ServerResponse res, ObjectNode doc) {
-        try {
-            byte[] body = Json.mapper().writeValueAsBytes(doc);
-            res.status(Status.OK_200);
-            res.header(HeaderNames.CONTENT_TYPE, "application/json");
-            res.header(HeaderNames.CACHE_CONTROL, "public, max-age=300");
-            res.send(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        Responses.json(res, Status.OK_200, doc, "public, max-age=300");
     }
 
     private static void array(ObjectNode doc, String name, List<String> values) {

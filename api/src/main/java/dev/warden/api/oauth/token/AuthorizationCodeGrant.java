@@ -37,14 +37,6 @@ final class AuthorizationCodeGrant {
         this.clock = clock;
     }
 
-    private sealed interface Outcome {
-        record Issued(TokenIssuer.TokenPair pair, String scope) implements Outcome {
-        }
-
-        record Refused(OAuthException error) implements Outcome {
-        }
-    }
-
     TokenIssuer.TokenPair exchange(OAuthClient client, Map<String, String> form, String ip) {
         String code = required(form, "code");
         String redirectUri = required(form, "redirect_uri");
@@ -52,7 +44,7 @@ final class AuthorizationCodeGrant {
         Optional<String> resource = Optional.ofNullable(form.get("resource"));
         byte[] hash = Tokens.hash(code);
         Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        Outcome outcome = grants.db().inTransaction(conn -> {
+        GrantOutcome outcome = grants.db().inTransaction(conn -> {
             Optional<CodeRepository.Code> found = codes.lock(conn, hash);
             if (found.isEmpty()) {
                 return refused(OAuthException.invalidGrant("the authorization code is not valid"));
@@ -75,12 +67,9 @@ final class AuthorizationCodeGrant {
             codes.redeem(conn, hash, Optional.of(grant.id()), now);
             TokenIssuer.TokenPair pair = issuer.issue(conn, grant, List.of(c.scope().split(" ")), now);
             EventOutbox.append(conn, OAuthEvents.granted(grant, client, "authorization_code", ip, now));
-            return new Outcome.Issued(pair, c.scope());
+            return new GrantOutcome.Issued(pair);
         });
-        return switch (outcome) {
-            case Outcome.Issued issued -> issued.pair();
-            case Outcome.Refused refused -> throw refused.error();
-        };
+        return outcome.tokensOrThrow();
     }
 
     private static Optional<OAuthException> problem(CodeRepository.Code c, OAuthClient client, String redirectUri,
@@ -103,8 +92,8 @@ final class AuthorizationCodeGrant {
         return Optional.empty();
     }
 
-    private static Outcome refused(OAuthException e) {
-        return new Outcome.Refused(e);
+    private static GrantOutcome refused(OAuthException e) {
+        return new GrantOutcome.Refused(e);
     }
 
     static String required(Map<String, String> form, String name) {

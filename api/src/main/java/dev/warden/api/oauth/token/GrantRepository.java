@@ -37,8 +37,7 @@ public final class GrantRepository {
             SELECT g.id, g.client_id, g.user_id, g.session_id, g.scope, g.resource, g.created_at,
                 g.expires_at AS grant_expires_at, r.expires_at, r.used_at, """ + USABLE + """
              AS usable
-            FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?
-            FOR UPDATE OF r""";
+            FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?""";
     private static final String MARK_USED = """
             UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL""";
     private static final String REVOKE_GRANT = """
@@ -87,7 +86,12 @@ public final class GrantRepository {
 
     /** The refresh token with hash {@code hash}, locked for this transaction. */
     Optional<RefreshToken> lockRefreshToken(Connection conn, byte[] hash, Instant now) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(SELECT_REFRESH)) {
+        return refreshToken(conn, SELECT_REFRESH + " FOR UPDATE OF r", hash, now);
+    }
+
+    private static Optional<RefreshToken> refreshToken(Connection conn, String sql, byte[] hash, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setBytes(2, hash);
             try (ResultSet rs = ps.executeQuery()) {
@@ -171,9 +175,9 @@ public final class GrantRepository {
         });
     }
 
-    /** Whether the refresh token with hash {@code hash} is unused, unexpired and its grant usable. */
+    /** The refresh token with hash {@code hash} as it stands (a read: introspection locks nothing). */
     public Optional<RefreshToken> findRefreshToken(byte[] hash, Instant now) {
-        return db.inTransaction(conn -> lockRefreshToken(conn, hash, now));
+        return db.withConnection(conn -> refreshToken(conn, SELECT_REFRESH, hash, now));
     }
 
     Database db() {

@@ -28,17 +28,9 @@ final class RefreshTokenGrant {
         this.clock = clock;
     }
 
-    private sealed interface Outcome {
-        record Issued(TokenIssuer.TokenPair pair) implements Outcome {
-        }
-
-        record Refused(OAuthException error) implements Outcome {
-        }
-    }
-
-    private Outcome reused(java.sql.Connection conn, GrantRepository.Grant grant) throws java.sql.SQLException {
+    private GrantOutcome reused(java.sql.Connection conn, GrantRepository.Grant grant) throws java.sql.SQLException {
         grants.revokeGrant(conn, grant.id(), "refresh token reused", clock.instant());
-        return new Outcome.Refused(OAuthException.invalidGrant(
+        return new GrantOutcome.Refused(OAuthException.invalidGrant(
                 "the refresh token was already used; every token of this grant is now revoked"));
     }
 
@@ -48,41 +40,38 @@ final class RefreshTokenGrant {
         Optional<String> resource = Optional.ofNullable(form.get("resource"));
         byte[] hash = Tokens.hash(token);
         Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        Outcome outcome = grants.db().inTransaction(conn -> {
+        GrantOutcome outcome = grants.db().inTransaction(conn -> {
             Optional<GrantRepository.RefreshToken> found = grants.lockRefreshToken(conn, hash, now);
             if (found.isEmpty()) {
-                return new Outcome.Refused(OAuthException.invalidGrant("the refresh token is not valid"));
+                return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token is not valid"));
             }
             GrantRepository.RefreshToken rt = found.get();
             GrantRepository.Grant grant = rt.grant();
             if (!grant.clientId().equals(client.clientId())) {
-                return new Outcome.Refused(OAuthException.invalidGrant("the refresh token was issued to another client"));
+                return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token was issued to another client"));
             }
             if (rt.usedAt().isPresent()) {
                 return reused(conn, grant);
             }
             if (!rt.grantUsable() || !rt.expiresAt().isAfter(now)) {
-                return new Outcome.Refused(OAuthException.invalidGrant("the refresh token has expired or was revoked"));
+                return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token has expired or was revoked"));
             }
             if (resource.isPresent() && !resource.get().equals(grant.resource())) {
-                return new Outcome.Refused(OAuthException.invalidTarget("resource differs from the grant's"));
+                return new GrantOutcome.Refused(OAuthException.invalidTarget("resource differs from the grant's"));
             }
             List<String> granted = Arrays.asList(grant.scope().split(" "));
             List<String> scopes = granted;
             if (scope.isPresent()) {
                 scopes = Arrays.stream(scope.get().split(" ")).filter(s -> !s.isEmpty()).distinct().toList();
                 if (scopes.isEmpty() || !granted.containsAll(scopes)) {
-                    return new Outcome.Refused(OAuthException.invalidScope("scope may only narrow the grant's scope"));
+                    return new GrantOutcome.Refused(OAuthException.invalidScope("scope may only narrow the grant's scope"));
                 }
             }
             if (!grants.markUsed(conn, hash, now)) {
                 return reused(conn, grant);
             }
-            return new Outcome.Issued(issuer.issue(conn, grant, scopes, now));
+            return new GrantOutcome.Issued(issuer.issue(conn, grant, scopes, now));
         });
-        return switch (outcome) {
-            case Outcome.Issued issued -> issued.pair();
-            case Outcome.Refused refused -> throw refused.error();
-        };
+        return outcome.tokensOrThrow();
     }
 }
