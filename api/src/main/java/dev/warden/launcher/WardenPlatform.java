@@ -51,6 +51,9 @@ import dev.warden.api.mcp.McpRoutes;
 import dev.warden.api.oauth.Cors;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.OAuthServer;
+import dev.warden.api.oauth.agents.AgentClientRepository;
+import dev.warden.api.oauth.agents.AgentClientRoutes;
+import dev.warden.api.oauth.agents.AgentDirectory;
 import java.util.Optional;
 import dev.warden.api.webhooks.Webhooks;
 import dev.warden.launcher.roles.PipelineRole;
@@ -179,11 +182,12 @@ public final class WardenPlatform implements AutoCloseable {
                     config.server().maxBodyBytes());
             AgentTokenResolver agentTokens = new AgentTokenResolver(agentRepository, clock);
             Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
-            OAuthServer oauth = new OAuthServer(config.oauth(), issuer, db, users, rateLimiting.clientIp(),
+            PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
+            OAuthServer oauth = new OAuthServer(config.oauth(), issuer, db, users,
+                    new AgentDirectory(agentRepository, delegationRepository, resolver), rateLimiting.clientIp(),
                     config.webhooks().allowPrivateTargets(), clock);
             Authenticator authenticator = Authenticator.standard(Tokens.hash(adminToken), agentTokens, tokenRepository,
                     users.service(), clock).with(oauth.accessTokenResolver());
-            PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
             SinkCounters counters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
             Webhooks webhooks = Webhooks.create(config.webhooks(), config.runs(Role.API) || config.runs(Role.SINKS), db,
@@ -204,7 +208,7 @@ public final class WardenPlatform implements AutoCloseable {
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
                         agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, gauges,
-                        allChecks, issuer);
+                        allChecks, issuer, oauth.agentClients());
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         oauth.mounts(authenticator, config.server().maxBodyBytes()).stream()).toList();
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
@@ -253,7 +257,8 @@ public final class WardenPlatform implements AutoCloseable {
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
                                        AgentTokenResolver agentTokens,
                                        PolicyResolver resolver, SinkCounters counters, List<Gauge> gauges,
-                                       List<HealthCheck> checks, Issuer issuer) {
+                                       List<HealthCheck> checks, Issuer issuer,
+                                       AgentClientRepository agentClients) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
@@ -274,8 +279,7 @@ public final class WardenPlatform implements AutoCloseable {
                 .maxPerSubscriber(config.eventStream().maxPerSubscriber())
                 .adminReserve(config.eventStream().adminReserve())
                 .validateToken(token -> authenticator.authenticate(token)
-                        .filter(p -> !(p instanceof Principal.User u)
-                                || u.holds(STREAM_SCOPE) && u.validFor(issuer.restResource()))
+                        .filter(p -> p.holds(STREAM_SCOPE) && p.validFor(issuer.restResource()))
                         .map(WardenPlatform::subscriber))
                 .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
         feed.subscribe(stream::emit);
@@ -304,6 +308,7 @@ public final class WardenPlatform implements AutoCloseable {
         DashboardRoutes dashboard = new DashboardRoutes(dashboardView, agentRepository, clock);
         return List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
+                new WardenApi.Mount("/agents", new AgentClientRoutes(agents, agentClients, issuer, clock)),
                 new WardenApi.Mount("/agents", new CostRoutes(agentRepository, db, outbox, clock, maxBody)),
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(tokenRepository, clock, maxBody)),
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),

@@ -9,6 +9,24 @@ public sealed interface Principal {
     /** The id events and audit entries name this caller by. */
     String subjectId();
 
+    /** True when this caller's credential covers {@code scope} (only OAuth and API tokens are narrowed). */
+    default boolean holds(String scope) {
+        return switch (this) {
+            case Admin a -> true;
+            case User u -> Scopes.grants(u.scopes(), scope);
+            case AgentCaller c -> Scopes.grants(c.scopes(), scope);
+        };
+    }
+
+    /** True unless the credential is an OAuth access token issued for resources other than {@code resource}. */
+    default boolean validFor(String resource) {
+        return switch (this) {
+            case Admin a -> true;
+            case User u -> u.credential() != Credential.OAUTH || u.audiences().contains(resource);
+            case AgentCaller c -> c.audiences().isEmpty() || c.audiences().contains(resource);
+        };
+    }
+
     /** The kind of caller as events name it: {@code admin}, {@code user} or {@code agent}. */
     default String kind() {
         return switch (this) {
@@ -55,16 +73,6 @@ public sealed interface Principal {
             this(id, tokenId, credential, List.of(Scopes.ALL));
         }
 
-        /** True unless this is an OAuth access token issued for resources other than {@code resource}. */
-        public boolean validFor(String resource) {
-            return credential != Credential.OAUTH || audiences.contains(resource);
-        }
-
-        /** True when this caller's credential covers {@code scope}. */
-        public boolean holds(String scope) {
-            return Scopes.grants(scopes, scope);
-        }
-
         @Override
         public String subjectId() {
             return id.value();
@@ -86,8 +94,21 @@ public sealed interface Principal {
         OAUTH
     }
 
-    /** An agent, authenticated by its own token. */
-    record AgentCaller(AgentId id, UserId ownerId) implements Principal {
+    /**
+     * An agent, authenticated by its own token (every scope, valid everywhere) or by an OAuth access token it
+     * obtained with client credentials ({@code scopes} from its permissions, {@code audiences} the token's).
+     */
+    record AgentCaller(AgentId id, UserId ownerId, List<String> scopes, List<String> audiences) implements Principal {
+        public AgentCaller {
+            scopes = List.copyOf(scopes);
+            audiences = List.copyOf(audiences);
+        }
+
+        /** An agent authenticated by its own token. */
+        public AgentCaller(AgentId id, UserId ownerId) {
+            this(id, ownerId, List.of(Scopes.ALL), List.of());
+        }
+
         @Override
         public String subjectId() {
             return id.value();

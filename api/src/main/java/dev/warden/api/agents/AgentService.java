@@ -231,10 +231,15 @@ public final class AgentService {
                 .orElseThrow(AgentService::notFound);
     }
 
-    private void manageable(Principal caller, AgentId id) {
+    /**
+     * The agent, when the caller may change it (its owner or the administrator): 404 when the caller may not see
+     * it, 403 when it may see but not change it.
+     */
+    public Agent manageable(Principal caller, AgentId id) {
         Agent agent = visible(caller, id);
         AccessPolicy.requireNotAgent(caller, "an agent token may read its own record but not change it");
         AccessPolicy.requireMayManageAgentsOf(caller, agent.ownerId());
+        return agent;
     }
 
     private static void requireNotRevoked(Agent agent) {

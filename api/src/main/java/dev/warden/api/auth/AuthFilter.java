@@ -87,7 +87,7 @@ public final class AuthFilter implements Filter {
             return;
         }
         Optional<String> resource = challenges.resourceFor(path);
-        if (resource.isPresent() && principal.get() instanceof Principal.User user && !user.validFor(resource.get())) {
+        if (resource.isPresent() && !principal.get().validFor(resource.get())) {
             res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, scope, Optional.of("invalid_token")));
             Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_INVALID,
                     "the access token was issued for another resource (audience mismatch)"));
@@ -110,7 +110,7 @@ public final class AuthFilter implements Filter {
     private static Optional<WardenException> refusal(Access access, Principal caller) {
         try {
             switch (access) {
-                case Access.Caller c -> c.scope().filter(scope -> caller instanceof Principal.User user && !user.holds(scope))
+                case Access.Caller c -> c.scope().filter(scope -> !caller.holds(scope))
                         .ifPresent(scope -> {
                             throw new InsufficientScopeException(scope);
                         });

@@ -15,7 +15,9 @@ public enum TokenKind {
     /** An OAuth authorization code (single use, short-lived). */
     AUTHORIZATION_CODE("wdn_cod_"),
     /** An OAuth refresh token (rotated on every use). */
-    REFRESH("wdn_rft_");
+    REFRESH("wdn_rft_"),
+    /** An OAuth device code (RFC 8628; single use, short-lived). */
+    DEVICE_CODE("wdn_dvc_");
 
     private final String prefix;
 

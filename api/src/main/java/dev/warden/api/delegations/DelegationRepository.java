@@ -25,6 +25,9 @@ public interface DelegationRepository extends PolicyResolver.IncomingDelegations
     /** Delegations not revoked, optionally filtered by source and target, oldest first. */
     List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to);
 
+    /** Every delegation from {@code from} to {@code to}, revoked or not, oldest first. */
+    List<Delegation> between(AgentId from, AgentId to);
+
     /**
      * Revokes the delegations chosen by {@code scope} and every delegation derived from them, in one
      * transaction, with the events {@code events} makes of the revoked ones.

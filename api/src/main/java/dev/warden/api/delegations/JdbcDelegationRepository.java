@@ -35,6 +35,8 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     static final String LIST = "SELECT " + COLUMNS + " FROM delegations WHERE revoked_at IS NULL "
             + "AND (?::text IS NULL OR from_agent = ?) AND (?::text IS NULL OR to_agent = ?) "
             + "ORDER BY created_at, id LIMIT 10000";
+    static final String BETWEEN = "SELECT " + COLUMNS + " FROM delegations WHERE from_agent = ? AND to_agent = ? "
+            + "ORDER BY created_at, id LIMIT 1000";
     /** The roots and all their descendants that are still live, locked for the revocation. */
     static final String CASCADE = "SELECT " + COLUMNS + " FROM delegations WHERE revoked_at IS NULL AND ("
             + "id = ANY(?) OR ancestors && ?) ORDER BY created_at, id FOR UPDATE";
@@ -100,6 +102,17 @@ public final class JdbcDelegationRepository implements DelegationRepository {
                 ps.setString(2, f);
                 ps.setString(3, t);
                 ps.setString(4, t);
+                return readAll(ps);
+            }
+        });
+    }
+
+    @Override
+    public List<Delegation> between(AgentId from, AgentId to) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(BETWEEN)) {
+                ps.setString(1, from.value());
+                ps.setString(2, to.value());
                 return readAll(ps);
             }
         });

@@ -18,6 +18,7 @@ public enum ErrorCode {
     AGENT_NOT_FOUND("agent_not_found", 404, "Agent not found"),
     METHOD_NOT_ALLOWED("method_not_allowed", 405, "Method not allowed"),
     AGENT_INACTIVE("agent_inactive", 409, "Agent inactive"),
+    AGENT_NOT_SERVICE("agent_not_service", 409, "Only service agents can be OAuth clients"),
     CONFLICT("conflict", 409, "Conflict"),
     PAYLOAD_TOO_LARGE("payload_too_large", 413, "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415, "Unsupported media type"),
@@ -36,6 +37,11 @@ public enum ErrorCode {
     CONSTRAINT_LOOSENED("constraint_loosened", 400, "Constraints may only tighten"),
     CHAIN_DEPTH_EXCEEDED("chain_depth_exceeded", 409, "Delegation chain too deep"),
     DELEGATION_CYCLE("delegation_cycle", 409, "Delegation would create a cycle"),
+    DELEGATION_REVOKED("delegation_revoked", 409, "Delegation revoked or expired"),
+    /** Token exchange (RFC 8693): the subject token is not a usable access token of this server. */
+    SUBJECT_TOKEN_INVALID("subject_token_invalid", 400, "Subject token invalid"),
+    /** Token exchange (RFC 8693): the actor token is missing, of an unsupported type or not an agent's token. */
+    ACTOR_TOKEN_INVALID("actor_token_invalid", 400, "Actor token invalid"),
     // OAuth 2.1 (RFC 6749 section 5.2, RFC 7591 section 3.2.2, RFC 8707): the code is the wire "error" value.
     OAUTH_INVALID_REQUEST("invalid_request", 400, "Invalid OAuth request"),
     OAUTH_INVALID_CLIENT("invalid_client", 401, "Client authentication failed"),
@@ -52,7 +58,13 @@ public enum ErrorCode {
     /** Registration without a valid initial access token (RFC 7591 section 3, RFC 6750). */
     OAUTH_INVALID_TOKEN("invalid_token", 401, "Registration token required"),
     /** Registration closed by configuration. */
-    OAUTH_ACCESS_DENIED("access_denied", 403, "Registration denied");
+    OAUTH_ACCESS_DENIED("access_denied", 403, "Registration denied"),
+    // Device authorization grant (RFC 8628 section 3.5), answered while a device polls the token endpoint.
+    OAUTH_AUTHORIZATION_PENDING("authorization_pending", 400, "Authorization pending"),
+    OAUTH_SLOW_DOWN("slow_down", 400, "Polling too fast"),
+    OAUTH_EXPIRED_TOKEN("expired_token", 400, "Device code expired"),
+    /** The user denied a device's request (the same RFC 6749 error value as above, with RFC 8628's status). */
+    OAUTH_DEVICE_ACCESS_DENIED("access_denied", 400, "The user denied the request");
 
     private final String code;
     private final int status;

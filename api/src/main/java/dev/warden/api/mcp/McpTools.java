@@ -100,7 +100,7 @@ final class McpTools {
 
     /** Runs {@code tool} for {@code caller}, after checking the tool's scope. */
     JsonNode call(Tool tool, Principal caller, ObjectNode args) {
-        if (caller instanceof Principal.User user && !user.holds(tool.scope())) {
+        if (!caller.holds(tool.scope())) {
             throw new ForbiddenException(ErrorCode.INSUFFICIENT_SCOPE, "this token lacks the scope " + tool.scope());
         }
         return tool.call().apply(caller, args);

@@ -32,12 +32,23 @@ import java.util.Optional;
  * @param keyRotation                how long a signing key signs before a new one takes over
  * @param resources                  further protected resources (integrators' own MCP servers)
  * @param allowedOrigins             browser origins {@code /mcp} accepts besides the issuer's own and loopback
+ * @param agentTokenTtl              lifetime of a token issued to an agent (client credentials, token exchange):
+ *                                   how long a resource server that only checks signatures may honour it after
+ *                                   a revocation (never longer than {@link #accessTokenTtl})
+ * @param deviceCodeTtl              lifetime of a device code and its user code (RFC 8628)
+ * @param devicePollInterval         the least time between two polls of a device code
  */
 public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Duration refreshTokenTtl,
                           Duration grantMaxLifetime, Duration codeTtl, boolean mcpRegistrationOpen,
                           boolean allowAnonymousRegistration, List<String> registrationTokens, Duration clientSecretTtl,
                           Optional<String> loginPage, Optional<String> consentPage, Optional<String> keyEncryptionKey,
-                          Duration keyRotation, List<Resource> resources, List<String> allowedOrigins) {
+                          Duration keyRotation, List<Resource> resources, List<String> allowedOrigins,
+                          Duration agentTokenTtl, Duration deviceCodeTtl, Duration devicePollInterval) {
+
+    /** The lifetime of tokens issued to agents: {@link #agentTokenTtl}, at most {@link #accessTokenTtl}. */
+    public Duration effectiveAgentTokenTtl() {
+        return agentTokenTtl.compareTo(accessTokenTtl) < 0 ? agentTokenTtl : accessTokenTtl;
+    }
 
     /** Bytes of the key-encryption key. */
     public static final int KEY_BYTES = 32;
@@ -52,6 +63,12 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         positive("grant-max-lifetime-seconds", grantMaxLifetime);
         positive("code-ttl-seconds", codeTtl);
         positive("key-rotation-days", keyRotation);
+        positive("agent-access-token-ttl-seconds", agentTokenTtl);
+        positive("device-code-ttl-seconds", deviceCodeTtl);
+        positive("device-poll-interval-seconds", devicePollInterval);
+        if (deviceCodeTtl.compareTo(Duration.ofMinutes(30)) > 0) {
+            throw new IllegalArgumentException("warden.oauth.device-code-ttl-seconds must be at most 1800");
+        }
         if (codeTtl.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new IllegalArgumentException("warden.oauth.code-ttl-seconds must be at most 600 (RFC 6749 4.1.2)");
         }
@@ -83,7 +100,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
     public OAuthConfig withKeyEncryptionKey(String base64) {
         return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl, mcpRegistrationOpen,
                 allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage, consentPage,
-                Optional.of(base64), keyRotation, resources, allowedOrigins);
+                Optional.of(base64), keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
+                devicePollInterval);
     }
 
     /** The key-encryption key's bytes, if configured. */
@@ -142,7 +160,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
                 + ", clientSecretTtl=" + clientSecretTtl + ", loginPage=" + loginPage.orElse("(built-in)")
                 + ", consentPage=" + consentPage.orElse("(built-in)") + ", keyEncryptionKey="
                 + (keyEncryptionKey.isPresent() ? "****" : "(unset)") + ", keyRotation=" + keyRotation
-                + ", resources=" + resources + ", allowedOrigins=" + allowedOrigins + "]";
+                + ", resources=" + resources + ", allowedOrigins=" + allowedOrigins + ", agentTokenTtl=" + agentTokenTtl
+                + ", deviceCodeTtl=" + deviceCodeTtl + ", devicePollInterval=" + devicePollInterval + "]";
     }
 
     /** Reads node {@code warden.oauth}; missing keys keep the defaults. */
@@ -162,6 +181,10 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         node.get("key-encryption-key").asString().filter(s -> !s.isBlank())
                 .ifPresent(v -> b.keyEncryptionKey = Optional.of(v));
         node.get("key-rotation-days").asLong().ifPresent(v -> b.keyRotation = Duration.ofDays(v));
+        node.get("agent-access-token-ttl-seconds").asLong().ifPresent(v -> b.agentTokenTtl = Duration.ofSeconds(v));
+        node.get("device-code-ttl-seconds").asLong().ifPresent(v -> b.deviceCodeTtl = Duration.ofSeconds(v));
+        node.get("device-poll-interval-seconds").asLong()
+                .ifPresent(v -> b.devicePollInterval = Duration.ofSeconds(v));
         node.get("allowed-origins").asString().ifPresent(v -> b.allowedOrigins = commaList(v));
         List<Resource> resources = new ArrayList<>();
         node.get("resources").asNodeList().ifPresent(list -> list.forEach(r -> resources.add(new Resource(
@@ -208,6 +231,9 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         private Duration keyRotation = Duration.ofDays(30);
         private List<Resource> resources = List.of();
         private List<String> allowedOrigins = List.of();
+        private Duration agentTokenTtl = Duration.ofMinutes(5);
+        private Duration deviceCodeTtl = Duration.ofMinutes(10);
+        private Duration devicePollInterval = Duration.ofSeconds(5);
 
         private Builder() {
         }
@@ -262,6 +288,16 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
             return this;
         }
 
+        public Builder agentTokenTtl(Duration ttl) {
+            this.agentTokenTtl = ttl;
+            return this;
+        }
+
+        public Builder devicePollInterval(Duration interval) {
+            this.devicePollInterval = interval;
+            return this;
+        }
+
         public Builder loginPage(String url) {
             this.loginPage = Optional.of(url);
             return this;
@@ -270,7 +306,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         public OAuthConfig build() {
             return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl,
                     mcpRegistrationOpen, allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage,
-                    consentPage, keyEncryptionKey, keyRotation, resources, allowedOrigins);
+                    consentPage, keyEncryptionKey, keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
+                    devicePollInterval);
         }
     }
 }

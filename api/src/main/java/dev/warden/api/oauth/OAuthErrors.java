@@ -16,13 +16,17 @@ import io.helidon.webserver.http.ServerResponse;
 
 /**
  * The error surface of the OAuth endpoints (token, registration, revocation, introspection): RFC 6749 section
- * 5.2 bodies {@code {"error", "error_description"}} as {@code application/json}, never cached. An
+ * 5.2 bodies {@code {"error", "error_description"}} as {@code application/json}, never cached, plus
+ * {@code warden_error} (the failure class, e.g. {@code delegation_revoked}) when the error names one. An
  * {@link OAuthException} keeps its error and status; bad input found before the grant is judged (a form that is
  * not a form, a repeated parameter, a body too large) is {@code invalid_request}; a retriable failure is 503
  * {@code temporarily_unavailable} with {@code Retry-After}; anything else keeps its status as
  * {@code invalid_request} (4xx) or {@code server_error}.
  */
 public final class OAuthErrors implements ErrorMapper {
+    /** The extension member naming Warden's failure class (agent and delegation failures of token exchange). */
+    public static final String REASON_MEMBER = "warden_error";
+
     /** The one instance. */
     public static final OAuthErrors JSON = new OAuthErrors();
 
@@ -60,6 +64,9 @@ public final class OAuthErrors implements ErrorMapper {
         }
         ObjectNode body = Json.mapper().createObjectNode().put("error", error);
         body.put("error_description", description(e));
+        if (e instanceof OAuthException oauth && oauth.reason().isPresent()) {
+            body.put(REASON_MEMBER, oauth.reason().get().code());
+        }
         res.header(HeaderNames.create("Pragma"), "no-cache");
         Responses.json(res, Status.create(status), body);
     }

@@ -4,6 +4,8 @@ import dev.warden.api.WardenApi;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.CredentialResolver;
 import dev.warden.api.db.Database;
+import dev.warden.api.oauth.agents.AgentClientRepository;
+import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.authorize.AuthorizationFlow;
 import dev.warden.api.oauth.authorize.AuthorizeRoutes;
 import dev.warden.api.oauth.authorize.CodeRepository;
@@ -17,6 +19,9 @@ import dev.warden.api.oauth.clients.ClientRegistrar;
 import dev.warden.api.oauth.clients.ClientRepository;
 import dev.warden.api.oauth.clients.Clients;
 import dev.warden.api.oauth.clients.RegistrationRoutes;
+import dev.warden.api.oauth.device.DeviceAuthorizationRoutes;
+import dev.warden.api.oauth.device.DeviceCodes;
+import dev.warden.api.oauth.device.DeviceVerificationRoutes;
 import dev.warden.api.oauth.discovery.DiscoveryRoutes;
 import dev.warden.api.oauth.introspection.IntrospectionRoutes;
 import dev.warden.api.oauth.introspection.RevocationRoutes;
@@ -54,10 +59,14 @@ public final class OAuthServer {
     private final ClientIp clientIp;
     private final InstantSource clock;
     private final TargetGuard guard;
+    private final AgentDirectory directory;
+    private final AgentClientRepository agentClients;
 
-    public OAuthServer(OAuthConfig config, Issuer issuer, Database db, UsersComponent users, ClientIp clientIp,
-                       boolean allowPrivateTargets, InstantSource clock) {
+    public OAuthServer(OAuthConfig config, Issuer issuer, Database db, UsersComponent users, AgentDirectory directory,
+                       ClientIp clientIp, boolean allowPrivateTargets, InstantSource clock) {
         this.config = config;
+        this.directory = directory;
+        this.agentClients = new AgentClientRepository(db);
         this.issuer = issuer;
         this.db = db;
         this.users = users;
@@ -68,7 +77,7 @@ public final class OAuthServer {
         this.keys = new SigningKeys(db, cipher, config.keyRotation(), config.accessTokenTtl(), clock);
         this.accessTokens = new AccessTokens(keys, issuer, config.accessTokenTtl(), clock);
         this.grants = new GrantRepository(db);
-        this.resolver = new AccessTokenResolver(accessTokens, grants, clock);
+        this.resolver = new AccessTokenResolver(accessTokens, grants, directory.agents(), clock);
         this.clientRepository = new ClientRepository(db);
         this.guard = TargetGuard.system(allowPrivateTargets);
     }
@@ -80,6 +89,11 @@ public final class OAuthServer {
     /** The resolver of this server's access tokens, for the credential chain. */
     public CredentialResolver accessTokenResolver() {
         return resolver;
+    }
+
+    /** Service agents bound to OAuth clients. */
+    public AgentClientRepository agentClients() {
+        return agentClients;
     }
 
     /** The {@code WWW-Authenticate} challenges of Warden's protected resources. */
@@ -95,7 +109,7 @@ public final class OAuthServer {
     public List<WardenApi.Mount> mounts(Authenticator authenticator, long maxBodyBytes) {
         Clients clients = new Clients(clientRepository, new ClientMetadataDocuments(
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER)
-                        .build(), guard, resources::isScope, clock));
+                        .build(), guard, resources::isScope, clock), id -> agentClients.client(id, clock.instant()));
         ClientAuthenticator clientAuth = new ClientAuthenticator(clients, clock);
         ClientRegistrar registrar = new ClientRegistrar(clientRepository, config.clientSecretTtl(), clock);
         RegistrationRoutes.Gate oauthGate = new RegistrationRoutes.Gate(false, config.allowAnonymousRegistration(),
@@ -107,8 +121,9 @@ public final class OAuthServer {
         AuthorizationFlow flow = new AuthorizationFlow(clients, resources, issuer, authenticator,
                 users.cookies().name(), codes, new ConsentRepository(db), config.codeTtl(), config.loginPage(),
                 config.consentPage(), clock);
-        TokenRoutes token = new TokenRoutes(clientAuth, codes, grants, accessTokens, config, db, clientIp, clock,
-                maxBodyBytes);
+        DeviceCodes deviceCodes = new DeviceCodes(db);
+        TokenRoutes token = new TokenRoutes(clientAuth, codes, deviceCodes, grants, accessTokens, resources, directory,
+                config, db, clientIp, clock, maxBodyBytes);
         AuthorizeRoutes authorize = new AuthorizeRoutes(flow);
         return List.of(
                 new WardenApi.Mount("/.well-known", new DiscoveryRoutes(issuer, resources)),
@@ -128,6 +143,10 @@ public final class OAuthServer {
                         maxBodyBytes), OAuthErrors.JSON),
                 new WardenApi.Mount("/oauth/introspect", new IntrospectionRoutes(clientAuth, grants, accessTokens, issuer,
                         clock, maxBodyBytes), OAuthErrors.JSON),
-                new WardenApi.Mount("/oauth/jwks", new JwksRoutes(keys)));
+                new WardenApi.Mount("/oauth/jwks", new JwksRoutes(keys)),
+                new WardenApi.Mount("/auth/device/code", new DeviceAuthorizationRoutes(clientAuth, deviceCodes, resources,
+                        issuer, config, clock, maxBodyBytes), OAuthErrors.JSON),
+                new WardenApi.Mount(DeviceAuthorizationRoutes.VERIFICATION_PATH, new DeviceVerificationRoutes(flow,
+                        deviceCodes, clients, users.service(), pages, clock, maxBodyBytes), pages));
     }
 }

@@ -21,6 +21,10 @@ public enum AuthEndpoint {
     EMAIL_OTP("email-otp", 5, FailMode.CLOSED, "/auth/email-otp"),
     TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, "/auth/totp/verify"),
     OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, "/mcp/token", "/oauth/token"),
+    /** Device authorization requests (RFC 8628): each one stores a pending code. */
+    DEVICE_AUTHORIZATION("device-authorization", 10, FailMode.CLOSED, "/auth/device/code"),
+    /** The device verification page's form: user codes are short, so guesses are few. */
+    DEVICE_VERIFY("device-verify", 10, FailMode.CLOSED, "/auth/device/verify"),
     /**
      * Dynamic client registration: 1 per minute when anonymous registration is on, 5 otherwise; a
      * negative configured limit disables the cap (SPEC Limits).

@@ -72,6 +72,15 @@ final class ReviewedRoutes {
         m.put("POST /oauth/revoke", Access.open());
         m.put("POST /oauth/introspect", Access.open());
         m.put("GET /oauth/jwks", Access.open());
+        // Device grant (RFC 8628): the client authenticates itself; the verification page checks the session and
+        // its CSRF token itself and sends a browser without a session to the login page.
+        m.put("POST /auth/device/code", Access.open());
+        m.put("GET /auth/device", Access.open());
+        m.put("POST /auth/device/verify", Access.open());
+        // Binding a service agent to an OAuth client: the agent's owner or the administrator.
+        m.put("POST /agents/{id}/oauth-client", Access.scope("agents:write"));
+        m.put("GET /agents/{id}/oauth-client", Access.scope("agents:read"));
+        m.put("DELETE /agents/{id}/oauth-client", Access.scope("agents:write"));
         // Warden's MCP endpoint: an OAuth access token for it (or a Warden credential) with the mcp scope.
         m.put("POST /mcp", Access.scope(Scopes.MCP));
         m.put("GET /mcp", Access.scope(Scopes.MCP));

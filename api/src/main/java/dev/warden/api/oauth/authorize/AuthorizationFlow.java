@@ -77,7 +77,7 @@ public final class AuthorizationFlow {
     }
 
     /** The user signed in with this browser's session cookie, if any. */
-    Optional<Principal.User> signedIn(ServerRequest req) {
+    public Optional<Principal.User> signedIn(ServerRequest req) {
         return req.headers().cookies().first(sessionCookie).asOptional()
                 .filter(v -> v.startsWith(TokenKind.SESSION.prefix()))
                 .flatMap(authenticator::authenticate)
@@ -86,7 +86,7 @@ public final class AuthorizationFlow {
     }
 
     /** Where to send a browser that is not signed in: the login page, then back to {@code authorizeUrl}. */
-    String loginLocation(String authorizeUrl) {
+    public String loginLocation(String authorizeUrl) {
         return loginPage.map(p -> p + (p.contains("?") ? "&" : "?") + "return_to="
                         + java.net.URLEncoder.encode(issuer.value() + authorizeUrl, java.nio.charset.StandardCharsets.UTF_8))
                 .orElse("/oauth/login?return_to=" + java.net.URLEncoder.encode(authorizeUrl,

@@ -19,11 +19,13 @@ import java.util.Optional;
  * The built-in login page, {@code /oauth/login}: {@code GET} shows the form (username and password of the
  * username plugin), {@code POST} signs in, sets the session cookie and sends the browser back to
  * {@code return_to} (303). {@code return_to} may only be Warden's own authorization endpoint, never another
- * site (no open redirect). A bad username/password pair shows the form again with one message, whatever was
+ * site (no open redirect) or its device verification page. A bad username/password pair shows the form again with one message, whatever was
  * wrong (401). The sign-in IP limit and the account lockout of {@code /auth/sign-in} apply here too.
  */
 public final class LoginRoutes implements DeclaredService {
     private static final String ACTION = "/oauth/login";
+    /** The device verification page (RFC 8628), the other page that sends users here. */
+    public static final String DEVICE_PAGE = "/auth/device";
 
     private final UserService users;
     private final SessionCookies cookies;
@@ -84,7 +86,8 @@ public final class LoginRoutes implements DeclaredService {
 
     /** {@code value} when it is a path of Warden's authorization endpoint, else that endpoint's bare path. */
     static String returnTo(Optional<String> value) {
-        return value.filter(v -> (v.startsWith("/oauth/authorize?") || v.startsWith("/mcp/authorize?"))
+        return value.filter(v -> (v.startsWith("/oauth/authorize?") || v.startsWith("/mcp/authorize?")
+                        || v.equals(DEVICE_PAGE) || v.startsWith(DEVICE_PAGE + "?"))
                         && v.length() <= 8192 && v.chars().allMatch(c -> c > 0x20 && c < 0x7f) && !v.contains("\\"))
                 .orElse("/oauth/authorize");
     }

@@ -44,7 +44,7 @@ public final class Pages implements ErrorMapper {
     }
 
     /** Sends template {@code name} (e.g. {@code oauth/login.jte}) with {@code params}. */
-    void send(ServerResponse res, Status status, String name, Map<String, Object> params) {
+    public void send(ServerResponse res, Status status, String name, Map<String, Object> params) {
         StringOutput out = new StringOutput();
         templates.render(name, params, out);
         secureHeaders(res);
@@ -54,7 +54,7 @@ public final class Pages implements ErrorMapper {
     }
 
     /** Redirects the browser (303 after a form post, 302 otherwise) with the page headers. */
-    static void redirect(ServerResponse res, Status status, String location) {
+    public static void redirect(ServerResponse res, Status status, String location) {
         secureHeaders(res);
         res.status(status);
         res.header(HeaderNames.LOCATION, location);
@@ -71,7 +71,7 @@ public final class Pages implements ErrorMapper {
     }
 
     /** An error page: what went wrong, never a redirect to an unvalidated URI. */
-    void error(ServerResponse res, Status status, String title, String message) {
+    public void error(ServerResponse res, Status status, String title, String message) {
         send(res, status, "oauth/error.jte", Map.of("title", title, "message", message));
     }
 
@@ -85,7 +85,7 @@ public final class Pages implements ErrorMapper {
     }
 
     /** The CSRF token of this browser, set as a cookie when it has none yet. */
-    String csrfToken(ServerRequest req, ServerResponse res) {
+    public String csrfToken(ServerRequest req, ServerResponse res) {
         Optional<String> existing = csrfCookie(req);
         if (existing.isPresent()) {
             return existing.get();
@@ -101,7 +101,7 @@ public final class Pages implements ErrorMapper {
     }
 
     /** True when the form's {@code csrf} equals this browser's CSRF cookie (constant time). */
-    boolean csrfMatches(ServerRequest req, Map<String, String> form) {
+    public boolean csrfMatches(ServerRequest req, Map<String, String> form) {
         Optional<String> cookie = csrfCookie(req);
         String sent = form.get("csrf");
         return cookie.isPresent() && sent != null && MessageDigest.isEqual(Tokens.hash(cookie.get()), Tokens.hash(sent));

@@ -25,7 +25,8 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
                              Optional<String> scope, ObjectNode echo) {
 
     /** The grant types a client may register today. */
-    public static final Set<String> GRANT_TYPES = Set.of("authorization_code", "refresh_token");
+    public static final Set<String> GRANT_TYPES = Set.of("authorization_code", "refresh_token",
+            "urn:ietf:params:oauth:grant-type:device_code", "urn:ietf:params:oauth:grant-type:token-exchange");
     private static final Set<String> AUTH_METHODS = Set.of(OAuthClient.NONE, OAuthClient.BASIC, OAuthClient.POST);
     private static final List<String> URL_MEMBERS = List.of("client_uri", "logo_uri", "tos_uri", "policy_uri");
     private static final List<String> TEXT_MEMBERS = List.of("software_id", "software_version");
@@ -50,7 +51,8 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
         List<String> grantTypes = texts(body, "grant_types").orElse(List.of("authorization_code"));
         for (String g : grantTypes) {
             if (!GRANT_TYPES.contains(g)) {
-                throw metadata("grant_types: " + g + " is not supported (authorization_code, refresh_token)");
+                throw metadata("grant_types: " + g + " is not supported (authorization_code, refresh_token, "
+                        + "urn:ietf:params:oauth:grant-type:device_code, urn:ietf:params:oauth:grant-type:token-exchange)");
             }
         }
         List<String> responseTypes = texts(body, "response_types").orElse(List.of("code"));

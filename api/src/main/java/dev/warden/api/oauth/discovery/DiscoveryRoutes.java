@@ -79,11 +79,13 @@ public final class DiscoveryRoutes implements DeclaredService {
         doc.put("registration_endpoint", issuer.url("/mcp/register"));
         doc.put("revocation_endpoint", issuer.url("/oauth/revoke"));
         doc.put("introspection_endpoint", issuer.url("/oauth/introspect"));
+        doc.put("device_authorization_endpoint", issuer.url("/auth/device/code"));
         doc.put("jwks_uri", issuer.url("/oauth/jwks"));
         array(doc, "scopes_supported", resources.allScopes());
         array(doc, "response_types_supported", List.of("code"));
         array(doc, "response_modes_supported", List.of("query"));
-        array(doc, "grant_types_supported", List.of("authorization_code", "refresh_token"));
+        array(doc, "grant_types_supported", List.of("authorization_code", "refresh_token", "client_credentials",
+                "urn:ietf:params:oauth:grant-type:device_code", "urn:ietf:params:oauth:grant-type:token-exchange"));
         List<String> methods = List.of("none", "client_secret_basic", "client_secret_post");
         array(doc, "token_endpoint_auth_methods_supported", methods);
         array(doc, "revocation_endpoint_auth_methods_supported", methods);

@@ -15,8 +15,11 @@ import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -24,12 +27,20 @@ import java.util.UUID;
  * Access tokens as RFC 9068 JWTs: header {@code typ} {@code at+jwt}, ES256 with the current {@link SigningKeys}
  * key; claims {@code iss} (the issuer, byte-identical), {@code sub} (the user id), {@code aud} (the resource),
  * {@code client_id}, {@code scope}, {@code jti}, {@code iat}, {@code exp}, and {@code gid} (the grant the token
- * belongs to, so that revoking the grant ends the token). {@link #verify} checks all of it; whether the grant is
- * still active is the caller's question.
+ * belongs to, so that revoking the grant ends the token); a token an agent holds adds {@code act} (RFC 8693, the
+ * acting agents nested, current outermost) or, when the agent is the subject itself (client credentials),
+ * {@code sub_kind: "agent"}. {@link #verify} checks all of it; whether the grant is still active is the caller's
+ * question.
  */
 public final class AccessTokens {
     /** The grant-id claim. */
     static final String GRANT_CLAIM = "gid";
+    /** RFC 8693 actor claim. */
+    static final String ACT_CLAIM = "act";
+    /** Present ({@code "agent"}) when the subject is an agent, not a user. */
+    static final String SUBJECT_KIND_CLAIM = "sub_kind";
+    /** The deepest actor chain a token may carry (the largest maxDepth plus the first actor). */
+    static final int MAX_ACTORS = 11;
     private static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
     private static final int MAX_LENGTH = 4096;
 
@@ -45,11 +56,37 @@ public final class AccessTokens {
         this.clock = clock;
     }
 
-    /** What a valid token says. */
-    public record Claims(String subject, String clientId, List<String> scopes, String audience, String jti,
-                         Instant issuedAt, Instant expiresAt, String grantId) {
+    /** Who a token's {@code sub} is: a user, or an agent (a client-credentials token of a bound agent). */
+    public enum SubjectKind {
+        USER, AGENT
+    }
+
+    /**
+     * What a valid token says. {@code actors} are the agents acting for the subject (RFC 8693 {@code act}), the
+     * current actor first and the first actor last; empty for a token the subject uses itself.
+     */
+    public record Claims(String subject, SubjectKind subjectKind, String clientId, List<String> scopes, String audience,
+                         String jti, Instant issuedAt, Instant expiresAt, String grantId, List<String> actors) {
         public Claims {
             scopes = List.copyOf(scopes);
+            actors = List.copyOf(actors);
+        }
+
+        /** The agent-to-agent hops of the actor chain: 0 for a user's token or one agent acting for them. */
+        public int delegationHops() {
+            return Math.max(0, actors.size() - 1);
+        }
+    }
+
+    /**
+     * What to sign: the subject and its kind, the client, scopes, audience, grant, actors (current first) and the
+     * latest expiry the grant allows ({@code notAfter}; the token's own lifetime applies when it is later).
+     */
+    public record Spec(String subject, SubjectKind subjectKind, String clientId, List<String> scopes, String audience,
+                       String grantId, List<String> actors, Optional<Instant> notAfter, Duration ttl) {
+        public Spec {
+            scopes = List.copyOf(scopes);
+            actors = List.copyOf(actors);
         }
     }
 
@@ -62,23 +99,39 @@ public final class AccessTokens {
         return ttl;
     }
 
-    /** Signs a new token. */
+    /** Signs a new token for a user's grant, with this server's access-token lifetime. */
     public Issued issue(String subject, String clientId, List<String> scopes, String audience, String grantId) {
+        return issue(new Spec(subject, SubjectKind.USER, clientId, scopes, audience, grantId, List.of(), Optional.empty(),
+                ttl));
+    }
+
+    /** Signs a new token as {@code spec} says. */
+    public Issued issue(Spec spec) {
         Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        Claims claims = new Claims(subject, clientId, scopes, audience, UUID.randomUUID().toString(), now, now.plus(ttl),
-                grantId);
+        Instant expiresAt = now.plus(spec.ttl());
+        if (spec.notAfter().isPresent() && spec.notAfter().get().isBefore(expiresAt)) {
+            expiresAt = spec.notAfter().get().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        }
+        Claims claims = new Claims(spec.subject(), spec.subjectKind(), spec.clientId(), spec.scopes(), spec.audience(),
+                UUID.randomUUID().toString(), now, expiresAt, spec.grantId(), spec.actors());
         ECKey key = keys.signingKey();
-        JWTClaimsSet set = new JWTClaimsSet.Builder()
+        JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder()
                 .issuer(issuer.value())
-                .subject(subject)
-                .audience(audience)
-                .claim("client_id", clientId)
-                .claim("scope", String.join(" ", scopes))
+                .subject(spec.subject())
+                .audience(spec.audience())
+                .claim("client_id", spec.clientId())
+                .claim("scope", String.join(" ", spec.scopes()))
                 .jwtID(claims.jti())
                 .issueTime(Date.from(now))
-                .expirationTime(Date.from(claims.expiresAt()))
-                .claim(GRANT_CLAIM, grantId)
-                .build();
+                .expirationTime(Date.from(expiresAt))
+                .claim(GRANT_CLAIM, spec.grantId());
+        if (spec.subjectKind() == SubjectKind.AGENT) {
+            builder.claim(SUBJECT_KIND_CLAIM, "agent");
+        }
+        if (!spec.actors().isEmpty()) {
+            builder.claim(ACT_CLAIM, act(spec.actors(), 0));
+        }
+        JWTClaimsSet set = builder.build();
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(AT_JWT).keyID(key.getKeyID()).build(),
                 set);
         try {
@@ -86,7 +139,31 @@ public final class AccessTokens {
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot sign an access token", e);
         }
-        return new Issued(jwt.serialize(), claims, ttl.toSeconds());
+        return new Issued(jwt.serialize(), claims, Math.max(0, expiresAt.getEpochSecond() - now.getEpochSecond()));
+    }
+
+    /** RFC 8693 section 4.1: {@code {"sub": current actor, "act": {"sub": the one before, ...}}}. */
+    private static Map<String, Object> act(List<String> actors, int from) {
+        Map<String, Object> act = new LinkedHashMap<>();
+        act.put("sub", actors.get(from));
+        if (from + 1 < actors.size()) {
+            act.put(ACT_CLAIM, act(actors, from + 1));
+        }
+        return act;
+    }
+
+    /** The actors of an {@code act} claim, current first; empty when it is malformed or deeper than allowed. */
+    private static Optional<List<String>> actors(Object act) {
+        List<String> actors = new ArrayList<>();
+        Object at = act;
+        while (at != null) {
+            if (!(at instanceof Map<?, ?> map) || !(map.get("sub") instanceof String sub) || actors.size() >= MAX_ACTORS) {
+                return Optional.empty();
+            }
+            actors.add(sub);
+            at = map.get(ACT_CLAIM);
+        }
+        return Optional.of(actors);
     }
 
     /** True when {@code token} looks like a JWT (this resolver's kind of credential). */
@@ -120,13 +197,17 @@ public final class AccessTokens {
             String scope = set.getStringClaim("scope");
             String clientId = set.getStringClaim("client_id");
             String grantId = set.getStringClaim(GRANT_CLAIM);
-            if (scope == null || clientId == null || grantId == null) {
+            String kind = set.getStringClaim(SUBJECT_KIND_CLAIM);
+            Object act = set.getClaim(ACT_CLAIM);
+            Optional<List<String>> actors = act == null ? Optional.of(List.of()) : actors(act);
+            if (scope == null || clientId == null || grantId == null || actors.isEmpty()
+                    || (kind != null && !kind.equals("agent"))) {
                 return Optional.empty();
             }
-            return Optional.of(new Claims(set.getSubject(), clientId,
+            return Optional.of(new Claims(set.getSubject(), kind == null ? SubjectKind.USER : SubjectKind.AGENT, clientId,
                     scope.isEmpty() ? List.of() : List.of(scope.split(" ")), set.getAudience().getFirst(), set.getJWTID(),
                     set.getIssueTime() == null ? now : set.getIssueTime().toInstant(),
-                    set.getExpirationTime().toInstant(), grantId));
+                    set.getExpirationTime().toInstant(), grantId, actors.get()));
         } catch (ParseException | JOSEException | RuntimeException e) {
             return Optional.empty();
         }

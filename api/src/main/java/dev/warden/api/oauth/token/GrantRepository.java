@@ -30,7 +30,7 @@ public final class GrantRepository {
     private static final String INSERT_REFRESH = """
             INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (?, ?, ?, ?)""";
     /** Usable: not revoked, not past its hard end, and its browser session (if any) not signed out. */
-    private static final String USABLE = """
+    static final String USABLE = """
             (g.revoked_at IS NULL AND g.expires_at > ?
              AND NOT EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = g.session_id AND s.revoked_at IS NOT NULL))""";
     private static final String SELECT_REFRESH = """
@@ -53,9 +53,16 @@ public final class GrantRepository {
     private static final String PURGE_JTIS = "DELETE FROM oauth_revoked_access_tokens WHERE expires_at < ?";
 
     private final Database db;
+    private final AgentGrantRepository agentGrants;
 
     public GrantRepository(Database db) {
         this.db = db;
+        this.agentGrants = new AgentGrantRepository(db);
+    }
+
+    /** The grants of tokens issued to agents (client credentials, token exchange). */
+    public AgentGrantRepository agentGrants() {
+        return agentGrants;
     }
 
     /** Inside {@code conn}'s transaction. */
@@ -133,8 +140,14 @@ public final class GrantRepository {
         }
     }
 
-    /** True when an access token {@code jti} of grant {@code grantId} may still be used at {@code now}. */
+    /**
+     * True when an access token {@code jti} of grant {@code grantId} may still be used at {@code now}: a user's
+     * grant, or (id {@code agr_...}) a grant of a token issued to agents.
+     */
     public boolean isActive(String grantId, String jti, Instant now) {
+        if (AgentGrantRepository.isAgentGrant(grantId)) {
+            return agentGrants.isActive(grantId, jti, now);
+        }
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(ACTIVE)) {
                 ps.setTimestamp(1, Timestamp.from(now));

@@ -29,6 +29,33 @@ final class OAuthEvents {
         return new StreamEvent.Draft(EventType.AUTH_SIGNIN, now, data, Optional.empty(), Optional.of(grant.userId()));
     }
 
+    /**
+     * {@code auth.signin} of a token issued to agents: {@code {"agent": {id}, "actors": [ids, current first] (token
+     * exchange), "user": {id} (token exchange), "client": {id, name}, "grant": {id, scope, resource, expiresAt},
+     * "method": "oauth_client_credentials" | "oauth_token_exchange", "ip"}}. The event's agent is the acting agent.
+     */
+    static StreamEvent.Draft agentGranted(AgentGrantRepository.AgentGrant grant, OAuthClient client, String ip) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        String actor = grant.agentIds().getLast();
+        data.put("agent", Map.of("id", actor));
+        boolean exchange = grant.subjectKind().equals("user");
+        if (exchange) {
+            data.put("user", Map.of("id", grant.subject()));
+            data.put("actors", grant.agentIds().reversed());
+        }
+        data.put("client", Map.of("id", client.clientId(), "name", client.clientName()));
+        Map<String, Object> g = new LinkedHashMap<>();
+        g.put("id", grant.id());
+        g.put("scope", grant.scope());
+        g.put("resource", grant.resource());
+        g.put("expiresAt", dev.warden.pipeline.contract.Json.timestamp(grant.expiresAt()));
+        data.put("grant", g);
+        data.put("method", "oauth_" + grant.grantType());
+        data.put("ip", ip);
+        return new StreamEvent.Draft(EventType.AUTH_SIGNIN, grant.createdAt(), data, Optional.of(actor),
+                exchange ? Optional.of(grant.subject()) : Optional.empty());
+    }
+
     /** {@code auth.failed}: {@code {"client": {id}, "reason": the OAuth error, "method", "ip"}}. */
     static StreamEvent.Draft failed(Optional<String> clientId, String error, String grantType, String ip, Instant now) {
         Map<String, Object> data = new LinkedHashMap<>();

@@ -11,6 +11,10 @@ import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.api.oauth.OAuthConfig;
+import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.agents.AgentDirectory;
+import dev.warden.api.oauth.device.DeviceAuthorizationRoutes;
+import dev.warden.api.oauth.device.DeviceCodes;
 import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.clients.OAuthClient;
@@ -27,25 +31,39 @@ import java.util.Optional;
 /**
  * The token endpoint, {@code POST /} of {@code /mcp/token} and {@code /oauth/token}
  * ({@code application/x-www-form-urlencoded}): the client authenticates ({@link ClientAuthenticator}), then
- * {@code grant_type} picks the grant. The answer is {@code {access_token, token_type: "Bearer", expires_in,
- * refresh_token, scope}} with {@code Cache-Control: no-store}; errors are RFC 6749 bodies (the mount's error
- * surface) and each refusal emits {@code auth.failed}. The per-IP limit (20 a minute) is the rate-limit filter's.
+ * {@code grant_type} picks the grant: {@code authorization_code}, {@code refresh_token}, the device code (RFC
+ * 8628), {@code client_credentials} (bound service agents) or token exchange (RFC 8693). The answer is
+ * {@code {access_token, token_type: "Bearer", expires_in, refresh_token, scope}} ({@code refresh_token} only for
+ * a user's grant; token exchange adds {@code issued_token_type}) with {@code Cache-Control: no-store}; errors are
+ * RFC 6749 bodies (the mount's error surface) and each refusal emits {@code auth.failed}. The per-IP limit (20 a
+ * minute) is the rate-limit filter's.
  */
 public final class TokenRoutes implements DeclaredService {
     private final ClientAuthenticator clients;
     private final AuthorizationCodeGrant codeGrant;
     private final RefreshTokenGrant refreshGrant;
+    private final DeviceCodeGrant deviceGrant;
+    private final ClientCredentialsGrant clientCredentials;
+    private final TokenExchangeGrant exchange;
     private final Database db;
     private final ClientIp clientIp;
     private final InstantSource clock;
     private final long maxBodyBytes;
 
-    public TokenRoutes(ClientAuthenticator clients, CodeRepository codes, GrantRepository grants, AccessTokens accessTokens,
+    public TokenRoutes(ClientAuthenticator clients, CodeRepository codes, DeviceCodes deviceCodes, GrantRepository grants,
+                       AccessTokens accessTokens, ProtectedResources resources, AgentDirectory directory,
                        OAuthConfig config, Database db, ClientIp clientIp, InstantSource clock, long maxBodyBytes) {
         this.clients = clients;
         TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl());
         this.codeGrant = new AuthorizationCodeGrant(codes, grants, issuer, config.grantMaxLifetime(), clock);
         this.refreshGrant = new RefreshTokenGrant(grants, issuer, clock);
+        this.deviceGrant = new DeviceCodeGrant(deviceCodes, grants, issuer, config.grantMaxLifetime(), clock);
+        AgentTokenIssuer agentIssuer = new AgentTokenIssuer(accessTokens, grants.agentGrants(),
+                config.effectiveAgentTokenTtl());
+        this.clientCredentials = new ClientCredentialsGrant(directory.agents(), directory.delegations(),
+                directory.policies(), resources, agentIssuer, clock);
+        this.exchange = new TokenExchangeGrant(accessTokens, grants, directory.agents(), directory.delegations(),
+                directory.policies(), resources, agentIssuer, clock);
         this.db = db;
         this.clientIp = clientIp;
         this.clock = clock;
@@ -63,14 +81,19 @@ public final class TokenRoutes implements DeclaredService {
         String grantType = Optional.ofNullable(form.get("grant_type"))
                 .orElseThrow(() -> OAuthException.invalidRequest("grant_type is required"));
         String ip = clientIp.text(req);
-        TokenIssuer.TokenPair pair;
+        ObjectNode body;
         try {
             OAuthClient client = clients.authenticate(req, form);
-            pair = switch (grantType) {
-                case "authorization_code" -> codeGrant.exchange(client, form, ip);
-                case "refresh_token" -> refreshGrant.refresh(client, form);
-                default -> throw new OAuthException(ErrorCode.OAUTH_UNSUPPORTED_GRANT_TYPE,
-                        "grant_type must be authorization_code or refresh_token");
+            body = switch (grantType) {
+                case "authorization_code" -> pair(codeGrant.exchange(client, form, ip));
+                case "refresh_token" -> pair(refreshGrant.refresh(client, form));
+                case DeviceAuthorizationRoutes.GRANT_TYPE -> pair(deviceGrant.poll(client, form, ip));
+                case ClientCredentialsGrant.GRANT_TYPE -> access(clientCredentials.issue(client, form, ip));
+                case TokenExchangeGrant.GRANT_TYPE -> access(exchange.exchange(client, form, ip))
+                        .put("issued_token_type", TokenExchangeGrant.ACCESS_TOKEN_TYPE);
+                default -> throw new OAuthException(ErrorCode.OAUTH_UNSUPPORTED_GRANT_TYPE, "grant_type must be "
+                        + "authorization_code, refresh_token, client_credentials, " + DeviceAuthorizationRoutes.GRANT_TYPE
+                        + " or " + TokenExchangeGrant.GRANT_TYPE);
             };
         } catch (OAuthException e) {
             db.withConnection(conn -> {
@@ -80,13 +103,24 @@ public final class TokenRoutes implements DeclaredService {
             });
             throw e;
         }
-        ObjectNode body = Json.mapper().createObjectNode()
-                .put("access_token", pair.access().token())
-                .put("token_type", "Bearer")
-                .put("expires_in", pair.access().expiresIn())
-                .put("refresh_token", pair.refreshToken())
-                .put("scope", String.join(" ", pair.access().claims().scopes()));
         res.header(HeaderNames.create("Pragma"), "no-cache");
         Responses.json(res, Status.OK_200, body);
+    }
+
+    /** The answer carrying an access token and a refresh token (a user's grant). */
+    private static ObjectNode pair(TokenIssuer.TokenPair pair) {
+        ObjectNode body = access(pair.access());
+        body.put("refresh_token", pair.refreshToken());
+        body.set("scope", body.remove("scope"));
+        return body;
+    }
+
+    /** The answer carrying an access token only. */
+    private static ObjectNode access(AccessTokens.Issued access) {
+        return Json.mapper().createObjectNode()
+                .put("access_token", access.token())
+                .put("token_type", "Bearer")
+                .put("expires_in", access.expiresIn())
+                .put("scope", String.join(" ", access.claims().scopes()));
     }
 }

@@ -1,0 +1,48 @@
+package dev.warden.api.oauth.token;
+
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.oauth.clients.OAuthClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Issues a token to agents: stores its grant (the chain it depends on) and its {@code auth.signin} event in one
+ * transaction, then signs it. The token ends at the earliest of the agent-token lifetime and {@code notAfter}
+ * (the subject token's, the agents' and the delegations' own ends), and so does its grant.
+ */
+final class AgentTokenIssuer {
+    private final AccessTokens accessTokens;
+    private final AgentGrantRepository grants;
+    private final Duration ttl;
+
+    AgentTokenIssuer(AccessTokens accessTokens, AgentGrantRepository grants, Duration ttl) {
+        this.accessTokens = accessTokens;
+        this.grants = grants;
+        this.ttl = ttl;
+    }
+
+    /** The end of a token issued at {@code now} that may not outlive {@code notAfter}. */
+    Instant expiry(Instant now, Optional<Instant> notAfter) {
+        Instant end = now.plus(ttl);
+        return notAfter.filter(n -> n.isBefore(end)).orElse(end);
+    }
+
+    /**
+     * Stores {@code grant} and signs its token.
+     *
+     * @param actors the acting agents, current first (empty when the agent is the subject)
+     */
+    AccessTokens.Issued issue(AgentGrantRepository.AgentGrant grant, AccessTokens.SubjectKind kind, List<String> actors,
+                              OAuthClient client, String ip) {
+        grants.db().inTransaction(conn -> {
+            grants.insert(conn, grant);
+            EventOutbox.append(conn, OAuthEvents.agentGranted(grant, client, ip));
+            return null;
+        });
+        return accessTokens.issue(new AccessTokens.Spec(grant.subject(), kind, client.clientId(),
+                List.of(grant.scope().split(" ")), grant.resource(), grant.id(), actors, Optional.of(grant.expiresAt()),
+                ttl));
+    }
+}

@@ -1,0 +1,106 @@
+package dev.warden.api.oauth.token;
+
+import dev.warden.api.agents.AgentRepository;
+import dev.warden.api.authorize.PolicyResolver;
+import dev.warden.api.delegations.DelegationRepository;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.OAuthException;
+import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.agents.AgentClientRepository;
+import dev.warden.api.oauth.agents.AgentScopes;
+import dev.warden.api.oauth.clients.OAuthClient;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.Delegation;
+import dev.warden.authorizer.domain.DelegationId;
+import dev.warden.authorizer.engine.CompiledPolicy;
+import dev.warden.authorizer.engine.EffectiveGrant;
+import dev.warden.authorizer.engine.GrantOrigin;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code grant_type=client_credentials} (RFC 6749 section 4.4) for service agents bound to an OAuth client: the
+ * client is the agent (its id, its token as secret). The token's subject is the agent ({@code sub_kind: agent}),
+ * for {@code resource} (the REST API by default), with the asked-for scopes (each must be the resource's and held
+ * by the agent, {@link AgentScopes}) or, when none are asked for, every scope of the resource the agent holds.
+ * It ends with the agent, its token, and any delegation a scope comes through. No refresh token.
+ */
+final class ClientCredentialsGrant {
+    static final String GRANT_TYPE = "client_credentials";
+
+    private final AgentRepository agents;
+    private final DelegationRepository delegations;
+    private final PolicyResolver policies;
+    private final ProtectedResources resources;
+    private final AgentTokenIssuer issuer;
+    private final InstantSource clock;
+
+    ClientCredentialsGrant(AgentRepository agents, DelegationRepository delegations, PolicyResolver policies,
+                           ProtectedResources resources, AgentTokenIssuer issuer, InstantSource clock) {
+        this.agents = agents;
+        this.delegations = delegations;
+        this.policies = policies;
+        this.resources = resources;
+        this.issuer = issuer;
+        this.clock = clock;
+    }
+
+    AccessTokens.Issued issue(OAuthClient client, Map<String, String> form, String ip) {
+        if (!AgentClientRepository.REGISTERED_VIA.equals(client.registeredVia())) {
+            throw new OAuthException(ErrorCode.OAUTH_UNAUTHORIZED_CLIENT, "client_credentials is for service agents "
+                    + "bound to an OAuth client (POST /agents/{id}/oauth-client)");
+        }
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Agent agent = agents.find(AgentId.of(client.clientId())).filter(a -> a.isActive(now))
+                .orElseThrow(() -> OAuthException.because(ErrorCode.OAUTH_INVALID_CLIENT, ErrorCode.AGENT_INACTIVE,
+                        "the agent is not active"));
+        ProtectedResources.Resource resource = resources.resolve(Optional.ofNullable(form.get("resource")));
+        CompiledPolicy policy = policies.resolveFresh(agent.id()).policy();
+        Optional<String> requested = Optional.ofNullable(form.get("scope")).filter(s -> !s.isBlank());
+        List<String> candidates = requested.map(s -> ProtectedResources.scopeFor(resource, Optional.of(s)))
+                .orElse(resource.scopes());
+        List<String> granted = new ArrayList<>();
+        Set<String> through = new LinkedHashSet<>();
+        for (String scope : candidates) {
+            Optional<EffectiveGrant> grant = preferOwn(AgentScopes.grantsFor(policy, scope));
+            if (grant.isEmpty()) {
+                if (requested.isPresent()) {
+                    throw OAuthException.invalidScope("the agent's permissions do not cover " + scope);
+                }
+                continue;
+            }
+            granted.add(scope);
+            if (grant.get().origin() instanceof GrantOrigin.Delegated d) {
+                through.add(d.delegation().value());
+            }
+        }
+        if (granted.isEmpty()) {
+            throw OAuthException.invalidScope("the agent's permissions cover no scope of " + resource.uri());
+        }
+        Optional<Instant> notAfter = agent.expiresAt();
+        for (String id : through) {
+            Optional<Instant> end = delegations.find(DelegationId.of(id))
+                    .flatMap(Delegation::expiresAt);
+            notAfter = TokenExchangeGrant.earliest(notAfter, end);
+        }
+        AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(AgentGrantRepository.newId(),
+                GRANT_TYPE, client.clientId(), agent.id().value(), "agent", Optional.empty(),
+                List.of(agent.id().value()), List.of(client.secretHash().orElseThrow()), List.copyOf(through),
+                String.join(" ", granted), resource.uri(), now, issuer.expiry(now, notAfter));
+        return issuer.issue(grant, AccessTokens.SubjectKind.AGENT, List.of(), client, ip);
+    }
+
+    /** The agent's own grant when it has one, else the first delegated one. */
+    private static Optional<EffectiveGrant> preferOwn(List<EffectiveGrant> grants) {
+        return grants.stream().filter(g -> g.origin() instanceof GrantOrigin.Direct).findFirst()
+                .or(() -> grants.stream().findFirst());
+    }
+}

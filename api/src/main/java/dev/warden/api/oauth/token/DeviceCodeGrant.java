@@ -1,0 +1,94 @@
+package dev.warden.api.oauth.token;
+
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.OAuthException;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.oauth.clients.OAuthClient;
+import dev.warden.api.oauth.device.DeviceCodes;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * {@code grant_type=urn:ietf:params:oauth:grant-type:device_code} (RFC 8628 section 3.4-3.5): the device polls
+ * with its device code. Until its user decides: {@code authorization_pending}; polling sooner than the interval:
+ * {@code slow_down}, and the interval grows by 5 seconds; the user said no: {@code access_denied}; too late:
+ * {@code expired_token}. Once approved, the first poll starts a grant for the user (like an authorization code)
+ * and gets its token pair; the code is then spent ({@code invalid_grant}). Only the client that asked may poll.
+ */
+final class DeviceCodeGrant {
+    private static final Duration SLOW_DOWN_STEP = Duration.ofSeconds(5);
+
+    private final DeviceCodes codes;
+    private final GrantRepository grants;
+    private final TokenIssuer issuer;
+    private final Duration grantLifetime;
+    private final InstantSource clock;
+
+    DeviceCodeGrant(DeviceCodes codes, GrantRepository grants, TokenIssuer issuer, Duration grantLifetime,
+                    InstantSource clock) {
+        this.codes = codes;
+        this.grants = grants;
+        this.issuer = issuer;
+        this.grantLifetime = grantLifetime;
+        this.clock = clock;
+    }
+
+    TokenIssuer.TokenPair poll(OAuthClient client, Map<String, String> form, String ip) {
+        String deviceCode = AuthorizationCodeGrant.required(form, "device_code");
+        byte[] hash = Tokens.hash(deviceCode);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        GrantOutcome outcome = codes.db().inTransaction(conn -> {
+            Optional<DeviceCodes.DeviceRequest> found = codes.lock(conn, hash);
+            if (found.isEmpty() || !found.get().clientId().equals(client.clientId())) {
+                return refused(OAuthException.invalidGrant("the device code is not valid"));
+            }
+            DeviceCodes.DeviceRequest request = found.get();
+            if (request.status().equals("redeemed")) {
+                return refused(OAuthException.invalidGrant("the device code was already used"));
+            }
+            if (!request.expiresAt().isAfter(now)) {
+                return refused(new OAuthException(ErrorCode.OAUTH_EXPIRED_TOKEN,
+                        "the device code expired; start again"));
+            }
+            Duration interval = request.interval();
+            boolean tooSoon = request.lastPolledAt().filter(last -> now.isBefore(last.plus(interval))).isPresent();
+            if (tooSoon) {
+                codes.polled(conn, hash, now, interval.plus(SLOW_DOWN_STEP));
+                return refused(new OAuthException(ErrorCode.OAUTH_SLOW_DOWN, "poll at most every "
+                        + interval.plus(SLOW_DOWN_STEP).toSeconds() + " seconds"));
+            }
+            codes.polled(conn, hash, now, interval);
+            switch (request.status()) {
+                case "pending" -> {
+                    return refused(new OAuthException(ErrorCode.OAUTH_AUTHORIZATION_PENDING,
+                            "the user has not answered yet"));
+                }
+                case "denied" -> {
+                    return refused(new OAuthException(ErrorCode.OAUTH_DEVICE_ACCESS_DENIED, "the user denied the request"));
+                }
+                default -> {
+                    GrantRepository.Grant grant = new GrantRepository.Grant(UUID.randomUUID().toString(),
+                            client.clientId(), request.userId().orElseThrow(), request.sessionId(), request.scope(),
+                            request.resource(), now, now.plus(grantLifetime));
+                    grants.insertGrant(conn, grant);
+                    codes.redeem(conn, hash, grant.id());
+                    TokenIssuer.TokenPair pair = issuer.issue(conn, grant, List.of(request.scope().split(" ")), now);
+                    EventOutbox.append(conn, OAuthEvents.granted(grant, client, "device_code", ip, now));
+                    return new GrantOutcome.Issued(pair);
+                }
+            }
+        });
+        return outcome.tokensOrThrow();
+    }
+
+    private static GrantOutcome refused(OAuthException e) {
+        return new GrantOutcome.Refused(e);
+    }
+}
