@@ -3,6 +3,8 @@ package dev.warden.api.oauth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.warden.api.ratelimit.AuthEndpoint;
+import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
@@ -30,11 +32,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The login and consent pages in a real browser: headless Chromium (Debian's {@code chromium} and
  * {@code chromium-driver}, installed by {@code bin/setup.sh}) driven by Selenium. A user signs in, sees who asks
  * for what, allows it, and the browser lands on the client's redirect URI (a local receiver) with a code that
- * redeems; a wrong password shows the form again; a page that frames the login page gets nothing.
+ * redeems; a wrong password shows the form again; a page that frames the login page gets nothing; a user connects a
+ * device (RFC 8628) by signing in and confirming the code it shows.
  */
 class OAuthPagesBrowserIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build()));
+    static final TestPlatform warden = new TestPlatform(b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.REGISTRATION, 100, 60).build()));
 
     static WebDriver browser;
     static HttpServer receiver;
@@ -110,6 +114,7 @@ class OAuthPagesBrowserIT {
         request.put("redirect_uri", redirectUri);
         request.put("scope", "agents:read audit:read");
 
+        signedOut(http);
         browser.get(http.baseUri().resolve(OAuthDriver.authorizePath(request)).toString());
         assertThat(browser.getCurrentUrl()).contains("/oauth/login");
         browser.findElement(By.id("username")).sendKeys("browser_user");
@@ -138,6 +143,50 @@ class OAuthPagesBrowserIT {
                 "redirect_uri", redirectUri, "client_id", clientId, "code_verifier", pkce.verifier()));
         assertThat(token.status()).as(token.body()).isEqualTo(200);
         assertThat(http.get("/agents", token.json().get("access_token").asText()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void aUserConnectsADeviceWithTheCodeItShows() throws Exception {
+        Http http = warden.http();
+        OAuthDriver driver = new OAuthDriver(http);
+        driver.signUp("device_user");
+        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Headless agent\",\"grant_types\":"
+                + "[\"urn:ietf:params:oauth:grant-type:device_code\"],\"token_endpoint_auth_method\":\"none\"}");
+        assertThat(reg.status()).as(reg.body()).isEqualTo(201);
+        String clientId = reg.json().get("client_id").asText();
+        Http.Response start = driver.postForm("/auth/device/code", Map.of("client_id", clientId,
+                "scope", "agents:read"), null);
+        assertThat(start.status()).as(start.body()).isEqualTo(200);
+        String userCode = start.json().get("user_code").asText();
+
+        // A fresh browser: no session yet, so the login page comes first and leads back to the code.
+        signedOut(http);
+        browser.get(start.json().get("verification_uri_complete").asText());
+        assertThat(browser.getCurrentUrl()).contains("/oauth/login");
+        browser.findElement(By.id("username")).sendKeys("device_user");
+        browser.findElement(By.id("password")).sendKeys("a long enough password");
+        browser.findElement(By.id("sign-in")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("/auth/device"));
+        assertThat(browser.findElement(By.id("user-code")).getAttribute("value")).isEqualTo(userCode);
+        browser.findElement(By.id("continue")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.findElements(By.id("allow")).isEmpty());
+        assertThat(browser.findElement(By.id("client-name")).getText()).isEqualTo("Headless agent");
+        assertThat(browser.findElement(By.id("user-code")).getText()).isEqualTo(userCode);
+        assertThat(browser.findElement(By.id("scopes")).getText()).contains("agents:read");
+        browser.findElement(By.id("allow")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.findElements(By.id("result")).isEmpty());
+        assertThat(browser.findElement(By.id("result")).getText()).isEqualTo("Device connected");
+
+        Http.Response token = driver.token(Map.of("grant_type", "urn:ietf:params:oauth:grant-type:device_code",
+                "client_id", clientId, "device_code", start.json().get("device_code").asText()));
+        assertThat(token.status()).as(token.body()).isEqualTo(200);
+        assertThat(http.get("/agents", token.json().get("access_token").asText()).status()).isEqualTo(200);
+    }
+
+    /** Forgets this browser's cookies for Warden (the tests share one browser). */
+    static void signedOut(Http http) {
+        browser.get(http.baseUri().resolve("/oauth/login").toString());
+        browser.manage().deleteAllCookies();
     }
 
     @Test
