@@ -287,7 +287,7 @@ if [[ -n "$kc_tar" ]]; then
   log "starting keycloak $KC_VERSION start-dev on 127.0.0.1:$kc_port (heap $HEAP, $kc_dir, log $run_dir/keycloak.log)"
   (
     export JAVA_HOME KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD="$kc_password" \
-      JAVA_OPTS_KC_HEAP="-Xms64m -Xmx$HEAP"
+      JAVA_OPTS_KC_HEAP="-Xms64m -Xmx$HEAP" JAVA_OPTS_APPEND="-Dvertx.cacheDirBase=$kc_dir/vertx-cache"
     exec setsid "$kc_dir/bin/kc.sh" start-dev --http-host=127.0.0.1 --http-port="$kc_port" \
       --http-management-port="$kc_mgmt" --features=token-exchange-standard
   ) >"$run_dir/keycloak.log" 2>&1 &
@@ -430,6 +430,13 @@ fi
   echo "Keycloak: start-dev is its quick-start mode (embedded H2 file database, local Infinispan caches, dev profile),"
   echo "  not a production setup, as warden dev is Warden's (embedded PostgreSQL and Kafka)."
   echo "Token exchange: Keycloak's standard token exchange takes no actor_token; its row exchanges the user's token only."
+  for f in warden:SEVERE keycloak:ERROR; do
+    n="$(grep -c " ${f#*:} " "$run_dir/${f%%:*}.log" 2>/dev/null || true)"
+    if [[ -n "$n" && "$n" != 0 ]]; then
+      echo "WARNING: ${f%%:*}.log has $n ${f#*:} lines:"
+      grep " ${f#*:} " "$run_dir/${f%%:*}.log" | sed -E "s/^[0-9T:.,-]+( [0-9:.,]+)? //" | cut -c1-200 | sort | uniq -c | sort -rn | head -5 | sed 's/^/  /'
+    fi
+  done
   for w in "${warnings[@]}"; do echo "WARNING: $w"; done
   awk -F'\t' 'NR > 1 && $16 + 0 > 20 { printf "WARNING: other processes used %s%% of a core during %s %s at %s workers\n", $16, $1, $2, $3 }' "$results"
   echo "Raw output: $run_dir"
