@@ -45,7 +45,7 @@ export class Browser {
           throw this.error(`${status} without a Location header`);
         }
         const next = new URL(location, request.url);
-        if (next.href.startsWith(redirectUri)) {
+        if (redirectUri !== null && next.href.startsWith(redirectUri)) {
           this.trail.push(`  -> ${next.href} (the redirect URI: stop)`);
           return next;
         }
@@ -62,6 +62,9 @@ export class Browser {
       }
       const form = parseFirstForm(text, request.url);
       if (!form) {
+        if (redirectUri === null) {
+          return text;
+        }
         throw this.error(`a 200 page without a <form>: ${text.slice(0, 500)}`);
       }
       const isSignIn = form.fields.some((f) => f.type === 'password');
@@ -79,7 +82,17 @@ export class Browser {
           contentType: 'application/x-www-form-urlencoded' };
       }
     }
-    throw this.error(`no redirect to ${redirectUri} after ${MAX_STEPS} requests`);
+    throw this.error(`no redirect to ${redirectUri ?? 'a page without a form'} after ${MAX_STEPS} requests`);
+  }
+
+  /**
+   * Follows a device verification link (RFC 8628 verification_uri_complete) through sign-in, the code and the
+   * approval, until a page without a form; returns that page's HTML.
+   * @param {URL|string} verificationUrl
+   * @returns {Promise<string>}
+   */
+  async approveDevice(verificationUrl) {
+    return this.authorize(verificationUrl, null);
   }
 
   async send({ method, url, body, contentType }) {

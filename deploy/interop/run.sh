@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Interoperability checks: three real npm OAuth/MCP client libraries (openid-client, oauth4webapi and the MCP
 # TypeScript SDK, pinned in package.json) against a `warden dev` started here on a free port with 5-second access
-# tokens (and a registration cap of 20 a minute), each script in turn (120 s each). Exits non-zero when any fails.
-#   deploy/interop/run.sh                                   start a server, run the three scripts, stop it
+# tokens (and a registration cap of 20 a minute), each script in turn (120 s each): openid-client, oauth4webapi,
+# oauth4webapi-agents (token exchange and the device grant) and mcp-sdk. Exits non-zero when any fails.
+#   deploy/interop/run.sh                                   start a server, run the four scripts, stop it
 #   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
 #                                                           must be short-lived for mcp-sdk.mjs: see README.md)
 # Installs the pinned packages (npm ci) when node_modules is missing or older than package-lock.json.
@@ -12,7 +13,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
-SCRIPTS=(openid-client oauth4webapi mcp-sdk)
+# INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk}"
 SCRIPT_TIMEOUT=120
 START_TIMEOUT=240
 BUILD_TIMEOUT=900
@@ -134,7 +136,7 @@ else
 fi
 export WARDEN_URL
 
-# ---------------------------------------------------------------- the three clients
+# ---------------------------------------------------------------- the client scripts
 passed=0 failed=0 failures=()
 for script in "${SCRIPTS[@]}"; do
   echo "# $script ($here/$script.mjs against $WARDEN_URL)"

@@ -40,7 +40,8 @@ start_mock() {
 }
 
 start_mock
-WARDEN_URL="$url" ./run.sh
+# oauth4webapi-agents.mjs (token exchange, device grant) is not in the mock: it is checked against Warden only.
+WARDEN_URL="$url" INTEROP_SCRIPTS="openid-client oauth4webapi mcp-sdk" ./run.sh
 
 # FAULT SCRIPT STEP: the script must fail, and at STEP (a fixed string of its "not ok - " line).
 negative() {
