@@ -35,7 +35,8 @@ import java.util.Optional;
  * 8628), {@code client_credentials} (bound service agents) or token exchange (RFC 8693). The answer is
  * {@code {access_token, token_type: "Bearer", expires_in, refresh_token, scope}} ({@code refresh_token} only for
  * a user's grant; token exchange adds {@code issued_token_type}) with {@code Cache-Control: no-store}; errors are
- * RFC 6749 bodies (the mount's error surface) and each refusal emits {@code auth.failed}. The per-IP limit (20 a
+ * RFC 6749 bodies (the mount's error surface) and each refusal emits {@code auth.failed} (a device still
+ * waiting for its user, {@code authorization_pending} or {@code slow_down}, does not). The per-IP limit (20 a
  * minute) is the rate-limit filter's.
  */
 public final class TokenRoutes implements DeclaredService {
@@ -96,6 +97,9 @@ public final class TokenRoutes implements DeclaredService {
                         + " or " + TokenExchangeGrant.GRANT_TYPE);
             };
         } catch (OAuthException e) {
+            if (e.code() == ErrorCode.OAUTH_AUTHORIZATION_PENDING || e.code() == ErrorCode.OAUTH_SLOW_DOWN) {
+                throw e; // a device waiting for its user is not a failed sign-in
+            }
             db.withConnection(conn -> {
                 EventOutbox.append(conn, OAuthEvents.failed(Optional.ofNullable(form.get("client_id")), e.error(),
                         grantType, ip, clock.instant()));
