@@ -478,6 +478,52 @@ class AgentTokensIT {
     }
 
     @Test
+    void devicesAndAgentsSigningInAreEventsButWaitingIsNot() throws Exception {
+        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Events runtime\",\"grant_types\":[\""
+                + EXCHANGE + "\",\"" + DEVICE + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        String own = reg.json().get("client_id").asText();
+        User user = newUser();
+        JsonNode device = deviceAuthorization(own, "agents:read").json();
+        Map<String, String> poll = Map.of("grant_type", DEVICE, "client_id", own, "device_code",
+                device.get("device_code").asText());
+        assertRefused(driver.token(poll), 400, "authorization_pending", null);
+        assertRefused(driver.token(poll), 400, "slow_down", null);
+        String code = device.get("user_code").asText();
+        Http.Response page = driver.getWithSession("/auth/device?user_code=" + code, user.session());
+        String cookie = "warden_session=" + user.session() + "; " + page.header("Set-Cookie").orElseThrow()
+                .replaceAll(";.*", "");
+        Map<String, String> form = OAuthDriver.hiddenFields(page.body());
+        form.put("user_code", code);
+        form.put("decision", "allow");
+        assertThat(driver.postForm("/auth/device/verify", form, cookie).body()).contains("Device connected");
+        Thread.sleep(6_100);
+        Http.Response tokens = driver.token(poll);
+        assertThat(tokens.status()).as(tokens.body()).isEqualTo(200);
+        JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");
+        Map<String, String> exchange = new LinkedHashMap<>(Map.of("grant_type", EXCHANGE, "client_id", own,
+                "subject_token", tokens.json().get("access_token").asText(), "subject_token_type", ACCESS,
+                "actor_token", a.get("token").asText(), "actor_token_type", ACCESS));
+        assertThat(driver.token(exchange).status()).isEqualTo(200);
+        exchange.put("scope", "audit:read");
+        assertRefused(driver.token(exchange), 400, "invalid_scope", null);
+
+        List<dev.warden.api.users.EventsTopic.Event> events = dev.warden.api.users.EventsTopic.await(
+                warden.infra().kafkaBootstrap(), warden.topics().events(),
+                e -> e.type().startsWith("auth.") && e.text().contains(own), 3);
+        assertThat(events.stream().map(dev.warden.api.users.EventsTopic.Event::type))
+                .containsExactly("auth.signin", "auth.signin", "auth.failed");
+        assertThat(events.get(0).json().at("/data/method").asText()).isEqualTo("oauth_device_code");
+        assertThat(events.get(0).json().at("/userId").asText()).isEqualTo(user.id());
+        assertThat(events.get(1).json().at("/data/method").asText()).isEqualTo("oauth_token_exchange");
+        assertThat(events.get(1).json().at("/agentId").asText()).isEqualTo(a.get("id").asText());
+        assertThat(events.get(1).json().at("/data/actors/0").asText()).isEqualTo(a.get("id").asText());
+        assertThat(events.get(2).json().at("/data/reason").asText()).isEqualTo("invalid_scope");
+        for (dev.warden.api.users.EventsTopic.Event e : events) {
+            assertThat(e.text()).doesNotContain("wdn_").doesNotContain("eyJ");
+        }
+    }
+
+    @Test
     void tokensForAgentsAreNotRefreshableAndIntrospectWithTheirActor() {
         User user = newUser();
         JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");
