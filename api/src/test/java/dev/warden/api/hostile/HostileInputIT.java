@@ -54,6 +54,10 @@ class HostileInputIT {
             .rateLimit(RateLimitConfig.builder()
                     .endpoint(AuthEndpoint.SIGN_IN, 100_000, 60)
                     .endpoint(AuthEndpoint.SIGN_UP, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 100_000, 60)
+                    .endpoint(AuthEndpoint.REGISTRATION, 100_000, 60)
+                    .endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 100_000, 60)
+                    .endpoint(AuthEndpoint.DEVICE_VERIFY, 100_000, 60)
                     .build()));
 
     /** Values as raw JSON text, each built to break something different. */
@@ -141,7 +145,7 @@ class HostileInputIT {
                 "/admin/dead-letters?sink=%s", "/admin/dead-letters?limit=%s",
                 "/mcp/authorize?client_id=%s", "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
                 "/oauth/login?return_to=%s", "/oauth/consent?client_id=%s", "/.well-known/oauth-protected-resource/%s",
-                "/.well-known/oauth-authorization-server/%s");
+                "/.well-known/oauth-authorization-server/%s", "/auth/device?user_code=%s", "/agents/%s/oauth-client");
         for (String template : templates) {
             for (String value : HOSTILE_QUERY) {
                 String path = template.formatted(value);
@@ -172,16 +176,34 @@ class HostileInputIT {
                 "/oauth/introspect", List.of("token", "client_id"),
                 "/oauth/login", List.of("username", "password", "csrf", "return_to"),
                 "/oauth/consent", List.of("client_id", "redirect_uri", "decision", "csrf"));
+        // The grants for agents, as a registered client that may use them (so the grant itself reads the fields).
+        String client = http.post("/mcp/register", null, "{\"redirect_uris\":[\"http://127.0.0.1:9/cb\"],"
+                + "\"grant_types\":[\"authorization_code\",\"urn:ietf:params:oauth:grant-type:token-exchange\","
+                + "\"urn:ietf:params:oauth:grant-type:device_code\"],\"token_endpoint_auth_method\":\"none\"}")
+                .json().get("client_id").asText();
+        Map<String, String> fixed = Map.of(
+                "/oauth/token?exchange", "grant_type=urn:ietf:params:oauth:grant-type:token-exchange&client_id=" + client,
+                "/oauth/token?device", "grant_type=urn:ietf:params:oauth:grant-type:device_code&client_id=" + client,
+                "/oauth/token?credentials", "grant_type=client_credentials&client_id=" + agentId,
+                "/auth/device/code", "client_id=" + client);
+        forms = new java.util.LinkedHashMap<>(forms);
+        forms.put("/oauth/token?exchange", List.of("subject_token", "subject_token_type", "actor_token",
+                "actor_token_type", "resource", "audience", "scope", "requested_token_type"));
+        forms.put("/oauth/token?device", List.of("device_code"));
+        forms.put("/oauth/token?credentials", List.of("client_secret", "scope", "resource"));
+        forms.put("/auth/device/code", List.of("scope", "resource"));
+        forms.put("/auth/device/verify", List.of("user_code", "decision", "csrf"));
         for (Map.Entry<String, List<String>> form : forms.entrySet()) {
             for (String field : form.getValue()) {
                 for (String value : HOSTILE_QUERY) {
-                    StringBuilder body = new StringBuilder();
+                    StringBuilder body = new StringBuilder(fixed.getOrDefault(form.getKey(), ""));
                     for (String other : form.getValue()) {
                         body.append(body.isEmpty() ? "" : "&").append(other).append('=')
                                 .append(other.equals(field) ? value : "x");
                     }
                     Fingerprint before = Fingerprint.take();
-                    int status = raw("POST", form.getKey(), null, body.toString().getBytes(StandardCharsets.UTF_8),
+                    int status = raw("POST", form.getKey().replaceAll("\\?.*", ""), null,
+                            body.toString().getBytes(StandardCharsets.UTF_8),
                             "application/x-www-form-urlencoded").status();
                     check(status, status >= 400 ? before : null, "POST " + form.getKey() + " " + field + "=" + value);
                 }

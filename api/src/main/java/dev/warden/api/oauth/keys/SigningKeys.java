@@ -34,6 +34,9 @@ public final class SigningKeys {
 
     private final SigningKeyRepository repository;
     private final SecretCipher cipher;
+    private static final int MAX_CACHED_PUBLIC_KEYS = 64;
+
+    private final java.util.Map<String, ECKey> publicKeys = new java.util.concurrent.ConcurrentHashMap<>();
     private final Duration rotation;
     private final Duration prepublish;
     private final Duration publishFor;
@@ -86,7 +89,13 @@ public final class SigningKeys {
             lastUnknownKidReload = now;
             key = find(reload(now), kid);
         }
-        return key.map(ECKey::toPublicJWK);
+        return key.map(k -> {
+            if (publicKeys.size() >= MAX_CACHED_PUBLIC_KEYS) {
+                publicKeys.clear();
+            }
+            // toPublicJWK() re-validates the point: done once per key, not once per token.
+            return publicKeys.computeIfAbsent(kid, id -> k.toPublicJWK());
+        });
     }
 
     /** The JWK set to publish: every unexpired key's public half. */

@@ -4,6 +4,8 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.JWSVerifier;
 import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
@@ -44,7 +46,11 @@ public final class AccessTokens {
     private static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
     private static final int MAX_LENGTH = 4096;
 
+    private static final int MAX_CACHED_KEYS = 64;
+
     private final SigningKeys keys;
+    private final Map<String, JWSSigner> signers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, JWSVerifier> verifiers = new java.util.concurrent.ConcurrentHashMap<>();
     private final Issuer issuer;
     private final Duration ttl;
     private final InstantSource clock;
@@ -135,11 +141,40 @@ public final class AccessTokens {
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(AT_JWT).keyID(key.getKeyID()).build(),
                 set);
         try {
-            jwt.sign(new ECDSASigner(key));
+            jwt.sign(signer(key));
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot sign an access token", e);
         }
         return new Issued(jwt.serialize(), claims, Math.max(0, expiresAt.getEpochSecond() - now.getEpochSecond()));
+    }
+
+    /**
+     * The signer of {@code key}, made once per key: building one checks the key (curve, point), which costs as much
+     * as a signature. Keys never change under a key id; the caches are dropped when they grow past a bound.
+     */
+    private JWSSigner signer(ECKey key) throws JOSEException {
+        JWSSigner cached = signers.get(key.getKeyID());
+        if (cached == null) {
+            cached = new ECDSASigner(key);
+            bounded(signers).put(key.getKeyID(), cached);
+        }
+        return cached;
+    }
+
+    private JWSVerifier verifier(ECKey key) throws JOSEException {
+        JWSVerifier cached = verifiers.get(key.getKeyID());
+        if (cached == null) {
+            cached = new ECDSAVerifier(key);
+            bounded(verifiers).put(key.getKeyID(), cached);
+        }
+        return cached;
+    }
+
+    private static <V> Map<String, V> bounded(Map<String, V> cache) {
+        if (cache.size() >= MAX_CACHED_KEYS) {
+            cache.clear();
+        }
+        return cache;
     }
 
     /** RFC 8693 section 4.1: {@code {"sub": current actor, "act": {"sub": the one before, ...}}}. */
@@ -184,7 +219,7 @@ public final class AccessTokens {
                 return Optional.empty();
             }
             Optional<ECKey> key = keys.verificationKey(header.getKeyID());
-            if (key.isEmpty() || !jwt.verify(new ECDSAVerifier(key.get()))) {
+            if (key.isEmpty() || !jwt.verify(verifier(key.get()))) {
                 return Optional.empty();
             }
             JWTClaimsSet set = jwt.getJWTClaimsSet();
