@@ -25,11 +25,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two API instances on one database and one set of topics: hourly limits are exact across them, counts
- * survive a restart of the quota role, and a change on one instance reaches the other within a second.
+ * survive a restart of the quota role, a change on one instance reaches the other within a second, and a token
+ * issued to an agent on one instance is refused on the other as soon as the agent is revoked.
  */
 class MultiInstanceIT {
     @RegisterExtension
-    static final TestPlatform first = new TestPlatform(b -> b.roles("api"));
+    // Instances behind one name share one issuer (each would otherwise be http://localhost:<its port>).
+    static final TestPlatform first = new TestPlatform(b -> b.roles("api")
+            .oauth(dev.warden.api.oauth.OAuthConfig.builder().issuer("https://warden.example").build()));
 
     static WardenPlatform second;
     static QuotaRole quota;
@@ -159,5 +162,45 @@ class MultiInstanceIT {
         }
         assertThat(seenAfterMs).as("suspension visible on the other instance").isBetween(0L, 1_000L);
         assertThat(b.get("/agents/" + id, token).status()).as("cached agent token dropped too").isEqualTo(401);
+    }
+
+    @Test
+    void aTokenIssuedToAnAgentOnOneInstanceIsDeadOnTheOtherAsSoonAsTheAgentIsRevoked() throws Exception {
+        Http.Response created = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"cc\",\"type\":\"service\","
+                + "\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
+        String id = created.json().get("id").asText();
+        String secret = created.json().get("token").asText();
+        assertThat(a.post("/agents/" + id + "/oauth-client", admin).status()).isEqualTo(201);
+        String basic = "Basic " + java.util.Base64.getEncoder().encodeToString((id + ":" + secret)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Http.Response token = a.send(a.builder("/oauth/token", null).header("Authorization", basic)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("grant_type=client_credentials")));
+        assertThat(token.status()).as(token.body()).isEqualTo(200);
+        String access = token.json().get("access_token").asText();
+        assertThat(b.get("/agents/" + id, access).status()).as("the token works on the other instance").isEqualTo(200);
+        // A resource server introspecting at instance B, as the agent's own client (it may introspect its tokens).
+        java.util.function.Supplier<Boolean> activeOnB = () -> b.send(b.builder("/oauth/introspect", null)
+                .header("Authorization", basic).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access)))
+                .json().get("active").asBoolean();
+        assertThat(activeOnB.get()).isTrue();
+
+        assertThat(a.delete("/agents/" + id, admin).status()).isEqualTo(204);
+        // No cache to wait for: the very next check on B reads the revocation.
+        assertThat(b.get("/agents/" + id, access).status()).isEqualTo(401);
+        Http.Response introspected = b.send(b.builder("/oauth/introspect", null)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access + "&client_id=" + id)));
+        // The agent's client itself is gone with the agent: introspection refuses it, and a registered client sees
+        // the token inactive.
+        assertThat(introspected.status()).isEqualTo(401);
+        Http.Response reg = b.post("/mcp/register", null, "{\"redirect_uris\":[\"http://127.0.0.1:9/cb\"]}");
+        String rs = "Basic " + java.util.Base64.getEncoder().encodeToString((reg.json().get("client_id").asText() + ":"
+                + reg.json().get("client_secret").asText()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Http.Response byResourceServer = b.send(b.builder("/oauth/introspect", null).header("Authorization", rs)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access)));
+        assertThat(byResourceServer.json().toString()).isEqualTo("{\"active\":false}");
     }
 }
