@@ -184,7 +184,8 @@ public final class WardenPlatform implements AutoCloseable {
             Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
             OAuthServer oauth = new OAuthServer(config.oauth(), issuer, db, users,
-                    new AgentDirectory(agentRepository, delegationRepository, resolver), rateLimiting.clientIp(),
+                    new AgentDirectory(agentRepository, agentTokens.cached(), delegationRepository, resolver),
+                    rateLimiting.clientIp(),
                     config.webhooks().allowPrivateTargets(), clock);
             Authenticator authenticator = Authenticator.standard(Tokens.hash(adminToken), agentTokens, tokenRepository,
                     users.service(), clock).with(oauth.accessTokenResolver());

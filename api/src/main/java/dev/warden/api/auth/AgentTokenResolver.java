@@ -38,6 +38,11 @@ public final class AgentTokenResolver implements CredentialResolver {
                 .map(agent -> new Principal.AgentCaller(agent.id(), agent.ownerId()));
     }
 
+    /** Agents by token hash through this resolver's cache (whatever their status). */
+    public AgentTokens cached() {
+        return this::agentByHash;
+    }
+
     /** Drops every cached agent. */
     public void invalidate() {
         generation.incrementAndGet();

@@ -17,9 +17,17 @@ public final class Clients {
         Optional<OAuthClient> find(String clientId);
     }
 
+    /** Registered clients never change (no client management yet), so a found one is kept for a while. */
+    private static final long KEEP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    private static final int MAX_CACHED = 10_000;
+
+    private record Cached(OAuthClient client, long until) {
+    }
+
     private final ClientRepository repository;
     private final ClientMetadataDocuments documents;
     private final Source agents;
+    private final java.util.Map<String, Cached> registered = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Clients(ClientRepository repository, ClientMetadataDocuments documents, Source agents) {
         this.repository = repository;
@@ -40,8 +48,21 @@ public final class Clients {
             return Optional.of(documents.fetch(clientId));
         }
         if (clientId.startsWith(AGENT_PREFIX)) {
+            // Never cached: rotating or revoking the agent ends its client at once.
             return agents.find(clientId);
         }
-        return repository.find(clientId);
+        long now = System.nanoTime();
+        Cached cached = registered.get(clientId);
+        if (cached != null && now - cached.until() < 0) {
+            return Optional.of(cached.client());
+        }
+        Optional<OAuthClient> found = repository.find(clientId);
+        found.ifPresent(c -> {
+            if (registered.size() >= MAX_CACHED) {
+                registered.clear();
+            }
+            registered.put(clientId, new Cached(c, now + KEEP_NANOS));
+        });
+        return found;
     }
 }

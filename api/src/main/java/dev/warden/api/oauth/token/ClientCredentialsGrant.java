@@ -1,6 +1,5 @@
 package dev.warden.api.oauth.token;
 
-import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.api.delegations.DelegationRepository;
 import dev.warden.api.errors.ErrorCode;
@@ -36,16 +35,14 @@ import java.util.Set;
 final class ClientCredentialsGrant {
     static final String GRANT_TYPE = "client_credentials";
 
-    private final AgentRepository agents;
     private final DelegationRepository delegations;
     private final PolicyResolver policies;
     private final ProtectedResources resources;
     private final AgentTokenIssuer issuer;
     private final InstantSource clock;
 
-    ClientCredentialsGrant(AgentRepository agents, DelegationRepository delegations, PolicyResolver policies,
-                           ProtectedResources resources, AgentTokenIssuer issuer, InstantSource clock) {
-        this.agents = agents;
+    ClientCredentialsGrant(DelegationRepository delegations, PolicyResolver policies, ProtectedResources resources,
+                           AgentTokenIssuer issuer, InstantSource clock) {
         this.delegations = delegations;
         this.policies = policies;
         this.resources = resources;
@@ -59,11 +56,14 @@ final class ClientCredentialsGrant {
                     + "bound to an OAuth client (POST /agents/{id}/oauth-client)");
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        Agent agent = agents.find(AgentId.of(client.clientId())).filter(a -> a.isActive(now))
+        // The resolution /authorize uses (cached, dropped on every agent or delegation change): a token carries what
+        // a decision at this moment would allow, and its chain is checked again on every use.
+        PolicyResolver.Resolved resolved = policies.resolve(AgentId.of(client.clientId()));
+        Agent agent = resolved.agent().filter(a -> a.isActive(now))
                 .orElseThrow(() -> OAuthException.because(ErrorCode.OAUTH_INVALID_CLIENT, ErrorCode.AGENT_INACTIVE,
                         "the agent is not active"));
         ProtectedResources.Resource resource = resources.resolve(Optional.ofNullable(form.get("resource")));
-        CompiledPolicy policy = policies.resolveFresh(agent.id()).policy();
+        CompiledPolicy policy = resolved.policy();
         Optional<String> requested = Optional.ofNullable(form.get("scope")).filter(s -> !s.isBlank());
         List<String> candidates = requested.map(s -> ProtectedResources.scopeFor(resource, Optional.of(s)))
                 .orElse(resource.scopes());

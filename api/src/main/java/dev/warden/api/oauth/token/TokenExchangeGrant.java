@@ -1,6 +1,7 @@
 package dev.warden.api.oauth.token;
 
 import dev.warden.api.agents.AgentRepository;
+import dev.warden.api.auth.AgentTokens;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.authorize.PolicyResolver;
@@ -8,6 +9,7 @@ import dev.warden.api.delegations.DelegationRepository;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.agents.AgentScopes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.authorizer.domain.Agent;
@@ -56,20 +58,21 @@ final class TokenExchangeGrant {
     private final AccessTokens tokens;
     private final GrantRepository grants;
     private final AgentRepository agents;
+    private final AgentTokens actorTokens;
     private final DelegationRepository delegations;
     private final PolicyResolver policies;
     private final ProtectedResources resources;
     private final AgentTokenIssuer issuer;
     private final InstantSource clock;
 
-    TokenExchangeGrant(AccessTokens tokens, GrantRepository grants, AgentRepository agents,
-                       DelegationRepository delegations, PolicyResolver policies, ProtectedResources resources,
-                       AgentTokenIssuer issuer, InstantSource clock) {
+    TokenExchangeGrant(AccessTokens tokens, GrantRepository grants, AgentDirectory directory,
+                       ProtectedResources resources, AgentTokenIssuer issuer, InstantSource clock) {
         this.tokens = tokens;
         this.grants = grants;
-        this.agents = agents;
-        this.delegations = delegations;
-        this.policies = policies;
+        this.agents = directory.agents();
+        this.actorTokens = directory.tokens();
+        this.delegations = directory.delegations();
+        this.policies = directory.policies();
         this.resources = resources;
         this.issuer = issuer;
         this.clock = clock;
@@ -113,7 +116,7 @@ final class TokenExchangeGrant {
             throw refused(ErrorCode.ACTOR_TOKEN_INVALID, "actor_token must be an agent's token (wdn_agt_...)");
         }
         byte[] actorHash = Tokens.hash(actorToken);
-        Agent actor = agents.findByTokenHash(actorHash).orElseThrow(() -> refused(ErrorCode.AGENT_NOT_FOUND,
+        Agent actor = actorTokens.findByTokenHash(actorHash).orElseThrow(() -> refused(ErrorCode.AGENT_NOT_FOUND,
                 "no agent holds this actor_token (unknown, or replaced by a rotation)"));
         if (!actor.isActive(now)) {
             throw refused(ErrorCode.AGENT_INACTIVE, "the acting agent " + actor.id() + " is "
@@ -123,7 +126,7 @@ final class TokenExchangeGrant {
         Hop hop = subject.actors().isEmpty() ? fromUser(subject, actor) : fromAgent(subject, actor, hops, now);
 
         ProtectedResources.Resource target = target(form, subject);
-        CompiledPolicy policy = policies.resolveFresh(actor.id()).policy();
+        CompiledPolicy policy = policies.resolve(actor.id()).policy();
         Optional<String> requested = Optional.ofNullable(form.get("scope")).filter(s -> !s.isBlank());
         List<String> candidates = new ArrayList<>();
         if (requested.isPresent()) {

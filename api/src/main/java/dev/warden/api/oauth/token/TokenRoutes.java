@@ -61,10 +61,9 @@ public final class TokenRoutes implements DeclaredService {
         this.deviceGrant = new DeviceCodeGrant(deviceCodes, grants, issuer, config.grantMaxLifetime(), clock);
         AgentTokenIssuer agentIssuer = new AgentTokenIssuer(accessTokens, grants.agentGrants(),
                 config.effectiveAgentTokenTtl());
-        this.clientCredentials = new ClientCredentialsGrant(directory.agents(), directory.delegations(),
-                directory.policies(), resources, agentIssuer, clock);
-        this.exchange = new TokenExchangeGrant(accessTokens, grants, directory.agents(), directory.delegations(),
-                directory.policies(), resources, agentIssuer, clock);
+        this.clientCredentials = new ClientCredentialsGrant(directory.delegations(), directory.policies(), resources,
+                agentIssuer, clock);
+        this.exchange = new TokenExchangeGrant(accessTokens, grants, directory, resources, agentIssuer, clock);
         this.db = db;
         this.clientIp = clientIp;
         this.clock = clock;
