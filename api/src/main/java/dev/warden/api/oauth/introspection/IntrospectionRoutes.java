@@ -70,9 +70,7 @@ public final class IntrospectionRoutes implements DeclaredService {
             if (c.subjectKind() == AccessTokens.SubjectKind.AGENT) {
                 body.put("sub_kind", "agent");
             }
-            if (!c.actors().isEmpty()) {
-                body.set("act", act(c.actors(), 0));
-            }
+            c.actClaim().ifPresent(act -> body.set("act", Json.mapper().valueToTree(act)));
         } else {
             Optional<GrantRepository.RefreshToken> refresh = AccessTokens.looksLikeJwt(token) ? Optional.empty()
                     : grants.findRefreshToken(Tokens.hash(token), now)
@@ -88,14 +86,5 @@ public final class IntrospectionRoutes implements DeclaredService {
             }
         }
         Responses.json(res, Status.OK_200, body);
-    }
-
-    /** The RFC 8693 {@code act} member: the current actor, nesting the ones before. */
-    private static ObjectNode act(java.util.List<String> actors, int from) {
-        ObjectNode act = Json.mapper().createObjectNode().put("sub", actors.get(from));
-        if (from + 1 < actors.size()) {
-            act.set("act", act(actors, from + 1));
-        }
-        return act;
     }
 }

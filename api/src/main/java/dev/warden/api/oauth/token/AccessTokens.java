@@ -78,6 +78,11 @@ public final class AccessTokens {
             actors = List.copyOf(actors);
         }
 
+        /** The RFC 8693 {@code act} claim of these actors (empty when there are none). */
+        public Optional<Map<String, Object>> actClaim() {
+            return actors.isEmpty() ? Optional.empty() : Optional.of(act(actors, 0));
+        }
+
         /** The agent-to-agent hops of the actor chain: 0 for a user's token or one agent acting for them. */
         public int delegationHops() {
             return Math.max(0, actors.size() - 1);
@@ -134,9 +139,7 @@ public final class AccessTokens {
         if (spec.subjectKind() == SubjectKind.AGENT) {
             builder.claim(SUBJECT_KIND_CLAIM, "agent");
         }
-        if (!spec.actors().isEmpty()) {
-            builder.claim(ACT_CLAIM, act(spec.actors(), 0));
-        }
+        claims.actClaim().ifPresent(act -> builder.claim(ACT_CLAIM, act));
         JWTClaimsSet set = builder.build();
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(AT_JWT).keyID(key.getKeyID()).build(),
                 set);
