@@ -4,6 +4,7 @@ import dev.warden.api.access.Principal;
 import dev.warden.authorizer.domain.Agent;
 import java.time.InstantSource;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +37,14 @@ public final class AgentTokenResolver implements CredentialResolver {
         return agentByHash(tokenHash)
                 .filter(agent -> agent.isActive(clock.instant()))
                 .map(agent -> new Principal.AgentCaller(agent.id(), agent.ownerId()));
+    }
+
+    /**
+     * The principal of an agent that authenticated with an OAuth access token it obtained by client credentials:
+     * the agent, limited to the token's {@code scopes} and {@code audiences}.
+     */
+    public static Principal oauthAgent(Agent agent, List<String> scopes, List<String> audiences) {
+        return new Principal.AgentCaller(agent.id(), agent.ownerId(), scopes, audiences);
     }
 
     /** Agents by token hash through this resolver's cache (whatever their status). */

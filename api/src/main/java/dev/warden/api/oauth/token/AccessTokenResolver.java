@@ -3,6 +3,7 @@ package dev.warden.api.oauth.token;
 import dev.warden.api.access.Principal;
 import dev.warden.api.access.Scopes;
 import dev.warden.api.agents.AgentRepository;
+import dev.warden.api.auth.AgentTokenResolver;
 import dev.warden.api.auth.CredentialResolver;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.UserId;
@@ -48,8 +49,8 @@ public final class AccessTokenResolver implements CredentialResolver {
         return switch (c.subjectKind()) {
             case USER -> Optional.of(new Principal.User(UserId.of(c.subject()), c.jti(), Principal.Credential.OAUTH,
                     Scopes.effective(c.scopes()), List.of(c.audience())));
-            case AGENT -> agents.find(AgentId.of(c.subject())).map(agent -> new Principal.AgentCaller(agent.id(),
-                    agent.ownerId(), Scopes.effective(c.scopes()), List.of(c.audience())));
+            case AGENT -> agents.find(AgentId.of(c.subject())).map(agent -> AgentTokenResolver.oauthAgent(agent,
+                    Scopes.effective(c.scopes()), List.of(c.audience())));
         };
     }
 }
