@@ -265,14 +265,20 @@ public final class WardenPlatform implements AutoCloseable {
             resolver.invalidateAll();
             agentTokens.invalidate();
         };
-        EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
-                config.instanceId() + "-feed"));
-        feed.subscribe(event -> {
+        // Invalidation reads warden.events as written: the pipeline mirrors audit entries onto the topic in
+        // exactly-once transactions that commit about once a second, and a committed reader would wait behind
+        // each one before seeing another instance's revocation (measured: deploy/bench/fleet.sh, docs/events.md).
+        EventFeed control = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
+                config.instanceId() + "-control", EventFeed.Reading.AS_WRITTEN));
+        control.subscribe(event -> {
             String type = event.type().wireName();
             if (type.startsWith("agent.") || type.startsWith("delegation.")) {
                 invalidate.run();
             }
         });
+        control.start();
+        EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
+                config.instanceId() + "-feed"));
         feed.start();
         EventStream stream = push(resources, new EventStream(EventStreamConfig.builder()
                 .maxConnections(config.eventStream().maxConnections())

@@ -1,0 +1,167 @@
+package dev.warden.bench;
+
+import dev.warden.api.config.WardenConfig;
+import dev.warden.embedded.EmbeddedKafka;
+import dev.warden.launcher.WardenPlatform;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.Topics;
+import dev.warden.testing.SharedInfra;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Revocation visibility across two API instances under decision load (run by deploy/bench/fleet.sh, never by the
+ * test suite). Instance A runs every role, instance B the API only, on one broker and one database. While
+ * {@code load} workers send {@code POST /authorize} to both, each round creates an agent on A, has B allow it
+ * (so B caches it), waits a random 0-1 s, revokes it on A and then asks B every millisecond until B stops
+ * allowing it: the delay from A's 204 to B's first refusal, and how many allowed answers B gave after the 204.
+ * Run once with the {@code audit} stream events mirrored (the default) and once without, in the same process.
+ * Arguments: {@code <jdbc-url> <rounds> <load-workers>}.
+ */
+public final class FleetBench {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String ADMIN = "wdn_adm_fleet_bench";
+
+    private FleetBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String jdbcUrl = args[0];
+        int rounds = Integer.parseInt(args[1]);
+        int workers = Integer.parseInt(args[2]);
+        Path kafkaDir = SharedInfra.worldTraversableTempDir();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir)) {
+            List<String> lines = new ArrayList<>();
+            for (boolean mirror : new boolean[] {true, false}) {
+                lines.add(run(kafka.bootstrap(), jdbcUrl, rounds, workers, mirror));
+            }
+            System.out.println();
+            System.out.println("revocation visibility on instance B after DELETE /agents/{id} answered 204 on A");
+            System.out.printf("%-22s %7s %9s %9s %9s %9s %14s %12s%n", "audit mirror", "rounds", "p50 ms", "p90 ms",
+                    "p99 ms", "max ms", "allowed after", "decisions/s");
+            lines.forEach(System.out::println);
+        } finally {
+            SharedInfra.deleteTree(kafkaDir);
+        }
+    }
+
+    private static String run(String bootstrap, String jdbcUrl, int rounds, int workers, boolean mirror)
+            throws Exception {
+        String isolation = "fleet_" + Long.toHexString(System.nanoTime());
+        Path state = Files.createTempDirectory("fleet-bench");
+        WardenConfig a = WardenConfig.builder()
+                .host("127.0.0.1").port(0).instanceId(isolation + "-a").bootstrapToken(ADMIN)
+                .pgSchema(isolation).pgPoolSize(10)
+                .streamsApplicationPrefix(isolation + "-").streamsStateDir(state.toString())
+                .topics(Topics.defaults().withPrefix(isolation + "."))
+                .mirrorAudit(mirror)
+                .build();
+        WardenConfig b = a.toBuilder().roles("api").instanceId(isolation + "-b").build();
+        try (WardenPlatform first = WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC());
+             WardenPlatform second = WardenPlatform.start(b, bootstrap, jdbcUrl, Clock.systemUTC())) {
+            URI ua = first.baseUri();
+            URI ub = second.baseUri();
+            String[] load = agent(ua);
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicLong decisions = new AtomicLong();
+            ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+            for (int w = 0; w < workers; w++) {
+                URI target = w % 2 == 0 ? ua : ub;
+                pool.submit(() -> {
+                    while (running.get()) {
+                        try {
+                            authorize(target, load);
+                            decisions.incrementAndGet();
+                        } catch (Exception e) {
+                            // counted as missing throughput only
+                        }
+                    }
+                    return null;
+                });
+            }
+            Thread.sleep(5_000); // warm-up under load
+            long startDecisions = decisions.get();
+            long startNanos = System.nanoTime();
+            List<Double> delays = new ArrayList<>();
+            long allowedAfter = 0;
+            for (int r = 0; r < rounds; r++) {
+                String[] probe = agent(ua);
+                if (!authorize(ub, probe)) {
+                    throw new IllegalStateException("B did not allow a fresh agent");
+                }
+                Thread.sleep(ThreadLocalRandom.current().nextInt(1_000));
+                int status = send(HttpRequest.newBuilder(ua.resolve("/agents/" + probe[0]))
+                        .header("Authorization", "Bearer " + ADMIN).DELETE()).statusCode();
+                long revoked = System.nanoTime();
+                if (status != 204) {
+                    throw new IllegalStateException("revocation answered " + status);
+                }
+                while (authorize(ub, probe)) {
+                    allowedAfter++;
+                    Thread.sleep(1);
+                    if (System.nanoTime() - revoked > 10_000_000_000L) {
+                        throw new IllegalStateException("B still allows a revoked agent after 10 s");
+                    }
+                }
+                delays.add((System.nanoTime() - revoked) / 1e6);
+            }
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            long perSecond = Math.round((decisions.get() - startDecisions) / seconds);
+            running.set(false);
+            pool.shutdown();
+            pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            Collections.sort(delays);
+            return String.format(Locale.ROOT, "%-22s %7d %9.1f %9.1f %9.1f %9.1f %14d %12d",
+                    mirror ? "on (default)" : "off", rounds, pct(delays, 50), pct(delays, 90), pct(delays, 99),
+                    delays.getLast(), allowedAfter, perSecond);
+        } finally {
+            SharedInfra.deleteTree(state);
+            try (java.sql.Connection conn = java.sql.DriverManager.getConnection(jdbcUrl);
+                 java.sql.Statement st = conn.createStatement()) {
+                st.execute("DROP SCHEMA IF EXISTS " + isolation + " CASCADE");
+            }
+        }
+    }
+
+    private static double pct(List<Double> sorted, int p) {
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+    }
+
+    /** A new agent on {@code base} allowed to read {@code mcp:fleet:*}: {@code [id, token]}. */
+    private static String[] agent(URI base) throws Exception {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/agents"))
+                .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"ownerId\":\"fleet\",\"name\":\"p\",\"type\":\"service\","
+                        + "\"permissions\":[{\"resource\":\"mcp:fleet:*\",\"actions\":[\"read\"]}]}")));
+        var json = Json.mapper().readTree(r.body());
+        return new String[] {json.get("id").asText(), json.get("token").asText()};
+    }
+
+    /** True when {@code base} allows the agent to read; false on a denial or a refused token. */
+    private static boolean authorize(URI base, String[] agent) throws Exception {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/authorize"))
+                .header("Authorization", "Bearer " + agent[1]).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"agentId\":\"" + agent[0]
+                        + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:x\"}")));
+        return r.statusCode() == 200 && r.body().contains("\"allowed\":true");
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

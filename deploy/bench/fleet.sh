@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Fleet benchmark (issue 18): how long after `DELETE /agents/{id}` answered 204 on instance A does instance B stop
+# allowing that agent, while decisions flow on both (A: every role, B: the API only, one in-process broker, one
+# PostgreSQL), with the `audit` stream events mirrored onto warden.events (the default) and without them, in the
+# same run. Prints p50/p90/p99/max of the delay, the allowed answers B gave after the 204, and decisions/s.
+#   deploy/bench/fleet.sh [JDBC_URL] [ROUNDS] [LOAD_WORKERS]
+# Default JDBC_URL: the machine's PostgreSQL (database test); a private schema per run is created and dropped.
+# Defaults: 40 rounds, 16 load workers.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source bin/find-jdk.sh
+url="${1:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
+rounds="${2:-40}"
+workers="${3:-16}"
+./mvnw -q -B -DskipTests -Djib.skip=true install >/dev/null
+./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >/dev/null
+cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+exec java -Xmx2g --enable-native-access=ALL-UNNAMED \
+  -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
+  -cp "$cp" dev.warden.bench.FleetBench "$url" "$rounds" "$workers"
