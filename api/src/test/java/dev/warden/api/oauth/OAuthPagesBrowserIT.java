@@ -153,6 +153,8 @@ class OAuthPagesBrowserIT {
         Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Headless agent\",\"grant_types\":"
                 + "[\"urn:ietf:params:oauth:grant-type:device_code\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
+        assertThat(reg.json().get("response_types").size()).as("no code grant, no response type").isZero();
+        assertThat(reg.json().get("redirect_uris").size()).isZero();
         String clientId = reg.json().get("client_id").asText();
         Http.Response start = driver.postForm("/auth/device/code", Map.of("client_id", clientId,
                 "scope", "agents:read"), null);

@@ -55,7 +55,9 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
                         + "urn:ietf:params:oauth:grant-type:device_code, urn:ietf:params:oauth:grant-type:token-exchange)");
             }
         }
-        List<String> responseTypes = texts(body, "response_types").orElse(List.of("code"));
+        // RFC 7591 section 2: "code" by default; a client without the code grant (device, token exchange) has none.
+        List<String> responseTypes = texts(body, "response_types")
+                .orElse(grantTypes.contains("authorization_code") ? List.of("code") : List.of());
         if (!responseTypes.equals(List.of("code")) && !(responseTypes.isEmpty() && !grantTypes.contains("authorization_code"))) {
             throw metadata("response_types must be [\"code\"]");
         }
