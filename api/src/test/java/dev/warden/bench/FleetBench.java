@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * test suite). Instance A runs every role, instance B the API only, on one broker and one database. While
  * {@code load} workers send {@code POST /authorize} to both, each round creates an agent on A, has B allow it
  * (so B caches it), waits a random 0-1 s, revokes it on A and then asks B every millisecond until B stops
- * allowing it: the delay from A's 204 to B's first refusal, and how many allowed answers B gave after the 204.
+ * allowing it: the delay from A's 204 to B's first refusal, and how many allowed answers B gave after the 204;
+ * and when the {@code agent.revoked} event reached an SSE subscriber on B.
  * Run once with the {@code audit} stream events mirrored (the default) and once without, in the same process.
  * Arguments: {@code <jdbc-url> <rounds> <load-workers>}.
  */
@@ -52,8 +53,8 @@ public final class FleetBench {
             }
             System.out.println();
             System.out.println("revocation visibility on instance B after DELETE /agents/{id} answered 204 on A");
-            System.out.printf("%-22s %7s %9s %9s %9s %9s %14s %12s%n", "audit mirror", "rounds", "p50 ms", "p90 ms",
-                    "p99 ms", "max ms", "allowed after", "decisions/s");
+            System.out.printf("%-22s %7s %9s %9s %9s %9s %14s %12s %9s %9s %9s%n", "audit mirror", "rounds", "p50 ms",
+                    "p90 ms", "p99 ms", "max ms", "allowed after", "decisions/s", "SSE p50", "SSE p90", "SSE max");
             lines.forEach(System.out::println);
         } finally {
             SharedInfra.deleteTree(kafkaDir);
@@ -94,10 +95,28 @@ public final class FleetBench {
                     return null;
                 });
             }
+            // An SSE subscriber on B: when does A's agent.revoked event reach it?
+            java.util.Map<String, Long> seenOnB = new java.util.concurrent.ConcurrentHashMap<>();
+            HttpRequest sse = HttpRequest.newBuilder(ub.resolve("/events/stream?types=agent.revoked"))
+                    .header("Authorization", "Bearer " + ADMIN).header("Accept", "text/event-stream").GET().build();
+            var stream = HTTP.sendAsync(sse, HttpResponse.BodyHandlers.ofLines());
+            Thread.ofVirtual().start(() -> {
+                try {
+                    stream.get().body().forEach(line -> {
+                        int at = line.indexOf("agt_");
+                        if (line.startsWith("data:") && at >= 0) {
+                            seenOnB.putIfAbsent(line.substring(at, Math.min(line.length(), at + 30)), System.nanoTime());
+                        }
+                    });
+                } catch (Exception e) {
+                    // the stream ends when the platform stops
+                }
+            });
             Thread.sleep(5_000); // warm-up under load
             long startDecisions = decisions.get();
             long startNanos = System.nanoTime();
             List<Double> delays = new ArrayList<>();
+            List<Double> sseDelays = new ArrayList<>();
             long allowedAfter = 0;
             for (int r = 0; r < rounds; r++) {
                 String[] probe = agent(ua);
@@ -119,6 +138,12 @@ public final class FleetBench {
                     }
                 }
                 delays.add((System.nanoTime() - revoked) / 1e6);
+                long waitUntil = System.nanoTime() + 5_000_000_000L;
+                while (!seenOnB.containsKey(probe[0]) && System.nanoTime() < waitUntil) {
+                    Thread.sleep(1);
+                }
+                Long seen = seenOnB.get(probe[0]);
+                sseDelays.add(seen == null ? 5_000.0 : Math.max(0, seen - revoked) / 1e6);
             }
             double seconds = (System.nanoTime() - startNanos) / 1e9;
             long perSecond = Math.round((decisions.get() - startDecisions) / seconds);
@@ -126,9 +151,11 @@ public final class FleetBench {
             pool.shutdown();
             pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
             Collections.sort(delays);
-            return String.format(Locale.ROOT, "%-22s %7d %9.1f %9.1f %9.1f %9.1f %14d %12d",
+            Collections.sort(sseDelays);
+            return String.format(Locale.ROOT, "%-22s %7d %9.1f %9.1f %9.1f %9.1f %14d %12d %9.1f %9.1f %9.1f",
                     mirror ? "on (default)" : "off", rounds, pct(delays, 50), pct(delays, 90), pct(delays, 99),
-                    delays.getLast(), allowedAfter, perSecond);
+                    delays.getLast(), allowedAfter, perSecond, pct(sseDelays, 50), pct(sseDelays, 90),
+                    sseDelays.getLast());
         } finally {
             SharedInfra.deleteTree(state);
             try (java.sql.Connection conn = java.sql.DriverManager.getConnection(jdbcUrl);

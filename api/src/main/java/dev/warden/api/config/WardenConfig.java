@@ -68,8 +68,11 @@ public record WardenConfig(
      * @param applicationPrefix prefix of every Streams application id ({@code <prefix>quota})
      * @param stateDir          local state directory (RocksDB stores, restored from changelogs)
      * @param commitIntervalMs  commit interval; with exactly-once it bounds the latency of a quota reply
+     * @param pipelineCommitIntervalMs the pipeline role's commit interval: with exactly-once it bounds how long an
+     *                          {@code audit} stream event (and every event after it) waits before SSE readers see it
      */
-    public record Streams(String applicationPrefix, String stateDir, long commitIntervalMs) {
+    public record Streams(String applicationPrefix, String stateDir, long commitIntervalMs,
+                          long pipelineCommitIntervalMs) {
     }
 
     /**
@@ -140,6 +143,7 @@ public record WardenConfig(
         b.streamsPrefix = streams.applicationPrefix();
         b.streamsStateDir = streams.stateDir();
         b.streamsCommitIntervalMs = streams.commitIntervalMs();
+        b.pipelineCommitIntervalMs = streams.pipelineCommitIntervalMs();
         b.sseMaxConnections = eventStream.maxConnections();
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
@@ -191,6 +195,7 @@ public record WardenConfig(
         c.get("streams.application-prefix").asString().ifPresent(b::streamsApplicationPrefix);
         c.get("streams.state-dir").asString().filter(s -> !s.isBlank()).ifPresent(b::streamsStateDir);
         c.get("streams.commit-interval-ms").asLong().ifPresent(b::streamsCommitIntervalMs);
+        c.get("streams.pipeline-commit-interval-ms").asLong().ifPresent(b::pipelineCommitIntervalMs);
         c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
@@ -224,6 +229,7 @@ public record WardenConfig(
         private String streamsPrefix = "warden-";
         private String streamsStateDir = System.getProperty("java.io.tmpdir") + "/warden-streams";
         private long streamsCommitIntervalMs = 20;
+        private long pipelineCommitIntervalMs = 100;
         private int sseMaxConnections = 100;
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
@@ -334,6 +340,14 @@ public record WardenConfig(
             return this;
         }
 
+        public Builder pipelineCommitIntervalMs(long millis) {
+            if (millis < 1) {
+                throw new IllegalArgumentException("warden.streams.pipeline-commit-interval-ms must be at least 1");
+            }
+            this.pipelineCommitIntervalMs = millis;
+            return this;
+        }
+
         public Builder streamsCommitIntervalMs(long millis) {
             this.streamsCommitIntervalMs = millis;
             return this;
@@ -404,7 +418,8 @@ public record WardenConfig(
         public WardenConfig build() {
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
-                    redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs),
+                    redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs,
+                    pipelineCommitIntervalMs),
                     new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit,
                             sseMaxPerSubscriber, sseAdminReserve), users, rateLimit,
                     webhooks, auditSinks, oauth);
