@@ -238,27 +238,7 @@ log "starting warden dev on 127.0.0.1:$warden_port (data $warden_data, log $run_
 ) >"$run_dir/warden.log" 2>&1 &
 warden_pid=$!
 
-# 120 s to become healthy; when ./warden first has to build (a first run or changed sources), the build
-# gets up to 15 more minutes.
-deadline=$((SECONDS + 120)) healthy=0 building=0
-while kill -0 "$warden_pid" 2>/dev/null && ((SECONDS < deadline)); do
-  if [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$B/observe/health" || true)" == 200 ]]; then
-    healthy=1
-    break
-  fi
-  if ((building == 0)) && grep -q "warden: building" "$run_dir/warden.log"; then
-    log "./warden is building the launcher first (sources changed); waiting up to 15 more minutes"
-    building=1
-    deadline=$((deadline + 900))
-  fi
-  sleep 0.5
-done
-if ((healthy == 0)); then
-  log "warden did not become healthy; last log lines:"
-  tail -30 "$run_dir/warden.log" >&2
-  exit 1
-fi
-log "warden is healthy"
+wait_warden_healthy "$B" "$warden_pid" "$run_dir/warden.log" || exit 1
 
 perms="$(for n in $(seq 0 $((PERMISSIONS - 1))); do
   if ((n > 0)); then printf ','; fi

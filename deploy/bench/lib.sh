@@ -50,3 +50,25 @@ stop_pid() {
     kill -KILL -- "-$pid" 2>/dev/null || true
   fi
 }
+
+# wait_warden_healthy URL PID LOG: until URL/observe/health answers 200 (120 s; when ./warden first has to build,
+# as its LOG says, the build gets 15 more minutes). Returns 1, after printing the log's last lines, when Warden
+# dies or never becomes healthy.
+wait_warden_healthy() {
+  local url="$1" pid="$2" logfile="$3" deadline=$((SECONDS + 120)) building=0
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
+    if [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url/observe/health" || true)" == 200 ]]; then
+      log "warden is healthy"
+      return 0
+    fi
+    if ((building == 0)) && grep -q "warden: building" "$logfile"; then
+      log "./warden is building the launcher first (sources changed); waiting up to 15 more minutes"
+      building=1
+      deadline=$((deadline + 900))
+    fi
+    sleep 0.5
+  done
+  log "warden did not become healthy; last log lines:"
+  tail -30 "$logfile" >&2
+  return 1
+}
