@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * Issues a token to agents: stores its grant (the chain it depends on) and its {@code auth.signin} event in one
- * transaction, then signs it. The token ends at the earliest of the agent-token lifetime and {@code notAfter}
- * (the subject token's, the agents' and the delegations' own ends), and so does its grant.
+ * transaction, then signs it. The token ends at the earliest of the agent-token lifetime and the ends it may
+ * not outlive ({@link #expiry}), and so does its grant.
  */
 final class AgentTokenIssuer {
     private final AccessTokens accessTokens;
@@ -23,10 +23,18 @@ final class AgentTokenIssuer {
         this.ttl = ttl;
     }
 
-    /** The end of a token issued at {@code now} that may not outlive {@code notAfter}. */
-    Instant expiry(Instant now, Optional<Instant> notAfter) {
+    /**
+     * The end of a token issued at {@code now} that may outlive none of {@code limits} (the subject token's, the
+     * agents' and the delegations' ends; an empty one sets no limit).
+     */
+    Instant expiry(Instant now, List<Optional<Instant>> limits) {
         Instant end = now.plus(ttl);
-        return notAfter.filter(n -> n.isBefore(end)).orElse(end);
+        for (Optional<Instant> limit : limits) {
+            if (limit.isPresent() && limit.get().isBefore(end)) {
+                end = limit.get();
+            }
+        }
+        return end;
     }
 
     /**

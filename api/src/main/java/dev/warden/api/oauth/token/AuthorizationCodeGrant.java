@@ -2,17 +2,13 @@ package dev.warden.api.oauth.token;
 
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.OAuthException;
-import dev.warden.api.events.EventOutbox;
 import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.authorize.Pkce;
 import dev.warden.api.oauth.clients.OAuthClient;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * {@code grant_type=authorization_code} (RFC 6749 section 4.1.3 with PKCE, RFC 7636): the code must be this
@@ -25,15 +21,12 @@ final class AuthorizationCodeGrant {
     private final CodeRepository codes;
     private final GrantRepository grants;
     private final TokenIssuer issuer;
-    private final Duration grantLifetime;
     private final InstantSource clock;
 
-    AuthorizationCodeGrant(CodeRepository codes, GrantRepository grants, TokenIssuer issuer, Duration grantLifetime,
-                           InstantSource clock) {
+    AuthorizationCodeGrant(CodeRepository codes, GrantRepository grants, TokenIssuer issuer, InstantSource clock) {
         this.codes = codes;
         this.grants = grants;
         this.issuer = issuer;
-        this.grantLifetime = grantLifetime;
         this.clock = clock;
     }
 
@@ -61,13 +54,10 @@ final class AuthorizationCodeGrant {
                 codes.redeem(conn, hash, Optional.empty(), now);
                 return refused(problem.get());
             }
-            GrantRepository.Grant grant = new GrantRepository.Grant(UUID.randomUUID().toString(), client.clientId(),
-                    c.userId(), c.sessionId(), c.scope(), c.resource(), now, now.plus(grantLifetime));
-            grants.insertGrant(conn, grant);
-            codes.redeem(conn, hash, Optional.of(grant.id()), now);
-            TokenIssuer.TokenPair pair = issuer.issue(conn, grant, List.of(c.scope().split(" ")), now);
-            EventOutbox.append(conn, OAuthEvents.granted(grant, client, "authorization_code", ip, now));
-            return new GrantOutcome.Issued(pair);
+            TokenIssuer.Started started = issuer.start(conn, client, c.userId(), c.sessionId(), c.scope(),
+                    c.resource(), "authorization_code", ip, now);
+            codes.redeem(conn, hash, Optional.of(started.grant().id()), now);
+            return new GrantOutcome.Issued(started.pair());
         });
         return outcome.tokensOrThrow();
     }

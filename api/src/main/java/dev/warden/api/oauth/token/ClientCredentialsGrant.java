@@ -85,16 +85,12 @@ final class ClientCredentialsGrant {
         if (granted.isEmpty()) {
             throw OAuthException.invalidScope("the agent's permissions cover no scope of " + resource.uri());
         }
-        Optional<Instant> notAfter = agent.expiresAt();
-        for (String id : through) {
-            Optional<Instant> end = delegations.find(DelegationId.of(id))
-                    .flatMap(Delegation::expiresAt);
-            notAfter = TokenExchangeGrant.earliest(notAfter, end);
-        }
+        List<Optional<Instant>> limits = new ArrayList<>(List.of(agent.expiresAt()));
+        through.forEach(id -> limits.add(delegations.find(DelegationId.of(id)).flatMap(Delegation::expiresAt)));
         AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(AgentGrantRepository.newId(),
                 GRANT_TYPE, client.clientId(), agent.id().value(), "agent", Optional.empty(),
                 List.of(agent.id().value()), List.of(client.secretHash().orElseThrow()), List.copyOf(through),
-                String.join(" ", granted), resource.uri(), now, issuer.expiry(now, notAfter));
+                String.join(" ", granted), resource.uri(), now, issuer.expiry(now, limits));
         return issuer.issue(grant, AccessTokens.SubjectKind.AGENT, List.of(), client, ip);
     }
 

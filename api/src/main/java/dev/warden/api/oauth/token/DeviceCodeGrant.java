@@ -3,17 +3,14 @@ package dev.warden.api.oauth.token;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
-import dev.warden.api.events.EventOutbox;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.oauth.device.DeviceCodes;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * {@code grant_type=urn:ietf:params:oauth:grant-type:device_code} (RFC 8628 section 3.4-3.5): the device polls
@@ -26,17 +23,12 @@ final class DeviceCodeGrant {
     private static final Duration SLOW_DOWN_STEP = Duration.ofSeconds(5);
 
     private final DeviceCodes codes;
-    private final GrantRepository grants;
     private final TokenIssuer issuer;
-    private final Duration grantLifetime;
     private final InstantSource clock;
 
-    DeviceCodeGrant(DeviceCodes codes, GrantRepository grants, TokenIssuer issuer, Duration grantLifetime,
-                    InstantSource clock) {
+    DeviceCodeGrant(DeviceCodes codes, TokenIssuer issuer, InstantSource clock) {
         this.codes = codes;
-        this.grants = grants;
         this.issuer = issuer;
-        this.grantLifetime = grantLifetime;
         this.clock = clock;
     }
 
@@ -74,14 +66,10 @@ final class DeviceCodeGrant {
                     return refused(new OAuthException(ErrorCode.OAUTH_DEVICE_ACCESS_DENIED, "the user denied the request"));
                 }
                 default -> {
-                    GrantRepository.Grant grant = new GrantRepository.Grant(UUID.randomUUID().toString(),
-                            client.clientId(), request.userId().orElseThrow(), request.sessionId(), request.scope(),
-                            request.resource(), now, now.plus(grantLifetime));
-                    grants.insertGrant(conn, grant);
-                    codes.redeem(conn, hash, grant.id());
-                    TokenIssuer.TokenPair pair = issuer.issue(conn, grant, List.of(request.scope().split(" ")), now);
-                    EventOutbox.append(conn, OAuthEvents.granted(grant, client, "device_code", ip, now));
-                    return new GrantOutcome.Issued(pair);
+                    TokenIssuer.Started started = issuer.start(conn, client, request.userId().orElseThrow(),
+                            request.sessionId(), request.scope(), request.resource(), "device_code", ip, now);
+                    codes.redeem(conn, hash, started.grant().id());
+                    return new GrantOutcome.Issued(started.pair());
                 }
             }
         });

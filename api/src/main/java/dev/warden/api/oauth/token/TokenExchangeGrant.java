@@ -160,10 +160,8 @@ final class TokenExchangeGrant {
             throw OAuthException.invalidScope("agent " + actor.id() + " holds none of the subject token's scopes"
                     + (target.uri().equals(subject.audience()) ? "" : " for " + target.uri()));
         }
-        Optional<Instant> notAfter = earliest(Optional.of(subject.expiresAt()), actor.expiresAt());
-        for (String id : through) {
-            notAfter = earliest(notAfter, hop.delegations().get(id).expiresAt());
-        }
+        List<Optional<Instant>> limits = new ArrayList<>(List.of(Optional.of(subject.expiresAt()), actor.expiresAt()));
+        through.forEach(id -> limits.add(hop.delegations().get(id).expiresAt()));
         List<String> agentIds = new ArrayList<>(parent.map(AgentGrantRepository.AgentGrant::agentIds).orElse(List.of()));
         agentIds.add(actor.id().value());
         List<byte[]> hashes = new ArrayList<>(parent.map(AgentGrantRepository.AgentGrant::tokenHashes).orElse(List.of()));
@@ -174,7 +172,7 @@ final class TokenExchangeGrant {
         Optional<String> root = parent.isPresent() ? parent.get().rootGrantId() : Optional.of(subject.grantId());
         AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(AgentGrantRepository.newId(),
                 "token_exchange", client.clientId(), subject.subject(), "user", root, agentIds, hashes,
-                delegationIds, String.join(" ", granted), target.uri(), now, issuer.expiry(now, notAfter));
+                delegationIds, String.join(" ", granted), target.uri(), now, issuer.expiry(now, limits));
         return issuer.issue(grant, AccessTokens.SubjectKind.USER, agentIds.reversed(), client, ip);
     }
 
@@ -240,16 +238,6 @@ final class TokenExchangeGrant {
             }
         }
         return refused(ErrorCode.SUBJECT_TOKEN_INVALID, "subject_token was revoked or its grant ended");
-    }
-
-    static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
-        if (a.isEmpty()) {
-            return b;
-        }
-        if (b.isEmpty()) {
-            return a;
-        }
-        return Optional.of(a.get().isBefore(b.get()) ? a.get() : b.get());
     }
 
     private static OAuthException refused(ErrorCode reason, String description) {

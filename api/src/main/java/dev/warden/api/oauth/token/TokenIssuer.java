@@ -2,29 +2,55 @@ package dev.warden.api.oauth.token;
 
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.oauth.clients.OAuthClient;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
- * Issues the token pair of a grant: an access token (JWT) and a fresh refresh token, stored as its SHA-256 in
- * the same transaction as the grant change that earned it. A refresh token never outlives its grant.
+ * Starts a user's grants and issues their token pairs: an access token (JWT) and a fresh refresh token, stored as
+ * its SHA-256 in the same transaction as the grant change that earned it. A refresh token never outlives its
+ * grant.
  */
 final class TokenIssuer {
     private final AccessTokens accessTokens;
     private final GrantRepository grants;
     private final Duration refreshTtl;
+    private final Duration grantLifetime;
 
-    TokenIssuer(AccessTokens accessTokens, GrantRepository grants, Duration refreshTtl) {
+    TokenIssuer(AccessTokens accessTokens, GrantRepository grants, Duration refreshTtl, Duration grantLifetime) {
         this.accessTokens = accessTokens;
         this.grants = grants;
         this.refreshTtl = refreshTtl;
+        this.grantLifetime = grantLifetime;
     }
 
     /** The answer of a token request. */
     record TokenPair(AccessTokens.Issued access, String refreshToken) {
+    }
+
+    /** A grant just started, with its first token pair. */
+    record Started(GrantRepository.Grant grant, TokenPair pair) {
+    }
+
+    /**
+     * Starts a grant of {@code client} by {@code userId} (an authorization code redeemed, a device approved), issues
+     * its first pair and emits {@code auth.signin} with method {@code oauth_<grantType>}, all in {@code conn}'s
+     * transaction.
+     */
+    Started start(Connection conn, OAuthClient client, String userId, Optional<String> sessionId, String scope,
+                  String resource, String grantType, String ip, Instant now) throws SQLException {
+        GrantRepository.Grant grant = new GrantRepository.Grant(UUID.randomUUID().toString(), client.clientId(),
+                userId, sessionId, scope, resource, now, now.plus(grantLifetime));
+        grants.insertGrant(conn, grant);
+        TokenPair pair = issue(conn, grant, List.of(scope.split(" ")), now);
+        EventOutbox.append(conn, OAuthEvents.granted(grant, client, grantType, ip, now));
+        return new Started(grant, pair);
     }
 
     TokenPair issue(Connection conn, GrantRepository.Grant grant, List<String> scopes, Instant now) throws SQLException {

@@ -55,10 +55,10 @@ public final class TokenRoutes implements DeclaredService {
                        AccessTokens accessTokens, ProtectedResources resources, AgentDirectory directory,
                        OAuthConfig config, Database db, ClientIp clientIp, InstantSource clock, long maxBodyBytes) {
         this.clients = clients;
-        TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl());
-        this.codeGrant = new AuthorizationCodeGrant(codes, grants, issuer, config.grantMaxLifetime(), clock);
+        TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl(), config.grantMaxLifetime());
+        this.codeGrant = new AuthorizationCodeGrant(codes, grants, issuer, clock);
         this.refreshGrant = new RefreshTokenGrant(grants, issuer, clock);
-        this.deviceGrant = new DeviceCodeGrant(deviceCodes, grants, issuer, config.grantMaxLifetime(), clock);
+        this.deviceGrant = new DeviceCodeGrant(deviceCodes, issuer, clock);
         AgentTokenIssuer agentIssuer = new AgentTokenIssuer(accessTokens, grants.agentGrants(),
                 config.effectiveAgentTokenTtl());
         this.clientCredentials = new ClientCredentialsGrant(directory.delegations(), directory.policies(), resources,
