@@ -5,6 +5,7 @@ import dev.warden.api.access.Access;
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
 import dev.warden.api.access.RouteTable;
+import dev.warden.api.account.AccountRoutes;
 import dev.warden.api.agents.AgentRoutes;
 import dev.warden.api.agents.AgentService;
 import dev.warden.api.agents.JdbcAgentRepository;
@@ -28,6 +29,7 @@ import dev.warden.api.costs.CostRoutes;
 import dev.warden.api.dashboard.DashboardRoutes;
 import dev.warden.api.dashboard.DashboardView;
 import dev.warden.api.db.Database;
+import dev.warden.api.db.ServerSecrets;
 import dev.warden.api.deadletters.DeadLetterRoutes;
 import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
@@ -51,6 +53,11 @@ import dev.warden.api.mcp.McpRoutes;
 import dev.warden.api.oauth.Cors;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.OAuthServer;
+import dev.warden.api.organizations.JdbcOrganizationRepository;
+import dev.warden.api.organizations.ListCursor;
+import dev.warden.api.organizations.OrganizationAdminRoutes;
+import dev.warden.api.organizations.OrganizationRoutes;
+import dev.warden.api.organizations.OrganizationService;
 import dev.warden.api.oauth.agents.AgentClientRepository;
 import dev.warden.api.oauth.agents.AgentClientRoutes;
 import dev.warden.api.oauth.agents.AgentDirectory;
@@ -169,7 +176,8 @@ public final class WardenPlatform implements AutoCloseable {
 
             KafkaProducer<String, byte[]> producer =
                     push(resources, KafkaClients.durableProducer(kafkaBootstrap, config.instanceId() + "-events"));
-            EventOutbox outbox = push(resources, new EventOutbox(db, producer, config.kafka().topics().events()));
+            EventOutbox outbox = push(resources, new EventOutbox(db, producer, config.kafka().topics().events(),
+                    config.kafka().topics().audit()));
             outbox.start(1_000);
 
             JdbcAgentRepository agentRepository = new JdbcAgentRepository(db);
@@ -294,13 +302,14 @@ public final class WardenPlatform implements AutoCloseable {
                 stream::getConnectionCount));
         DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
                 clock);
+        OrganizationService organizations = new OrganizationService(new JdbcOrganizationRepository(db), outbox, clock);
         AgentService agents = new AgentService(agentRepository, outbox, clock, List.of(
                 (agent, change, actor) -> invalidate.run(),
                 (agent, change, actor) -> {
                     if (change == EventType.AGENT_REVOKED) {
                         delegations.revokeChainsFrom(agent.id(), actor);
                     }
-                }));
+                }), organizations);
         QuotaClient quota = push(resources, new QuotaClient(kafkaBootstrap, config.kafka().topics().quotaRequests(),
                 config.kafka().topics().quotaReplies(), config.instanceId(), Duration.ofSeconds(5)));
         DashboardView dashboardView = push(resources, new DashboardView(kafkaBootstrap,
@@ -313,7 +322,7 @@ public final class WardenPlatform implements AutoCloseable {
         AuthorizationService authorization = new AuthorizationService(resolver, quota, audit, clock);
         JdbcAuditReader auditReader = new JdbcAuditReader(db, config.kafka().topics().audit());
         DashboardRoutes dashboard = new DashboardRoutes(dashboardView, agentRepository, clock);
-        return List.of(
+        List<WardenApi.Mount> mounts = new ArrayList<>(List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
                 new WardenApi.Mount("/agents", new AgentClientRoutes(agents, agentClients, issuer, clock)),
                 new WardenApi.Mount("/agents", new CostRoutes(agentRepository, db, outbox, clock, maxBody)),
@@ -326,7 +335,14 @@ public final class WardenPlatform implements AutoCloseable {
                         config.oauth().allowedOrigins(), maxBody)),
                 new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH,
-                        rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)));
+                        rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)),
+                new WardenApi.Mount("/admin/v1", new OrganizationRoutes(organizations, maxBody)),
+                new WardenApi.Mount("/admin/v1", new OrganizationAdminRoutes(organizations, agents, delegations,
+                        new ListCursor(ServerSecrets.get(db, "list-cursor")), clock))));
+        if (config.server().accountRoutes()) {
+            mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
+        }
+        return List.copyOf(mounts);
     }
 
     /** UP while every consumer loop of the API role has started and runs; the detail counts what they skipped. */

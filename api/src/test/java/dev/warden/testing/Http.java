@@ -53,6 +53,11 @@ public final class Http {
         return send(builder(path, token).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
+    public Response put(String path, String token, String json) {
+        return send(builder(path, token).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public Response patch(String path, String token, String json) {
         return send(builder(path, token).header("Content-Type", "application/json")
                 .method("PATCH", HttpRequest.BodyPublishers.ofString(json)));

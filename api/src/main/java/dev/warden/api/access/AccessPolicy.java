@@ -22,7 +22,10 @@ import java.util.Optional;
  *   <li>an <b>agent</b> sees its own record, decides and records costs for itself, sees its own audit entries
  *       and events, and delegates what it holds; it manages nothing else.</li>
  * </ul>
- * Organizations and roles will be more rules here, not more switches elsewhere. Stateless and thread-safe.
+ * Organizations add rules, not switches: a user acts in one organization at a time (its active one), with the
+ * permissions of its role there ({@link OrgRoles}); an organization's agents are those whose tenant is the
+ * organization; the bootstrap administrator is the deployment's operator and administers every organization;
+ * agents administer none. Stateless and thread-safe.
  */
 public final class AccessPolicy {
     private AccessPolicy() {
@@ -208,6 +211,87 @@ public final class AccessPolicy {
     public static void requireNotAgent(Principal caller, String message) {
         if (caller instanceof Principal.AgentCaller) {
             throw new ForbiddenException(message);
+        }
+    }
+
+    /**
+     * Requires a user (any credential): organizations are created, joined and switched between by users; the
+     * bootstrap administrator belongs to none and an agent acts for its owner.
+     *
+     * @throws ForbiddenException otherwise, saying that {@code what} is for users
+     */
+    public static Principal.User requireUser(Principal caller, String what) {
+        if (caller instanceof Principal.User user) {
+            return user;
+        }
+        throw new ForbiddenException(what + " is for users (the administrator and agents belong to no organization)");
+    }
+
+    /**
+     * Requires that {@code caller} may use {@code permission} in the organization {@code organizationId}, given
+     * the caller's stored {@code standing} (its active organization and its role there). The order of the checks
+     * never tells a caller whether another organization exists.
+     *
+     * @throws ForbiddenException {@code forbidden} for an agent or a role without the permission,
+     *                            {@code no_active_org} for a user acting in no organization, {@code org_mismatch}
+     *                            when the organization is not the user's active one, {@code user_not_in_org} when
+     *                            the user is no longer a member of it
+     */
+    public static OrgAuthority requireInOrganization(Principal caller, String organizationId, OrgStanding standing,
+                                                     String permission) {
+        return switch (caller) {
+            case Principal.Admin a -> new OrgAuthority(organizationId, caller, "administrator",
+                    OrgRoles.CATALOGUE.keySet());
+            case Principal.AgentCaller c -> throw new ForbiddenException("organizations are administered by users, "
+                    + "not by agents");
+            case Principal.User u -> {
+                String active = standing.active().orElseThrow(() -> new ForbiddenException(ErrorCode.NO_ACTIVE_ORG,
+                        "you have no active organization; create one or switch to one (PUT /admin/v1/active-organization)"));
+                if (!active.equals(organizationId)) {
+                    throw new ForbiddenException(ErrorCode.ORG_MISMATCH, "the path names an organization other than "
+                            + "your active one (" + active + ")");
+                }
+                String role = standing.role().orElseThrow(() -> new ForbiddenException(ErrorCode.USER_NOT_IN_ORG,
+                        "you are not a member of this organization"));
+                if (!OrgRoles.implies(standing.permissions(), permission)) {
+                    throw new ForbiddenException(ErrorCode.FORBIDDEN, "your role (" + role + ") does not include "
+                            + permission);
+                }
+                yield new OrgAuthority(organizationId, caller, role, standing.permissions());
+            }
+        };
+    }
+
+    /** Whether {@code authority} reaches {@code agent}: the organization's agents are those of its tenant. */
+    public static boolean inOrganization(OrgAuthority authority, Agent agent) {
+        return agent.tenantId().map(t -> t.value().equals(authority.organizationId())).orElse(false);
+    }
+
+    /**
+     * Requires that {@code authority} may change a member's role from {@code from} to {@code to} (either empty
+     * when the member is being added or removed): the owner role is granted and taken away by owners only.
+     *
+     * @throws ForbiddenException otherwise
+     */
+    public static void requireMayAssign(OrgAuthority authority, Optional<String> from, Optional<String> to) {
+        boolean touchesOwner = from.filter(OrgRoles.OWNER::equals).isPresent()
+                || to.filter(OrgRoles.OWNER::equals).isPresent();
+        if (touchesOwner && !authority.isOwner()) {
+            throw new ForbiddenException("only an owner may grant or take away the owner role");
+        }
+    }
+
+    /**
+     * Requires that an agent of {@code ownerId} may be placed in an organization the owner belongs to
+     * ({@code ownerIsMember}): an organization's tenant holds its members' agents only.
+     *
+     * @throws ForbiddenException {@code user_not_in_org} naming {@code tenantId}
+     */
+    public static void requireMayPlaceAgent(UserId ownerId, String organizationId, boolean ownerIsMember) {
+        if (!ownerIsMember) {
+            throw new ForbiddenException(ErrorCode.USER_NOT_IN_ORG, "owner " + ownerId.value()
+                    + " is not a member of organization " + organizationId,
+                    List.of(new FieldError("tenantId", "the owner is not a member of this organization")));
         }
     }
 }

@@ -7,8 +7,9 @@ import java.util.List;
  * The scopes an API token may carry. A scope is {@code <area>:read} or {@code <area>:write}; {@code <area>:*}
  * grants both, {@code *} grants everything. {@code write} does not imply {@code read}. The areas:
  * {@code agents}, {@code costs} (recording costs), {@code delegations}, {@code authorize}
- * ({@code POST /authorize}, a write), {@code audit}, {@code dashboard}, {@code events} (the event stream) and
- * {@code webhooks}. Each route declares the scope it needs where it is mounted ({@link Access}); a route
+ * ({@code POST /authorize}, a write), {@code audit}, {@code dashboard}, {@code events} (the event stream),
+ * {@code webhooks} and {@code organizations} (the organization administration under {@code /admin/v1}). Each
+ * route declares the scope it needs where it is mounted ({@link Access}); a route
  * that matches none needs {@code *} (fail closed). Scopes narrow what the token's user may do; they never
  * widen it.
  */
@@ -28,7 +29,7 @@ public final class Scopes {
 
     /** The areas of the API, in the order they are documented. */
     public static final List<String> AREAS = List.of("agents", "costs", "delegations", "authorize", "audit",
-            "dashboard", "events", "webhooks");
+            "dashboard", "events", "webhooks", "organizations");
 
     private Scopes() {
     }

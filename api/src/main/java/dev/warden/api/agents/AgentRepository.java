@@ -7,6 +7,7 @@ import dev.warden.authorizer.domain.AgentStatus;
 import dev.warden.authorizer.domain.AgentType;
 import dev.warden.authorizer.domain.TenantId;
 import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +38,12 @@ public interface AgentRepository extends AgentTokens {
     List<Agent> list(Filter filter);
 
     /**
+     * One page of the agents of {@code filter.tenantId()} (required) matching the other filters, newest first,
+     * after {@code after} when given ({@code ownerId} is ignored).
+     */
+    List<Agent> page(Filter filter, Optional<dev.warden.api.db.Keyset> after, int limit);
+
+    /**
      * Applies {@code change} to the agent under a row lock and stores the result, its new token hash (if
      * any) and its events in one transaction. Whatever {@code change} throws rolls everything back.
      *
@@ -50,10 +57,19 @@ public interface AgentRepository extends AgentTokens {
         Outcome apply(Agent current);
     }
 
-    /** The result of a change; {@code events} empty and {@code agent} unchanged means "nothing to write". */
-    record Outcome(Agent agent, Optional<byte[]> newTokenHash, List<StreamEvent.Draft> events) {
+    /**
+     * The result of a change; {@code events} empty and {@code agent} unchanged means "nothing to write".
+     * {@code audit} holds the audit entry of an administrative action, written with the change.
+     */
+    record Outcome(Agent agent, Optional<byte[]> newTokenHash, List<StreamEvent.Draft> events, List<AuditEntry> audit) {
         public Outcome {
             events = List.copyOf(events);
+            audit = List.copyOf(audit);
+        }
+
+        /** A change with its events and no audit entry. */
+        public Outcome(Agent agent, Optional<byte[]> newTokenHash, List<StreamEvent.Draft> events) {
+            this(agent, newTokenHash, events, List.of());
         }
 
         /** Leave the agent as it is. */

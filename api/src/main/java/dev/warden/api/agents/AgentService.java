@@ -1,9 +1,11 @@
 package dev.warden.api.agents;
 
 import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.OrgAuthority;
 import dev.warden.api.access.Principal;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.db.Keyset;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.InvalidInputException;
@@ -17,6 +19,7 @@ import dev.warden.authorizer.domain.Budget;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.authorizer.domain.TenantId;
 import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.EventType;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -45,13 +48,41 @@ public final class AgentService {
     private final EventOutbox outbox;
     private final InstantSource clock;
     private final List<AgentListener> listeners;
+    private final Tenancy tenancy;
 
     public AgentService(AgentRepository repository, EventOutbox outbox, InstantSource clock,
-                        List<AgentListener> listeners) {
+                        List<AgentListener> listeners, Tenancy tenancy) {
         this.repository = repository;
         this.outbox = outbox;
         this.clock = clock;
         this.listeners = List.copyOf(listeners);
+        this.tenancy = tenancy;
+    }
+
+    /** Where a new agent is placed: its tenant, which is an organization or (from before them) a free label. */
+    @FunctionalInterface
+    public interface Tenancy {
+        /**
+         * The tenant of a new agent of {@code owner} that asked for {@code requested}.
+         *
+         * @throws dev.warden.api.errors.WardenException when the owner may not place an agent there
+         */
+        Optional<TenantId> place(UserId owner, Optional<TenantId> requested);
+
+        /** Tenants are free labels, as before organizations (tests of the agent surface alone). */
+        Tenancy LABELS = (owner, requested) -> requested;
+    }
+
+    /** What an organization's administrator may do to one of its agents (docs/organizations.md). */
+    public enum AdminAction {
+        REVOKE, SUSPEND, RESUME
+    }
+
+    /** The audit entry of an administrative change, from the agent before and after it. */
+    @FunctionalInterface
+    public interface Auditor {
+        AuditEntry entry(Agent before, Agent after, Instant at);
+
     }
 
     /** What {@link #create} needs. */
@@ -84,7 +115,8 @@ public final class AgentService {
         request.expiresAt().filter(e -> !e.isAfter(now)).ifPresent(e -> {
             throw InvalidInputException.field("expiresAt", "must be in the future");
         });
-        Agent agent = new Agent(AgentId.random(), request.ownerId(), request.tenantId(), request.name(),
+        Optional<TenantId> tenant = tenancy.place(request.ownerId(), request.tenantId());
+        Agent agent = new Agent(AgentId.random(), request.ownerId(), tenant, request.name(),
                 request.type(), AgentStatus.ACTIVE, request.permissions(), request.expiresAt().map(AgentService::millis),
                 request.metadata(), now, now, request.budget());
         String token = Tokens.mint(TokenKind.AGENT);
@@ -130,6 +162,10 @@ public final class AgentService {
     /** Revokes the agent, permanently. Revoking a revoked agent changes nothing. */
     public void revoke(Principal caller, AgentId id) {
         manageable(caller, id);
+        revoke(caller, id, Optional.empty());
+    }
+
+    private Agent revoke(Principal caller, AgentId id, Optional<Auditor> auditor) {
         Instant now = now();
         Agent revoked = repository.update(id, current -> {
             if (current.storedStatus() == AgentStatus.REVOKED) {
@@ -137,9 +173,11 @@ public final class AgentService {
             }
             Agent next = withStatus(current, AgentStatus.REVOKED, now);
             return new AgentRepository.Outcome(next, Optional.empty(),
-                    List.of(AgentEvents.of(EventType.AGENT_REVOKED, next, caller, now)));
+                    List.of(AgentEvents.of(EventType.AGENT_REVOKED, next, caller, now)),
+                    auditor.map(a -> a.entry(current, next, now)).stream().toList());
         }).orElseThrow(AgentService::notFound);
         committed(revoked, EventType.AGENT_REVOKED, caller);
+        return revoked;
     }
 
     /**
@@ -165,16 +203,52 @@ public final class AgentService {
 
     /** Suspends an active agent: its token and decisions stop working until {@link #resume}. */
     public Agent suspend(Principal caller, AgentId id) {
-        return transition(caller, id, AgentStatus.ACTIVE, AgentStatus.SUSPENDED, EventType.AGENT_SUSPENDED);
+        manageable(caller, id);
+        return transition(caller, id, AgentStatus.ACTIVE, AgentStatus.SUSPENDED, EventType.AGENT_SUSPENDED,
+                Optional.empty());
     }
 
     /** Resumes a suspended agent. */
     public Agent resume(Principal caller, AgentId id) {
-        return transition(caller, id, AgentStatus.SUSPENDED, AgentStatus.ACTIVE, EventType.AGENT_RESUMED);
+        manageable(caller, id);
+        return transition(caller, id, AgentStatus.SUSPENDED, AgentStatus.ACTIVE, EventType.AGENT_RESUMED,
+                Optional.empty());
     }
 
-    private Agent transition(Principal caller, AgentId id, AgentStatus from, AgentStatus to, EventType event) {
-        manageable(caller, id);
+    /**
+     * One of the organization's agents, for its administrators ({@code agents:read} is the caller's to check).
+     *
+     * @throws NotFoundException {@code agent_not_found} for an agent of another tenant, so ids do not leak
+     */
+    public Agent inOrganization(OrgAuthority authority, AgentId id) {
+        return repository.find(id).filter(agent -> AccessPolicy.inOrganization(authority, agent))
+                .orElseThrow(AgentService::notFound);
+    }
+
+    /** One page of the organization's agents matching {@code query}, newest first. */
+    public List<Agent> pageInOrganization(OrgAuthority authority, Query query, Optional<Keyset> after, int limit) {
+        return repository.page(new AgentRepository.Filter(Optional.empty(),
+                Optional.of(TenantId.of(authority.organizationId())), query.type(), query.status(), now()), after, limit);
+    }
+
+    /**
+     * Revokes, suspends or resumes one of the organization's agents as its administrator, with the action's audit
+     * entry stored with the change ({@code agents:admin} is the caller's to check).
+     */
+    public Agent administer(OrgAuthority authority, AgentId id, AdminAction action, Auditor auditor) {
+        inOrganization(authority, id);
+        Principal actor = authority.actor();
+        return switch (action) {
+            case REVOKE -> revoke(actor, id, Optional.of(auditor));
+            case SUSPEND -> transition(actor, id, AgentStatus.ACTIVE, AgentStatus.SUSPENDED, EventType.AGENT_SUSPENDED,
+                    Optional.of(auditor));
+            case RESUME -> transition(actor, id, AgentStatus.SUSPENDED, AgentStatus.ACTIVE, EventType.AGENT_RESUMED,
+                    Optional.of(auditor));
+        };
+    }
+
+    private Agent transition(Principal caller, AgentId id, AgentStatus from, AgentStatus to, EventType event,
+                             Optional<Auditor> auditor) {
         Instant now = now();
         Agent result = repository.update(id, current -> {
             AgentStatus status = current.status(now);
@@ -185,7 +259,8 @@ public final class AgentService {
                 throw inactive(current, status);
             }
             Agent next = withStatus(current, to, now);
-            return new AgentRepository.Outcome(next, Optional.empty(), List.of(AgentEvents.of(event, next, caller, now)));
+            return new AgentRepository.Outcome(next, Optional.empty(), List.of(AgentEvents.of(event, next, caller, now)),
+                    auditor.map(a -> a.entry(current, next, now)).stream().toList());
         }).orElseThrow(AgentService::notFound);
         committed(result, event, caller);
         return result;

@@ -3,6 +3,7 @@ package dev.warden.api.agents;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.warden.api.db.Database;
+import dev.warden.api.db.Keyset;
 import dev.warden.api.db.Sql;
 import dev.warden.api.db.StoredRows;
 import dev.warden.api.events.EventOutbox;
@@ -13,6 +14,7 @@ import dev.warden.authorizer.domain.AgentType;
 import dev.warden.authorizer.domain.TenantId;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.io.UncheckedIOException;
@@ -41,13 +43,16 @@ public final class JdbcAgentRepository implements AgentRepository {
             + "metadata = ?, updated_at = ?, budget = ?, token_hash = COALESCE(?, token_hash), "
             + "revoked_at = CASE WHEN ? = 'revoked' THEN COALESCE(revoked_at, ?) ELSE revoked_at END WHERE id = ?";
     /** Derived-status filter: expired = stored active/suspended with expires_at passed. */
-    static final String LIST = "SELECT " + COLUMNS + " FROM agents WHERE (?::text IS NULL OR owner_id = ?) "
-            + "AND (?::text IS NULL OR tenant_id = ?) AND (?::text IS NULL OR type = ?) AND ("
+    private static final String TYPE_AND_STATUS = "(?::text IS NULL OR type = ?) AND ("
             + "?::text IS NULL"
             + " OR (? = 'revoked' AND status = 'revoked')"
             + " OR (? = 'expired' AND status <> 'revoked' AND expires_at <= ?)"
-            + " OR (? IN ('active', 'suspended') AND status = ? AND (expires_at IS NULL OR expires_at > ?))"
-            + ") ORDER BY created_at, id LIMIT 10000";
+            + " OR (? IN ('active', 'suspended') AND status = ? AND (expires_at IS NULL OR expires_at > ?)))";
+    static final String LIST = "SELECT " + COLUMNS + " FROM agents WHERE (?::text IS NULL OR owner_id = ?) "
+            + "AND (?::text IS NULL OR tenant_id = ?) AND " + TYPE_AND_STATUS + " ORDER BY created_at, id LIMIT 10000";
+    /** A tenant's agents, newest first, strictly after a position (keyset pagination). */
+    static final String PAGE = "SELECT " + COLUMNS + " FROM agents WHERE tenant_id = ? AND " + TYPE_AND_STATUS
+            + " AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?)) ORDER BY created_at DESC, id DESC LIMIT ?";
 
     static final String COUNT = "SELECT count(*), count(*) FILTER (WHERE status = 'active' AND "
             + "(expires_at IS NULL OR expires_at > ?)) FROM agents WHERE (?::text IS NULL OR owner_id = ?)";
@@ -118,31 +123,57 @@ public final class JdbcAgentRepository implements AgentRepository {
             try (PreparedStatement ps = conn.prepareStatement(LIST)) {
                 String owner = filter.ownerId().map(UserId::value).orElse(null);
                 String tenant = filter.tenantId().map(TenantId::value).orElse(null);
-                String type = filter.type().map(AgentType::wireName).orElse(null);
-                String status = filter.status().map(AgentStatus::wireName).orElse(null);
-                Timestamp now = Timestamp.from(filter.now());
                 ps.setString(1, owner);
                 ps.setString(2, owner);
                 ps.setString(3, tenant);
                 ps.setString(4, tenant);
-                ps.setString(5, type);
-                ps.setString(6, type);
-                ps.setString(7, status);
-                ps.setString(8, status);
-                ps.setString(9, status);
-                ps.setTimestamp(10, now);
-                ps.setString(11, status);
-                ps.setString(12, status);
-                ps.setTimestamp(13, now);
-                List<Agent> agents = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        StoredRows.read("agents", "id", rs, JdbcAgentRepository::read).ifPresent(agents::add);
-                    }
-                }
-                return agents;
+                setTypeAndStatus(ps, 5, filter);
+                return readAll(ps);
             }
         });
+    }
+
+    @Override
+    public List<Agent> page(Filter filter, Optional<Keyset> after, int limit) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(PAGE)) {
+                ps.setString(1, filter.tenantId().orElseThrow().value());
+                int next = setTypeAndStatus(ps, 2, filter);
+                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
+                ps.setTimestamp(next, at);
+                ps.setTimestamp(next + 1, at);
+                ps.setString(next + 2, after.map(Keyset::id).orElse(null));
+                ps.setInt(next + 3, limit);
+                return readAll(ps);
+            }
+        });
+    }
+
+    /** Binds {@link #TYPE_AND_STATUS} from parameter {@code first} on; answers the next parameter's index. */
+    private static int setTypeAndStatus(PreparedStatement ps, int first, Filter filter) throws SQLException {
+        String type = filter.type().map(AgentType::wireName).orElse(null);
+        String status = filter.status().map(AgentStatus::wireName).orElse(null);
+        Timestamp now = Timestamp.from(filter.now());
+        ps.setString(first, type);
+        ps.setString(first + 1, type);
+        ps.setString(first + 2, status);
+        ps.setString(first + 3, status);
+        ps.setString(first + 4, status);
+        ps.setTimestamp(first + 5, now);
+        ps.setString(first + 6, status);
+        ps.setString(first + 7, status);
+        ps.setTimestamp(first + 8, now);
+        return first + 9;
+    }
+
+    private static List<Agent> readAll(PreparedStatement ps) throws SQLException {
+        List<Agent> agents = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                StoredRows.read("agents", "id", rs, JdbcAgentRepository::read).ifPresent(agents::add);
+            }
+        }
+        return agents;
     }
 
     @Override
@@ -158,6 +189,9 @@ public final class JdbcAgentRepository implements AgentRepository {
             }
             write(conn, outcome);
             appendAll(conn, outcome.events());
+            for (AuditEntry entry : outcome.audit()) {
+                EventOutbox.appendAudit(conn, entry);
+            }
             return Optional.of(outcome.agent());
         });
     }

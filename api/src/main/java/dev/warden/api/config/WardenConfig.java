@@ -46,8 +46,11 @@ public record WardenConfig(
         }
     }
 
-    /** HTTP listener settings. */
-    public record Server(String host, int port, long maxBodyBytes) {
+    /**
+     * HTTP listener settings; {@code accountRoutes} mounts {@code /account/agents} and {@code /account/delegations}
+     * (key {@code warden.server.account-routes}, default false).
+     */
+    public record Server(String host, int port, long maxBodyBytes, boolean accountRoutes) {
         public Server {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("warden.server.port must be 0..65535");
@@ -131,6 +134,7 @@ public record WardenConfig(
         b.host = server.host();
         b.port = server.port();
         b.maxBodyBytes = server.maxBodyBytes();
+        b.accountRoutes = server.accountRoutes();
         b.bootstrapToken = bootstrapToken;
         b.kafkaBootstrap = kafka.bootstrap();
         b.topics = kafka.topics();
@@ -171,6 +175,7 @@ public record WardenConfig(
         c.get("server.host").asString().ifPresent(b::host);
         c.get("server.port").asInt().ifPresent(b::port);
         c.get("server.max-body-bytes").asLong().ifPresent(b::maxBodyBytes);
+        c.get("server.account-routes").asBoolean().ifPresent(b::accountRoutes);
         c.get("bootstrap.token").asString().filter(s -> !s.isBlank()).ifPresent(b::bootstrapToken);
         c.get("kafka.bootstrap").asString().filter(s -> !s.isBlank()).ifPresent(b::kafkaBootstrap);
         Topics topics = Topics.defaults();
@@ -217,6 +222,7 @@ public record WardenConfig(
         private String host = "0.0.0.0";
         private int port = 8080;
         private long maxBodyBytes = 1024 * 1024;
+        private boolean accountRoutes;
         private Optional<String> bootstrapToken = Optional.empty();
         private Optional<String> kafkaBootstrap = Optional.empty();
         private Topics topics = Topics.defaults();
@@ -330,6 +336,12 @@ public record WardenConfig(
             return this;
         }
 
+        /** Whether the signed-in user's account routes ({@code /account/*}) are mounted (default false). */
+        public Builder accountRoutes(boolean mounted) {
+            this.accountRoutes = mounted;
+            return this;
+        }
+
         public Builder streamsApplicationPrefix(String prefix) {
             this.streamsPrefix = prefix;
             return this;
@@ -416,7 +428,7 @@ public record WardenConfig(
         }
 
         public WardenConfig build() {
-            return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes), bootstrapToken,
+            return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes, accountRoutes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
                     redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs,
                     pipelineCommitIntervalMs),

@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** JSON forms of delegations (SPEC: Delegation) and of the create request. */
-final class DelegationJson {
+public final class DelegationJson {
     private static final Set<String> CREATE_FIELDS = Set.of("fromAgent", "toAgent", "permissions", "expiresAt", "maxDepth");
 
     private DelegationJson() {
@@ -38,7 +38,7 @@ final class DelegationJson {
         return new DelegationService.NewDelegation(from.orElseThrow(), to.orElseThrow(), permissions, expiresAt, maxDepth);
     }
 
-    static ObjectNode render(Delegation d) {
+    public static ObjectNode render(Delegation d) {
         ObjectNode node = Json.mapper().createObjectNode()
                 .put("id", d.id().value())
                 .put("fromAgent", d.fromAgent().value())
@@ -51,7 +51,7 @@ final class DelegationJson {
         return node;
     }
 
-    static ArrayNode renderAll(List<Delegation> delegations) {
+    public static ArrayNode renderAll(List<Delegation> delegations) {
         ArrayNode array = Json.mapper().createArrayNode();
         delegations.forEach(d -> array.add(render(d)));
         return array;

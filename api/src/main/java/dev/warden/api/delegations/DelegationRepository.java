@@ -4,6 +4,7 @@ import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.time.Instant;
 import java.util.List;
@@ -25,17 +26,32 @@ public interface DelegationRepository extends PolicyResolver.IncomingDelegations
     /** Delegations not revoked, optionally filtered by source and target, oldest first. */
     List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to);
 
+    /**
+     * One page of the unrevoked delegations whose source agent's tenant is {@code tenant}, newest first, after
+     * {@code after} when given.
+     */
+    List<Delegation> pageOfTenant(String tenant, Optional<dev.warden.api.db.Keyset> after, int limit);
+
     /** Every delegation from {@code from} to {@code to}, revoked or not, oldest first. */
     List<Delegation> between(AgentId from, AgentId to);
 
     /**
      * Revokes the delegations chosen by {@code scope} and every delegation derived from them, in one
-     * transaction, with the events {@code events} makes of the revoked ones.
+     * transaction, with the events and audit entries {@code records} makes of the revoked ones (nothing when
+     * none was left to revoke).
      *
      * @return the delegations this call revoked (already revoked ones are left alone)
      */
     List<Delegation> revokeCascade(Scope scope, String reason, Instant at,
-                                   Function<List<Delegation>, List<StreamEvent.Draft>> events);
+                                   Function<List<Delegation>, Records> records);
+
+    /** What a revocation writes with it: its events and, for an administrative action, its audit entry. */
+    record Records(List<StreamEvent.Draft> events, List<AuditEntry> audit) {
+        public Records {
+            events = List.copyOf(events);
+            audit = List.copyOf(audit);
+        }
+    }
 
     /** Which delegations a cascade starts from. */
     sealed interface Scope {

@@ -1,9 +1,11 @@
 package dev.warden.api.delegations;
 
 import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.OrgAuthority;
 import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.authorize.PolicyResolver;
+import dev.warden.api.db.Keyset;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.FieldError;
@@ -19,6 +21,7 @@ import dev.warden.authorizer.domain.Permission;
 import dev.warden.authorizer.engine.ConstrainedStep;
 import dev.warden.authorizer.engine.EffectiveGrant;
 import dev.warden.authorizer.engine.GrantOrigin;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -35,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Delegations (SPEC: Delegation, Delegations endpoints): create with every rule checked, list the active
@@ -119,19 +123,49 @@ public final class DelegationService {
         if (!may) {
             throw delegationNotFound();
         }
-        revokeCascade(new DelegationRepository.Scope.One(id), "revoked", caller);
+        revokeCascade(new DelegationRepository.Scope.One(id), "revoked", caller, Optional.empty());
+    }
+
+    /**
+     * One delegation of the organization (its source agent is one of the organization's), for its administrators
+     * ({@code delegations:read} is the caller's to check).
+     *
+     * @throws NotFoundException {@code delegation_not_found} for another tenant's, so ids do not leak
+     */
+    public Delegation inOrganization(OrgAuthority authority, DelegationId id) {
+        return repository.find(id).filter(d -> agents.find(d.fromAgent())
+                        .filter(source -> AccessPolicy.inOrganization(authority, source)).isPresent())
+                .orElseThrow(DelegationService::delegationNotFound);
+    }
+
+    /** One page of the organization's unrevoked delegations, newest first. */
+    public List<Delegation> pageInOrganization(OrgAuthority authority, Optional<Keyset> after, int limit) {
+        return repository.pageOfTenant(authority.organizationId(), after, limit);
+    }
+
+    /**
+     * Revokes one of the organization's delegations and every chain derived from it as the organization's
+     * administrator, with the action's audit entry ({@code audit} of the revoked delegations) stored with it
+     * ({@code delegations:admin} is the caller's to check). Revoking twice changes nothing.
+     */
+    public void revokeAsAdministrator(OrgAuthority authority, DelegationId id,
+                                      Function<List<Delegation>, AuditEntry> audit) {
+        inOrganization(authority, id);
+        revokeCascade(new DelegationRepository.Scope.One(id), "revoked", authority.actor(), Optional.of(audit));
     }
 
     /** Revokes every chain {@code agent} is the source of, transitively (called when the agent is revoked). */
     public void revokeChainsFrom(AgentId agent, Principal caller) {
-        revokeCascade(new DelegationRepository.Scope.FromAgent(agent), "source_revoked", caller);
+        revokeCascade(new DelegationRepository.Scope.FromAgent(agent), "source_revoked", caller, Optional.empty());
     }
 
-    private void revokeCascade(DelegationRepository.Scope scope, String reason, Principal caller) {
+    private void revokeCascade(DelegationRepository.Scope scope, String reason, Principal caller,
+                               Optional<Function<List<Delegation>, AuditEntry>> audit) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        List<Delegation> revoked = repository.revokeCascade(scope, reason, now, list -> list.stream()
-                .map(d -> event(EventType.DELEGATION_REVOKED, d, caller, now, agents.find(d.fromAgent()).orElse(null)))
-                .toList());
+        List<Delegation> revoked = repository.revokeCascade(scope, reason, now, list -> new DelegationRepository.Records(
+                list.stream().map(d -> event(EventType.DELEGATION_REVOKED, d, caller, now,
+                        agents.find(d.fromAgent()).orElse(null))).toList(),
+                audit.map(a -> a.apply(list)).stream().toList()));
         resolver.invalidateAll();
         if (!revoked.isEmpty()) {
             outbox.flush();

@@ -3,11 +3,13 @@ package dev.warden.api.delegations;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.warden.api.agents.PermissionJson;
 import dev.warden.api.db.Database;
+import dev.warden.api.db.Keyset;
 import dev.warden.api.db.Sql;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.io.UncheckedIOException;
@@ -35,6 +37,9 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     static final String LIST = "SELECT " + COLUMNS + " FROM delegations WHERE revoked_at IS NULL "
             + "AND (?::text IS NULL OR from_agent = ?) AND (?::text IS NULL OR to_agent = ?) "
             + "ORDER BY created_at, id LIMIT 10000";
+    static final String PAGE_OF_TENANT = "SELECT " + COLUMNS.replaceAll("(\\w+)", "d.$1") + " FROM delegations d "
+            + "JOIN agents a ON a.id = d.from_agent WHERE a.tenant_id = ? AND d.revoked_at IS NULL "
+            + "AND (?::timestamptz IS NULL OR (d.created_at, d.id) < (?, ?)) ORDER BY d.created_at DESC, d.id DESC LIMIT ?";
     static final String BETWEEN = "SELECT " + COLUMNS + " FROM delegations WHERE from_agent = ? AND to_agent = ? "
             + "ORDER BY created_at, id LIMIT 1000";
     /** The roots and all their descendants that are still live, locked for the revocation. */
@@ -119,8 +124,23 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     }
 
     @Override
+    public List<Delegation> pageOfTenant(String tenant, Optional<Keyset> after, int limit) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(PAGE_OF_TENANT)) {
+                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
+                ps.setString(1, tenant);
+                ps.setTimestamp(2, at);
+                ps.setTimestamp(3, at);
+                ps.setString(4, after.map(Keyset::id).orElse(null));
+                ps.setInt(5, limit);
+                return readAll(ps);
+            }
+        });
+    }
+
+    @Override
     public List<Delegation> revokeCascade(Scope scope, String reason, Instant at,
-                                          Function<List<Delegation>, List<StreamEvent.Draft>> events) {
+                                          Function<List<Delegation>, Records> records) {
         return db.inTransaction(conn -> {
             List<String> roots = roots(conn, scope);
             if (roots.isEmpty()) {
@@ -144,8 +164,12 @@ public final class JdbcDelegationRepository implements DelegationRepository {
             List<Delegation> result = revoked.stream().map(d -> new Delegation(d.id(), d.fromAgent(), d.toAgent(),
                     d.permissions(), d.depth(), d.maxDepth(), d.ancestors(), d.expiresAt(), d.createdAt(),
                     Optional.of(at))).toList();
-            for (StreamEvent.Draft event : events.apply(result)) {
+            Records written = records.apply(result);
+            for (StreamEvent.Draft event : written.events()) {
                 EventOutbox.append(conn, event);
+            }
+            for (AuditEntry entry : written.audit()) {
+                EventOutbox.appendAudit(conn, entry);
             }
             return result;
         });

@@ -23,6 +23,25 @@ public enum ErrorCode {
     PAYLOAD_TOO_LARGE("payload_too_large", 413, "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415, "Unsupported media type"),
     INTERNAL("internal", 500, "Internal error"),
+    // Organizations and their administration (SPEC: Other error conventions, problem codes).
+    /** The path names an organization other than the caller's active one. */
+    ORG_MISMATCH("org_mismatch", 403, "Organization mismatch"),
+    /** The caller has no active organization (none joined, or it left the one it had). */
+    NO_ACTIVE_ORG("no_active_org", 403, "No active organization"),
+    /** The caller, or the user a request names, is not a member of the organization. */
+    USER_NOT_IN_ORG("user_not_in_org", 403, "User not in organization"),
+    /** A custom role still assigned to a member cannot be deleted. */
+    ROLE_IN_USE("role_in_use", 409, "Role in use"),
+    /** A permission name outside the documented catalogue. */
+    UNKNOWN_PERMISSION("unknown_permission", 400, "Unknown permission"),
+    /** A list cursor that was not issued by Warden for this list, or was altered. */
+    BAD_CURSOR("bad_cursor", 400, "Bad cursor"),
+    /** An action on an administered resource that does not exist (e.g. POST .../agents/{id}/frobnicate). */
+    UNSUPPORTED_ACTION("unsupported_action", 400, "Unsupported action"),
+    /** The change would leave the organization without an owner. */
+    LAST_OWNER("last_owner", 409, "An organization keeps at least one owner"),
+    /** The user is already a member of the organization. */
+    ALREADY_MEMBER("already_member", 409, "Already a member"),
     UNAVAILABLE("unavailable", 503, "Service unavailable"),
     /** SPEC Errors: the one answer to any bad username/password pair at sign-in (upper case per the SPEC). */
     INVALID_CREDENTIALS("INVALID_CREDENTIALS", 401, "Invalid credentials"),

@@ -1,6 +1,8 @@
 package dev.warden.api.events;
 
 import dev.warden.api.db.Database;
+import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import java.sql.Connection;
@@ -21,10 +23,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Transactional outbox for lifecycle events. A repository {@link #append appends} the events of a change in
- * the change's own transaction, so a committed change never loses its events and a rolled-back one never
- * emits any. The relay then publishes pending events to {@code warden.events} strictly in commit order
- * ({@code seq}) and deletes them once Kafka has acknowledged them.
+ * Transactional outbox for lifecycle events and the audit entries of administrative actions. A repository
+ * {@link #append appends} the events of a change (and {@link #appendAudit} its audit entry) in the change's own
+ * transaction, so a committed change never loses its events or its audit record and a rolled-back one never
+ * emits any. The relay then publishes pending rows, events to {@code warden.events} and audit entries to
+ * {@code warden.audit}, strictly in commit order ({@code seq}) and deletes them once Kafka has acknowledged them.
  *
  * <p>Delivery to Kafka is at least once: only a broker failure in the middle of a batch can publish an
  * event twice. One relay runs at a time across all instances (a Postgres advisory lock), which keeps the
@@ -36,21 +39,30 @@ public final class EventOutbox implements AutoCloseable {
     private static final long RELAY_LOCK_ID = 0x5741524445_4E01L;
     private static final int BATCH = 500;
 
-    static final String INSERT = "INSERT INTO event_outbox (topic_key, payload) VALUES (?, ?)";
-    static final String SELECT_BATCH = "SELECT seq, topic_key, payload FROM event_outbox ORDER BY seq LIMIT " + BATCH;
+    static final String INSERT = "INSERT INTO event_outbox (topic_key, payload, target) VALUES (?, ?, ?)";
+    static final String SELECT_BATCH = "SELECT seq, topic_key, payload, target FROM event_outbox ORDER BY seq LIMIT "
+            + BATCH;
+    private static final String EVENTS = "events";
+    private static final String AUDIT = "audit";
     static final String DELETE_UPTO = "DELETE FROM event_outbox WHERE seq <= ?";
 
     private final Database db;
     private final Producer<String, byte[]> producer;
     private final String topic;
+    private final String auditTopic;
     private final ReentrantLock localLock = new ReentrantLock();
     private final ScheduledExecutorService relay = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("warden-outbox-relay").daemon().factory());
 
-    public EventOutbox(Database db, Producer<String, byte[]> producer, String topic) {
+    /**
+     * @param topic      where events go ({@code warden.events})
+     * @param auditTopic where audit entries go ({@code warden.audit})
+     */
+    public EventOutbox(Database db, Producer<String, byte[]> producer, String topic, String auditTopic) {
         this.db = db;
         this.producer = producer;
         this.topic = topic;
+        this.auditTopic = auditTopic;
     }
 
     /** Appends {@code event} within the caller's open transaction on {@code conn}. */
@@ -58,6 +70,17 @@ public final class EventOutbox implements AutoCloseable {
         try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
             ps.setString(1, event.subjectKey());
             ps.setBytes(2, StreamEventCodec.encode(event));
+            ps.setString(3, EVENTS);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Appends the audit entry of an administrative action within the caller's open transaction on {@code conn}. */
+    public static void appendAudit(Connection conn, AuditEntry entry) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
+            ps.setString(1, entry.agentId());
+            ps.setBytes(2, AuditEntryCodec.encode(entry));
+            ps.setString(3, AUDIT);
             ps.executeUpdate();
         }
     }
@@ -111,7 +134,8 @@ public final class EventOutbox implements AutoCloseable {
                 try (PreparedStatement ps = conn.prepareStatement(SELECT_BATCH); ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         lastSeq = rs.getLong(1);
-                        sends.add(producer.send(new ProducerRecord<>(topic, rs.getString(2), rs.getBytes(3))));
+                        String to = AUDIT.equals(rs.getString(4)) ? auditTopic : topic;
+                        sends.add(producer.send(new ProducerRecord<>(to, rs.getString(2), rs.getBytes(3))));
                     }
                 }
                 if (sends.isEmpty()) {

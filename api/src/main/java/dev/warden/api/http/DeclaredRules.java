@@ -33,6 +33,12 @@ public final class DeclaredRules {
         return this;
     }
 
+    public DeclaredRules put(String path, Access access, Handler handler) {
+        record("PUT", path, access);
+        rules.put(path, handler);
+        return this;
+    }
+
     public DeclaredRules patch(String path, Access access, Handler handler) {
         record("PATCH", path, access);
         rules.patch(path, handler);

@@ -46,6 +46,7 @@ public final class AnomalyTopology {
                 Serdes.String()));
         builder.stream(auditTopic, Consumed.with(Serdes.String(), AuditSerdes.entries())
                         .withTimestampExtractor(AuditSerdes.decisionTime()))
+                .filter((agent, entry) -> entry == null || !entry.isAdministrative())
                 .process(() -> new Detector(rules), STORE)
                 .to(eventsTopic, Produced.with(Serdes.String(), StreamEventSerdes.drafts()));
     }

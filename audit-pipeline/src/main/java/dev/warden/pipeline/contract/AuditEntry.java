@@ -32,8 +32,19 @@ public record AuditEntry(
         Optional<String> ip,
         Optional<String> userAgent) {
 
+    /**
+     * The prefix of an administrative action's name ({@code admin.agent.revoke}, ...): a record of what an
+     * administrator changed, not a decision, so the decision aggregates (dashboard, anomalies) skip it.
+     */
+    public static final String ADMINISTRATIVE_PREFIX = "admin.";
+
     public AuditEntry {
         // Not Map.copyOf: a JSON null is a legitimate argument value and is audited as null.
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+    }
+
+    /** True for the record of an administrative action rather than of a decision. */
+    public boolean isAdministrative() {
+        return action.startsWith(ADMINISTRATIVE_PREFIX);
     }
 }

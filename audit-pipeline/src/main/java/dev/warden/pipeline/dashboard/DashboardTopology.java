@@ -35,7 +35,7 @@ public final class DashboardTopology {
         KGroupedStream<String, AuditEntry> byAgent = builder
                 .stream(auditTopic, Consumed.with(Serdes.String(), AuditSerdes.entries())
                         .withTimestampExtractor(AuditSerdes.decisionTime()))
-                .filter((agent, entry) -> agent != null && entry != null)
+                .filter((agent, entry) -> agent != null && entry != null && !entry.isAdministrative())
                 .groupByKey(Grouped.with(Serdes.String(), AuditSerdes.entries()));
 
         byAgent.windowedBy(TimeWindows.ofSizeAndGrace(HOUR, HOUR))
