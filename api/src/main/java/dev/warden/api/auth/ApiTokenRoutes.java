@@ -106,7 +106,7 @@ public final class ApiTokenRoutes implements DeclaredService {
         Optional<UserId> self = AccessPolicy.apiTokenManager(AuthFilter.principal(req));
         String id = req.path().pathParameters().get("id");
         ApiToken token = tokens.find(id).filter(t -> self.isEmpty() || t.userId().equals(self.get()))
-                .orElseThrow(() -> new NotFoundException(ErrorCode.TOKEN_NOT_FOUND, "no API token " + id));
+                .orElseThrow(() -> new NotFoundException(ErrorCode.TOKEN_NOT_FOUND, "no such API token"));
         tokens.revoke(token.id(), clock.instant());
         Responses.noContent(res);
     }

@@ -74,7 +74,7 @@ public final class WebhookService {
     public Webhook get(Principal caller, String id) {
         Webhook.Owner owner = owner(caller);
         return repository.find(id).filter(w -> owner.isAdmin() || w.owner().equals(owner))
-                .orElseThrow(() -> new NotFoundException(ErrorCode.WEBHOOK_NOT_FOUND, "no webhook endpoint " + id));
+                .orElseThrow(() -> new NotFoundException(ErrorCode.WEBHOOK_NOT_FOUND, "no such webhook endpoint"));
     }
 
     /** Deletes endpoint {@code id}; deliveries to it stop (queued ones are not sent). */

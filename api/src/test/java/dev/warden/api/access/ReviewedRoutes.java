@@ -85,6 +85,35 @@ final class ReviewedRoutes {
         m.put("POST /mcp", Access.scope(Scopes.MCP));
         m.put("GET /mcp", Access.scope(Scopes.MCP));
         m.put("DELETE /mcp", Access.scope(Scopes.MCP));
+        // Organizations (docs/organizations.md): the scope gates the token; the caller's role in the path's
+        // organization gates the action (AccessPolicy.requireInOrganization).
+        Access orgRead = Access.scope("organizations:read");
+        Access orgWrite = Access.scope("organizations:write");
+        String org = "/admin/v1/organizations/{orgID}";
+        m.put("POST /admin/v1/organizations", orgWrite);
+        m.put("GET /admin/v1/organizations", orgRead);
+        m.put("GET " + org, orgRead);
+        m.put("GET /admin/v1/active-organization", orgRead);
+        m.put("PUT /admin/v1/active-organization", orgWrite);
+        m.put("GET " + org + "/members", orgRead);
+        m.put("POST " + org + "/members", orgWrite);
+        m.put("PATCH " + org + "/members/{userID}", orgWrite);
+        m.put("DELETE " + org + "/members/{userID}", orgWrite);
+        m.put("GET " + org + "/roles", orgRead);
+        m.put("POST " + org + "/roles", orgWrite);
+        m.put("DELETE " + org + "/roles/{role}", orgWrite);
+        m.put("GET " + org + "/agents", orgRead);
+        m.put("GET " + org + "/agents/{agentID}", orgRead);
+        m.put("POST " + org + "/agents/{agentID}/{action}", orgWrite);
+        m.put("GET " + org + "/delegations", orgRead);
+        m.put("GET " + org + "/delegations/{delegationID}", orgRead);
+        m.put("POST " + org + "/delegations/{delegationID}/{action}", orgWrite);
+        // The account routes (mounted when warden.server.account-routes is on): a signed-in session only.
+        m.put("GET /account/agents", Access.session());
+        m.put("GET /account/agents/{id}", Access.session());
+        m.put("DELETE /account/agents/{id}", Access.session());
+        m.put("GET /account/delegations", Access.session());
+        m.put("DELETE /account/delegations/{id}", Access.session());
         return m;
     }
 

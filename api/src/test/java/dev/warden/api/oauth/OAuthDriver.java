@@ -17,20 +17,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Drives the authorization server over real HTTP as a client and a signed-in browser would. */
-final class OAuthDriver {
-    static final String REDIRECT = "http://127.0.0.1:9/callback";
+public final class OAuthDriver {
+    public static final String REDIRECT = "http://127.0.0.1:9/callback";
     private static final Pattern HIDDEN = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">");
     private static final Pattern CSRF_COOKIE = Pattern.compile("(warden_csrf=[^;]+)");
 
     private final Http http;
 
-    OAuthDriver(Http http) {
+    public OAuthDriver(Http http) {
         this.http = http;
     }
 
     /** A PKCE verifier and its S256 challenge. */
-    record Pkce(String verifier, String challenge) {
-        static Pkce fresh() {
+    public record Pkce(String verifier, String challenge) {
+        public static Pkce fresh() {
             byte[] bytes = new byte[32];
             new SecureRandom().nextBytes(bytes);
             String verifier = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
@@ -44,7 +44,7 @@ final class OAuthDriver {
     }
 
     /** Registers a public client at /mcp/register; its client_id. */
-    String registerPublicClient() {
+    public String registerPublicClient() {
         Http.Response r = http.post("/mcp/register", null, "{\"client_name\":\"IT client\",\"redirect_uris\":[\""
                 + REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\"],"
                 + "\"token_endpoint_auth_method\":\"none\"}");
@@ -68,7 +68,7 @@ final class OAuthDriver {
         return q.substring(0, q.length() - 1);
     }
 
-    static Map<String, String> request(String clientId, Pkce pkce, String state) {
+    public static Map<String, String> request(String clientId, Pkce pkce, String state) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("response_type", "code");
         p.put("client_id", clientId);
@@ -88,7 +88,7 @@ final class OAuthDriver {
      * Authorizes as the signed-in {@code session} (through the consent page when asked) and returns the final
      * redirect to the client.
      */
-    URI authorize(String session, Map<String, String> params) {
+    public URI authorize(String session, Map<String, String> params) {
         Http.Response first = getWithSession(authorizePath(params), session);
         assertThat(first.status()).as(first.body()).isEqualTo(302);
         String location = first.header("Location").orElseThrow();
@@ -118,7 +118,7 @@ final class OAuthDriver {
     }
 
     /** The query parameters of a redirect. */
-    static Map<String, String> query(URI uri) {
+    public static Map<String, String> query(URI uri) {
         Map<String, String> out = new LinkedHashMap<>();
         for (String pair : uri.getRawQuery().split("&")) {
             int eq = pair.indexOf('=');
@@ -136,7 +136,7 @@ final class OAuthDriver {
         return http.send(b.POST(HttpRequest.BodyPublishers.ofString(encode(form))));
     }
 
-    Http.Response token(Map<String, String> form) {
+    public Http.Response token(Map<String, String> form) {
         return postForm("/mcp/token", form, null);
     }
 
@@ -148,7 +148,7 @@ final class OAuthDriver {
     }
 
     /** A code exchanged: the token response. */
-    Http.Response exchange(String clientId, String code, Pkce pkce) {
+    public Http.Response exchange(String clientId, String code, Pkce pkce) {
         return token(Map.of("grant_type", "authorization_code", "code", code, "redirect_uri", REDIRECT,
                 "client_id", clientId, "code_verifier", pkce.verifier()));
     }
