@@ -31,6 +31,9 @@ import dev.warden.api.dashboard.DashboardView;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.ServerSecrets;
 import dev.warden.api.deadletters.DeadLetterRoutes;
+import dev.warden.api.doctor.Doctor;
+import dev.warden.api.doctor.DoctorRoutes;
+import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
@@ -225,6 +228,11 @@ public final class WardenPlatform implements AutoCloseable {
                                 webhooks.routes(config.server().maxBodyBytes())))).toList();
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         java.util.stream.Stream.of(new WardenApi.Mount("/auth", users.routes()))).toList();
+                Doctor doctor = push(resources, Doctor.start(DoctorSettings.from(config), issuer,
+                        rateLimiting.clientIp(), sinkHealth, db, clock));
+                mounts = java.util.stream.Stream.concat(mounts.stream(),
+                        java.util.stream.Stream.of(new WardenApi.Mount("/auth/admin/doctor", new DoctorRoutes(doctor))))
+                        .toList();
             }
             RouteTable routes = new RouteTable();
             WardenApi wardenApi = new WardenApi(

@@ -100,13 +100,14 @@ public final class OrganizationService implements AgentService.Tenancy {
      * What the caller may do in {@code organizationId}, when it may use {@code permission} there.
      *
      * @throws ForbiddenException as {@link AccessPolicy#requireInOrganization} says
-     * @throws NotFoundException  when the organization does not exist (told only to whom the policy let through)
+     * @throws NotFoundException  when the organization does not exist (told only to whom the policy let through:
+     *                            the administrator, since a user's active organization exists)
      */
     public OrgAuthority authority(Principal caller, String organizationId, String permission) {
         OrgStanding standing = caller instanceof Principal.User user
                 ? repository.standing(user.id(), organizationId) : OrgStanding.none();
         OrgAuthority authority = AccessPolicy.requireInOrganization(caller, organizationId, standing, permission);
-        if (caller instanceof Principal.Admin && repository.find(organizationId).isEmpty()) {
+        if (repository.find(organizationId).isEmpty()) {
             throw organizationNotFound();
         }
         return authority;

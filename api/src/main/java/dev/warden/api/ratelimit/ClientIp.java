@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The client address of a request, as rate limiting and audit see it (SPEC Authentication 6).
@@ -17,12 +18,17 @@ import java.util.Optional;
  * the first untrusted hop is the client. {@code X-Forwarded-For} is read when present, else the {@code for=}
  * parameters of {@code Forwarded} (RFC 7239 section 5.2). A hop that is not an IP literal ({@code unknown},
  * an obfuscated name) stops the walk at the proxy that reported it. With no trusted proxies (the default)
- * forwarding headers are never read, so a client cannot choose its own rate-limit key. Immutable.
+ * forwarding headers are never read, so a client cannot choose its own rate-limit key.
+ *
+ * <p>Look-ups that find forwarding headers while no proxy is trusted are counted
+ * ({@link #ignoredForwardingHeaders()}): they suggest a proxy that should be listed, since every client behind
+ * it then shares the proxy's address. Thread-safe; the proxy list is immutable.
  */
 public final class ClientIp {
     private static final String UNKNOWN = "unknown";
 
     private final List<Cidr> trustedProxies;
+    private final LongAdder ignoredForwardingHeaders = new LongAdder();
 
     public ClientIp(List<Cidr> trustedProxies) {
         this.trustedProxies = List.copyOf(trustedProxies);
@@ -40,8 +46,21 @@ public final class ClientIp {
 
     /** The client address of {@code req}, empty only when the transport has no IP peer. */
     public Optional<InetAddress> resolve(ServerRequest req) {
-        return peer(req).map(peer -> resolve(peer, req.headers().all(HeaderNames.X_FORWARDED_FOR, List::of),
-                req.headers().all(HeaderNames.FORWARDED, List::of)));
+        List<String> xForwardedFor = req.headers().all(HeaderNames.X_FORWARDED_FOR, List::of);
+        List<String> forwarded = req.headers().all(HeaderNames.FORWARDED, List::of);
+        if (trustedProxies.isEmpty() && !(xForwardedFor.isEmpty() && forwarded.isEmpty())) {
+            ignoredForwardingHeaders.increment();
+        }
+        return peer(req).map(peer -> resolve(peer, xForwardedFor, forwarded));
+    }
+
+    /**
+     * How many look-ups of a client address since start found {@code X-Forwarded-For} or {@code Forwarded}
+     * and ignored it because no proxy is trusted. A request is looked up by each component that needs its
+     * client (the rate limiter, the audit of a sign-in), so one request may count more than once.
+     */
+    public long ignoredForwardingHeaders() {
+        return ignoredForwardingHeaders.sum();
     }
 
     /** The client address as text ({@code 192.0.2.7}, {@code 2001:db8::1}), {@code unknown} without an IP peer. */

@@ -44,6 +44,7 @@ final class ReviewedRoutes {
         m.put("GET /audit/stats", Access.administrator("the audit statistics"));
         m.put("GET /dashboard/stats", Access.scope("dashboard:read"));
         m.put("GET /admin/dead-letters", Access.administrator("dead letters"));
+        m.put("GET /auth/admin/doctor", Access.administrator("the security doctor"));
         m.put("* /events/stream", Access.selfAuthenticating());
         m.put("POST /webhooks", Access.scope("webhooks:write"));
         m.put("GET /webhooks", Access.scope("webhooks:read"));

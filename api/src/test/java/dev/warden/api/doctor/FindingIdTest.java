@@ -1,0 +1,48 @@
+package dev.warden.api.doctor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class FindingIdTest {
+    static List<String> ids() {
+        return Arrays.stream(FindingId.values()).map(FindingId::wireName).toList();
+    }
+
+    @Test
+    void theIdsAreTheDocumentedOnesNeverRenamed() {
+        assertThat(ids()).containsExactlyInAnyOrder("anonymous-registration-on", "mcp-registration-open",
+                "forwarded-headers-untrusted", "bootstrap-token-weak", "issuer-not-https", "password-hash-weak",
+                "signing-key-stale", "topic-replication-factor-1", "webhook-secrets-unencrypted", "sink-failing",
+                "sink-lagging", "rate-limit-store-memory-multi-instance");
+    }
+
+    @Test
+    void idsAreUniqueKebabCase() {
+        assertThat(ids()).doesNotHaveDuplicates().allMatch(id -> id.matches("[a-z0-9]+(-[a-z0-9]+)*"));
+    }
+
+    @Test
+    void docsDoctorMdListsEveryIdWithItsSeverity() throws IOException {
+        String doc = Files.readString(docsDoctorMd());
+
+        for (FindingId id : FindingId.values()) {
+            assertThat(doc).as(id.wireName()).contains("| `" + id.wireName() + "` | " + id.severity().wireName() + " |");
+        }
+    }
+
+    /** {@code docs/doctor.md} of the repository, found from the working directory (the module or the root). */
+    private static Path docsDoctorMd() {
+        Optional<Path> found = Stream.iterate(Path.of("").toAbsolutePath(), p -> p != null, Path::getParent)
+                .map(p -> p.resolve("docs/doctor.md")).filter(Files::exists).findFirst();
+        assertThat(found).as("docs/doctor.md above " + Path.of("").toAbsolutePath()).isPresent();
+        return found.orElseThrow();
+    }
+}
