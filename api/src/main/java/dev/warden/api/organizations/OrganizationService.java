@@ -53,6 +53,10 @@ public final class OrganizationService implements AgentService.Tenancy {
     /** Creates an organization owned by the caller; it becomes the caller's active one when they had none. */
     public Organization create(Principal caller, String name) {
         Principal.User user = AccessPolicy.requireUser(caller, "creating an organization");
+        if (!repository.userExists(user.id())) {
+            throw new ForbiddenException("organizations are for users with an account (POST /auth/sign-up); "
+                    + user.id().value() + " has API tokens only");
+        }
         Instant now = now();
         Organization organization = new Organization(Ids.mint("org"), name, user.id(), now);
         repository.create(organization, user.id(), AdminAudit.entry("organization.create", caller, organization.id(),

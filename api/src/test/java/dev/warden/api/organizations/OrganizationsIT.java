@@ -95,6 +95,13 @@ class OrganizationsIT {
         assertProblem(missing, 400, "validation_invalid");
         assertThat(missing.json().get("errors").get(0).get("field").asText()).isEqualTo("tenantId");
 
+        // Organizations are for users with an account, not for a user id that only has API tokens.
+        String tokenOnly = http.post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"no-account\"}")
+                .json().get("token").asText();
+        assertProblem(http.post("/admin/v1/organizations", tokenOnly, "{\"name\":\"x\"}"), 403, "forbidden");
+        assertProblem(http.post("/admin/v1/organizations/" + org + "/members", alice.token(),
+                "{\"userId\":\"no-account\",\"role\":\"member\"}"), 404, "not_found");
+
         // An agent cannot be placed in an organization its owner is not in.
         User mallory = signUp();
         Http.Response foreign = http.post("/agents", mallory.token(), "{\"ownerId\":\"" + mallory.id()
