@@ -21,6 +21,7 @@ import dev.warden.api.auth.Tokens;
 import dev.warden.api.authorize.AuditPublisher;
 import dev.warden.api.authorize.AuthorizationService;
 import dev.warden.api.authorize.AuthorizeRoutes;
+import dev.warden.api.authorize.DecisionMeters;
 import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.api.authorize.QuotaClient;
 import dev.warden.api.config.Role;
@@ -45,10 +46,13 @@ import dev.warden.api.events.stream.JdbcStreamEventStore;
 import dev.warden.api.events.stream.Subscriber;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.api.kafka.TopicProvisioner;
-import dev.warden.api.observe.Gauge;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthRoutes;
+import dev.warden.api.observe.HttpObservation;
+import dev.warden.api.observe.Logs;
+import dev.warden.api.observe.Metrics;
 import dev.warden.api.observe.MetricsRoutes;
+import dev.warden.api.observe.WardenMeters;
 import dev.warden.api.observe.StandardChecks;
 import dev.warden.api.ratelimit.RateLimiting;
 import dev.warden.api.users.UsersComponent;
@@ -76,6 +80,8 @@ import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.sinks.runtime.SinkHealth;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -158,6 +164,8 @@ public final class WardenPlatform implements AutoCloseable {
     public static WardenPlatform start(WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock) {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
+            Logs.configure(config.log().format());
+            Metrics metrics = push(resources, new Metrics());
             String adminToken = config.bootstrapToken().orElseGet(() -> Tokens.mint(TokenKind.ADMIN));
             Admin admin = push(resources, KafkaClients.admin(kafkaBootstrap, config.instanceId() + "-admin"));
             TopicProvisioner.ensure(admin, config.kafka().topics());
@@ -172,13 +180,15 @@ public final class WardenPlatform implements AutoCloseable {
                 QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap));
                 allChecks.add(quota.health());
             }
-            Database db = push(resources, Database.connect(jdbcUrl, config.postgres().pool()));
+            Database db = push(resources, Database.connect(jdbcUrl, config.postgres().pool(),
+                    Optional.of(metrics.registry())));
             db.migrate();
             allChecks.add(0, StandardChecks.postgres(db));
             allChecks.add(1, StandardChecks.kafka(admin));
 
             KafkaProducer<String, byte[]> producer =
                     push(resources, KafkaClients.durableProducer(kafkaBootstrap, config.instanceId() + "-events"));
+            push(resources, new KafkaClientMetrics(producer)).bindTo(metrics.registry());
             EventOutbox outbox = push(resources, new EventOutbox(db, producer, config.kafka().topics().events(),
                     config.kafka().topics().audit()));
             outbox.start(1_000);
@@ -216,10 +226,9 @@ public final class WardenPlatform implements AutoCloseable {
             }
             boolean api = config.runs(Role.API);
             List<WardenApi.Mount> mounts = List.of();
-            List<Gauge> gauges = new java.util.concurrent.CopyOnWriteArrayList<>();
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
-                        agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, gauges,
+                        agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, metrics,
                         allChecks, issuer, oauth.agentClients());
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         oauth.mounts(authenticator, config.server().maxBodyBytes()).stream()).toList();
@@ -238,9 +247,13 @@ public final class WardenPlatform implements AutoCloseable {
             WardenApi wardenApi = new WardenApi(
                     new AuthFilter(authenticator, routes, Optional.of(users.cookies().name()), oauth.challenges()),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
-                    new MetricsRoutes(counters, webhooks.counters(), gauges, List.copyOf(sinkHealth)), mounts, routes);
+                    new MetricsRoutes(metrics), mounts, routes);
+            WardenMeters.audit(metrics.registry(), counters);
+            WardenMeters.webhooks(metrics.registry(), webhooks.counters());
+            WardenMeters.sinks(metrics.registry(), sinkHealth);
 
             HttpRouting.Builder routing = HttpRouting.builder();
+            routing.addFilter(new HttpObservation(metrics.registry(), routes, config.log().access()));
             if (api) {
                 // Before authentication, so that public endpoints (sign-in, sign-up) are limited too.
                 // CORS first: preflights carry no token, and a browser client must be able to read a 429 too.
@@ -273,7 +286,7 @@ public final class WardenPlatform implements AutoCloseable {
                                        JdbcApiTokenRepository tokenRepository,
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
                                        AgentTokenResolver agentTokens,
-                                       PolicyResolver resolver, SinkCounters counters, List<Gauge> gauges,
+                                       PolicyResolver resolver, SinkCounters counters, Metrics metrics,
                                        List<HealthCheck> checks, Issuer issuer,
                                        AgentClientRepository agentClients) {
         long maxBody = config.server().maxBodyBytes();
@@ -306,8 +319,7 @@ public final class WardenPlatform implements AutoCloseable {
                         .map(WardenPlatform::subscriber))
                 .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
         feed.subscribe(stream::emit);
-        gauges.add(new Gauge("warden_sse_connections", "Open event-stream (SSE) connections on this instance.",
-                stream::getConnectionCount));
+        WardenMeters.stream(metrics.registry(), stream);
         DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
                 clock);
         OrganizationService organizations = new OrganizationService(new JdbcOrganizationRepository(db), outbox, clock);
@@ -327,7 +339,11 @@ public final class WardenPlatform implements AutoCloseable {
         checks.add(consumersHealth(Map.of("event-feed", feed::health, "quota-replies", quota::health,
                 "dashboard-view", dashboardView::health)));
         AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), counters);
-        AuthorizationService authorization = new AuthorizationService(resolver, quota, audit, clock);
+        FunctionCounter.builder("warden.audit.publish.failures", audit, AuditPublisher::failureCount)
+                .description("Audit entries Kafka did not acknowledge (each answered 503; no decision made).")
+                .register(metrics.registry());
+        AuthorizationService authorization = new AuthorizationService(resolver, quota, audit, clock,
+                new DecisionMeters(metrics.registry()));
         JdbcAuditReader auditReader = new JdbcAuditReader(db, config.kafka().topics().audit());
         DashboardRoutes dashboard = new DashboardRoutes(dashboardView, agentRepository, clock);
         List<WardenApi.Mount> mounts = new ArrayList<>(List.of(

@@ -58,10 +58,15 @@ public final class RouteTable {
 
     /** The access of the first route serving {@code method} on {@code path}. */
     public Optional<Access> find(String method, String path) {
+        return match(method, path).map(Route::access);
+    }
+
+    /** The first route serving {@code method} on {@code path} (its pattern names the route in metrics and logs). */
+    public Optional<Route> match(String method, String path) {
         String[] got = segments(path);
         for (Compiled compiled : routes) {
             if (compiled.route().matches(method, compiled.segments(), got)) {
-                return Optional.of(compiled.route().access());
+                return Optional.of(compiled.route());
             }
         }
         return Optional.empty();

@@ -135,6 +135,11 @@ public final class AuthFilter implements Filter {
                 .orElseThrow(() -> unauthorized(Challenge.TOKEN_REQUIRED, "a bearer token is required"));
     }
 
+    /** The authenticated caller of a request, if this filter established one (for logs and metrics). */
+    public static Optional<Principal> principalIfAny(ServerRequest req) {
+        return req.context().get(CONTEXT_KEY, Principal.class);
+    }
+
     /** The token of an {@code Authorization: Bearer} header, if well-formed. */
     public static Optional<String> bearerToken(ServerRequest req) {
         return req.headers().first(HeaderNames.AUTHORIZATION)

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.producer.Producer;
@@ -32,6 +33,7 @@ public final class AuditPublisher {
     private final String topic;
     private final SinkCounters counters;
     private final Map<Integer, Long> lastOffsets = new ConcurrentHashMap<>();
+    private final LongAdder failures = new LongAdder();
 
     /**
      * @param producer a producer whose {@code delivery.timeout.ms} bounds the wait, such as
@@ -62,11 +64,18 @@ public final class AuditPublisher {
             return acked;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            failures.increment();
             throw unavailable();
         } catch (ExecutionException | RuntimeException e) {
             LOG.log(Level.WARNING, "audit entry not acknowledged by Kafka: " + e.getMessage());
+            failures.increment();
             throw unavailable();
         }
+    }
+
+    /** Audit entries Kafka did not acknowledge (each answered 503, no decision made). */
+    public long failureCount() {
+        return failures.sum();
     }
 
     private static UnavailableException unavailable() {

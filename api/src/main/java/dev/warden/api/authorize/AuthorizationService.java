@@ -36,12 +36,15 @@ public final class AuthorizationService {
     private final QuotaClient quota;
     private final AuditPublisher audit;
     private final InstantSource clock;
+    private final DecisionMeters meters;
 
-    public AuthorizationService(PolicyResolver resolver, QuotaClient quota, AuditPublisher audit, InstantSource clock) {
+    public AuthorizationService(PolicyResolver resolver, QuotaClient quota, AuditPublisher audit, InstantSource clock,
+                                DecisionMeters meters) {
         this.resolver = resolver;
         this.quota = quota;
         this.audit = audit;
         this.clock = clock;
+        this.meters = meters;
     }
 
     /** A check to decide. */
@@ -68,11 +71,14 @@ public final class AuthorizationService {
                 ? Outcome.deny(DecisionReason.AGENT_NOT_FOUND)
                 : evaluate(resolved, request, now);
         String auditId = Ids.mint("aud");
-        double durationMs = (System.nanoTime() - started) / 1_000_000.0;
+        long decided = System.nanoTime();
+        double durationMs = (decided - started) / 1_000_000.0;
         audit.publish(new AuditEntry(auditId, request.agentId().value(),
                 resolved.agent().map(a -> a.ownerId().value()), caller.subjectId(), request.action(),
                 request.resource(), Redactor.redact(request.arguments()), outcome.result(),
                 outcome.reason().map(Enum::name), durationMs, 0, now, request.ip(), request.userAgent()));
+        meters.decided(outcome.result(), outcome.reason(), decided - started - outcome.quotaNanos(),
+                outcome.quotaNanos(), System.nanoTime() - decided);
         return new Decision(outcome.result() == AuditResult.ALLOWED, outcome.reason(), auditId, outcome.retryAfter());
     }
 
@@ -90,13 +96,15 @@ public final class AuthorizationService {
             return Outcome.ALLOW;
         }
         long hour = HourWindow.hourOf(now);
+        long asked = System.nanoTime();
         for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
             if (consume(grant, hour).granted()) {
-                return Outcome.ALLOW;
+                return new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty(), System.nanoTime() - asked);
             }
         }
         long retryAfter = HourWindow.secondsUntilNextHour(now);
-        return new Outcome(AuditResult.RATE_LIMITED, Optional.of(DecisionReason.RATE_LIMITED), Optional.of(retryAfter));
+        return new Outcome(AuditResult.RATE_LIMITED, Optional.of(DecisionReason.RATE_LIMITED), Optional.of(retryAfter),
+                System.nanoTime() - asked);
     }
 
     private QuotaReply consume(EffectiveGrant grant, long hour) {
@@ -114,11 +122,13 @@ public final class AuthorizationService {
         }
     }
 
-    private record Outcome(AuditResult result, Optional<DecisionReason> reason, Optional<Long> retryAfter) {
-        static final Outcome ALLOW = new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty());
+    /** A decision, and the time spent asking the quota owner for it (0 when it was not asked). */
+    private record Outcome(AuditResult result, Optional<DecisionReason> reason, Optional<Long> retryAfter,
+                           long quotaNanos) {
+        static final Outcome ALLOW = new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty(), 0);
 
         static Outcome deny(DecisionReason reason) {
-            return new Outcome(AuditResult.DENIED, Optional.of(reason), Optional.empty());
+            return new Outcome(AuditResult.DENIED, Optional.of(reason), Optional.empty(), 0);
         }
     }
 }

@@ -36,13 +36,26 @@ public record WardenConfig(
         RateLimitConfig rateLimit,
         WebhooksConfig webhooks,
         List<AuditSinkSpec> auditSinks,
-        OAuthConfig oauth) {
+        OAuthConfig oauth,
+        Log log) {
 
     public WardenConfig {
         auditSinks = List.copyOf(auditSinks);
         roles = Set.copyOf(roles);
         if (roles.isEmpty()) {
             throw new IllegalArgumentException("warden.roles must name at least one role");
+        }
+    }
+
+    /**
+     * Logs: {@code format} {@code text} (default) or {@code json} (keys {@code warden.log.format}); {@code access}
+     * writes one access-log record per request (key {@code warden.log.access}, default false).
+     */
+    public record Log(String format, boolean access) {
+        public Log {
+            if (!format.equals("text") && !format.equals("json")) {
+                throw new IllegalArgumentException("warden.log.format must be text or json");
+            }
         }
     }
 
@@ -159,6 +172,8 @@ public record WardenConfig(
         b.webhooks = webhooks;
         b.auditSinks = auditSinks;
         b.oauth = oauth;
+        b.logFormat = log.format();
+        b.accessLog = log.access();
         return b;
     }
 
@@ -176,6 +191,8 @@ public record WardenConfig(
         c.get("server.port").asInt().ifPresent(b::port);
         c.get("server.max-body-bytes").asLong().ifPresent(b::maxBodyBytes);
         c.get("server.account-routes").asBoolean().ifPresent(b::accountRoutes);
+        c.get("log.format").asString().filter(s -> !s.isBlank()).ifPresent(b::logFormat);
+        c.get("log.access").asBoolean().ifPresent(b::accessLog);
         c.get("bootstrap.token").asString().filter(s -> !s.isBlank()).ifPresent(b::bootstrapToken);
         c.get("kafka.bootstrap").asString().filter(s -> !s.isBlank()).ifPresent(b::kafkaBootstrap);
         Topics topics = Topics.defaults();
@@ -223,6 +240,8 @@ public record WardenConfig(
         private int port = 8080;
         private long maxBodyBytes = 1024 * 1024;
         private boolean accountRoutes;
+        private String logFormat = "text";
+        private boolean accessLog;
         private Optional<String> bootstrapToken = Optional.empty();
         private Optional<String> kafkaBootstrap = Optional.empty();
         private Topics topics = Topics.defaults();
@@ -336,6 +355,18 @@ public record WardenConfig(
             return this;
         }
 
+        /** {@code text} or {@code json} (one JSON object per line). */
+        public Builder logFormat(String format) {
+            this.logFormat = format;
+            return this;
+        }
+
+        /** Whether each request writes an access-log record (logger {@code warden.access}). */
+        public Builder accessLog(boolean enabled) {
+            this.accessLog = enabled;
+            return this;
+        }
+
         /** Whether the signed-in user's account routes ({@code /account/*}) are mounted (default false). */
         public Builder accountRoutes(boolean mounted) {
             this.accountRoutes = mounted;
@@ -434,7 +465,7 @@ public record WardenConfig(
                     pipelineCommitIntervalMs),
                     new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit,
                             sseMaxPerSubscriber, sseAdminReserve), users, rateLimit,
-                    webhooks, auditSinks, oauth);
+                    webhooks, auditSinks, oauth, new Log(logFormat, accessLog));
         }
     }
 }

@@ -37,7 +37,17 @@ public final class Database implements AutoCloseable {
 
     /** A pool for {@code postgres} connecting to {@code jdbcUrl}. Does not touch the schema. */
     public static Database connect(String jdbcUrl, PoolSettings postgres) {
+        return connect(jdbcUrl, postgres, java.util.Optional.empty());
+    }
+
+    /**
+     * As {@link #connect(String, PoolSettings)}, with the pool's meters ({@code hikaricp_connections_*}) in
+     * {@code meters} when given.
+     */
+    public static Database connect(String jdbcUrl, PoolSettings postgres,
+                                   java.util.Optional<io.micrometer.core.instrument.MeterRegistry> meters) {
         HikariConfig hikari = new HikariConfig();
+        meters.ifPresent(hikari::setMetricRegistry);
         hikari.setJdbcUrl(jdbcUrl);
         postgres.user().ifPresent(hikari::setUsername);
         postgres.password().ifPresent(hikari::setPassword);

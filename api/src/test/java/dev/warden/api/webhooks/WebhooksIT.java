@@ -419,7 +419,7 @@ class WebhooksIT {
         for (String line : text.split("\n")) {
             if (line.startsWith("warden_webhooks_")) {
                 String[] parts = line.split(" ");
-                out.put(parts[0].replace("warden_webhooks_", "").replace("_total", ""), Long.parseLong(parts[1]));
+                out.put(parts[0].replace("warden_webhooks_", "").replace("_total", ""), (long) Double.parseDouble(parts[1]));
             }
         }
         assertThat(out).containsOnlyKeys("delivered", "retried", "dropped", "disabled");

@@ -24,6 +24,9 @@ public final class SinkHealth {
     private final String sink;
     private final LongAdder deadLettered = new LongAdder();
     private final LongAdder failedBatches = new LongAdder();
+    private final LongAdder storedBatches = new LongAdder();
+    private final LongAdder storedRecords = new LongAdder();
+    private final LongAdder storeNanos = new LongAdder();
     private final Deque<Long> lagSamples = new ArrayDeque<>();
     private long lastSampleNanos;
     private volatile long lag;
@@ -42,6 +45,29 @@ public final class SinkHealth {
     /** A batch was stored. */
     public void stored() {
         consecutiveFailures = 0;
+    }
+
+    /** A batch of {@code records} was stored, in {@code nanos} from handing it to the store to its commit. */
+    public void stored(long records, long nanos) {
+        stored();
+        storedBatches.increment();
+        storedRecords.add(records);
+        storeNanos.add(nanos);
+    }
+
+    /** Batches stored so far (with their size and time: {@link #storedRecordCount}, {@link #storeNanos}). */
+    public long storedBatchCount() {
+        return storedBatches.sum();
+    }
+
+    /** Records in the batches stored so far, dead-lettered ones included. */
+    public long storedRecordCount() {
+        return storedRecords.sum();
+    }
+
+    /** Time spent storing the batches stored so far. */
+    public long storeNanos() {
+        return storeNanos.sum();
     }
 
     /** A store failed with {@code error} (it is retried). */

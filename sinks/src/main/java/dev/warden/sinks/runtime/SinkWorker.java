@@ -137,7 +137,8 @@ public final class SinkWorker implements AutoCloseable {
             // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
             if (finishInFlight()) {
                 List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
-                inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), polled.count());
+                inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), polled.count(),
+                        System.nanoTime());
             }
         }
 
@@ -231,7 +232,7 @@ public final class SinkWorker implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
-        health.stored();
+        health.stored(pending.size(), System.nanoTime() - pending.submittedNanos());
         health.deadLettered(result.dropped());
         counters.written(result.written());
         counters.dropped(result.dropped());
@@ -253,7 +254,7 @@ public final class SinkWorker implements AutoCloseable {
     }
 
     /** The batch on the store thread and how many records it holds. */
-    private record InFlight(Future<BatchWriter.WriteResult> result, int size) {
+    private record InFlight(Future<BatchWriter.WriteResult> result, int size, long submittedNanos) {
     }
 
     /**

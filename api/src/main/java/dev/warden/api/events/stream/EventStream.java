@@ -59,6 +59,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     /** The latest events, undecoded (an array each, not a tree: they stay live across young collections). */
     private final Deque<FeedEvent> ring = new ArrayDeque<>();
     private final LiveConnections live = new LiveConnections();
+    private final StreamCounters counters = new StreamCounters();
     private final ConnectionSlots slots;
     private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("warden-sse-heartbeat").daemon().factory());
@@ -110,6 +111,16 @@ public final class EventStream implements HttpService, AutoCloseable {
     }
 
     /** Number of open SSE connections. */
+    /** What the stream has delivered and dropped. */
+    public StreamCounters counters() {
+        return counters;
+    }
+
+    /** The most connections the stream accepts (the cap, without the administrator's reserve). */
+    public int maxConnections() {
+        return config.maxConnections();
+    }
+
     public int getConnectionCount() {
         return slots.inUse();
     }
@@ -148,7 +159,8 @@ public final class EventStream implements HttpService, AutoCloseable {
             return;
         }
         try (OutputStream out = open(res)) {
-            stream(new SseConnection(subscriber.get(), types, out, config.maxQueued(), -1, slot.get()::release), cursor);
+            stream(new SseConnection(subscriber.get(), types, out, config.maxQueued(), -1, slot.get()::release,
+                    counters), cursor);
         } catch (IOException | UncheckedIOException e) {
             LOG.log(Level.FINE, "SSE client went away", e);
         } catch (InterruptedException e) {
@@ -161,7 +173,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     /** SPEC Stream behaviour 7: one {@code error} event, then close. */
     private static void refuse(ServerResponse res) {
         try (OutputStream out = open(res)) {
-            new SseConnection(Subscriber.everything(""), Set.of(), out, 1, 0, () -> { })
+            new SseConnection(Subscriber.everything(""), Set.of(), out, 1, 0, () -> { }, new StreamCounters())
                     .sendControl("error", Map.of("code", "UNAUTHORIZED", "message", "Invalid token"));
         } catch (IOException | UncheckedIOException e) {
             LOG.log(Level.FINE, "SSE client went away", e);
@@ -183,6 +195,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     private void beat() {
         live.forEach(connection -> {
             if (!connection.heartbeat()) {
+                counters.dropped();
                 live.remove(connection);
                 connection.close();
                 LOG.fine("SSE connection dropped: no heartbeat written for a whole interval");

@@ -27,6 +27,7 @@ final class SseConnection {
     private final Set<EventType> types;
     private final OutputStream out;
     private final BlockingQueue<Object> queue;
+    private final StreamCounters counters;
     private final Runnable releaseSlot;
     private long position;
     private volatile boolean open = true;
@@ -37,7 +38,8 @@ final class SseConnection {
      * @param releaseSlot frees the connection's slot; called (idempotently) when the hub gives up on the client
      */
     SseConnection(Subscriber subscriber, Set<EventType> types, OutputStream out, int maxQueued, long position,
-                  Runnable releaseSlot) {
+                  Runnable releaseSlot, StreamCounters counters) {
+        this.counters = counters;
         this.subscriber = subscriber;
         this.types = Set.copyOf(types);
         this.out = out;
@@ -70,6 +72,7 @@ final class SseConnection {
             return;
         }
         if (open && !queue.offer(event)) {
+            counters.dropped();
             open = false;
             queue.clear();
             queue.offer(CLOSE);
@@ -130,6 +133,7 @@ final class SseConnection {
 
     private void write(StreamEvent event) throws IOException {
         write(event.type().wireName(), event.id(), StreamEventCodec.encode(event));
+        counters.delivered();
     }
 
     /** Writer side: a control event outside the id sequence (no {@code id:} line). */

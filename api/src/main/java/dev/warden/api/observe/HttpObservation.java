@@ -1,0 +1,102 @@
+package dev.warden.api.observe;
+
+import dev.warden.api.access.Principal;
+import dev.warden.api.access.RouteTable;
+import dev.warden.api.auth.AuthFilter;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Observes every HTTP request: the timer {@code http.server.requests} (Prometheus
+ * {@code http_server_requests_seconds}) by method, route template, status and outcome, with fixed latency buckets;
+ * {@code warden.rate.limit.rejections} by route for every 429; and, when enabled, one access-log record per
+ * request (method, route, status, duration, principal kind; never a token, an id or a query string). The route is
+ * the declared pattern ({@code /agents/{id}}), never the raw path, so the series stay bounded; a request that
+ * matches no route is {@code UNMATCHED}. Runs first, so it sees requests the rate limiter or the authentication
+ * refuses.
+ */
+public final class HttpObservation implements Filter {
+    /** The latency buckets of {@code http_server_requests_seconds}. */
+    static final Duration[] BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500),
+            Duration.ofSeconds(5), Duration.ofSeconds(10)};
+    static final String UNMATCHED = "UNMATCHED";
+
+    private final MeterRegistry registry;
+    private final RouteTable routes;
+    private final boolean accessLog;
+    private final Logger access = Logs.access();
+
+    /**
+     * @param routes    the route table the authentication filter reads (filled while the routing is built)
+     * @param accessLog whether to write the access log ({@code warden.log.access})
+     */
+    public HttpObservation(MeterRegistry registry, RouteTable routes, boolean accessLog) {
+        this.registry = registry;
+        this.routes = routes;
+        this.accessLog = accessLog;
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        long started = System.nanoTime();
+        try {
+            chain.proceed();
+        } finally {
+            long nanos = System.nanoTime() - started;
+            String method = req.prologue().method().text();
+            String route = routes.match(method, req.prologue().uriPath().path())
+                    .map(RouteTable.Route::pattern).orElse(UNMATCHED);
+            int status = res.status().code();
+            Timer.builder("http.server.requests")
+                    .description("HTTP requests served, by route template, method and status.")
+                    .tags("method", method, "route", route, "status", Integer.toString(status), "outcome", outcome(status))
+                    .serviceLevelObjectives(BUCKETS)
+                    .register(registry).record(Duration.ofNanos(nanos));
+            if (status == 429) {
+                Counter.builder("warden.rate.limit.rejections").description("Requests refused by a rate limiter (429).")
+                        .tag("endpoint", route).register(registry).increment();
+            }
+            if (accessLog && access.isLoggable(Level.INFO)) {
+                log(method, route, status, nanos, AuthFilter.principalIfAny(req).map(Principal::kind).orElse("anonymous"));
+            }
+        }
+    }
+
+    private void log(String method, String route, int status, long nanos, String principal) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("method", method);
+        fields.put("route", route);
+        fields.put("status", status);
+        fields.put("durationMs", Math.round(nanos / 10_000.0) / 100.0);
+        fields.put("principal", principal);
+        LogRecord record = new LogRecord(Level.INFO, method + " " + route + " " + status + " "
+                + fields.get("durationMs") + "ms " + principal);
+        record.setLoggerName(access.getName());
+        record.setParameters(new Object[]{fields});
+        access.log(record);
+    }
+
+    private static String outcome(int status) {
+        return switch (status / 100) {
+            case 1 -> "INFORMATIONAL";
+            case 2 -> "SUCCESS";
+            case 3 -> "REDIRECTION";
+            case 4 -> "CLIENT_ERROR";
+            case 5 -> "SERVER_ERROR";
+            default -> "UNKNOWN";
+        };
+    }
+}
