@@ -40,6 +40,7 @@ import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
 import dev.warden.api.events.EventFeed;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.events.FeedEvent;
 import dev.warden.api.events.stream.EventStream;
 import dev.warden.api.events.stream.EventStreamConfig;
 import dev.warden.api.events.stream.JdbcStreamEventStore;
@@ -52,6 +53,8 @@ import dev.warden.api.observe.HttpObservation;
 import dev.warden.api.observe.Logs;
 import dev.warden.api.observe.Metrics;
 import dev.warden.api.observe.MetricsRoutes;
+import dev.warden.api.observe.Tracing;
+import dev.warden.api.observe.TracingFilter;
 import dev.warden.api.observe.WardenMeters;
 import dev.warden.api.observe.StandardChecks;
 import dev.warden.api.ratelimit.RateLimiting;
@@ -81,6 +84,7 @@ import dev.warden.sinks.runtime.SinkHealth;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.opentelemetry.api.trace.SpanKind;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.net.URI;
 import java.time.Duration;
@@ -162,8 +166,16 @@ public final class WardenPlatform implements AutoCloseable {
      * @param jdbcUrl        PostgreSQL JDBC URL
      */
     public static WardenPlatform start(WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock) {
+        return start(config, kafkaBootstrap, jdbcUrl, clock,
+                config.tracing() ? Tracing.fromEnvironment() : Tracing.off());
+    }
+
+    /** As {@link #start(WardenConfig, String, String, InstantSource)}, recording spans with {@code tracing}. */
+    public static WardenPlatform start(WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock,
+                                       Tracing tracing) {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
+            push(resources, tracing);
             Logs.configure(config.log().format());
             Metrics metrics = push(resources, new Metrics());
             String adminToken = config.bootstrapToken().orElseGet(() -> Tokens.mint(TokenKind.ADMIN));
@@ -173,11 +185,11 @@ public final class WardenPlatform implements AutoCloseable {
             // The Kafka Streams applications first: their first rebalance is the slowest part of a start, and it
             // runs while the database is migrated and the rest is wired.
             if (config.runs(Role.PIPELINE)) {
-                PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
+                PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap, tracing.tracer()));
                 allChecks.add(pipeline.health());
             }
             if (config.runs(Role.QUOTA)) {
-                QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap));
+                QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap, tracing.tracer()));
                 allChecks.add(quota.health());
             }
             Database db = push(resources, Database.connect(jdbcUrl, config.postgres().pool(),
@@ -216,7 +228,7 @@ public final class WardenPlatform implements AutoCloseable {
                     clock);
             if (config.runs(Role.SINKS)) {
                 SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db,
-                        AuditSinks.build(config.auditSinks(), clock), counters, clock));
+                        AuditSinks.build(config.auditSinks(), clock), counters, clock, tracing.tracer()));
                 allChecks.add(sinks.health());
                 sinkHealth.addAll(sinks.sinkHealth());
                 Webhooks.Worker webhookWorker = push(resources, webhooks.startWorker(kafkaBootstrap,
@@ -229,7 +241,7 @@ public final class WardenPlatform implements AutoCloseable {
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
                         agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, metrics,
-                        allChecks, issuer, oauth.agentClients());
+                        tracing, allChecks, issuer, oauth.agentClients());
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         oauth.mounts(authenticator, config.server().maxBodyBytes()).stream()).toList();
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
@@ -253,6 +265,9 @@ public final class WardenPlatform implements AutoCloseable {
             WardenMeters.sinks(metrics.registry(), sinkHealth);
 
             HttpRouting.Builder routing = HttpRouting.builder();
+            if (tracing.enabled()) {
+                routing.addFilter(new TracingFilter(tracing.tracer(), routes));
+            }
             routing.addFilter(new HttpObservation(metrics.registry(), routes, config.log().access()));
             if (api) {
                 // Before authentication, so that public endpoints (sign-in, sign-up) are limited too.
@@ -287,7 +302,7 @@ public final class WardenPlatform implements AutoCloseable {
                                        JdbcDelegationRepository delegationRepository, Authenticator authenticator,
                                        AgentTokenResolver agentTokens,
                                        PolicyResolver resolver, SinkCounters counters, Metrics metrics,
-                                       List<HealthCheck> checks, Issuer issuer,
+                                       Tracing tracing, List<HealthCheck> checks, Issuer issuer,
                                        AgentClientRepository agentClients) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
@@ -318,7 +333,7 @@ public final class WardenPlatform implements AutoCloseable {
                         .filter(p -> p.holds(STREAM_SCOPE) && p.validFor(issuer.restResource()))
                         .map(WardenPlatform::subscriber))
                 .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
-        feed.subscribe(stream::emit);
+        feed.subscribe(tracing.traced("sse deliver", SpanKind.CONSUMER, FeedEvent::trace, stream::emit));
         WardenMeters.stream(metrics.registry(), stream);
         DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
                 clock);
@@ -338,7 +353,8 @@ public final class WardenPlatform implements AutoCloseable {
         dashboardView.start();
         checks.add(consumersHealth(Map.of("event-feed", feed::health, "quota-replies", quota::health,
                 "dashboard-view", dashboardView::health)));
-        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), counters);
+        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), counters,
+                tracing.tracer());
         FunctionCounter.builder("warden.audit.publish.failures", audit, AuditPublisher::failureCount)
                 .description("Audit entries Kafka did not acknowledge (each answered 503; no decision made).")
                 .register(metrics.registry());

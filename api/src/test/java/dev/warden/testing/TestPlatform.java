@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
     private final UnaryOperator<WardenConfig.Builder> customizer;
+    private final java.util.function.Supplier<dev.warden.api.observe.Tracing> tracing;
     private final MutableClock clock = MutableClock.running();
     private final String isolation = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
             .toLowerCase(Locale.ROOT);
@@ -30,13 +31,20 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
 
     /** A platform whose config the test adjusts. */
     public TestPlatform(UnaryOperator<WardenConfig.Builder> customizer) {
+        this(customizer, dev.warden.api.observe.Tracing::off);
+    }
+
+    /** A platform whose config the test adjusts, recording spans with the tracing {@code tracing} gives. */
+    public TestPlatform(UnaryOperator<WardenConfig.Builder> customizer,
+                        java.util.function.Supplier<dev.warden.api.observe.Tracing> tracing) {
         this.customizer = customizer;
+        this.tracing = tracing;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         infra = SharedInfra.get(context);
-        platform = WardenPlatform.start(config(), infra.kafkaBootstrap(), infra.jdbcUrl(), clock);
+        platform = WardenPlatform.start(config(), infra.kafkaBootstrap(), infra.jdbcUrl(), clock, tracing.get());
         http = new Http(platform.baseUri());
     }
 

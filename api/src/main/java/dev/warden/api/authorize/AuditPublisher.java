@@ -1,10 +1,18 @@
 package dev.warden.api.authorize;
 
 import dev.warden.api.errors.UnavailableException;
+import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.sinks.runtime.SinkCounters;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +38,7 @@ public final class AuditPublisher {
     private static final Logger LOG = Logger.getLogger(AuditPublisher.class.getName());
 
     private final Producer<String, byte[]> producer;
+    private final Tracer tracer;
     private final String topic;
     private final SinkCounters counters;
     private final Map<Integer, Long> lastOffsets = new ConcurrentHashMap<>();
@@ -40,6 +49,15 @@ public final class AuditPublisher {
      *                 {@link KafkaClients#durableProducer}
      */
     public AuditPublisher(Producer<String, byte[]> producer, String topic, SinkCounters counters) {
+        this(producer, topic, counters, OpenTelemetry.noop().getTracer("warden"));
+    }
+
+    /**
+     * As the other constructor, with a producer span {@code warden.audit publish} per entry whose context the
+     * record carries to the pipeline and the sinks.
+     */
+    public AuditPublisher(Producer<String, byte[]> producer, String topic, SinkCounters counters, Tracer tracer) {
+        this.tracer = tracer;
         this.producer = producer;
         this.topic = topic;
         this.counters = counters;
@@ -56,9 +74,12 @@ public final class AuditPublisher {
      * @throws UnavailableException when Kafka does not acknowledge in time
      */
     public RecordMetadata publish(AuditEntry entry) {
-        try {
-            RecordMetadata acked = producer.send(new ProducerRecord<>(topic, entry.agentId(),
-                    AuditEntryCodec.encode(entry))).get();
+        Span span = tracer.spanBuilder("warden.audit publish").setSpanKind(SpanKind.PRODUCER).startSpan();
+        try (Scope ignored = span.makeCurrent()) {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, entry.agentId(),
+                    AuditEntryCodec.encode(entry));
+            TraceHeaders.inject(Context.current(), record.headers());
+            RecordMetadata acked = producer.send(record).get();
             counters.emitted();
             lastOffsets.merge(acked.partition(), acked.offset(), Math::max);
             return acked;
@@ -69,7 +90,10 @@ public final class AuditPublisher {
         } catch (ExecutionException | RuntimeException e) {
             LOG.log(Level.WARNING, "audit entry not acknowledged by Kafka: " + e.getMessage());
             failures.increment();
+            span.setStatus(StatusCode.ERROR);
             throw unavailable();
+        } finally {
+            span.end();
         }
     }
 

@@ -5,7 +5,9 @@ import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.quota.QuotaReply;
 import dev.warden.authorizer.quota.QuotaRequest;
 import dev.warden.authorizer.quota.QuotaSerdes;
+import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.sinks.runtime.ConsumerLoop;
+import io.opentelemetry.context.Context;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -88,8 +90,10 @@ public final class QuotaClient implements AutoCloseable {
         CompletableFuture<QuotaReply> reply = new CompletableFuture<>();
         pending.put(requestId, reply);
         try {
-            producer.send(new ProducerRecord<>(requestsTopic, partitionKey,
-                    new QuotaRequest(requestId, instanceId, hour, steps)));
+            ProducerRecord<String, QuotaRequest> record = new ProducerRecord<>(requestsTopic, partitionKey,
+                    new QuotaRequest(requestId, instanceId, hour, steps));
+            TraceHeaders.inject(Context.current(), record.headers());
+            producer.send(record);
             return reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -37,7 +37,8 @@ public record WardenConfig(
         WebhooksConfig webhooks,
         List<AuditSinkSpec> auditSinks,
         OAuthConfig oauth,
-        Log log) {
+        Log log,
+        boolean tracing) {
 
     public WardenConfig {
         auditSinks = List.copyOf(auditSinks);
@@ -174,6 +175,7 @@ public record WardenConfig(
         b.oauth = oauth;
         b.logFormat = log.format();
         b.accessLog = log.access();
+        b.tracing = tracing;
         return b;
     }
 
@@ -193,6 +195,7 @@ public record WardenConfig(
         c.get("server.account-routes").asBoolean().ifPresent(b::accountRoutes);
         c.get("log.format").asString().filter(s -> !s.isBlank()).ifPresent(b::logFormat);
         c.get("log.access").asBoolean().ifPresent(b::accessLog);
+        c.get("tracing.enabled").asBoolean().ifPresent(b::tracing);
         c.get("bootstrap.token").asString().filter(s -> !s.isBlank()).ifPresent(b::bootstrapToken);
         c.get("kafka.bootstrap").asString().filter(s -> !s.isBlank()).ifPresent(b::kafkaBootstrap);
         Topics topics = Topics.defaults();
@@ -242,6 +245,7 @@ public record WardenConfig(
         private boolean accountRoutes;
         private String logFormat = "text";
         private boolean accessLog;
+        private boolean tracing;
         private Optional<String> bootstrapToken = Optional.empty();
         private Optional<String> kafkaBootstrap = Optional.empty();
         private Topics topics = Topics.defaults();
@@ -361,6 +365,15 @@ public record WardenConfig(
             return this;
         }
 
+        /**
+         * Whether spans are recorded and exported with OpenTelemetry ({@code warden.tracing.enabled}, default
+         * false; the exporter is configured by the standard {@code OTEL_*} variables).
+         */
+        public Builder tracing(boolean enabled) {
+            this.tracing = enabled;
+            return this;
+        }
+
         /** Whether each request writes an access-log record (logger {@code warden.access}). */
         public Builder accessLog(boolean enabled) {
             this.accessLog = enabled;
@@ -465,7 +478,7 @@ public record WardenConfig(
                     pipelineCommitIntervalMs),
                     new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit,
                             sseMaxPerSubscriber, sseAdminReserve), users, rateLimit,
-                    webhooks, auditSinks, oauth, new Log(logFormat, accessLog));
+                    webhooks, auditSinks, oauth, new Log(logFormat, accessLog), tracing);
         }
     }
 }

@@ -1,8 +1,10 @@
 package dev.warden.api.events;
 
+import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.ConsumerLoop;
+import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +119,8 @@ public final class EventFeed implements AutoCloseable {
             LOG.warning("skipping malformed event at offset " + record.offset() + ": no known type");
             return;
         }
-        FeedEvent event = new FeedEvent(record.offset(), type.get(), record.value());
+        FeedEvent event = new FeedEvent(record.offset(), type.get(), record.value(),
+                TraceHeaders.present(record.headers()) ? TraceHeaders.extract(record.headers()) : Context.root());
         for (Consumer<FeedEvent> subscriber : subscribers) {
             try {
                 subscriber.accept(event);

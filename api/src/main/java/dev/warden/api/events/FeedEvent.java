@@ -3,6 +3,7 @@ package dev.warden.api.events;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import io.opentelemetry.context.Context;
 
 /**
  * One record of {@code warden.events} as the {@link EventFeed} read it: its position (the event's id), its
@@ -11,8 +12,9 @@ import dev.warden.pipeline.contract.StreamEventCodec;
  * array each instead of a tree of maps, which matters for the SSE ring that holds the latest thousands.
  *
  * @param value the record's value, not to be modified
+ * @param trace the trace context the record carried ({@link Context#root()} when none)
  */
-public record FeedEvent(long position, EventType type, byte[] value) {
+public record FeedEvent(long position, EventType type, byte[] value, Context trace) {
 
     /** The event in full; {@link IllegalArgumentException} when the record is not a valid stream event. */
     public StreamEvent decode() {

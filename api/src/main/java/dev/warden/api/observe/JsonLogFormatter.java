@@ -2,6 +2,8 @@ package dev.warden.api.observe;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.warden.pipeline.contract.Json;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -12,7 +14,8 @@ import java.util.logging.LogRecord;
 
 /**
  * One JSON object per line for {@code java.util.logging} (Helidon, and Kafka and Flyway through SLF4J, log through
- * it): {@code {"ts", "level", "logger", "message", "thread", "exception"?}}. A record whose only parameter is a
+ * it): {@code {"ts", "level", "logger", "message", "thread", "trace_id"?, "span_id"?, "exception"?}}, the trace
+ * and span ids when the record is written within a span (tracing on). A record whose only parameter is a
  * map (the access log) has the map's entries as fields of their own instead of being formatted into the message.
  * Selected with {@code warden.log.format=json}.
  */
@@ -35,6 +38,11 @@ public final class JsonLogFormatter extends Formatter {
                 g.writeStringField("message", formatMessage(record));
             }
             g.writeStringField("thread", Thread.currentThread().getName());
+            SpanContext span = Span.current().getSpanContext();
+            if (span.isValid()) {
+                g.writeStringField("trace_id", span.getTraceId());
+                g.writeStringField("span_id", span.getSpanId());
+            }
             if (record.getThrown() != null) {
                 StringWriter trace = new StringWriter();
                 record.getThrown().printStackTrace(new PrintWriter(trace));

@@ -8,6 +8,8 @@ import dev.warden.pipeline.budget.BudgetTopology;
 import dev.warden.pipeline.dashboard.DashboardTopology;
 import dev.warden.pipeline.mirror.AuditEventTopology;
 import dev.warden.sinks.runtime.SinkWorker;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -28,8 +30,13 @@ public final class PipelineRole implements AutoCloseable {
         this.streams = streams;
     }
 
-    /** Starts the application. */
+    /** Starts the application, without tracing. */
     public static PipelineRole start(WardenConfig config, String bootstrap) {
+        return start(config, bootstrap, OpenTelemetry.noop().getTracer("warden"));
+    }
+
+    /** Starts the application; {@code tracer} continues the traces audit entries carry through the mirror. */
+    public static PipelineRole start(WardenConfig config, String bootstrap, Tracer tracer) {
         StreamsBuilder builder = new StreamsBuilder();
         DashboardTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().dashboardHourly(),
                 config.kafka().topics().dashboardTotals());
@@ -37,7 +44,7 @@ public final class PipelineRole implements AutoCloseable {
         AnomalyTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(),
                 AnomalyRules.defaults());
         if (config.eventStream().mirrorAudit()) {
-            AuditEventTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events());
+            AuditEventTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(), tracer);
         }
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streams().applicationPrefix() + "pipeline");

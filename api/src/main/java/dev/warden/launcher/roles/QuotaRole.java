@@ -3,6 +3,8 @@ package dev.warden.launcher.roles;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.authorizer.quota.QuotaTopology;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
@@ -25,8 +27,14 @@ public final class QuotaRole implements AutoCloseable {
 
     /** Starts the application (returns at once; health reports when it is RUNNING). */
     public static QuotaRole start(WardenConfig config, String bootstrap) {
+        return start(config, bootstrap, OpenTelemetry.noop().getTracer("warden"));
+    }
+
+    /** As {@link #start(WardenConfig, String)}, with a span per traced quota request. */
+    public static QuotaRole start(WardenConfig config, String bootstrap, Tracer tracer) {
         StreamsBuilder builder = new StreamsBuilder();
-        QuotaTopology.build(builder, config.kafka().topics().quotaRequests(), config.kafka().topics().quotaReplies());
+        QuotaTopology.build(builder, config.kafka().topics().quotaRequests(), config.kafka().topics().quotaReplies(),
+                tracer);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streams().applicationPrefix() + "quota");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -9,6 +9,8 @@ import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.runtime.SinkWorker;
 import dev.warden.sinks.streamstore.StreamEventStoreWriter;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -30,19 +32,25 @@ public final class SinksRole implements AutoCloseable {
         this.streamStoreWorker = streamStoreWorker;
     }
 
-    /** Starts every sink worker. */
+    /** Starts every sink worker, without tracing. */
     public static SinksRole start(WardenConfig config, String bootstrap, Database db, List<AuditSink> externalSinks,
                                   SinkCounters counters, InstantSource clock) {
+        return start(config, bootstrap, db, externalSinks, counters, clock, OpenTelemetry.noop().getTracer("warden"));
+    }
+
+    /** Starts every sink worker, with a span per stored record that carries a trace context. */
+    public static SinksRole start(WardenConfig config, String bootstrap, Database db, List<AuditSink> externalSinks,
+                                  SinkCounters counters, InstantSource clock, Tracer tracer) {
         PostgresAuditWriter writer = new PostgresAuditWriter(db.dataSource(), config.kafka().topics().audit(),
                 externalSinks, counters);
         writer.ensurePartitions(clock.instant());
         SinkWorker worker = new SinkWorker(PostgresAuditWriter.SINK, bootstrap, config.streams().applicationPrefix()
-                + "sink-", config.kafka().topics().audit(), 20_000, writer, counters);
+                + "sink-", config.kafka().topics().audit(), 20_000, writer, counters, tracer);
         worker.start();
         SinkWorker streamStore = new SinkWorker(StreamEventStoreWriter.SINK, bootstrap,
                 config.streams().applicationPrefix() + "sink-", config.kafka().topics().events(), 5_000,
                 new StreamEventStoreWriter(db.dataSource(), config.kafka().topics().events(),
-                        Duration.ofDays(config.eventStream().retentionDays()), clock), new SinkCounters());
+                        Duration.ofDays(config.eventStream().retentionDays()), clock), new SinkCounters(), tracer);
         streamStore.start();
         return new SinksRole(worker, writer, streamStore);
     }

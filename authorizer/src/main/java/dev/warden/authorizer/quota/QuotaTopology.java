@@ -1,5 +1,10 @@
 package dev.warden.authorizer.quota;
 
+import dev.warden.authorizer.tracing.TraceHeaders;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
@@ -30,12 +35,20 @@ public final class QuotaTopology {
     private QuotaTopology() {
     }
 
-    /** Adds the topology to {@code builder}: {@code requestsTopic} in, {@code repliesTopic} out. */
+    /** Adds the topology to {@code builder}: {@code requestsTopic} in, {@code repliesTopic} out; no tracing. */
     public static void build(StreamsBuilder builder, String requestsTopic, String repliesTopic) {
+        build(builder, requestsTopic, repliesTopic, OpenTelemetry.noop().getTracer("warden"));
+    }
+
+    /**
+     * As {@link #build(StreamsBuilder, String, String)}, with a span {@code quota decide} for each request that
+     * carries a trace context (its reply carries the same context back).
+     */
+    public static void build(StreamsBuilder builder, String requestsTopic, String repliesTopic, Tracer tracer) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
                 Serdes.Long()));
         builder.stream(requestsTopic, Consumed.with(Serdes.String(), QuotaSerdes.requests()))
-                .process(CounterProcessor::new, STORE)
+                .process(() -> new CounterProcessor(tracer), STORE)
                 .to(repliesTopic, Produced.with(Serdes.String(), QuotaSerdes.replies()));
     }
 
@@ -45,9 +58,14 @@ public final class QuotaTopology {
     }
 
     static final class CounterProcessor implements Processor<String, QuotaRequest, String, QuotaReply> {
+        private final Tracer tracer;
         private KeyValueStore<String, Long> counters;
         private ProcessorContext<String, QuotaReply> context;
         private long latestHour = Long.MIN_VALUE;
+
+        CounterProcessor(Tracer tracer) {
+            this.tracer = tracer;
+        }
 
         @Override
         public void init(ProcessorContext<String, QuotaReply> context) {
@@ -63,7 +81,14 @@ public final class QuotaTopology {
                 return;
             }
             latestHour = Math.max(latestHour, request.hour());
-            context.forward(record.withKey(request.replyTo()).withValue(decide(request)));
+            Span span = TraceHeaders.span(tracer, "quota decide", SpanKind.CONSUMER, record.headers());
+            try {
+                QuotaReply reply = decide(request);
+                span.setAttribute("warden.quota.granted", reply.granted());
+                context.forward(record.withKey(request.replyTo()).withValue(reply));
+            } finally {
+                span.end();
+            }
         }
 
         private QuotaReply decide(QuotaRequest request) {

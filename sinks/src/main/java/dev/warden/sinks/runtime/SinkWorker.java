@@ -1,6 +1,11 @@
 package dev.warden.sinks.runtime;
 
+import dev.warden.authorizer.tracing.TraceHeaders;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -39,6 +44,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class SinkWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
 
+    private final Tracer tracer;
     private final String name;
     private final ConsumerLoop<String, byte[]> loop;
     private final String topic;
@@ -64,6 +70,16 @@ public final class SinkWorker implements AutoCloseable {
      */
     public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
                       SinkCounters counters) {
+        this(name, bootstrap, groupPrefix, topic, maxPoll, writer, counters, OpenTelemetry.noop().getTracer("warden"));
+    }
+
+    /**
+     * As the other constructor, with a span {@code <name> store} for each stored record that carries a trace
+     * context, from the batch's hand-over to the store until its commit.
+     */
+    public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
+                      SinkCounters counters, Tracer tracer) {
+        this.tracer = tracer;
         this.name = name;
         this.topic = topic;
         this.writer = writer;
@@ -137,8 +153,8 @@ public final class SinkWorker implements AutoCloseable {
             // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
             if (finishInFlight()) {
                 List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
-                inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), polled.count(),
-                        System.nanoTime());
+                inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), records,
+                        System.nanoTime(), Instant.now());
             }
         }
 
@@ -233,6 +249,7 @@ public final class SinkWorker implements AutoCloseable {
             return false;
         }
         health.stored(pending.size(), System.nanoTime() - pending.submittedNanos());
+        traceStored(pending);
         health.deadLettered(result.dropped());
         counters.written(result.written());
         counters.dropped(result.dropped());
@@ -254,7 +271,25 @@ public final class SinkWorker implements AutoCloseable {
     }
 
     /** The batch on the store thread and how many records it holds. */
-    private record InFlight(Future<BatchWriter.WriteResult> result, int size, long submittedNanos) {
+    /** A span per stored record that carries a trace context, from the hand-over to the store until now. */
+    private void traceStored(InFlight batch) {
+        for (ConsumerRecord<String, byte[]> record : batch.records()) {
+            if (TraceHeaders.present(record.headers())) {
+                tracer.spanBuilder(name + " store").setSpanKind(SpanKind.CONSUMER)
+                        .setParent(TraceHeaders.extract(record.headers()))
+                        .setStartTimestamp(batch.submittedAt())
+                        .setAttribute("warden.sink", name)
+                        .setAttribute("warden.batch.records", batch.size())
+                        .startSpan().end();
+            }
+        }
+    }
+
+    private record InFlight(Future<BatchWriter.WriteResult> result, List<ConsumerRecord<String, byte[]>> records,
+                            long submittedNanos, Instant submittedAt) {
+        int size() {
+            return records.size();
+        }
     }
 
     /**
