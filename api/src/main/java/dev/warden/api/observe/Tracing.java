@@ -14,10 +14,10 @@ import java.util.function.Function;
 
 /**
  * Tracing with OpenTelemetry, off by default ({@code warden.tracing.enabled}). When on, the SDK is configured by
- * the standard {@code OTEL_*} variables (exporter {@code otlp} by default, {@code OTEL_EXPORTER_OTLP_ENDPOINT},
- * {@code OTEL_TRACES_SAMPLER}, …; {@code OTEL_SERVICE_NAME} defaults to {@code warden}); OpenTelemetry's metrics
- * and logs exporters stay off (metrics are Prometheus', logs are the process's). When off, every span is a no-op
- * and costs nothing. Closing it flushes and stops the exporter.
+ * the standard {@code OTEL_*} variables (exporter {@code otlp} over HTTP by default,
+ * {@code OTEL_EXPORTER_OTLP_ENDPOINT}, {@code OTEL_TRACES_SAMPLER}, …; {@code OTEL_SERVICE_NAME} defaults to
+ * {@code warden}); OpenTelemetry's metrics and logs exporters stay off (metrics are Prometheus', logs are the
+ * process's). When off, every span is a no-op and costs nothing. Closing it flushes and stops the exporter.
  */
 public final class Tracing implements AutoCloseable {
     private static final String SCOPE = "dev.warden";
@@ -42,6 +42,8 @@ public final class Tracing implements AutoCloseable {
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                 .addPropertiesSupplier(() -> Map.of(
                         "otel.service.name", "warden",
+                        // The exporter sends with the JDK's HTTP client (no OkHttp): OTLP over HTTP, not gRPC.
+                        "otel.exporter.otlp.protocol", "http/protobuf",
                         "otel.metrics.exporter", "none",
                         "otel.logs.exporter", "none"))
                 .disableShutdownHook()
