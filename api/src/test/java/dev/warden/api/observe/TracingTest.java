@@ -23,8 +23,9 @@ class TracingTest {
 
     @Test
     void fromTheEnvironmentRecordsSpansAndContinuesOnlyTracedItems() throws Exception {
-        // The environment's way to choose an exporter (none here: nothing listens for OTLP in a unit test).
-        System.setProperty("otel.traces.exporter", "none");
+        // The environment's way to point the exporter somewhere: nothing listens there, so the final flush fails fast.
+        System.setProperty("otel.exporter.otlp.endpoint", "http://127.0.0.1:9");
+        System.setProperty("otel.exporter.otlp.timeout", "200");
         try (Tracing on = Tracing.fromEnvironment()) {
             assertThat(on.enabled()).isTrue();
             Span parent = on.tracer().spanBuilder("parent").startSpan();
@@ -38,7 +39,8 @@ class TracingTest {
                     .getTraceId());
             parent.end();
         } finally {
-            System.clearProperty("otel.traces.exporter");
+            System.clearProperty("otel.exporter.otlp.endpoint");
+            System.clearProperty("otel.exporter.otlp.timeout");
         }
     }
 }
