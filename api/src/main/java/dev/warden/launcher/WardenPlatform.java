@@ -10,6 +10,7 @@ import dev.warden.api.agents.AgentRoutes;
 import dev.warden.api.agents.AgentService;
 import dev.warden.api.agents.JdbcAgentRepository;
 import dev.warden.api.audit.AuditRoutes;
+import dev.warden.api.audit.AuditTopicEnd;
 import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.auth.ApiTokenRoutes;
 import dev.warden.api.auth.AgentTokenResolver;
@@ -239,7 +240,7 @@ public final class WardenPlatform implements AutoCloseable {
             boolean api = config.runs(Role.API);
             List<WardenApi.Mount> mounts = List.of();
             if (api) {
-                mounts = apiRoutes(config, kafkaBootstrap, clock, resources, db, producer, outbox,
+                mounts = apiRoutes(config, kafkaBootstrap, admin, clock, resources, db, producer, outbox,
                         agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, metrics,
                         tracing, allChecks, issuer, oauth.agentClients());
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
@@ -295,7 +296,8 @@ public final class WardenPlatform implements AutoCloseable {
     }
 
 
-    private static List<WardenApi.Mount> apiRoutes(WardenConfig config, String kafkaBootstrap, InstantSource clock,
+    private static List<WardenApi.Mount> apiRoutes(WardenConfig config, String kafkaBootstrap, Admin admin,
+                                       InstantSource clock,
                                        Deque<AutoCloseable> resources, Database db, KafkaProducer<String, byte[]> producer,
                                        EventOutbox outbox, JdbcAgentRepository agentRepository,
                                        JdbcApiTokenRepository tokenRepository,
@@ -369,7 +371,8 @@ public final class WardenPlatform implements AutoCloseable {
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(tokenRepository, clock, maxBody)),
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
                 new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, maxBody)),
-                new WardenApi.Mount("/audit", new AuditRoutes(auditReader, audit, counters, Duration.ofSeconds(5))),
+                new WardenApi.Mount("/audit", new AuditRoutes(auditReader,
+                        new AuditTopicEnd(admin, config.kafka().topics().audit(), audit), counters, Duration.ofSeconds(5))),
                 new WardenApi.Mount("/dashboard", dashboard),
                 new WardenApi.Mount("/mcp", McpRoutes.create(agents, authorization, auditReader, dashboard, clock, issuer,
                         config.oauth().allowedOrigins(), maxBody)),

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.authorize.AuditPublisher;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
@@ -35,22 +34,23 @@ import java.util.Optional;
 /**
  * {@code GET /audit} (filtered page, newest first), {@code GET /audit/export} (streamed JSON or CSV
  * download) and {@code GET /audit/stats} (the audit counters of this process). A caller only ever sees
- * entries of agents they may see ({@link AuditScope}). A decision answered by this instance is visible to a
- * following {@code GET /audit} on this instance (bounded wait for the writer).
+ * entries of agents they may see ({@link AuditScope}). A decision answered by any instance is visible to a
+ * following read on every instance: a read first waits (bounded) until the writer has stored the audit topic up
+ * to its end as it was when the read started ({@link AuditTopicEnd}).
  */
 public final class AuditRoutes implements DeclaredService {
     static final List<String> CSV_HEADER = List.of("id", "agentId", "userId", "callerId", "action", "resource",
             "parameters", "result", "reason", "durationMs", "tokensCost", "timestamp", "ip", "userAgent");
 
     private final JdbcAuditReader reader;
-    private final AuditPublisher publisher;
+    private final AuditTopicEnd written;
     private final SinkCounters counters;
     private final Duration readYourWritesTimeout;
 
-    public AuditRoutes(JdbcAuditReader reader, AuditPublisher publisher, SinkCounters counters,
+    public AuditRoutes(JdbcAuditReader reader, AuditTopicEnd written, SinkCounters counters,
                        Duration readYourWritesTimeout) {
         this.reader = reader;
-        this.publisher = publisher;
+        this.written = written;
         this.counters = counters;
         this.readYourWritesTimeout = readYourWritesTimeout;
     }
@@ -66,7 +66,7 @@ public final class AuditRoutes implements DeclaredService {
     private void query(ServerRequest req, ServerResponse res) {
         AuditScope scope = AuditScope.of(AuthFilter.principal(req));
         AuditQuery q = parse(req, true);
-        reader.awaitWritten(publisher.acknowledgedOffsets(), readYourWritesTimeout);
+        reader.awaitWritten(written.lastOffsets(), readYourWritesTimeout);
         ArrayNode body = Json.mapper().createArrayNode();
         reader.query(scope, q).forEach(e -> body.add(AuditEntryCodec.toJson(e)));
         Responses.json(res, Status.OK_200, body);
@@ -81,7 +81,7 @@ public final class AuditRoutes implements DeclaredService {
             return f;
         }).orElseThrow(() -> InvalidInputException.field("format", "is required (json or csv)"));
         AuditQuery q = parse(req, false);
-        reader.awaitWritten(publisher.acknowledgedOffsets(), readYourWritesTimeout);
+        reader.awaitWritten(written.lastOffsets(), readYourWritesTimeout);
         String filename = "warden-audit-" + q.since().map(Instant::toString).orElse("start") + "-"
                 + q.until().map(Instant::toString).orElse("now") + "." + format;
         res.header(HeaderNames.CONTENT_TYPE, format.equals("csv") ? "text/csv; charset=utf-8" : "application/json");

@@ -86,7 +86,7 @@ public final class JdbcAuditReader {
 
     /**
      * Waits (at most {@code timeout}) until the Postgres writer has stored every offset in {@code acknowledged}
-     * (partition to last acknowledged offset): read-your-writes for decisions answered by this instance.
+     * (partition to the last offset to have been stored), so that a read sees every entry up to those offsets.
      */
     public void awaitWritten(Map<Integer, Long> acknowledged, Duration timeout) {
         if (acknowledged.isEmpty()) {
