@@ -322,9 +322,11 @@ public final class WardenPlatform implements AutoCloseable {
                 invalidate.run();
             }
         });
+        control.meters().bindTo(metrics.registry());
         control.start();
         EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
                 config.instanceId() + "-feed"));
+        feed.meters().bindTo(metrics.registry());
         feed.start();
         EventStream stream = push(resources, new EventStream(EventStreamConfig.builder()
                 .maxConnections(config.eventStream().maxConnections())

@@ -4,6 +4,8 @@ import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.ConsumerLoop;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +36,7 @@ public final class EventFeed implements AutoCloseable {
     private final TopicPartition partition;
     private final List<Consumer<FeedEvent>> subscribers = new CopyOnWriteArrayList<>();
     private final ConsumerLoop<String, byte[]> loop;
+    private final KafkaClientMetrics meters;
     private volatile long startPosition = -1;
 
     /** Which records a feed sees. */
@@ -69,8 +72,14 @@ public final class EventFeed implements AutoCloseable {
                 // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when idle.
                 ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500), new StringDeserializer(), new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);
+        this.meters = new KafkaClientMetrics(consumer);
         this.loop = new ConsumerLoop<>(reading == Reading.COMMITTED ? "warden-event-feed" : "warden-control-feed",
                 consumer, Duration.ofMillis(200), new Feed());
+    }
+
+    /** The consumer's own metrics ({@code kafka_consumer_*}: fetch rate, records lag, …), to bind to a registry. */
+    public MeterBinder meters() {
+        return meters;
     }
 
     /** Adds a subscriber for events read from now on. */
@@ -137,6 +146,7 @@ public final class EventFeed implements AutoCloseable {
 
     @Override
     public void close() {
+        meters.close();
         loop.close();
     }
 }

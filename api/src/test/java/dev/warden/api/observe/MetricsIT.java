@@ -124,7 +124,8 @@ class MetricsIT {
                 "warden_sse_dropped_total", "warden_audit_publish_failures_total", "warden_webhooks_delivered_total",
                 "warden_sink_lag_records", "warden_sink_write_seconds_count", "warden_sink_batch_records_total",
                 "warden_sink_dead_letters_total", "jvm_memory_used_bytes", "jvm_gc_pause_seconds_count",
-                "jvm_threads_live_threads", "hikaricp_connections_active", "kafka_producer_record_send_total")) {
+                "jvm_threads_live_threads", "hikaricp_connections_active", "kafka_producer_record_send_total",
+                "kafka_consumer_fetch_manager_records_lag_max")) {
             assertThat(samples).as(name).anyMatch(s -> s.name().equals(name));
         }
         // Bounded: no label value is an id, a raw path or a token.
