@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond the JDK (which bin/find-jdk.sh finds), on Debian bookworm, as root:
-# Chromium and ChromeDriver (browser tests), Node.js and npm (deploy/interop's client libraries), curl; then
-# the pinned npm packages of deploy/interop (npm ci). Idempotent: fast when everything is there, and apt-get
-# update runs only when a package is missing. Not root and something missing: says what to install, exits 1.
+# Chromium and ChromeDriver (browser tests), Node.js and npm (deploy/interop's client libraries, deploy/check.sh),
+# curl, and for deploy/check.sh promtool (Debian's prometheus package) and docker-compose (Compose v1: checks
+# docker-compose.yml with no Docker engine); then the pinned npm packages of deploy/interop and deploy/check
+# (npm ci). Idempotent: fast when everything is there, and apt-get update runs only when a package is missing.
+# Not root and something missing: says what to install, exits 1.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -18,6 +20,8 @@ command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 
 if ((${#missing[@]})); then
   if [[ "$(id -u)" != 0 ]]; then
@@ -28,6 +32,11 @@ if ((${#missing[@]})); then
   fi
   log "installing ${missing[*]} (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
+  # Only promtool is wanted from the prometheus package: keep its maintainer scripts from starting the server.
+  if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
@@ -38,8 +47,10 @@ if (($(node -p 'Number(process.versions.node.split(".")[0])') < MIN_NODE_MAJOR))
   log "  (Debian bookworm's own nodejs is 18); the interoperability checks may fail. Install Node.js $MIN_NODE_MAJOR+."
 fi
 
-interop="$here/deploy/interop"
-if [[ ! -f "$interop/node_modules/.package-lock.json" || "$interop/package-lock.json" -nt "$interop/node_modules/.package-lock.json" ]]; then
-  log "installing deploy/interop's pinned packages (npm ci)"
-  (cd "$interop" && npm ci --no-audit --no-fund)
-fi
+for dir in deploy/interop deploy/check; do
+  pkg="$here/$dir"
+  if [[ ! -f "$pkg/node_modules/.package-lock.json" || "$pkg/package-lock.json" -nt "$pkg/node_modules/.package-lock.json" ]]; then
+    log "installing $dir's pinned packages (npm ci)"
+    (cd "$pkg" && npm ci --no-audit --no-fund)
+  fi
+done

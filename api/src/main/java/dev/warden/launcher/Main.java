@@ -20,12 +20,13 @@ import java.util.concurrent.CountDownLatch;
  *   warden dev   [--port N] [--data-dir DIR] [--config FILE] [--kafka HOST:PORT] [--postgres JDBC_URL]
  *   warden serve [--roles api,quota,pipeline,sinks] [--port N] [--config FILE]
  *                [--kafka HOST:PORT] [--postgres JDBC_URL] [--redis URL]
+ *   warden probe [URL]
  * </pre>
  *
  * {@code serve} runs the chosen roles against external servers; it is what the production image runs.
  * {@code dev} runs every role on an in-process broker and PostgreSQL; it is a {@link Dev} supplied by the
  * developer distribution ({@code deploy/dev}, what {@code ./warden} runs), which is not in the image. Ctrl-C
- * stops everything cleanly.
+ * stops everything cleanly. {@code probe} is the image's health check (a {@link Probe}).
  */
 public final class Main {
     private static final String USAGE = """
@@ -33,6 +34,7 @@ public final class Main {
               warden dev   [--port N] [--data-dir DIR] [--config FILE] [--kafka HOST:PORT] [--postgres JDBC_URL]
               warden serve [--roles api,quota,pipeline,sinks] [--port N] [--config FILE]
                            [--kafka HOST:PORT] [--postgres JDBC_URL] [--redis URL]
+              warden probe [URL]   exit 0 if URL (default: http://127.0.0.1:8080/observe/health) answers 200
               warden help
             Configuration keys and WARDEN_* environment variables are listed in README.md.""";
 
@@ -65,6 +67,12 @@ public final class Main {
         if (args.length == 0 || List.of("help", "--help", "-h").contains(args[0])) {
             out.println(USAGE);
             return args.length == 0 ? 2 : 0;
+        }
+        if (args[0].equals("probe")) {
+            if (args.length > 2) {
+                throw new IllegalArgumentException("probe takes at most one URL\n" + USAGE);
+            }
+            return args.length == 2 ? Probe.run(args[1], out) : Probe.run(out);
         }
         Map<String, String> options = options(List.of(args).subList(1, args.length));
         return switch (args[0]) {
