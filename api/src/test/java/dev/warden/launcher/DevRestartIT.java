@@ -56,6 +56,13 @@ class DevRestartIT {
             assertThat(platform.awaitHealthy(java.time.Duration.ofSeconds(90))).isTrue();
             assertThat(http.get("/observe/health", null).status()).isEqualTo(200);
             assertThat(http.get("/observe/live", null).status()).isEqualTo(200);
+            // A Prometheus scrape of the dev platform shows the library's series next to Warden's own.
+            String scrape = http.get("/observe/metrics", null).body();
+            for (String series : java.util.List.of("http_server_requests_seconds_count{", "warden_sink_lag_records{",
+                    "warden_sse_connections ", "jvm_memory_used_bytes{", "hikaricp_connections_active{",
+                    "kafka_producer_record_send_total{", "kafka_consumer_fetch_manager_records_lag_max{")) {
+                assertThat(scrape).as(series).contains(series);
+            }
         }
     }
 }
