@@ -26,6 +26,7 @@ import dev.warden.api.authorize.DecisionMeters;
 import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.api.authorize.QuotaClient;
 import dev.warden.api.config.Role;
+import dev.warden.api.contract.OpenApiRoutes;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.costs.CostRoutes;
 import dev.warden.api.dashboard.DashboardRoutes;
@@ -381,6 +382,7 @@ public final class WardenPlatform implements AutoCloseable {
                 new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH,
                         rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)),
+                new WardenApi.Mount("/", new OpenApiRoutes()),
                 new WardenApi.Mount("/admin/v1", new OrganizationRoutes(organizations, maxBody)),
                 new WardenApi.Mount("/admin/v1", new OrganizationAdminRoutes(organizations, agents, delegations,
                         new ListCursor(ServerSecrets.get(db, "list-cursor")), clock))));

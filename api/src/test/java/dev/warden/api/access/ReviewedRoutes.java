@@ -6,11 +6,12 @@ import java.util.Map;
 
 /**
  * The reviewed access of every route Warden mounts: {@link RouteAccessIT} fails when a mounted route is missing
- * here or declares something else, and {@link AccessMatrixRoutingIT} sends every kind of caller to each.
+ * here or declares something else, {@link AccessMatrixRoutingIT} sends every kind of caller to each, and
+ * {@code contract.OpenApiDocumentTest} requires the OpenAPI document to describe exactly these routes.
  */
-final class ReviewedRoutes {
+public final class ReviewedRoutes {
     /** The reviewed access of every route: "METHOD pattern" -> declaration. */
-    static final Map<String, Access> EXPECTED = expected();
+    public static final Map<String, Access> EXPECTED = expected();
 
     private ReviewedRoutes() {
     }
@@ -20,6 +21,7 @@ final class ReviewedRoutes {
         m.put("GET /observe/health", Access.open());
         m.put("GET /observe/live", Access.open());
         m.put("GET /observe/metrics", Access.open());
+        m.put("GET /openapi.json", Access.open());
         for (String path : List.of("/agents", "/agents/{id}")) {
             m.put("GET " + path, Access.scope("agents:read"));
         }

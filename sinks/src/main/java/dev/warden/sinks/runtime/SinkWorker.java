@@ -270,7 +270,6 @@ public final class SinkWorker implements AutoCloseable {
         pause(Duration.ofMillis(500));
     }
 
-    /** The batch on the store thread and how many records it holds. */
     /** A span per stored record that carries a trace context, from the hand-over to the store until now. */
     private void traceStored(InFlight batch) {
         for (ConsumerRecord<String, byte[]> record : batch.records()) {
@@ -285,6 +284,7 @@ public final class SinkWorker implements AutoCloseable {
         }
     }
 
+    /** The batch on the store thread, its records and when it was handed over. */
     private record InFlight(Future<BatchWriter.WriteResult> result, List<ConsumerRecord<String, byte[]>> records,
                             long submittedNanos, Instant submittedAt) {
         int size() {
