@@ -120,7 +120,10 @@ class OAuthPagesBrowserIT {
         browser.findElement(By.id("username")).sendKeys("browser_user");
         browser.findElement(By.id("password")).sendKeys("not the password");
         browser.findElement(By.id("sign-in")).click();
-        assertThat(browser.findElement(By.id("error")).getText()).isEqualTo("Invalid username or password.");
+        // The form posts and the page comes back with the error: wait for it rather than race the navigation.
+        assertThat(new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(d -> d.findElements(By.id("error")).stream().findFirst().orElse(null)).getText())
+                .isEqualTo("Invalid username or password.");
 
         browser.findElement(By.id("password")).sendKeys("a long enough password");
         browser.findElement(By.id("sign-in")).click();
