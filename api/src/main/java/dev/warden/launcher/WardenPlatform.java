@@ -40,6 +40,7 @@ import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
+import dev.warden.api.events.AccessChanges;
 import dev.warden.api.events.EventFeed;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.events.FeedEvent;
@@ -312,17 +313,18 @@ public final class WardenPlatform implements AutoCloseable {
             resolver.invalidateAll();
             agentTokens.invalidate();
         };
-        // Invalidation reads warden.events as written: the pipeline mirrors audit entries onto the topic in
+        // The second path, invalidation by warden.events read as written: the pipeline mirrors audit entries onto the topic in
         // exactly-once transactions that commit about once a second, and a committed reader would wait behind
         // each one before seeing another instance's revocation (measured: deploy/bench/fleet.sh, docs/events.md).
         EventFeed control = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
                 config.instanceId() + "-control", EventFeed.Reading.AS_WRITTEN));
         control.subscribe(event -> {
-            String type = event.type().wireName();
-            if (type.startsWith("agent.") || type.startsWith("delegation.")) {
+            if (event.type().changesAccess()) {
                 invalidate.run();
             }
         });
+        // The first path: PostgreSQL delivers the change's NOTIFY when it commits, behind no audit traffic.
+        push(resources, AccessChanges.listen(db, invalidate));
         control.meters().bindTo(metrics.registry());
         control.start();
         EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),

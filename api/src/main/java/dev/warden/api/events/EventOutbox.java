@@ -73,6 +73,9 @@ public final class EventOutbox implements AutoCloseable {
             ps.setString(3, EVENTS);
             ps.executeUpdate();
         }
+        if (event.type().changesAccess()) {
+            AccessChanges.notify(conn, event.type());
+        }
     }
 
     /** Appends the audit entry of an administrative action within the caller's open transaction on {@code conn}. */

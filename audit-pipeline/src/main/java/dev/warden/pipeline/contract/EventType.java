@@ -33,4 +33,12 @@ public enum EventType implements WireEnum {
     public String wireName() {
         return wireName;
     }
+
+    /**
+     * True for the events that change who may do what (an agent's or a delegation's lifecycle): every instance
+     * drops its cached policies and agent tokens when it learns of one.
+     */
+    public boolean changesAccess() {
+        return wireName.startsWith("agent.") || wireName.startsWith("delegation.");
+    }
 }

@@ -1,0 +1,75 @@
+package dev.warden.api.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.warden.api.db.Database;
+import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.testing.TestPlatform;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The PostgreSQL path of fleet-wide invalidation: an access-changing event written through the outbox reaches a
+ * listener on another connection when its transaction commits, never when it rolls back, and other events do not
+ * wake it.
+ */
+class AccessChangesIT {
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform();
+
+    @Test
+    void aCommittedAccessChangeWakesEveryListenerAndNothingElseDoes() throws Exception {
+        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
+            AtomicInteger invalidated = new AtomicInteger();
+            try (AccessChanges listener = AccessChanges.listen(db, invalidated::incrementAndGet)) {
+                Thread.sleep(300); // listening
+                write(db, EventType.COST_RECORDED);
+                assertThat(waitFor(invalidated, 1, 500)).as("a cost does not change access").isZero();
+
+                try {
+                    db.inTransaction(conn -> {
+                        EventOutbox.append(conn, event(EventType.AGENT_REVOKED));
+                        throw new IllegalStateException("rolled back");
+                    });
+                } catch (IllegalStateException expected) {
+                    // the change and its notification are gone together
+                }
+                assertThat(waitFor(invalidated, 1, 500)).as("a rolled-back change is never heard").isZero();
+
+                long before = System.nanoTime();
+                write(db, EventType.AGENT_REVOKED);
+                assertThat(waitFor(invalidated, 1, 5_000)).isEqualTo(1);
+                long millis = (System.nanoTime() - before) / 1_000_000;
+                assertThat(millis).as("heard at commit, not at the next poll of a topic").isLessThan(1_000);
+                write(db, EventType.DELEGATION_REVOKED);
+                assertThat(waitFor(invalidated, 2, 5_000)).isEqualTo(2);
+                assertThat(listener.receivedCount()).isEqualTo(2);
+            }
+        }
+    }
+
+    private static void write(Database db, EventType type) {
+        db.inTransaction(conn -> {
+            EventOutbox.append(conn, event(type));
+            return null;
+        });
+    }
+
+    private static StreamEvent.Draft event(EventType type) {
+        return new StreamEvent.Draft(type, Instant.now(), Map.of(), Optional.of("agt_x"), Optional.of("usr_x"));
+    }
+
+    /** The counter once it reaches {@code want}, or its value after {@code millis}. */
+    private static int waitFor(AtomicInteger counter, int want, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (counter.get() < want && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        return counter.get();
+    }
+}
