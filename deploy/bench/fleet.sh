@@ -6,7 +6,8 @@
 # the agent.revoked event reached an SSE subscriber on B (p50/p90/max).
 #   deploy/bench/fleet.sh [JDBC_URL] [ROUNDS] [LOAD_WORKERS]
 # Default JDBC_URL: the machine's PostgreSQL (database test); a private schema per run is created and dropped.
-# Defaults: 40 rounds, 16 load workers.
+# Defaults: 40 rounds, 16 load workers. WARDEN_STREAMS_PIPELINE__COMMIT__INTERVAL__MS sets the pipeline's
+# transaction interval (default 100 ms), which bounds how long an SSE event waits.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh
