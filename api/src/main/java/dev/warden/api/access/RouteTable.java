@@ -56,11 +56,6 @@ public final class RouteTable {
         return routes.stream().map(Compiled::route).toList();
     }
 
-    /** The access of the first route serving {@code method} on {@code path}. */
-    public Optional<Access> find(String method, String path) {
-        return match(method, path).map(Route::access);
-    }
-
     /** The first route serving {@code method} on {@code path} (its pattern names the route in metrics and logs). */
     public Optional<Route> match(String method, String path) {
         String[] got = segments(path);

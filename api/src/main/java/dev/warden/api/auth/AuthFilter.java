@@ -30,6 +30,7 @@ import java.util.Optional;
  */
 public final class AuthFilter implements Filter {
     private static final String CONTEXT_KEY = "warden.principal";
+    private static final String ROUTE_KEY = "warden.route";
 
     private final Authenticator authenticator;
     private final RouteTable routes;
@@ -67,7 +68,9 @@ public final class AuthFilter implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         String path = req.path().path();
-        Access access = routes.find(req.prologue().method().text(), path).orElse(RouteTable.UNKNOWN_ROUTE);
+        Optional<RouteTable.Route> route = routes.match(req.prologue().method().text(), path);
+        route.ifPresent(r -> req.context().register(ROUTE_KEY, r));
+        Access access = route.map(RouteTable.Route::access).orElse(RouteTable.UNKNOWN_ROUTE);
         if (access.needsNoToken()) {
             chain.proceed();
             return;
@@ -133,6 +136,11 @@ public final class AuthFilter implements Filter {
     public static Principal principal(ServerRequest req) {
         return req.context().get(CONTEXT_KEY, Principal.class)
                 .orElseThrow(() -> unauthorized(Challenge.TOKEN_REQUIRED, "a bearer token is required"));
+    }
+
+    /** The route this filter matched the request to, if it reached the filter and matched one (logs, metrics). */
+    public static Optional<RouteTable.Route> routeIfAny(ServerRequest req) {
+        return req.context().get(ROUTE_KEY, RouteTable.Route.class);
     }
 
     /** The authenticated caller of a request, if this filter established one (for logs and metrics). */

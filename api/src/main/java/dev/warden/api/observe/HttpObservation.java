@@ -7,6 +7,7 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import io.helidon.webserver.http.ServerRequest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -62,8 +63,7 @@ public final class HttpObservation implements Filter {
         } finally {
             long nanos = System.nanoTime() - started;
             String method = req.prologue().method().text();
-            String route = routes.match(method, req.prologue().uriPath().path())
-                    .map(RouteTable.Route::pattern).orElse(UNMATCHED);
+            String route = route(routes, req);
             int status = res.status().code();
             timers.computeIfAbsent(method + ' ' + route + ' ' + status, k -> Timer.builder("http.server.requests")
                     .description("HTTP requests served, by route template, method and status.")
@@ -92,6 +92,16 @@ public final class HttpObservation implements Filter {
         record.setLoggerName(access.getName());
         record.setParameters(new Object[]{fields});
         access.log(record);
+    }
+
+    /**
+     * The route template of {@code req}: the one the authentication filter matched, else (a request refused before
+     * it, by the rate limiter) matched here; {@link #UNMATCHED} when no route serves it.
+     */
+    static String route(RouteTable routes, ServerRequest req) {
+        return AuthFilter.routeIfAny(req)
+                .or(() -> routes.match(req.prologue().method().text(), req.prologue().uriPath().path()))
+                .map(RouteTable.Route::pattern).orElse(UNMATCHED);
     }
 
     private static String outcome(int status) {

@@ -54,8 +54,7 @@ public final class TracingFilter implements Filter {
         try (Scope ignored = span.makeCurrent()) {
             chain.proceed();
         } finally {
-            String route = routes.match(method, req.prologue().uriPath().path()).map(RouteTable.Route::pattern)
-                    .orElse(HttpObservation.UNMATCHED);
+            String route = HttpObservation.route(routes, req);
             int status = res.status().code();
             span.updateName(method + " " + route);
             span.setAttribute("http.route", route);
