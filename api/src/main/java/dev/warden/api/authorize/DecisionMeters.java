@@ -8,8 +8,6 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,7 +27,9 @@ public final class DecisionMeters {
     private final Timer policy;
     private final Timer quota;
     private final Timer audit;
-    private final ConcurrentMap<String, Counter> decisions = new ConcurrentHashMap<>();
+    /** By result, then by reason ({@code [0]}: none, {@code [1 + ordinal]}); filled as combinations occur. */
+    private final Counter[][] decisions =
+            new Counter[AuditResult.values().length][DecisionReason.values().length + 1];
 
     public DecisionMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -46,10 +46,16 @@ public final class DecisionMeters {
     /** One decision with the time of its phases ({@code quotaNanos} 0 when the quota owner was not asked). */
     void decided(AuditResult result, Optional<DecisionReason> reason, long policyNanos, long quotaNanos,
                  long auditNanos) {
-        String why = reason.map(Enum::name).orElse("NONE");
-        decisions.computeIfAbsent(result.wireName() + "|" + why, k -> Counter.builder("warden.decisions")
-                .description("Authorization decisions, by result and reason.")
-                .tags("result", result.wireName(), "reason", why).register(registry)).increment();
+        int why = reason.map(r -> r.ordinal() + 1).orElse(0);
+        Counter counter = decisions[result.ordinal()][why];
+        if (counter == null) {
+            // A race registers the same meter twice, which the registry answers with the one it has.
+            counter = Counter.builder("warden.decisions").description("Authorization decisions, by result and reason.")
+                    .tags("result", result.wireName(), "reason", reason.map(Enum::name).orElse("NONE"))
+                    .register(registry);
+            decisions[result.ordinal()][why] = counter;
+        }
+        counter.increment();
         policy.record(policyNanos, TimeUnit.NANOSECONDS);
         if (quotaNanos > 0) {
             quota.record(quotaNanos, TimeUnit.NANOSECONDS);
