@@ -1,11 +1,13 @@
 package dev.warden.api.db;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -65,5 +67,27 @@ public final class Sql {
     /** A {@code text[]} column as a list. */
     public static List<String> strings(ResultSet rs, String column) throws SQLException {
         return List.of((String[]) rs.getArray(column).getArray());
+    }
+
+    /** Reads one row of a result set into a value. */
+    @FunctionalInterface
+    public interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** The rows {@code sql} answers with text parameters {@code values} bound in order, each read by {@code row}. */
+    public static <T> List<T> rows(Connection conn, String sql, Row<T> row, String... values) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                ps.setString(i + 1, values[i]);
+            }
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(row.read(rs));
+                }
+            }
+            return out;
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.warden.api.access.OrgRoles;
 import dev.warden.api.access.OrgStanding;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.DatabaseException;
+import dev.warden.api.db.Sql;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
@@ -13,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -84,18 +84,8 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     @Override
     public List<Membership> membershipsOf(UserId user) {
-        return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(MEMBERSHIPS)) {
-                ps.setString(1, user.value());
-                List<Membership> all = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        all.add(new Membership(organization(rs), rs.getString("role")));
-                    }
-                }
-                return all;
-            }
-        });
+        return db.withConnection(conn -> Sql.rows(conn, MEMBERSHIPS,
+                rs -> new Membership(organization(rs), rs.getString("role")), user.value()));
     }
 
     @Override
@@ -120,14 +110,8 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     @Override
     public Optional<String> active(UserId user) {
-        return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(ACTIVE)) {
-                ps.setString(1, user.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-                }
-            }
-        });
+        return db.withConnection(conn -> Sql.rows(conn, ACTIVE, rs -> Optional.ofNullable(rs.getString(1)),
+                user.value()).stream().findFirst().flatMap(active -> active));
     }
 
     @Override
@@ -168,45 +152,18 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     private record JdbcLocked(Connection conn, Organization organization) implements Locked {
         @Override
         public List<Member> members() {
-            return sql(() -> {
-                try (PreparedStatement ps = conn.prepareStatement(MEMBERS)) {
-                    ps.setString(1, organization.id());
-                    List<Member> all = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            all.add(readMember(rs));
-                        }
-                    }
-                    return all;
-                }
-            });
+            return sql(() -> Sql.rows(conn, MEMBERS, JdbcOrganizationRepository::readMember, organization.id()));
         }
 
         @Override
         public Optional<Member> member(UserId user) {
-            return sql(() -> {
-                try (PreparedStatement ps = conn.prepareStatement(MEMBER)) {
-                    ps.setString(1, organization.id());
-                    ps.setString(2, user.value());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? Optional.of(readMember(rs)) : Optional.empty();
-                    }
-                }
-            });
+            return sql(() -> Sql.rows(conn, MEMBER, JdbcOrganizationRepository::readMember, organization.id(),
+                    user.value()).stream().findFirst());
         }
 
         @Override
         public long holders(String role) {
-            return sql(() -> {
-                try (PreparedStatement ps = conn.prepareStatement(HOLDERS)) {
-                    ps.setString(1, organization.id());
-                    ps.setString(2, role);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        return rs.getLong(1);
-                    }
-                }
-            });
+            return sql(() -> Sql.rows(conn, HOLDERS, rs -> rs.getLong(1), organization.id(), role).getFirst());
         }
 
         @Override
@@ -232,18 +189,8 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
         @Override
         public List<Role> customRoles() {
-            return sql(() -> {
-                try (PreparedStatement ps = conn.prepareStatement(ROLES)) {
-                    ps.setString(1, organization.id());
-                    List<Role> all = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            all.add(new Role(rs.getString(1), Set.of(strings(rs, 2)), false));
-                        }
-                    }
-                    return all;
-                }
-            });
+            return sql(() -> Sql.rows(conn, ROLES, rs -> new Role(rs.getString(1), Set.of(strings(rs, 2)), false),
+                    organization.id()));
         }
 
         @Override
@@ -308,23 +255,11 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     }
 
     private static boolean exists(Connection conn, String sql, String... values) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            for (int i = 0; i < values.length; i++) {
-                ps.setString(i + 1, values[i]);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return !Sql.rows(conn, sql, rs -> true, values).isEmpty();
     }
 
     private static Optional<Organization> findOrganization(Connection conn, String sql, String id) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(organization(rs)) : Optional.empty();
-            }
-        }
+        return Sql.rows(conn, sql, JdbcOrganizationRepository::organization, id).stream().findFirst();
     }
 
     private static Organization organization(ResultSet rs) throws SQLException {

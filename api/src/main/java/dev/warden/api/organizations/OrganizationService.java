@@ -111,7 +111,9 @@ public final class OrganizationService implements AgentService.Tenancy {
         OrgStanding standing = caller instanceof Principal.User user
                 ? repository.standing(user.id(), organizationId) : OrgStanding.none();
         OrgAuthority authority = AccessPolicy.requireInOrganization(caller, organizationId, standing, permission);
-        if (repository.find(organizationId).isEmpty()) {
+        // A member's organization exists (its membership refers to it); only a caller let through without one (the
+        // administrator) may name an organization that does not.
+        if (standing.role().isEmpty() && repository.find(organizationId).isEmpty()) {
             throw organizationNotFound();
         }
         return authority;
