@@ -80,6 +80,21 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
                 .topics(Topics.defaults().withPrefix(isolation + "."))).build();
     }
 
+    /**
+     * Another instance of this deployment (same broker, database, topics and schema; its own instance id, ending in
+     * {@code -suffix}); the caller closes it.
+     */
+    public WardenPlatform startAnother(String suffix) {
+        return startAnother(suffix, UnaryOperator.identity());
+    }
+
+    /** As {@link #startAnother(String)}, with {@code adjust} applied to the config (e.g. the API role only). */
+    public WardenPlatform startAnother(String suffix, UnaryOperator<WardenConfig.Builder> adjust) {
+        WardenConfig config = config();
+        return WardenPlatform.start(adjust.apply(config.toBuilder().instanceId(config.instanceId() + "-" + suffix))
+                .build(), infra.kafkaBootstrap(), infra.jdbcUrl(), clock);
+    }
+
     public Http http() {
         return http;
     }

@@ -2,7 +2,6 @@ package dev.warden.api.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.warden.api.config.WardenConfig;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
@@ -26,9 +25,7 @@ class AuditAcrossInstancesIT {
 
     @BeforeAll
     static void secondInstance() {
-        WardenConfig config = first.config();
-        second = WardenPlatform.start(config.toBuilder().roles("api").instanceId(config.instanceId() + "-b").build(),
-                first.infra().kafkaBootstrap(), first.infra().jdbcUrl(), first.clock());
+        second = first.startAnother("b", config -> config.roles("api"));
         a = first.http();
         b = new Http(second.baseUri());
     }

@@ -3,7 +3,6 @@ package dev.warden.api.authorize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.warden.api.config.WardenConfig;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.pipeline.contract.AuditEntry;
@@ -43,9 +42,7 @@ class MultiInstanceIT {
 
     @BeforeAll
     static void startSecondInstanceAndQuotaRole() {
-        WardenConfig config = first.config();
-        second = WardenPlatform.start(config.toBuilder().instanceId(config.instanceId() + "-b").build(),
-                first.infra().kafkaBootstrap(), first.infra().jdbcUrl(), first.clock());
+        second = first.startAnother("b");
         quotaState = SharedInfra.worldTraversableTempDir();
         quota = startQuota(quotaState);
         a = first.http();

@@ -19,12 +19,10 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,9 +38,6 @@ class OpenApiContractIT {
     /** Sign-ups the scenario makes before the one the limit refuses. */
     private static final int SIGN_UPS = 5;
     private static final String PASSWORD = "correct horse battery staple";
-    private static final Pattern HIDDEN =
-            Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">");
-    private static final Pattern CSRF_COOKIE = Pattern.compile("(warden_csrf=[^;]+)");
     private static final String ORG = "/admin/v1/organizations/{orgID}";
 
     @RegisterExtension
@@ -433,6 +428,7 @@ class OpenApiContractIT {
     }
 
     private void oauth() {
+        OAuthDriver oauth = new OAuthDriver(http);
         String client = answer(201, "POST", "/mcp/register", http.post("/mcp/register", null, """
                 {"client_name":"contract client","redirect_uris":["%s"],"token_endpoint_auth_method":"none",
                  "grant_types":["authorization_code","refresh_token"]}""".formatted(OAuthDriver.REDIRECT)))
@@ -443,13 +439,13 @@ class OpenApiContractIT {
                 "{\"client_name\":\"gated\",\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}"));
 
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        String authorize = "/mcp/authorize?" + form(OAuthDriver.request(client, pkce, "xyz"));
+        String authorize = "/mcp/authorize?" + OAuthDriver.encode(OAuthDriver.request(client, pkce, "xyz"));
         answer(302, "GET", "/mcp/authorize", http.get(authorize, null));
         answer(400, "GET", "/mcp/authorize", http.get("/mcp/authorize?response_type=code", null));
         answer(400, "GET", "/oauth/authorize", http.get("/oauth/authorize?client_id=nobody", null));
         answer(200, "GET", "/oauth/login", http.get("/oauth/login?return_to=" + URLEncoder.encode(authorize,
                 StandardCharsets.UTF_8), null));
-        answer(403, "POST", "/oauth/login", postForm("/oauth/login", Map.of("username", "alice_contract",
+        answer(403, "POST", "/oauth/login", oauth.postForm("/oauth/login", Map.of("username", "alice_contract",
                 "password", PASSWORD), null));
 
         String session = "warden_session=" + alice.session();
@@ -457,46 +453,47 @@ class OpenApiContractIT {
                 .header("Location").orElseThrow();
         assertThat(consent).startsWith("/oauth/consent?");
         Http.Response page = answer(200, "GET", "/oauth/consent", withCookie(consent, session));
-        Matcher csrf = CSRF_COOKIE.matcher(page.header("Set-Cookie").orElseThrow());
+        Matcher csrf = OAuthDriver.CSRF_COOKIE.matcher(page.header("Set-Cookie").orElseThrow());
         assertThat(csrf.find()).isTrue();
-        Map<String, String> decision = hiddenFields(page.body());
+        Map<String, String> decision = OAuthDriver.hiddenFields(page.body());
         decision.put("decision", "allow");
-        answer(403, "POST", "/oauth/consent", postForm("/oauth/consent", decision, session));
+        answer(403, "POST", "/oauth/consent", oauth.postForm("/oauth/consent", decision, session));
         URI back = URI.create(answer(303, "POST", "/oauth/consent",
-                postForm("/oauth/consent", decision, session + "; " + csrf.group(1))).header("Location").orElseThrow());
+                oauth.postForm("/oauth/consent", decision, session + "; " + csrf.group(1)))
+                .header("Location").orElseThrow());
         String code = OAuthDriver.query(back).get("code");
 
-        OAuthDriver oauth = new OAuthDriver(http);
         JsonNode tokens = answer(200, "POST", "/mcp/token", oauth.exchange(client, code, pkce)).json();
         String access = tokens.get("access_token").asText();
         answer(200, "GET", "/agents", http.get("/agents", access));
-        answer(200, "POST", "/oauth/introspect", postForm("/oauth/introspect",
+        answer(200, "POST", "/oauth/introspect", oauth.postForm("/oauth/introspect",
                 Map.of("token", access, "client_id", client), null));
         JsonNode refreshed = answer(200, "POST", "/mcp/token", oauth.token(Map.of("grant_type", "refresh_token",
                 "refresh_token", tokens.get("refresh_token").asText(), "client_id", client))).json();
         String refresh = refreshed.get("refresh_token").asText();
-        answer(200, "POST", "/oauth/revoke", postForm("/oauth/revoke", Map.of("token", refresh, "client_id", client),
-                null));
-        JsonNode inactive = answer(200, "POST", "/oauth/introspect", postForm("/oauth/introspect",
+        answer(200, "POST", "/oauth/revoke", oauth.postForm("/oauth/revoke",
+                Map.of("token", refresh, "client_id", client), null));
+        JsonNode inactive = answer(200, "POST", "/oauth/introspect", oauth.postForm("/oauth/introspect",
                 Map.of("token", refresh, "client_id", client), null)).json();
         assertThat(inactive.get("active").asBoolean()).isFalse();
-        answer(400, "POST", "/oauth/revoke", postForm("/oauth/revoke", Map.of("client_id", client), null));
+        answer(400, "POST", "/oauth/revoke", oauth.postForm("/oauth/revoke", Map.of("client_id", client), null));
 
         answer(400, "POST", "/mcp/token", oauth.token(Map.of("grant_type", "authorization_code",
                 "code", "wdn_cod_bogus", "redirect_uri", OAuthDriver.REDIRECT, "client_id", client,
                 "code_verifier", pkce.verifier())));
         answer(401, "POST", "/mcp/token", oauth.token(Map.of("grant_type", "refresh_token", "refresh_token", "x",
                 "client_id", "not-a-client")));
-        answer(400, "POST", "/oauth/token", postForm("/oauth/token", Map.of("grant_type", "password",
+        answer(400, "POST", "/oauth/token", oauth.postForm("/oauth/token", Map.of("grant_type", "password",
                 "client_id", client), null));
-        answer(401, "POST", "/oauth/introspect", postForm("/oauth/introspect", Map.of("token", access,
+        answer(401, "POST", "/oauth/introspect", oauth.postForm("/oauth/introspect", Map.of("token", access,
                 "client_id", "not-a-client"), null));
 
-        answer(400, "POST", "/auth/device/code", postForm("/auth/device/code", Map.of("client_id", client), null));
+        answer(400, "POST", "/auth/device/code", oauth.postForm("/auth/device/code", Map.of("client_id", client),
+                null));
         answer(302, "GET", "/auth/device", http.get("/auth/device?user_code=BCDF-GHJK", null));
         answer(200, "GET", "/auth/device", withCookie("/auth/device", session));
-        answer(403, "POST", "/auth/device/verify", postForm("/auth/device/verify", Map.of("user_code", "BCDF-GHJK"),
-                session));
+        answer(403, "POST", "/auth/device/verify", oauth.postForm("/auth/device/verify",
+                Map.of("user_code", "BCDF-GHJK"), session));
     }
 
     private void mcp() {
@@ -565,32 +562,6 @@ class OpenApiContractIT {
 
     private Http.Response withCookie(String path, String cookie) {
         return http.send(http.builder(path, null).header("Cookie", cookie).GET());
-    }
-
-    private Http.Response postForm(String path, Map<String, String> fields, String cookie) {
-        HttpRequest.Builder b = http.builder(path, null).header("Content-Type", "application/x-www-form-urlencoded");
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return http.send(b.POST(HttpRequest.BodyPublishers.ofString(form(fields))));
-    }
-
-    private static String form(Map<String, String> fields) {
-        StringBuilder out = new StringBuilder();
-        fields.forEach((k, v) -> out.append(out.isEmpty() ? "" : "&")
-                .append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
-        return out.toString();
-    }
-
-    private static Map<String, String> hiddenFields(String html) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        Matcher m = HIDDEN.matcher(html);
-        while (m.find()) {
-            fields.put(m.group(1), m.group(2).replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'")
-                    .replace("&lt;", "<").replace("&gt;", ">"));
-        }
-        return fields;
     }
 
     private static String repositoryDocument() {

@@ -46,9 +46,7 @@ class DashboardIT {
         assertThat(mine.get("denialRateLast24h").asDouble()).isEqualTo(25.0);
         assertThat(mine.get("topAgentsByCallCount")).hasSize(1);
 
-        try (WardenPlatform other = WardenPlatform.start(warden.config().toBuilder().roles("api")
-                        .instanceId(warden.config().instanceId() + "-other").build(),
-                warden.infra().kafkaBootstrap(), warden.infra().jdbcUrl(), warden.clock())) {
+        try (WardenPlatform other = warden.startAnother("other", config -> config.roles("api"))) {
             JsonNode elsewhere = await(new Http(other.baseUri()), admin, 10);
             assertThat(elsewhere.get("denialRateLast24h").asDouble()).isEqualTo(30.0);
         }

@@ -3,7 +3,6 @@ package dev.warden.api.doctor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.warden.api.config.WardenConfig;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.pipeline.contract.Json;
@@ -96,9 +95,7 @@ class DoctorIT {
 
     @Test
     void aSecondApiInstanceOnTheSameDatabaseMakesTheMemoryRateLimitStoreAFinding() throws InterruptedException {
-        WardenConfig config = warden.config();
-        try (WardenPlatform second = WardenPlatform.start(config.toBuilder().instanceId(config.instanceId() + "-b")
-                .build(), warden.infra().kafkaBootstrap(), warden.infra().jdbcUrl(), warden.clock())) {
+        try (WardenPlatform second = warden.startAnother("b")) {
             Http onSecond = new Http(second.baseUri());
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             List<String> found = ids(onSecond.get(PATH, second.adminToken()));

@@ -76,6 +76,8 @@ class HostileInputIT {
     static String agentToken;
     static String otherAgentId;
     static String session;
+    static String organization;
+    static String memberId;
     static final Set<String> answeredAuditIds = ConcurrentHashMap.newKeySet();
     static final List<String> failures = new ArrayList<>();
     static int requests;
@@ -98,6 +100,12 @@ class HostileInputIT {
                 "{\"username\":\"hostile\",\"password\":\"a long passphrase\"}");
         assertThat(signUp.status()).as(signUp.body()).isEqualTo(201);
         session = signUp.json().get("token").asText();
+        organization = http.post("/admin/v1/organizations", session, "{\"name\":\"hostile org\"}").json()
+                .get("id").asText();
+        memberId = http.post("/auth/sign-up", null, "{\"username\":\"hostile_member\",\"password\":\"a long "
+                + "passphrase\"}").json().at("/user/id").asText();
+        assertThat(http.post("/admin/v1/organizations/" + organization + "/members", session, "{\"userId\":\""
+                + memberId + "\",\"role\":\"member\"}").status()).isEqualTo(201);
     }
 
     @Test
@@ -145,7 +153,15 @@ class HostileInputIT {
                 "/admin/dead-letters?sink=%s", "/admin/dead-letters?limit=%s",
                 "/mcp/authorize?client_id=%s", "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
                 "/oauth/login?return_to=%s", "/oauth/consent?client_id=%s", "/.well-known/oauth-protected-resource/%s",
-                "/.well-known/oauth-authorization-server/%s", "/auth/device?user_code=%s", "/agents/%s/oauth-client");
+                "/.well-known/oauth-authorization-server/%s", "/auth/device?user_code=%s", "/agents/%s/oauth-client",
+                "/admin/v1/organizations/%s", "/admin/v1/organizations/%s/agents",
+                "/admin/v1/organizations/" + organization + "/agents?cursor=%s",
+                "/admin/v1/organizations/" + organization + "/agents?limit=%s",
+                "/admin/v1/organizations/" + organization + "/agents?status=%s",
+                "/admin/v1/organizations/" + organization + "/agents/%s",
+                "/admin/v1/organizations/" + organization + "/delegations?cursor=%s",
+                "/admin/v1/organizations/" + organization + "/delegations/%s",
+                "/admin/v1/organizations/" + organization + "/roles", "/account/agents?status=%s");
         for (String template : templates) {
             for (String value : HOSTILE_QUERY) {
                 String path = template.formatted(value);
@@ -293,6 +309,17 @@ class HostileInputIT {
                 new Endpoint("POST", "/mcp/register", null, object("""
                         {"client_name":"c","redirect_uris":["https://app.example/cb"],"scope":"agents:read",
                          "grant_types":["authorization_code"],"token_endpoint_auth_method":"none"}""")),
+                new Endpoint("POST", "/admin/v1/organizations", session, object("""
+                        {"name":"an organization"}""")),
+                new Endpoint("PUT", "/admin/v1/active-organization", session, object("""
+                        {"organizationId":"%s"}""".formatted(organization))),
+                new Endpoint("POST", "/admin/v1/organizations/" + organization + "/members", session, object("""
+                        {"userId":"%s","role":"member"}""".formatted(memberId))),
+                new Endpoint("PATCH", "/admin/v1/organizations/" + organization + "/members/" + memberId, session,
+                        object("""
+                                {"role":"admin"}""")),
+                new Endpoint("POST", "/admin/v1/organizations/" + organization + "/roles", session, object("""
+                        {"name":"auditor","permissions":["agents:read","delegations:read"]}""")),
                 new Endpoint("POST", "/mcp", session, object("""
                         {"jsonrpc":"2.0","id":1,"method":"tools/call",
                          "params":{"name":"query_audit","arguments":{"agentId":"a","limit":5,"since":"2020-01-01T00:00:00Z"}}}""")));
@@ -495,7 +522,10 @@ class HostileInputIT {
         static final String QUERY = "SELECT (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM agents), "
                 + "(SELECT count(*) FROM delegations), (SELECT count(*) FROM api_tokens), "
                 + "(SELECT count(*) FROM webhook_endpoints), (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') "
-                + "FROM users), (SELECT count(*) FROM user_sessions WHERE revoked_at IS NULL)";
+                + "FROM users), (SELECT count(*) FROM user_sessions WHERE revoked_at IS NULL), "
+                + "(SELECT count(*) FROM organizations), (SELECT count(*) || '/' || coalesce(string_agg(role, ',' "
+                + "ORDER BY organization_id, user_id), '') FROM organization_members), "
+                + "(SELECT count(*) FROM organization_roles)";
 
         private static Connection conn;
 
@@ -510,7 +540,7 @@ class HostileInputIT {
                 try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(QUERY)) {
                     rs.next();
                     List<String> values = new ArrayList<>();
-                    for (int i = 1; i <= 6; i++) {
+                    for (int i = 1; i <= 9; i++) {
                         values.add(rs.getString(i));
                     }
                     return new Fingerprint(values);

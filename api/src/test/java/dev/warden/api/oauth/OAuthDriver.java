@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 public final class OAuthDriver {
     public static final String REDIRECT = "http://127.0.0.1:9/callback";
     private static final Pattern HIDDEN = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">");
-    private static final Pattern CSRF_COOKIE = Pattern.compile("(warden_csrf=[^;]+)");
+    /** The consent page's CSRF cookie in its {@code Set-Cookie} header. */
+    public static final Pattern CSRF_COOKIE = Pattern.compile("(warden_csrf=[^;]+)");
 
     private final Http http;
 
@@ -107,7 +108,8 @@ public final class OAuthDriver {
         return URI.create(decided.header("Location").orElseThrow());
     }
 
-    static Map<String, String> hiddenFields(String html) {
+    /** The hidden form fields of a page, unescaped. */
+    public static Map<String, String> hiddenFields(String html) {
         Map<String, String> fields = new LinkedHashMap<>();
         Matcher m = HIDDEN.matcher(html);
         while (m.find()) {
@@ -128,7 +130,8 @@ public final class OAuthDriver {
         return out;
     }
 
-    Http.Response postForm(String path, Map<String, String> form, String cookie) {
+    /** {@code form} posted as {@code application/x-www-form-urlencoded}, with {@code cookie} when given. */
+    public Http.Response postForm(String path, Map<String, String> form, String cookie) {
         HttpRequest.Builder b = http.builder(path, null).header("Content-Type", "application/x-www-form-urlencoded");
         if (cookie != null) {
             b.header("Cookie", cookie);
@@ -140,7 +143,8 @@ public final class OAuthDriver {
         return postForm("/mcp/token", form, null);
     }
 
-    static String encode(Map<String, String> form) {
+    /** {@code form} URL-encoded. */
+    public static String encode(Map<String, String> form) {
         StringBuilder body = new StringBuilder();
         form.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&").append(URLEncoder.encode(k, StandardCharsets.UTF_8))
                 .append('=').append(URLEncoder.encode(v, StandardCharsets.UTF_8)));

@@ -2,7 +2,6 @@ package dev.warden.api.ratelimit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.warden.api.config.WardenConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.testing.Http;
@@ -49,9 +48,7 @@ class RedisRateLimitIT {
 
     @BeforeAll
     static void startSecondInstance() {
-        WardenConfig config = first.config();
-        second = WardenPlatform.start(config.toBuilder().instanceId(config.instanceId() + "-b").build(),
-                first.infra().kafkaBootstrap(), first.infra().jdbcUrl(), first.clock());
+        second = first.startAnother("b");
         a = first.http();
         b = new Http(second.baseUri());
     }
