@@ -76,6 +76,7 @@ import dev.warden.api.oauth.agents.AgentClientRoutes;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import java.util.Optional;
 import dev.warden.api.webhooks.Webhooks;
+import dev.warden.launcher.roles.AuditMirrorRole;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.launcher.roles.SinksRole;
@@ -188,8 +189,13 @@ public final class WardenPlatform implements AutoCloseable {
             // The Kafka Streams applications first: their first rebalance is the slowest part of a start, and it
             // runs while the database is migrated and the rest is wired.
             if (config.runs(Role.PIPELINE)) {
-                PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap, tracing.tracer()));
+                PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
                 allChecks.add(pipeline.health());
+                if (config.eventStream().mirrorAudit()) {
+                    AuditMirrorRole mirror = push(resources,
+                            AuditMirrorRole.start(config, kafkaBootstrap, admin, tracing.tracer()));
+                    allChecks.add(mirror.health());
+                }
             }
             if (config.runs(Role.QUOTA)) {
                 QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap, tracing.tracer()));

@@ -86,10 +86,12 @@ public record WardenConfig(
      * @param stateDir          local state directory (RocksDB stores, restored from changelogs)
      * @param commitIntervalMs  commit interval; with exactly-once it bounds the latency of a quota reply
      * @param pipelineCommitIntervalMs the pipeline role's commit interval: with exactly-once it bounds how long an
+     *                          budget or anomaly event (and every event after it) waits before SSE readers see it
+     * @param mirrorCommitIntervalMs the audit mirror's commit interval: with exactly-once it bounds how long an
      *                          {@code audit} stream event (and every event after it) waits before SSE readers see it
      */
     public record Streams(String applicationPrefix, String stateDir, long commitIntervalMs,
-                          long pipelineCommitIntervalMs) {
+                          long pipelineCommitIntervalMs, long mirrorCommitIntervalMs) {
     }
 
     /**
@@ -162,6 +164,7 @@ public record WardenConfig(
         b.streamsStateDir = streams.stateDir();
         b.streamsCommitIntervalMs = streams.commitIntervalMs();
         b.pipelineCommitIntervalMs = streams.pipelineCommitIntervalMs();
+        b.mirrorCommitIntervalMs = streams.mirrorCommitIntervalMs();
         b.sseMaxConnections = eventStream.maxConnections();
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
@@ -221,6 +224,7 @@ public record WardenConfig(
         c.get("streams.state-dir").asString().filter(s -> !s.isBlank()).ifPresent(b::streamsStateDir);
         c.get("streams.commit-interval-ms").asLong().ifPresent(b::streamsCommitIntervalMs);
         c.get("streams.pipeline-commit-interval-ms").asLong().ifPresent(b::pipelineCommitIntervalMs);
+        c.get("streams.mirror-commit-interval-ms").asLong().ifPresent(b::mirrorCommitIntervalMs);
         c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
@@ -259,6 +263,7 @@ public record WardenConfig(
         private String streamsStateDir = System.getProperty("java.io.tmpdir") + "/warden-streams";
         private long streamsCommitIntervalMs = 20;
         private long pipelineCommitIntervalMs = 100;
+        private long mirrorCommitIntervalMs = 20;
         private int sseMaxConnections = 100;
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
@@ -404,6 +409,14 @@ public record WardenConfig(
             return this;
         }
 
+        public Builder mirrorCommitIntervalMs(long millis) {
+            if (millis < 1) {
+                throw new IllegalArgumentException("warden.streams.mirror-commit-interval-ms must be at least 1");
+            }
+            this.mirrorCommitIntervalMs = millis;
+            return this;
+        }
+
         public Builder streamsCommitIntervalMs(long millis) {
             this.streamsCommitIntervalMs = millis;
             return this;
@@ -475,7 +488,7 @@ public record WardenConfig(
             return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes, accountRoutes), bootstrapToken,
                     new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
                     redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs,
-                    pipelineCommitIntervalMs),
+                    pipelineCommitIntervalMs, mirrorCommitIntervalMs),
                     new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit,
                             sseMaxPerSubscriber, sseAdminReserve), users, rateLimit,
                     webhooks, auditSinks, oauth, new Log(logFormat, accessLog), tracing);

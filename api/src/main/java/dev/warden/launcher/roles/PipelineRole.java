@@ -6,10 +6,7 @@ import dev.warden.pipeline.anomaly.AnomalyRules;
 import dev.warden.pipeline.anomaly.AnomalyTopology;
 import dev.warden.pipeline.budget.BudgetTopology;
 import dev.warden.pipeline.dashboard.DashboardTopology;
-import dev.warden.pipeline.mirror.AuditEventTopology;
 import dev.warden.sinks.runtime.SinkWorker;
-import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -20,8 +17,9 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /**
- * The {@code pipeline} role: the Kafka Streams topologies for dashboard aggregates, budgets and anomaly
- * detection, in one application with exactly-once processing so a crash never counts anything twice.
+ * The {@code pipeline} role's aggregates: the Kafka Streams topologies for dashboard aggregates, budgets and
+ * anomaly detection, in one application with exactly-once processing so a crash never counts anything twice. The
+ * role's other part, the audit mirror, is {@link AuditMirrorRole}.
  */
 public final class PipelineRole implements AutoCloseable {
     private final KafkaStreams streams;
@@ -30,22 +28,14 @@ public final class PipelineRole implements AutoCloseable {
         this.streams = streams;
     }
 
-    /** Starts the application, without tracing. */
+    /** Starts the application. */
     public static PipelineRole start(WardenConfig config, String bootstrap) {
-        return start(config, bootstrap, OpenTelemetry.noop().getTracer("warden"));
-    }
-
-    /** Starts the application; {@code tracer} continues the traces audit entries carry through the mirror. */
-    public static PipelineRole start(WardenConfig config, String bootstrap, Tracer tracer) {
         StreamsBuilder builder = new StreamsBuilder();
         DashboardTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().dashboardHourly(),
                 config.kafka().topics().dashboardTotals());
         BudgetTopology.build(builder, config.kafka().topics().events());
         AnomalyTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(),
                 AnomalyRules.defaults());
-        if (config.eventStream().mirrorAudit()) {
-            AuditEventTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(), tracer);
-        }
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streams().applicationPrefix() + "pipeline");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -59,9 +49,9 @@ public final class PipelineRole implements AutoCloseable {
         // waits out the old member's session timeout (45 s) before it gets its tasks. Leaving on close makes a
         // restart, and a handover to another instance, immediate.
         p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
-        // Each commit ends the exactly-once transaction that mirrors audit entries onto warden.events; until then
-        // every later event waits for committed readers (the SSE stream). 100 ms: SSE p50 54 ms instead of 539 ms
-        // under load, with no measurable throughput cost (deploy/bench/fleet.sh, docs/benchmarks.md).
+        // Each commit ends an exactly-once transaction; one that wrote a budget or anomaly event onto
+        // warden.events holds every later event back from committed readers (the SSE stream) until then. The
+        // audit mirror, which writes on every decision, is its own application (AuditMirrorRole).
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.streams().pipelineCommitIntervalMs());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());

@@ -1,0 +1,116 @@
+package dev.warden.launcher.roles;
+
+import dev.warden.api.config.WardenConfig;
+import dev.warden.api.observe.HealthCheck;
+import dev.warden.pipeline.mirror.AuditEventTopology;
+import io.opentelemetry.api.trace.Tracer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+
+/**
+ * The audit mirror, part of the {@code pipeline} role: its own Kafka Streams application ({@code <prefix>mirror})
+ * that turns every {@code warden.audit} entry into one {@code audit} event on {@code warden.events}, exactly once.
+ * <p>
+ * It is apart from the pipeline's aggregates because its transactions decide how long every later event on
+ * {@code warden.events} waits for the SSE stream (a committed reader): it commits every
+ * {@code warden.streams.mirror-commit-interval-ms} (20 ms), which a stateless topology can afford and the
+ * aggregates (state stores, changelogs) cannot, and it fetches as soon as an entry is there rather than in the
+ * aggregates' 64 KiB batches. Measured in docs/benchmarks.md ("The audit mirror on its own").
+ * <p>
+ * The mirror used to run inside the pipeline application. On its first start (its group has no offsets) it takes
+ * over the pipeline application's committed {@code warden.audit} offsets, so an upgrade neither repeats nor skips
+ * an entry, provided no older pipeline instance still mirrors (docs/operations.md: stop them first).
+ */
+public final class AuditMirrorRole implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(AuditMirrorRole.class.getName());
+
+    private final KafkaStreams streams;
+
+    private AuditMirrorRole(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    /** Starts the mirror; {@code tracer} continues the traces audit entries carry. */
+    public static AuditMirrorRole start(WardenConfig config, String bootstrap, Admin admin, Tracer tracer) {
+        String applicationId = config.streams().applicationPrefix() + "mirror";
+        takeOverOffsets(admin, config.streams().applicationPrefix() + "pipeline", applicationId,
+                config.kafka().topics().audit());
+        StreamsBuilder builder = new StreamsBuilder();
+        AuditEventTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(), tracer);
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.CLIENT_ID_CONFIG, config.instanceId() + "-mirror");
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
+        p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.streams().mirrorCommitIntervalMs());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        // An entry is fetched as soon as it is written, and sent on at once rather than lingering for a batch:
+        // the commit that follows flushes whatever is pending anyway.
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), 1);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        KafkaStreams streams = new KafkaStreams(builder.build(), p);
+        streams.start();
+        return new AuditMirrorRole(streams);
+    }
+
+    /**
+     * When {@code mirrorGroup} has no committed offsets, gives it {@code pipelineGroup}'s committed offsets of
+     * {@code auditTopic} (where the mirror stopped when it ran inside the pipeline application). A group that has
+     * neither starts at the topic's beginning, as every Streams application does.
+     */
+    static void takeOverOffsets(Admin admin, String pipelineGroup, String mirrorGroup, String auditTopic) {
+        try {
+            if (!committed(admin, mirrorGroup, auditTopic).isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> previous = committed(admin, pipelineGroup, auditTopic);
+            if (previous.isEmpty()) {
+                return;
+            }
+            admin.alterConsumerGroupOffsets(mirrorGroup, previous).all().get();
+            LOG.info("audit mirror: took over the pipeline application's offsets of " + auditTopic + " ("
+                    + previous.size() + " partitions)");
+        } catch (ExecutionException e) {
+            // Another instance started the mirror first (its group is not empty): it has offsets already.
+            LOG.warning("audit mirror: offsets not taken over: " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin, String group, String topic)
+            throws ExecutionException, InterruptedException {
+        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().entrySet().stream()
+                .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    /** UP while the application is RUNNING. */
+    public HealthCheck health() {
+        return new StreamsHealth("mirror-streams", streams);
+    }
+
+    @Override
+    public void close() {
+        streams.close(new KafkaStreams.CloseOptions().timeout(Duration.ofSeconds(15)).leaveGroup(true));
+    }
+}

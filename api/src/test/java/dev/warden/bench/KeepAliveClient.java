@@ -1,0 +1,86 @@
+package dev.warden.bench;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * One HTTP/1.1 keep-alive connection that sends {@code POST} requests and reads their answers, for load
+ * generators on the same two cores as the server: the JDK's {@code HttpClient} spends several times the CPU per
+ * request, which the server then lacks. Not thread-safe: one connection per sending thread.
+ */
+final class KeepAliveClient implements AutoCloseable {
+    private final Socket socket;
+    private final OutputStream out;
+    private final InputStream in;
+    private final String host;
+
+    KeepAliveClient(URI base) throws IOException {
+        socket = new Socket(base.getHost(), base.getPort());
+        socket.setTcpNoDelay(true);
+        out = socket.getOutputStream();
+        in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+        host = base.getHost() + ":" + base.getPort();
+    }
+
+    /** The answer's status and body. */
+    record Answer(int status, String body) {
+    }
+
+    Answer post(String path, String bearer, String json) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        String head = "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + bearer
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+        String status = line();
+        int code = Integer.parseInt(status.substring(9, 12));
+        long length = -1;
+        boolean chunked = false;
+        for (String header = line(); !header.isEmpty(); header = line()) {
+            String lower = header.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("content-length:")) {
+                length = Long.parseLong(lower.substring(15).trim());
+            } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                chunked = true;
+            }
+        }
+        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        if (chunked) {
+            for (int size = Integer.parseInt(line().trim(), 16); size > 0; size = Integer.parseInt(line().trim(), 16)) {
+                answer.write(in.readNBytes(size));
+                line();
+            }
+            line();
+        } else if (length > 0) {
+            answer.write(in.readNBytes((int) length));
+        }
+        return new Answer(code, answer.toString(StandardCharsets.UTF_8));
+    }
+
+    private String line() throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException("connection closed");
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,264 @@
+package dev.warden.bench;
+
+import dev.warden.api.config.WardenConfig;
+import dev.warden.embedded.EmbeddedKafka;
+import dev.warden.launcher.WardenPlatform;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.Topics;
+import dev.warden.testing.SharedInfra;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The {@code audit} stream events' price and speed, on one instance and on two (run by deploy/bench/stream.sh,
+ * never by the test suite). Instance A runs every role, instance B (when there are two) the API only, on one
+ * in-process broker and one PostgreSQL. For each fleet size, in the same run:
+ * <ol>
+ *   <li>throughput: {@code workers} keep-alive connections send {@code POST /authorize} as fast as they can,
+ *       split across the instances, for 15 s after 30 s of warm-up ({@code -Dbench.measure-ms},
+ *       {@code -Dbench.warmup-ms}), with the {@code audit} events on and with them off
+ *       ({@code warden.events.mirror-audit}); the ratio is the events' cost;</li>
+ *   <li>SSE latency (events on): decisions paced at {@code rate} per second, each for its own resource; an
+ *       administrator's SSE subscriber on every instance (after the throughput phase, so the JIT is warm) ({@code types=audit}); for every decision and every
+ *       subscriber, the time from the decision's answer to its {@code audit} event's arrival.</li>
+ * </ol>
+ * Arguments: {@code <jdbc-url> <rate> <seconds> <workers>}.
+ */
+public final class StreamBench {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String ADMIN = "wdn_adm_stream_bench";
+    private static final String MARK = "\"resource\":\"mcp:fleet:";
+    private static final int SENDERS = 8;
+    private static final long WARMUP_MS = Long.getLong("bench.warmup-ms", 30_000);
+    private static final long MEASURE_MS = Long.getLong("bench.measure-ms", 15_000);
+
+    private StreamBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String jdbcUrl = args[0];
+        int rate = Integer.parseInt(args[1]);
+        int seconds = Integer.parseInt(args[2]);
+        int workers = Integer.parseInt(args[3]);
+        Path kafkaDir = SharedInfra.worldTraversableTempDir();
+        List<String> lines = new ArrayList<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir)) {
+            for (String fleet : System.getProperty("bench.fleets", "1,2").split(",")) {
+                int instances = Integer.parseInt(fleet.trim());
+                long off = run(kafka.bootstrap(), jdbcUrl, instances, false, workers, rate, seconds, lines);
+                long on = run(kafka.bootstrap(), jdbcUrl, instances, true, workers, rate, seconds, lines);
+                lines.add(String.format(Locale.ROOT, "%d instance(s): decisions/s with audit events on / off = %d / %d"
+                        + " = %.3f", instances, on, off, on / (double) off));
+            }
+        } finally {
+            SharedInfra.deleteTree(kafkaDir);
+        }
+        System.out.println();
+        lines.forEach(System.out::println);
+    }
+
+    /** One fleet: its throughput, and (events on) its SSE latency; returns decisions/s. */
+    private static long run(String bootstrap, String jdbcUrl, int instances, boolean mirror, int workers, int rate,
+                            int seconds, List<String> lines) throws Exception {
+        String isolation = "stream_" + Long.toHexString(System.nanoTime());
+        Path state = Files.createTempDirectory("stream-bench");
+        WardenConfig a = WardenConfig.builder()
+                .host("127.0.0.1").port(0).instanceId(isolation + "-a").bootstrapToken(ADMIN)
+                .pgSchema(isolation).pgPoolSize(10)
+                .streamsApplicationPrefix(isolation + "-").streamsStateDir(state.toString())
+                .topics(Topics.defaults().withPrefix(isolation + "."))
+                .mirrorAudit(mirror)
+                .build();
+        List<WardenPlatform> fleet = new ArrayList<>();
+        try {
+            fleet.add(WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC()));
+            if (instances == 2) {
+                fleet.add(WardenPlatform.start(a.toBuilder().roles("api").instanceId(isolation + "-b").build(),
+                        bootstrap, jdbcUrl, Clock.systemUTC()));
+            }
+            URI[] bases = fleet.stream().map(WardenPlatform::baseUri).toArray(URI[]::new);
+            String[] agent = agent(bases[0]);
+            long perSecond = throughput(bases, agent, workers);
+            if (mirror) {
+                lines.add(latency(bases, agent, rate, seconds));
+            }
+            return perSecond;
+        } finally {
+            for (WardenPlatform p : fleet.reversed()) {
+                p.close();
+            }
+            SharedInfra.deleteTree(state);
+            try (java.sql.Connection conn = java.sql.DriverManager.getConnection(jdbcUrl);
+                 java.sql.Statement st = conn.createStatement()) {
+                st.execute("DROP SCHEMA IF EXISTS " + isolation + " CASCADE");
+            }
+        }
+    }
+
+    private static long throughput(URI[] bases, String[] agent, int workers) throws Exception {
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong decisions = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        AtomicReference<String> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            URI target = bases[w % bases.length];
+            threads.add(Thread.ofPlatform().daemon().start(() -> {
+                try (KeepAliveClient client = new KeepAliveClient(target)) {
+                    while (running.get()) {
+                        authorize(client, agent, "x");
+                        decisions.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    failures.incrementAndGet();
+                    failure.compareAndSet(null, e.toString());
+                }
+            }));
+        }
+        Thread.sleep(WARMUP_MS);
+        long start = decisions.get();
+        long startNanos = System.nanoTime();
+        Thread.sleep(MEASURE_MS);
+        long done = decisions.get() - start;
+        double elapsed = (System.nanoTime() - startNanos) / 1e9;
+        running.set(false);
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        if (failures.get() > 0) {
+            throw new IllegalStateException(failures.get() + " load workers failed, the first: " + failure.get());
+        }
+        return Math.round(done / elapsed);
+    }
+
+    /** Paced decisions; every subscriber's delay from each decision's answer to its event. */
+    private static String latency(URI[] bases, String[] agent, int rate, int seconds) throws Exception {
+        int total = rate * seconds;
+        AtomicLongArray answered = new AtomicLongArray(total);
+        List<AtomicLongArray> received = new ArrayList<>();
+        List<Thread> readers = new ArrayList<>();
+        for (URI base : bases) {
+            AtomicLongArray seen = new AtomicLongArray(total);
+            received.add(seen);
+            HttpRequest sse = HttpRequest.newBuilder(base.resolve("/events/stream?types=audit"))
+                    .header("Authorization", "Bearer " + ADMIN).header("Accept", "text/event-stream").GET().build();
+            var stream = HTTP.send(sse, HttpResponse.BodyHandlers.ofLines());
+            readers.add(Thread.ofVirtual().start(() -> stream.body().forEach(line -> {
+                int at = line.indexOf(MARK);
+                int from = at + MARK.length();
+                int to = at < 0 ? -1 : line.indexOf('"', from);
+                if (line.startsWith("data:") && to > from && Character.isDigit(line.charAt(from))) {
+                    int n = Integer.parseInt(line, from, to, 10);
+                    if (n < total) {
+                        seen.compareAndSet(n, 0, System.nanoTime());
+                    }
+                }
+            })));
+        }
+        Thread.sleep(1_000);
+        // Senders: SENDERS keep-alive connections per instance, each taking the next due decision from its
+        // instance's queue, so a slow answer delays no other decision's start.
+        List<BlockingQueue<Integer>> queues = new ArrayList<>();
+        List<Thread> senders = new ArrayList<>();
+        AtomicReference<String> failure = new AtomicReference<>();
+        for (URI base : bases) {
+            BlockingQueue<Integer> queue = new LinkedBlockingQueue<>();
+            queues.add(queue);
+            for (int c = 0; c < SENDERS; c++) {
+                senders.add(Thread.ofPlatform().daemon().start(() -> {
+                    try (KeepAliveClient client = new KeepAliveClient(base)) {
+                        for (int n = queue.take(); n >= 0; n = queue.take()) {
+                            authorize(client, agent, Integer.toString(n));
+                            answered.set(n, System.nanoTime());
+                        }
+                    } catch (Exception e) {
+                        failure.compareAndSet(null, e.toString());
+                    }
+                }));
+            }
+        }
+        long start = System.nanoTime();
+        long interval = 1_000_000_000L / rate;
+        for (int i = 0; i < total; i++) {
+            long wait = start + i * interval - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            queues.get(i % bases.length).add(i);
+        }
+        double sentPerSecond = total / ((System.nanoTime() - start) / 1e9);
+        for (BlockingQueue<Integer> queue : queues) {
+            for (int c = 0; c < SENDERS; c++) {
+                queue.add(-1);
+            }
+        }
+        for (Thread t : senders) {
+            t.join(30_000);
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a sender failed: " + failure.get());
+        }
+        Thread.sleep(5_000); // drain
+        List<Double> delays = new ArrayList<>();
+        long missing = 0;
+        for (AtomicLongArray seen : received) {
+            for (int n = 0; n < total; n++) {
+                if (seen.get(n) == 0 || answered.get(n) == 0) {
+                    missing++;
+                } else {
+                    delays.add(Math.max(0, seen.get(n) - answered.get(n)) / 1e6);
+                }
+            }
+        }
+        readers.forEach(Thread::interrupt);
+        double[] sorted = delays.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return String.format(Locale.ROOT, "%d instance(s): SSE audit event after the decision's answer at %.0f events/s"
+                        + " for %d s, %d subscriber(s): p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms,"
+                        + " %d of %d deliveries missing", bases.length, sentPerSecond, seconds, bases.length,
+                pct(sorted, 50), pct(sorted, 90), pct(sorted, 99), sorted.length == 0 ? 0 : sorted[sorted.length - 1],
+                missing, (long) total * bases.length);
+    }
+
+    private static double pct(double[] sorted, int p) {
+        return sorted.length == 0 ? 0
+                : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+    }
+
+    /** A new agent on {@code base} allowed to read {@code mcp:fleet:*}: {@code [id, token]}. */
+    private static String[] agent(URI base) throws Exception {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/agents"))
+                .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"ownerId\":\"fleet\",\"name\":\"p\",\"type\":\"service\","
+                        + "\"permissions\":[{\"resource\":\"mcp:fleet:*\",\"actions\":[\"read\"]}]}")));
+        var json = Json.mapper().readTree(r.body());
+        return new String[] {json.get("id").asText(), json.get("token").asText()};
+    }
+
+    private static void authorize(KeepAliveClient client, String[] agent, String resource) throws Exception {
+        KeepAliveClient.Answer r = client.post("/authorize", agent[1], "{\"agentId\":\"" + agent[0]
+                + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:" + resource + "\"}");
+        if (r.status() != 200) {
+            throw new IllegalStateException("authorize answered " + r.status() + ": " + r.body());
+        }
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The `audit` stream events' cost and speed (issue 18), on one API instance and on two (A: every role, B: the API
+# only, one in-process broker, one PostgreSQL), all in the same run:
+#   - POST /authorize throughput with the audit events on and off (warden.events.mirror-audit), and the ratio;
+#   - with them on, decisions paced at RATE per second for SECONDS, and for each one the delay from its answer to
+#     its `audit` event on an SSE subscriber on every instance (p50/p90/p99/max, deliveries missing).
+#   deploy/bench/stream.sh [JDBC_URL] [RATE] [SECONDS] [LOAD_WORKERS]
+# Defaults: the machine's PostgreSQL (database test; a private schema per run, dropped after), 1000 events/s, 20 s,
+# 16 load workers. BENCH_JAVA_OPTS: more JVM options (e.g. -Dbench.fleets=1 for one instance only,
+# -Dbench.warmup-ms=30000 -Dbench.measure-ms=15000, a JFR recording). Revocation visibility across instances is deploy/bench/fleet.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source bin/find-jdk.sh
+url="${1:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
+rate="${2:-1000}"
+seconds="${3:-20}"
+workers="${4:-16}"
+./mvnw -q -B -DskipTests -Djib.skip=true install >/dev/null
+./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >/dev/null
+cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+exec java -Xmx2g ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED \
+  -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
+  -cp "$cp" dev.warden.bench.StreamBench "$url" "$rate" "$seconds" "$workers"
