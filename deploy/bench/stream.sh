@@ -7,7 +7,8 @@
 #   deploy/bench/stream.sh [JDBC_URL] [RATE] [SECONDS] [LOAD_WORKERS]
 # Defaults: the machine's PostgreSQL (database test; a private schema per run, dropped after), 1000 events/s, 20 s,
 # 16 load workers. BENCH_JAVA_OPTS: more JVM options (e.g. -Dbench.fleets=1 for one instance only,
-# -Dbench.warmup-ms=30000 -Dbench.measure-ms=15000, a JFR recording). Revocation visibility across instances is deploy/bench/fleet.sh.
+# -Dbench.repeats=3 for the median of 3 off/on pairs, -Dbench.warmup-ms=30000 -Dbench.measure-ms=15000, a JFR
+# recording). Revocation visibility across instances is deploy/bench/fleet.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh

@@ -319,22 +319,17 @@ public final class WardenPlatform implements AutoCloseable {
             resolver.invalidateAll();
             agentTokens.invalidate();
         };
-        // The second path, invalidation by warden.events read as written: the pipeline mirrors audit entries onto the topic in
-        // exactly-once transactions that commit about once a second, and a committed reader would wait behind
-        // each one before seeing another instance's revocation (measured: deploy/bench/fleet.sh, docs/events.md).
-        EventFeed control = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
-                config.instanceId() + "-control", EventFeed.Reading.AS_WRITTEN));
-        control.subscribe(event -> {
+        // The first path: PostgreSQL delivers the change's NOTIFY when it commits, behind no audit traffic.
+        push(resources, AccessChanges.listen(db, invalidate));
+        EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
+                config.instanceId() + "-feed"));
+        // The second path, at no extra cost: the SSE hub's own reader of warden.events, which sees each change
+        // once the audit mirror's current transaction commits (within warden.streams.mirror-commit-interval-ms).
+        feed.subscribe(event -> {
             if (event.type().changesAccess()) {
                 invalidate.run();
             }
         });
-        // The first path: PostgreSQL delivers the change's NOTIFY when it commits, behind no audit traffic.
-        push(resources, AccessChanges.listen(db, invalidate));
-        control.meters().bindTo(metrics.registry());
-        control.start();
-        EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
-                config.instanceId() + "-feed"));
         feed.meters().bindTo(metrics.registry());
         feed.start();
         EventStream stream = push(resources, new EventStream(EventStreamConfig.builder()

@@ -38,7 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  *       administrator's SSE subscriber on every instance (after the throughput phase, so the JIT is warm) ({@code types=audit}); for every decision and every
  *       subscriber, the time from the decision's answer to its {@code audit} event's arrival.</li>
  * </ol>
- * Arguments: {@code <jdbc-url> <rate> <seconds> <workers>}.
+ * Arguments: {@code <jdbc-url> <rate> <seconds> <workers>}; {@code -Dbench.repeats=N} repeats each off/on pair
+ * N times (each on freshly started instances) and reports the median ratio, as one pair on a shared 2-core
+ * machine swings by ±20%.
  */
 public final class StreamBench {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -61,10 +63,23 @@ public final class StreamBench {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir)) {
             for (String fleet : System.getProperty("bench.fleets", "1,2").split(",")) {
                 int instances = Integer.parseInt(fleet.trim());
-                long off = run(kafka.bootstrap(), jdbcUrl, instances, false, workers, rate, seconds, lines);
-                long on = run(kafka.bootstrap(), jdbcUrl, instances, true, workers, rate, seconds, lines);
-                lines.add(String.format(Locale.ROOT, "%d instance(s): decisions/s with audit events on / off = %d / %d"
-                        + " = %.3f", instances, on, off, on / (double) off));
+                String only = System.getProperty("bench.mirror", "both");
+                int repeats = Integer.getInteger("bench.repeats", 1);
+                List<Double> ratios = new ArrayList<>();
+                for (int r = 0; r < repeats; r++) {
+                    // The latency phase runs once per fleet size, in the first run with the events on.
+                    int latencyRate = r == 0 ? rate : 0;
+                    long off = only.equals("on") ? 1 : run(kafka.bootstrap(), jdbcUrl, instances, false, workers,
+                            latencyRate, seconds, lines);
+                    long on = only.equals("off") ? 1 : run(kafka.bootstrap(), jdbcUrl, instances, true, workers,
+                            latencyRate, seconds, lines);
+                    ratios.add(on / (double) off);
+                    lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: decisions/s with audit events on"
+                            + " / off = %d / %d = %.3f", instances, r + 1, on, off, on / (double) off));
+                }
+                ratios.sort(null);
+                lines.add(String.format(Locale.ROOT, "%d instance(s): median ratio on / off over %d runs = %.3f",
+                        instances, repeats, ratios.get(ratios.size() / 2)));
             }
         } finally {
             SharedInfra.deleteTree(kafkaDir);
@@ -95,7 +110,7 @@ public final class StreamBench {
             URI[] bases = fleet.stream().map(WardenPlatform::baseUri).toArray(URI[]::new);
             String[] agent = agent(bases[0]);
             long perSecond = throughput(bases, agent, workers);
-            if (mirror) {
+            if (mirror && rate > 0) {
                 lines.add(latency(bases, agent, rate, seconds));
             }
             return perSecond;

@@ -23,8 +23,8 @@ import org.postgresql.PGNotification;
  * {@code NOTIFY "warden_access_changed:<schema>"} in its own transaction ({@link #notify}, called by the outbox), which
  * PostgreSQL delivers to every listening instance when the change commits; each instance then drops its cached
  * policies and agent tokens ({@link #listen}). Unlike {@code warden.events}, the channel carries nothing else, so
- * a revocation never waits behind audit traffic (docs/events.md, "Across instances"). The Kafka control feed stays
- * as the second path. A listener that loses its connection reconnects and invalidates once, for whatever it may
+ * a revocation never waits behind audit traffic (docs/events.md, "Across instances"). The SSE hub's reader of
+ * {@code warden.events} ({@link EventFeed}) is the second path. A listener that loses its connection reconnects and invalidates once, for whatever it may
  * have missed.
  */
 public final class AccessChanges implements AutoCloseable {
@@ -110,7 +110,7 @@ public final class AccessChanges implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 if (running.get()) {
                     LOG.log(Level.WARNING, "listening for access changes failed; retrying in " + RETRY.toSeconds()
-                            + " s (the Kafka control feed still invalidates): " + e.getMessage());
+                            + " s (the event feed still invalidates): " + e.getMessage());
                     first = false;
                     sleep();
                 }

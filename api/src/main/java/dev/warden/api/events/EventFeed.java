@@ -25,9 +25,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * This instance's live view of {@code warden.events}: reads the (single-partition) topic from its end and
- * hands every event, with its position as id, to the subscribers, in order, on one thread. A committed feed
- * feeds the SSE hub; an as-written feed ({@link Reading#AS_WRITTEN}) invalidates caches when another instance
- * changes agents or delegations, without waiting behind open transactions. Events are handed on undecoded but
+ * hands every committed event, with its position as id, to the subscribers, in order, on one thread: the SSE hub,
+ * and the second path of cache invalidation when another instance changes agents or delegations (the first is
+ * {@link AccessChanges}). Events are handed on undecoded but
  * for their type ({@link FeedEvent}). Subscribers must be quick and must not throw.
  */
 public final class EventFeed implements AutoCloseable {
@@ -39,42 +39,19 @@ public final class EventFeed implements AutoCloseable {
     private final KafkaClientMetrics meters;
     private volatile long startPosition = -1;
 
-    /** Which records a feed sees. */
-    public enum Reading {
-        /**
-         * Committed records only: what the SSE hub delivers (exactly once, in order). Records behind an open
-         * transaction (the pipeline mirrors audit entries in exactly-once transactions) wait for its commit.
-         */
-        COMMITTED("read_committed"),
-        /**
-         * Every record as soon as it is written, aborted ones included: for cache invalidation, where a spurious
-         * event costs a cache refill and a late one lets a revoked agent act. Never waits behind a transaction.
-         */
-        AS_WRITTEN("read_uncommitted");
-
-        private final String isolation;
-
-        Reading(String isolation) {
-            this.isolation = isolation;
-        }
-    }
-
     public EventFeed(String bootstrap, String topic, String clientId) {
-        this(bootstrap, topic, clientId, Reading.COMMITTED);
-    }
-
-    public EventFeed(String bootstrap, String topic, String clientId, Reading reading) {
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.CLIENT_ID_CONFIG, clientId,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, reading.isolation,
+                // Committed records only: exactly once, in order. Records behind an open transaction (the audit
+                // mirror's, committed every warden.streams.mirror-commit-interval-ms) wait for its commit.
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when idle.
                 ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500), new StringDeserializer(), new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);
         this.meters = new KafkaClientMetrics(consumer);
-        this.loop = new ConsumerLoop<>(reading == Reading.COMMITTED ? "warden-event-feed" : "warden-control-feed",
-                consumer, Duration.ofMillis(200), new Feed());
+        this.loop = new ConsumerLoop<>("warden-event-feed", consumer, Duration.ofMillis(200), new Feed());
     }
 
     /** The consumer's own metrics ({@code kafka_consumer_*}: fetch rate, records lag, …), to bind to a registry. */
