@@ -40,7 +40,7 @@ import java.util.concurrent.locks.LockSupport;
  * </ol>
  * Arguments: {@code <jdbc-url> <rate> <seconds> <workers>}; {@code -Dbench.repeats=N} repeats each off/on pair
  * N times (each on freshly started instances) and reports the median ratio, as one pair on a shared 2-core
- * machine swings by ±20%.
+ * machine swings by ±20%; {@code -Dbench.mirror-commit-ms} sets {@code warden.streams.mirror-commit-interval-ms}.
  */
 public final class StreamBench {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -99,6 +99,7 @@ public final class StreamBench {
                 .streamsApplicationPrefix(isolation + "-").streamsStateDir(state.toString())
                 .topics(Topics.defaults().withPrefix(isolation + "."))
                 .mirrorAudit(mirror)
+                .mirrorCommitIntervalMs(Long.getLong("bench.mirror-commit-ms", 20))
                 .build();
         List<WardenPlatform> fleet = new ArrayList<>();
         try {

@@ -27,6 +27,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theMirrorsCommitIntervalIsItsOwnAndMustBePositive() {
+        WardenConfig defaults = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of()));
+        assertThat(defaults.streams().mirrorCommitIntervalMs()).isEqualTo(20);
+        assertThat(defaults.streams().pipelineCommitIntervalMs()).isEqualTo(100);
+
+        WardenConfig set = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of(
+                "WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "7")));
+        assertThat(set.streams().mirrorCommitIntervalMs()).isEqualTo(7);
+        assertThat(set.toBuilder().build().streams().mirrorCommitIntervalMs()).as("kept by toBuilder").isEqualTo(7);
+
+        assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of(
+                "WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "0"))))
+                .hasMessageContaining("warden.streams.mirror-commit-interval-ms");
+    }
+
+    @Test
     void unknownRoleIsRejectedWithTheKeyNamed() {
         assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_ROLES", "api,web"))))
                 .hasMessageContaining("warden.roles").hasMessageContaining("web");
