@@ -6,8 +6,9 @@
 # the agent.revoked event reached an SSE subscriber on B (p50/p90/max).
 #   deploy/bench/fleet.sh [JDBC_URL] [ROUNDS] [LOAD_WORKERS]
 # Default JDBC_URL: the machine's PostgreSQL (database test); a private schema per run is created and dropped.
-# Defaults: 40 rounds, 16 load workers. WARDEN_STREAMS_PIPELINE__COMMIT__INTERVAL__MS sets the pipeline's
-# transaction interval (default 100 ms), which bounds how long an SSE event waits.
+# Defaults: 40 rounds, 16 load workers. WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS sets the audit mirror's
+# transaction interval (default 20 ms), which bounds how long an SSE event waits. SSE latency at a paced event
+# rate, and the audit events' throughput cost on one instance and two: deploy/bench/stream.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh

@@ -71,9 +71,9 @@ public final class FleetBench {
                 .streamsApplicationPrefix(isolation + "-").streamsStateDir(state.toString())
                 .topics(Topics.defaults().withPrefix(isolation + "."))
                 .mirrorAudit(mirror)
-                // The pipeline's transaction interval, as warden.streams.pipeline-commit-interval-ms sets it.
-                .pipelineCommitIntervalMs(Long.parseLong(System.getenv()
-                        .getOrDefault("WARDEN_STREAMS_PIPELINE__COMMIT__INTERVAL__MS", "100")))
+                // The audit mirror's transaction interval, as warden.streams.mirror-commit-interval-ms sets it.
+                .mirrorCommitIntervalMs(Long.parseLong(System.getenv()
+                        .getOrDefault("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "20")))
                 .build();
         WardenConfig b = a.toBuilder().roles("api").instanceId(isolation + "-b").build();
         try (WardenPlatform first = WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC());
