@@ -4,6 +4,7 @@ import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.ConsumerLoop;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.opentelemetry.context.Context;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -32,11 +34,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 public final class EventFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EventFeed.class.getName());
+    private static final Duration[] DELAY_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10),
+        Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+        Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5)};
 
     private final TopicPartition partition;
     private final List<Consumer<FeedEvent>> subscribers = new CopyOnWriteArrayList<>();
     private final ConsumerLoop<String, byte[]> loop;
     private final KafkaClientMetrics meters;
+    private volatile Timer delay;
     private volatile long startPosition = -1;
 
     public EventFeed(String bootstrap, String topic, String clientId) {
@@ -54,9 +60,19 @@ public final class EventFeed implements AutoCloseable {
         this.loop = new ConsumerLoop<>("warden-event-feed", consumer, Duration.ofMillis(200), new Feed());
     }
 
-    /** The consumer's own metrics ({@code kafka_consumer_*}: fetch rate, records lag, …), to bind to a registry. */
+    /**
+     * The feed's metrics, to bind to a registry: the consumer's own ({@code kafka_consumer_*}: fetch rate, records
+     * lag, …) and {@code warden_events_feed_delay_seconds}, the time from each event's write to {@code warden.events}
+     * (its record timestamp; for an {@code audit} event, its decision's audit record) to this instance reading it:
+     * what an SSE client waits, less the write to its socket.
+     */
     public MeterBinder meters() {
-        return meters;
+        return registry -> {
+            meters.bindTo(registry);
+            delay = Timer.builder("warden.events.feed.delay")
+                    .description("From an event's write to warden.events (its record timestamp) to this instance reading it")
+                    .serviceLevelObjectives(DELAY_BUCKETS).register(registry);
+        };
     }
 
     /** Adds a subscriber for events read from now on. */
@@ -99,6 +115,10 @@ public final class EventFeed implements AutoCloseable {
     }
 
     private void deliver(ConsumerRecord<String, byte[]> record) {
+        Timer timer = delay;
+        if (timer != null) {
+            timer.record(Math.max(0, System.currentTimeMillis() - record.timestamp()), TimeUnit.MILLISECONDS);
+        }
         Optional<EventType> type = record.value() == null ? Optional.empty()
                 : StreamEventCodec.peekType(record.value());
         if (type.isEmpty()) {

@@ -143,5 +143,25 @@ class MetricsIT {
                 + ((Map<?, ?>) r.getParameters()[0]).get("durationMs") + "ms admin"));
         assertThat(access).allSatisfy(r -> assertThat(r.getMessage()).doesNotContain(admin).doesNotContain(agent));
         assertThat(access.stream().filter(r -> r.getMessage().startsWith("POST /authorize 200"))).hasSize(4);
+
+        // Each decision's audit event reaches this instance's event feed, and the feed times it.
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        double timed = 0;
+        while (timed < 4 && System.nanoTime() < deadline) {
+            timed = sum(scrape(http), "warden_events_feed_delay_seconds_count", Map.of());
+            sleep(100);
+        }
+        assertThat(timed).as("audit events timed by the feed").isGreaterThanOrEqualTo(4);
+        assertThat(sum(scrape(http), "warden_events_feed_delay_seconds_bucket", Map.of("le", "+Inf")))
+                .isGreaterThanOrEqualTo(4);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
