@@ -4,7 +4,6 @@ import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.pipeline.mirror.AuditEventTopology;
 import io.opentelemetry.api.trace.Tracer;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -18,8 +17,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /**
  * The audit mirror, part of the {@code pipeline} role: its own Kafka Streams application ({@code <prefix>mirror})
@@ -28,13 +25,16 @@ import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
  * It is apart from the pipeline's aggregates because its transactions decide how long every later event on
  * {@code warden.events} waits for the SSE stream (a committed reader): it commits every
  * {@code warden.streams.mirror-commit-interval-ms} (20 ms), which a stateless topology can afford and the
- * aggregates (state stores, changelogs) cannot, and it batches for 5 ms rather than the aggregates' 100 ms. Measured in docs/benchmarks.md ("The audit mirror on its own").
+ * aggregates (state stores, changelogs) cannot, and it batches for 5 ms rather than the aggregates' 100 ms.
+ * Measured in docs/benchmarks.md ("Stream: {@code audit} events' SSE latency and throughput cost").
  * <p>
  * The mirror used to run inside the pipeline application. On its first start (its group has no offsets) it takes
  * over the pipeline application's committed {@code warden.audit} offsets, so an upgrade neither repeats nor skips
  * an entry, provided no older pipeline instance still mirrors (docs/operations.md: stop them first).
  */
 public final class AuditMirrorRole implements AutoCloseable {
+    /** The application's name: its id and consumer group are {@code <prefix>mirror}. */
+    static final String NAME = "mirror";
     private static final Logger LOG = Logger.getLogger(AuditMirrorRole.class.getName());
     private static final int MIRROR_FETCH_MIN_BYTES = 32 * 1024;
     private static final int MIRROR_BATCH_MS = 5;
@@ -47,22 +47,11 @@ public final class AuditMirrorRole implements AutoCloseable {
 
     /** Starts the mirror; {@code tracer} continues the traces audit entries carry. */
     public static AuditMirrorRole start(WardenConfig config, String bootstrap, Admin admin, Tracer tracer) {
-        String applicationId = config.streams().applicationPrefix() + "mirror";
-        takeOverOffsets(admin, config.streams().applicationPrefix() + "pipeline", applicationId,
-                config.kafka().topics().audit());
+        takeOverOffsets(admin, StreamsSettings.applicationId(config, PipelineRole.NAME),
+                StreamsSettings.applicationId(config, NAME), config.kafka().topics().audit());
         StreamsBuilder builder = new StreamsBuilder();
         AuditEventTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(), tracer);
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(StreamsConfig.CLIENT_ID_CONFIG, config.instanceId() + "-mirror");
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
-        p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.streams().mirrorCommitIntervalMs());
-        p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        Properties p = StreamsSettings.of(config, bootstrap, NAME, config.streams().mirrorCommitIntervalMs());
         // Entries are fetched and sent on in batches of at most 5 ms (not the aggregates' 100 ms): fewer requests
         // for the broker and fewer wake-ups for every reader of warden.events than one per entry, for a few ms.
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), MIRROR_FETCH_MIN_BYTES);
@@ -113,6 +102,6 @@ public final class AuditMirrorRole implements AutoCloseable {
 
     @Override
     public void close() {
-        streams.close(new KafkaStreams.CloseOptions().timeout(Duration.ofSeconds(15)).leaveGroup(true));
+        StreamsSettings.close(streams);
     }
 }
