@@ -5,12 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh
+source deploy/bench/lib.sh
 url="${1:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
 writer_rows="${2:-500000}"
 query_rows="${3:-10000000}"
-./mvnw -q -B -DskipTests install >/dev/null
-./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >/dev/null
-cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
-exec java -Xmx3g --enable-native-access=ALL-UNNAMED \
-  -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
-  -cp "$cp" dev.warden.bench.AuditBench "$url" "$writer_rows" "$query_rows"
+run_java_bench 3g AuditBench "$url" "$writer_rows" "$query_rows"

@@ -12,12 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh
+source deploy/bench/lib.sh
 url="${1:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
 rounds="${2:-40}"
 workers="${3:-16}"
-./mvnw -q -B -DskipTests -Djib.skip=true install >/dev/null
-./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >/dev/null
-cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
-exec java -Xmx2g --enable-native-access=ALL-UNNAMED \
-  -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
-  -cp "$cp" dev.warden.bench.FleetBench "$url" "$rounds" "$workers"
+run_java_bench 2g FleetBench "$url" "$rounds" "$workers"

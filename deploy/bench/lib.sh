@@ -72,3 +72,19 @@ wait_warden_healthy() {
   tail -30 "$logfile" >&2
   return 1
 }
+
+# run_java_bench HEAP CLASS [ARGS...]: builds the project and the api module's test classes, then runs the benchmark
+# dev.warden.bench.CLASS in place of the shell, with HEAP as -Xmx and $BENCH_JAVA_OPTS added to the JVM's options.
+# Needs bin/find-jdk.sh sourced and the repository root as the working directory.
+run_java_bench() {
+  local heap="$1" class="$2"
+  shift 2
+  ./mvnw -q -B -DskipTests -Djib.skip=true install >/dev/null
+  ./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp \
+    -Dmdep.includeScope=test >/dev/null
+  local cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of options
+  exec java "-Xmx$heap" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED \
+    -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
+    -cp "$cp" "dev.warden.bench.$class" "$@"
+}

@@ -3,17 +3,13 @@ package dev.warden.bench;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.embedded.EmbeddedKafka;
 import dev.warden.launcher.WardenPlatform;
-import dev.warden.pipeline.contract.Json;
-import dev.warden.pipeline.contract.Topics;
 import dev.warden.testing.SharedInfra;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,8 +31,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * Arguments: {@code <jdbc-url> <rounds> <load-workers>}.
  */
 public final class FleetBench {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final String ADMIN = "wdn_adm_fleet_bench";
 
     private FleetBench() {
     }
@@ -65,22 +59,15 @@ public final class FleetBench {
             throws Exception {
         String isolation = "fleet_" + Long.toHexString(System.nanoTime());
         Path state = Files.createTempDirectory("fleet-bench");
-        WardenConfig a = WardenConfig.builder()
-                .host("127.0.0.1").port(0).instanceId(isolation + "-a").bootstrapToken(ADMIN)
-                .pgSchema(isolation).pgPoolSize(10)
-                .streamsApplicationPrefix(isolation + "-").streamsStateDir(state.toString())
-                .topics(Topics.defaults().withPrefix(isolation + "."))
-                .mirrorAudit(mirror)
+        WardenConfig a = BenchFleet.instanceA(isolation, state, mirror, Long.parseLong(System.getenv()
                 // The audit mirror's transaction interval, as warden.streams.mirror-commit-interval-ms sets it.
-                .mirrorCommitIntervalMs(Long.parseLong(System.getenv()
-                        .getOrDefault("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "20")))
-                .build();
+                .getOrDefault("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "20")));
         WardenConfig b = a.toBuilder().roles("api").instanceId(isolation + "-b").build();
         try (WardenPlatform first = WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC());
              WardenPlatform second = WardenPlatform.start(b, bootstrap, jdbcUrl, Clock.systemUTC())) {
             URI ua = first.baseUri();
             URI ub = second.baseUri();
-            String[] load = agent(ua);
+            String[] load = BenchFleet.agent(ua);
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong decisions = new AtomicLong();
             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
@@ -100,9 +87,7 @@ public final class FleetBench {
             }
             // An SSE subscriber on B: when does A's agent.revoked event reach it?
             java.util.Map<String, Long> seenOnB = new java.util.concurrent.ConcurrentHashMap<>();
-            HttpRequest sse = HttpRequest.newBuilder(ub.resolve("/events/stream?types=agent.revoked"))
-                    .header("Authorization", "Bearer " + ADMIN).header("Accept", "text/event-stream").GET().build();
-            var stream = HTTP.sendAsync(sse, HttpResponse.BodyHandlers.ofLines());
+            var stream = BenchFleet.events(ub, "agent.revoked");
             Thread.ofVirtual().start(() -> {
                 try {
                     stream.get().body().forEach(line -> {
@@ -122,13 +107,13 @@ public final class FleetBench {
             List<Double> sseDelays = new ArrayList<>();
             long allowedAfter = 0;
             for (int r = 0; r < rounds; r++) {
-                String[] probe = agent(ua);
+                String[] probe = BenchFleet.agent(ua);
                 if (!authorize(ub, probe)) {
                     throw new IllegalStateException("B did not allow a fresh agent");
                 }
                 Thread.sleep(ThreadLocalRandom.current().nextInt(1_000));
-                int status = send(HttpRequest.newBuilder(ua.resolve("/agents/" + probe[0]))
-                        .header("Authorization", "Bearer " + ADMIN).DELETE()).statusCode();
+                int status = BenchFleet.send(HttpRequest.newBuilder(ua.resolve("/agents/" + probe[0]))
+                        .header("Authorization", "Bearer " + BenchFleet.ADMIN).DELETE()).statusCode();
                 long revoked = System.nanoTime();
                 if (status != 204) {
                     throw new IllegalStateException("revocation answered " + status);
@@ -161,10 +146,7 @@ public final class FleetBench {
                     sseDelays.getLast());
         } finally {
             SharedInfra.deleteTree(state);
-            try (java.sql.Connection conn = java.sql.DriverManager.getConnection(jdbcUrl);
-                 java.sql.Statement st = conn.createStatement()) {
-                st.execute("DROP SCHEMA IF EXISTS " + isolation + " CASCADE");
-            }
+            BenchFleet.dropSchema(jdbcUrl, isolation);
         }
     }
 
@@ -172,26 +154,12 @@ public final class FleetBench {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
     }
 
-    /** A new agent on {@code base} allowed to read {@code mcp:fleet:*}: {@code [id, token]}. */
-    private static String[] agent(URI base) throws Exception {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/agents"))
-                .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"ownerId\":\"fleet\",\"name\":\"p\",\"type\":\"service\","
-                        + "\"permissions\":[{\"resource\":\"mcp:fleet:*\",\"actions\":[\"read\"]}]}")));
-        var json = Json.mapper().readTree(r.body());
-        return new String[] {json.get("id").asText(), json.get("token").asText()};
-    }
-
     /** True when {@code base} allows the agent to read; false on a denial or a refused token. */
     private static boolean authorize(URI base, String[] agent) throws Exception {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/authorize"))
+        HttpResponse<String> r = BenchFleet.send(HttpRequest.newBuilder(base.resolve("/authorize"))
                 .header("Authorization", "Bearer " + agent[1]).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"agentId\":\"" + agent[0]
                         + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:x\"}")));
         return r.statusCode() == 200 && r.body().contains("\"allowed\":true");
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

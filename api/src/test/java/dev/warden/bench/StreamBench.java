@@ -3,17 +3,11 @@ package dev.warden.bench;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.embedded.EmbeddedKafka;
 import dev.warden.launcher.WardenPlatform;
-import dev.warden.pipeline.contract.Json;
-import dev.warden.pipeline.contract.Topics;
 import dev.warden.testing.SharedInfra;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,8 +37,6 @@ import java.util.concurrent.locks.LockSupport;
  * machine swings by ±20%; {@code -Dbench.mirror-commit-ms} sets {@code warden.streams.mirror-commit-interval-ms}.
  */
 public final class StreamBench {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final String ADMIN = "wdn_adm_stream_bench";
     private static final String MARK = "\"resource\":\"mcp:fleet:";
     private static final int SENDERS = 8;
     private static final long WARMUP_MS = Long.getLong("bench.warmup-ms", 30_000);
@@ -93,14 +85,7 @@ public final class StreamBench {
                             int seconds, List<String> lines) throws Exception {
         String isolation = "stream_" + Long.toHexString(System.nanoTime());
         Path state = Files.createTempDirectory("stream-bench");
-        WardenConfig a = WardenConfig.builder()
-                .host("127.0.0.1").port(0).instanceId(isolation + "-a").bootstrapToken(ADMIN)
-                .pgSchema(isolation).pgPoolSize(10)
-                .streamsApplicationPrefix(isolation + "-").streamsStateDir(state.toString())
-                .topics(Topics.defaults().withPrefix(isolation + "."))
-                .mirrorAudit(mirror)
-                .mirrorCommitIntervalMs(Long.getLong("bench.mirror-commit-ms", 20))
-                .build();
+        WardenConfig a = BenchFleet.instanceA(isolation, state, mirror, Long.getLong("bench.mirror-commit-ms", 20));
         List<WardenPlatform> fleet = new ArrayList<>();
         try {
             fleet.add(WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC()));
@@ -109,7 +94,7 @@ public final class StreamBench {
                         bootstrap, jdbcUrl, Clock.systemUTC()));
             }
             URI[] bases = fleet.stream().map(WardenPlatform::baseUri).toArray(URI[]::new);
-            String[] agent = agent(bases[0]);
+            String[] agent = BenchFleet.agent(bases[0]);
             long perSecond = throughput(bases, agent, workers);
             if (mirror && rate > 0) {
                 lines.add(latency(bases, agent, rate, seconds));
@@ -120,10 +105,7 @@ public final class StreamBench {
                 p.close();
             }
             SharedInfra.deleteTree(state);
-            try (java.sql.Connection conn = java.sql.DriverManager.getConnection(jdbcUrl);
-                 java.sql.Statement st = conn.createStatement()) {
-                st.execute("DROP SCHEMA IF EXISTS " + isolation + " CASCADE");
-            }
+            BenchFleet.dropSchema(jdbcUrl, isolation);
         }
     }
 
@@ -172,9 +154,7 @@ public final class StreamBench {
         for (URI base : bases) {
             AtomicLongArray seen = new AtomicLongArray(total);
             received.add(seen);
-            HttpRequest sse = HttpRequest.newBuilder(base.resolve("/events/stream?types=audit"))
-                    .header("Authorization", "Bearer " + ADMIN).header("Accept", "text/event-stream").GET().build();
-            var stream = HTTP.send(sse, HttpResponse.BodyHandlers.ofLines());
+            var stream = BenchFleet.events(base, "audit").get();
             readers.add(Thread.ofVirtual().start(() -> stream.body().forEach(line -> {
                 int at = line.indexOf(MARK);
                 int from = at + MARK.length();
@@ -256,25 +236,11 @@ public final class StreamBench {
                 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
-    /** A new agent on {@code base} allowed to read {@code mcp:fleet:*}: {@code [id, token]}. */
-    private static String[] agent(URI base) throws Exception {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/agents"))
-                .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"ownerId\":\"fleet\",\"name\":\"p\",\"type\":\"service\","
-                        + "\"permissions\":[{\"resource\":\"mcp:fleet:*\",\"actions\":[\"read\"]}]}")));
-        var json = Json.mapper().readTree(r.body());
-        return new String[] {json.get("id").asText(), json.get("token").asText()};
-    }
-
     private static void authorize(KeepAliveClient client, String[] agent, String resource) throws Exception {
         KeepAliveClient.Answer r = client.post("/authorize", agent[1], "{\"agentId\":\"" + agent[0]
                 + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:" + resource + "\"}");
         if (r.status() != 200) {
             throw new IllegalStateException("authorize answered " + r.status() + ": " + r.body());
         }
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }
