@@ -85,7 +85,7 @@ public record WardenConfig(
      * @param applicationPrefix prefix of every Streams application id ({@code <prefix>quota})
      * @param stateDir          local state directory (RocksDB stores, restored from changelogs)
      * @param commitIntervalMs  commit interval; with exactly-once it bounds the latency of a quota reply
-     * @param pipelineCommitIntervalMs the pipeline role's commit interval: with exactly-once it bounds how long an
+     * @param pipelineCommitIntervalMs the pipeline role's commit interval: with exactly-once it bounds how long a
      *                          budget or anomaly event (and every event after it) waits before SSE readers see it
      * @param mirrorCommitIntervalMs the audit mirror's commit interval: with exactly-once it bounds how long an
      *                          {@code audit} stream event (and every event after it) waits before SSE readers see it

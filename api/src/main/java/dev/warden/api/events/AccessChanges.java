@@ -24,8 +24,8 @@ import org.postgresql.PGNotification;
  * PostgreSQL delivers to every listening instance when the change commits; each instance then drops its cached
  * policies and agent tokens ({@link #listen}). Unlike {@code warden.events}, the channel carries nothing else, so
  * a revocation never waits behind audit traffic (docs/events.md, "Across instances"). The SSE hub's reader of
- * {@code warden.events} ({@link EventFeed}) is the second path. A listener that loses its connection reconnects and invalidates once, for whatever it may
- * have missed.
+ * {@code warden.events} ({@link EventFeed}) is the second path. A listener that loses its connection reconnects
+ * and invalidates once, for whatever it may have missed.
  */
 public final class AccessChanges implements AutoCloseable {
     /** The channel's name, followed by the schema: deployments sharing a database never hear each other. */

@@ -29,8 +29,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * This instance's live view of {@code warden.events}: reads the (single-partition) topic from its end and
  * hands every committed event, with its position as id, to the subscribers, in order, on one thread: the SSE hub,
  * and the second path of cache invalidation when another instance changes agents or delegations (the first is
- * {@link AccessChanges}). Events are handed on undecoded but
- * for their type ({@link FeedEvent}). Subscribers must be quick and must not throw.
+ * {@link AccessChanges}). Events are handed on undecoded but for their type ({@link FeedEvent}). Subscribers must
+ * be quick and must not throw.
  */
 public final class EventFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EventFeed.class.getName());
