@@ -7,11 +7,13 @@ import dev.warden.testing.TestPlatform;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +35,7 @@ class AuditMirrorRoleIT {
         try (Admin admin = KafkaClients.admin(warden.infra().kafkaBootstrap(), run)) {
             admin.createTopics(List.of(new NewTopic(audit, 2, (short) 1), new NewTopic(run + ".other", 1, (short) 1)))
                     .all().get();
+            awaitLeaders(admin, audit, run + ".other");
 
             AuditMirrorRole.takeOverOffsets(admin, pipeline, mirror, audit);
             assertThat(offsets(admin, mirror)).as("nothing to take over: the mirror starts as any application does")
@@ -51,6 +54,27 @@ class AuditMirrorRoleIT {
             AuditMirrorRole.takeOverOffsets(admin, pipeline, mirror, audit);
             assertThat(offsets(admin, mirror)).as("a mirror with offsets of its own keeps them")
                     .isEqualTo(Map.of(new TopicPartition(audit, 0), 5L, new TopicPartition(audit, 1), 7L));
+        }
+    }
+
+    /** Until the broker knows every partition's leader: offsets of a topic it has not loaded yet are refused. */
+    private static void awaitLeaders(Admin admin, String... topics) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!leadersKnown(admin, topics)) {
+            assertThat(System.nanoTime()).as("partitions without a leader after 30 s").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private static boolean leadersKnown(Admin admin, String... topics) throws Exception {
+        try {
+            return admin.describeTopics(List.of(topics)).allTopicNames().get().values().stream()
+                    .allMatch(t -> t.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return false; // created, not loaded yet
+            }
+            throw e;
         }
     }
 
