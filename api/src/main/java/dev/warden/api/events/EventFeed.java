@@ -1,6 +1,8 @@
 package dev.warden.api.events;
 
 import dev.warden.authorizer.tracing.TraceHeaders;
+import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.sinks.runtime.ConsumerLoop;
@@ -93,7 +95,7 @@ public final class EventFeed implements AutoCloseable {
         }
     }
 
-    /** The offset of the last event before the first one this feed delivers (valid after {@link #start()}). */
+    /** The position of the last event before the first one this feed delivers (valid after {@link #start()}). */
     public long startPosition() {
         return startPosition;
     }
@@ -104,7 +106,7 @@ public final class EventFeed implements AutoCloseable {
         public void start(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer) {
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));
-            startPosition = consumer.position(partition) - 1;
+            startPosition = EventIds.record(consumer.position(partition) - 1);
         }
 
         @Override
@@ -115,18 +117,46 @@ public final class EventFeed implements AutoCloseable {
     }
 
     private void deliver(ConsumerRecord<String, byte[]> record) {
-        Timer timer = delay;
-        if (timer != null) {
-            timer.record(Math.max(0, System.currentTimeMillis() - record.timestamp()), TimeUnit.MILLISECONDS);
+        if (AuditBatch.isBatch(record.headers())) {
+            deliverBatch(record);
+            return;
         }
+        timeDelay(record.timestamp());
         Optional<EventType> type = record.value() == null ? Optional.empty()
                 : StreamEventCodec.peekType(record.value());
         if (type.isEmpty()) {
             LOG.warning("skipping malformed event at offset " + record.offset() + ": no known type");
             return;
         }
-        FeedEvent event = new FeedEvent(record.offset(), type.get(), record.value(),
-                TraceHeaders.present(record.headers()) ? TraceHeaders.extract(record.headers()) : Context.root());
+        hand(FeedEvent.record(record.offset(), type.get(), record.value(),
+                TraceHeaders.present(record.headers()) ? TraceHeaders.extract(record.headers()) : Context.root()));
+    }
+
+    /** Each entry of an audit batch, as its own event (decoded later, by whoever needs more than its type). */
+    private void deliverBatch(ConsumerRecord<String, byte[]> record) {
+        List<AuditBatch.Entry> entries;
+        try {
+            entries = AuditBatch.decode(record.value());
+        } catch (IllegalArgumentException e) {
+            LOG.warning("skipping malformed audit batch at offset " + record.offset() + ": " + e.getMessage());
+            return;
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            AuditBatch.Entry entry = entries.get(i);
+            timeDelay(entry.timestamp());
+            hand(FeedEvent.batchEntry(record.offset(), i, entry, entry.traceparent().isEmpty() ? Context.root()
+                    : TraceHeaders.extract(entry.traceparent())));
+        }
+    }
+
+    private void timeDelay(long writtenAt) {
+        Timer timer = delay;
+        if (timer != null) {
+            timer.record(Math.max(0, System.currentTimeMillis() - writtenAt), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void hand(FeedEvent event) {
         for (Consumer<FeedEvent> subscriber : subscribers) {
             try {
                 subscriber.accept(event);

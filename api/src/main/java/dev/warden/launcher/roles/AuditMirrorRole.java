@@ -2,21 +2,16 @@ package dev.warden.launcher.roles;
 
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
-import dev.warden.pipeline.mirror.AuditEventTopology;
+import dev.warden.pipeline.mirror.AuditMirror;
 import io.opentelemetry.api.trace.Tracer;
+import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The audit mirror, part of the {@code pipeline} role: its own Kafka Streams application ({@code <prefix>mirror})
@@ -33,35 +28,26 @@ import org.apache.kafka.streams.StreamsConfig;
  * an entry, provided no older pipeline instance still mirrors (docs/operations.md: stop them first).
  */
 public final class AuditMirrorRole implements AutoCloseable {
-    /** The application's name: its id and consumer group are {@code <prefix>mirror}. */
+    /** The mirror's name: its consumer group is {@code <prefix>mirror}. */
     static final String NAME = "mirror";
     private static final Logger LOG = Logger.getLogger(AuditMirrorRole.class.getName());
-    private static final int MIRROR_FETCH_MIN_BYTES = 32 * 1024;
-    private static final int MIRROR_BATCH_MS = 5;
 
-    private final KafkaStreams streams;
+    private final AuditMirror mirror;
 
-    private AuditMirrorRole(KafkaStreams streams) {
-        this.streams = streams;
+    private AuditMirrorRole(AuditMirror mirror) {
+        this.mirror = mirror;
     }
 
     /** Starts the mirror; {@code tracer} continues the traces audit entries carry. */
     public static AuditMirrorRole start(WardenConfig config, String bootstrap, Admin admin, Tracer tracer) {
-        takeOverOffsets(admin, StreamsSettings.applicationId(config, PipelineRole.NAME),
-                StreamsSettings.applicationId(config, NAME), config.kafka().topics().audit());
-        StreamsBuilder builder = new StreamsBuilder();
-        AuditEventTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(), tracer);
-        Properties p = StreamsSettings.of(config, bootstrap, NAME, config.streams().mirrorCommitIntervalMs());
-        // Entries are fetched and sent on in batches of at most 5 ms (not the aggregates' 100 ms): fewer requests
-        // for the broker and fewer wake-ups for every reader of warden.events than one per entry, for a few ms.
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), MIRROR_FETCH_MIN_BYTES);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), MIRROR_BATCH_MS);
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), MIRROR_BATCH_MS);
-        KafkaStreams streams = new KafkaStreams(builder.build(), p);
-        streams.start();
-        return new AuditMirrorRole(streams);
+        String group = StreamsSettings.applicationId(config, NAME);
+        takeOverOffsets(admin, StreamsSettings.applicationId(config, PipelineRole.NAME), group,
+                config.kafka().topics().audit());
+        return new AuditMirrorRole(new AuditMirror(bootstrap, config.kafka().topics().audit(),
+                config.kafka().topics().events(), group, group + "-" + config.instanceId(),
+                config.instanceId() + "-" + NAME, Duration.ofMillis(config.streams().mirrorCommitIntervalMs()), tracer)
+                .start());
     }
-
     /**
      * When {@code mirrorGroup} has no committed offsets, gives it {@code pipelineGroup}'s committed offsets of
      * {@code auditTopic} (where the mirror stopped when it ran inside the pipeline application). A group that has
@@ -95,13 +81,24 @@ public final class AuditMirrorRole implements AutoCloseable {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
-    /** UP while the application is RUNNING. */
+    /** UP while the mirror runs. */
     public HealthCheck health() {
-        return new StreamsHealth("mirror-streams", streams);
+        return new HealthCheck() {
+            @Override
+            public String name() {
+                return "audit-mirror";
+            }
+
+            @Override
+            public Result check() {
+                AuditMirror.State state = mirror.state();
+                return state == AuditMirror.State.RUNNING ? Result.up("RUNNING") : Result.down(state.name());
+            }
+        };
     }
 
     @Override
     public void close() {
-        StreamsSettings.close(streams);
+        mirror.close();
     }
 }

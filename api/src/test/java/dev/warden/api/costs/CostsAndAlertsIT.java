@@ -3,6 +3,7 @@ package dev.warden.api.costs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
@@ -82,6 +83,9 @@ class CostsAndAlertsIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (found.size() < expected && System.nanoTime() < deadline) {
                 for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    if (AuditBatch.isBatch(record.headers())) {
+                        continue; // audit events, binary (docs/events.md)
+                    }
                     JsonNode event = Json.mapper().readTree(record.value());
                     if (filter.test(event)) {
                         found.add(event);
@@ -89,6 +93,9 @@ class CostsAndAlertsIT {
                 }
             }
             for (var record : consumer.poll(Duration.ofSeconds(2))) {
+                if (AuditBatch.isBatch(record.headers())) {
+                    continue;
+                }
                 JsonNode event = Json.mapper().readTree(record.value());
                 if (filter.test(event)) {
                     found.add(event);

@@ -3,6 +3,7 @@ package dev.warden.api.users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +45,9 @@ public final class EventsTopic {
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (matching.size() < expected && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (AuditBatch.isBatch(record.headers())) {
+                        continue; // audit events, binary (docs/events.md)
+                    }
                     Event event = parse(record);
                     if (wanted.test(event)) {
                         matching.add(event);

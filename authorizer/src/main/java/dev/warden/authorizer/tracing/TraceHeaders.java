@@ -10,6 +10,7 @@ import io.opentelemetry.context.propagation.TextMapSetter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -48,6 +49,18 @@ public final class TraceHeaders {
         }
     };
 
+    private static final TextMapGetter<Map<String, String>> MAP_GETTER = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, String> carrier) {
+            return carrier.keySet();
+        }
+
+        @Override
+        public String get(Map<String, String> carrier, String key) {
+            return carrier == null ? null : carrier.get(key);
+        }
+    };
+
     private TraceHeaders() {
     }
 
@@ -59,6 +72,11 @@ public final class TraceHeaders {
     /** The context {@code headers} carry (the root context when they carry none). */
     public static Context extract(Headers headers) {
         return PROPAGATOR.extract(Context.root(), headers, GETTER);
+    }
+
+    /** The context a {@code traceparent} value stands for (kept where there are no headers, e.g. in a batch). */
+    public static Context extract(String traceparent) {
+        return PROPAGATOR.extract(Context.root(), Map.of("traceparent", traceparent), MAP_GETTER);
     }
 
     /** True when {@code headers} carry a trace context. */

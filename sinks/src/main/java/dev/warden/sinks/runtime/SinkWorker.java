@@ -1,9 +1,11 @@
 package dev.warden.sinks.runtime;
 
 import dev.warden.authorizer.tracing.TraceHeaders;
+import dev.warden.pipeline.contract.AuditBatch;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -270,18 +272,35 @@ public final class SinkWorker implements AutoCloseable {
         pause(Duration.ofMillis(500));
     }
 
-    /** A span per stored record that carries a trace context, from the hand-over to the store until now. */
+    /**
+     * A span per stored record (or entry of an audit batch) that carries a trace context, from the hand-over to
+     * the store until now.
+     */
     private void traceStored(InFlight batch) {
         for (ConsumerRecord<String, byte[]> record : batch.records()) {
             if (TraceHeaders.present(record.headers())) {
-                tracer.spanBuilder(name + " store").setSpanKind(SpanKind.CONSUMER)
-                        .setParent(TraceHeaders.extract(record.headers()))
-                        .setStartTimestamp(batch.submittedAt())
-                        .setAttribute("warden.sink", name)
-                        .setAttribute("warden.batch.records", batch.size())
-                        .startSpan().end();
+                traceStored(batch, TraceHeaders.extract(record.headers()));
+            } else if (AuditBatch.isBatch(record.headers())) {
+                try {
+                    for (AuditBatch.Entry entry : AuditBatch.decode(record.value())) {
+                        if (!entry.traceparent().isEmpty()) {
+                            traceStored(batch, TraceHeaders.extract(entry.traceparent()));
+                        }
+                    }
+                } catch (IllegalArgumentException e) {
+                    // Not a batch after all: the writer has dead-lettered it; nothing to trace.
+                }
             }
         }
+    }
+
+    private void traceStored(InFlight batch, Context parent) {
+        tracer.spanBuilder(name + " store").setSpanKind(SpanKind.CONSUMER)
+                .setParent(parent)
+                .setStartTimestamp(batch.submittedAt())
+                .setAttribute("warden.sink", name)
+                .setAttribute("warden.batch.records", batch.size())
+                .startSpan().end();
     }
 
     /** The batch on the store thread, its records and when it was handed over. */

@@ -1,6 +1,8 @@
 package dev.warden.sinks.streamstore;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
@@ -39,8 +41,8 @@ public final class StreamEventStoreWriter implements BatchWriter {
     public static final String SINK = SinkNames.STREAM_STORE;
 
     private static final Logger LOG = Logger.getLogger(StreamEventStoreWriter.class.getName());
-    static final String INSERT = "INSERT INTO service_stream_events (id, type, timestamp, data, agent_id, user_id) "
-            + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    static final String INSERT = "INSERT INTO service_stream_events (id, type, timestamp, data, agent_id, user_id, "
+            + "batch) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     static final String EXPIRE = "DELETE FROM service_stream_events WHERE timestamp < ?";
 
     private final DataSource dataSource;
@@ -103,6 +105,9 @@ public final class StreamEventStoreWriter implements BatchWriter {
     /** Binds {@code record}'s row; answers why it cannot be, when it does not decode. */
     private static Optional<String> bindIfDecodable(PreparedStatement ps, ConsumerRecord<String, byte[]> record)
             throws SQLException {
+        if (AuditBatch.isBatch(record.headers())) {
+            return bindBatch(ps, record);
+        }
         StreamEvent event;
         String data;
         try {
@@ -117,6 +122,30 @@ public final class StreamEventStoreWriter implements BatchWriter {
         ps.setObject(4, data, Types.OTHER);
         ps.setString(5, event.agentId().orElse(null));
         ps.setString(6, event.userId().orElse(null));
+        ps.setNull(7, Types.BINARY);
+        return Optional.empty();
+    }
+
+    /**
+     * An audit batch is one row, its bytes as they are (its entries are decoded when replayed); its timestamp is
+     * its newest entry's record time, so a replay {@code since} a time finds every batch that may hold a later one.
+     */
+    private static Optional<String> bindBatch(PreparedStatement ps, ConsumerRecord<String, byte[]> record)
+            throws SQLException {
+        List<AuditBatch.Entry> entries;
+        try {
+            entries = AuditBatch.decode(record.value());
+        } catch (IllegalArgumentException e) {
+            return Optional.of(String.valueOf(e.getMessage()));
+        }
+        long newest = entries.stream().mapToLong(AuditBatch.Entry::timestamp).max().orElseThrow();
+        ps.setLong(1, record.offset());
+        ps.setString(2, EventType.AUDIT.wireName());
+        ps.setTimestamp(3, new Timestamp(newest));
+        ps.setObject(4, "{}", Types.OTHER);
+        ps.setNull(5, Types.VARCHAR);
+        ps.setNull(6, Types.VARCHAR);
+        ps.setBytes(7, record.value());
         return Optional.empty();
     }
 

@@ -4,6 +4,7 @@ import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.events.FeedEvent;
 import dev.warden.api.http.InputContract;
 import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import io.helidon.http.HeaderNames;
@@ -39,7 +40,7 @@ import java.util.logging.Logger;
  *
  * <p>It answers only a {@code GET} that accepts {@code text/event-stream}; any other request is handed on to
  * the next handler ({@code res.next()}). Events are delivered in strictly increasing id order (ids are
- * positions in {@code warden.events}), so {@code Last-Event-ID} is an exclusive cursor: a reconnecting client
+ * positions in {@code warden.events}, {@link EventIds}), so {@code Last-Event-ID} is an exclusive cursor: a reconnecting client
  * receives every event after it exactly once, first from the persisted store, then from an in-memory ring of
  * recent events that covers the store's lag, then live, with no gap between them. A cursor older than the
  * store's retention is reported with a {@code replay.incomplete} event before the replay starts.
@@ -286,23 +287,23 @@ public final class EventStream implements HttpService, AutoCloseable {
             if (page.rows() < PAGE) {
                 return through;
             }
-            at = page.lastId(); // past unreadable rows too: they are skipped, never the end of the replay
+            at = page.last(); // past unreadable rows too: they are skipped, never the end of the replay
         }
         return Math.max(at, through);
     }
 
-    private void reportTruncation(SseConnection connection, long afterId) throws IOException {
-        long oldest = store.oldestRetained();
-        if (oldest > afterId + 1) {
-            connection.sendControl("replay.incomplete", incomplete("retention", afterId, oldest - 1));
+    private void reportTruncation(SseConnection connection, long after) throws IOException {
+        long expired = store.expiredThrough();
+        if (expired > after) {
+            connection.sendControl("replay.incomplete", incomplete("retention", after, expired));
         }
     }
 
     private static Map<String, Object> incomplete(String reason, long after, long missedThrough) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("reason", reason);
-        data.put("after", Long.toString(after));
-        data.put("missedThrough", Long.toString(missedThrough));
+        data.put("after", EventIds.id(after));
+        data.put("missedThrough", EventIds.id(missedThrough));
         return data;
     }
 
@@ -348,11 +349,9 @@ public final class EventStream implements HttpService, AutoCloseable {
     private static Optional<Cursor> cursor(ServerRequest req) {
         Optional<String> lastEventId = req.headers().first(HeaderNames.create("Last-Event-ID")).filter(s -> !s.isBlank());
         if (lastEventId.isPresent()) {
-            try {
-                return Optional.of(new Cursor(Optional.of(Long.parseLong(lastEventId.get().strip())), Optional.empty()));
-            } catch (NumberFormatException e) {
-                throw InvalidInputException.field("Last-Event-ID", "must be an event id");
-            }
+            long after = EventIds.parse(lastEventId.get().strip()).orElseThrow(
+                    () -> InvalidInputException.field("Last-Event-ID", "must be an event id"));
+            return Optional.of(new Cursor(Optional.of(after), Optional.empty()));
         }
         Optional<String> since = req.query().first("since").asOptional().filter(s -> !s.isBlank())
                 .map(v -> InputContract.text("since", v));
@@ -366,7 +365,7 @@ public final class EventStream implements HttpService, AutoCloseable {
         return Optional.empty();
     }
 
-    /** Where a replay starts: after an event id, or at a timestamp. */
+    /** Where a replay starts: after an event's position ({@link EventIds}), or at a timestamp. */
     private record Cursor(Optional<Long> afterId, Optional<Instant> since) {
     }
 

@@ -6,6 +6,8 @@ import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
 import dev.warden.api.db.StoredRows;
 import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -16,20 +18,28 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Logger;
 
-/** {@link StreamEventStore} on {@code service_stream_events} and the stream-store sink's offsets. */
+/**
+ * {@link StreamEventStore} on {@code service_stream_events} and the stream-store sink's offsets. A row is one
+ * record of {@code warden.events}: an event, or an {@link AuditBatch} (its bytes in {@code batch}) that is expanded
+ * here into its events; a query reads whole rows and keeps the events in the position range it was asked for.
+ */
 public final class JdbcStreamEventStore implements StreamEventStore {
+    private static final Logger LOG = Logger.getLogger(JdbcStreamEventStore.class.getName());
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
-    private static final String COLUMNS = "id, type, timestamp, data, agent_id, user_id";
+    private static final String TABLE = "service_stream_events";
+    private static final String COLUMNS = "id, type, timestamp, data, agent_id, user_id, batch";
     static final String THROUGH = "SELECT next_offset FROM sink_offsets WHERE sink = '" + SinkNames.STREAM_STORE
             + "' AND topic = ? AND partition = 0";
     static final String OLDEST = "SELECT min(id) FROM service_stream_events";
-    static final String AFTER = "SELECT " + COLUMNS + " FROM service_stream_events WHERE id > ? AND id <= ? "
+    static final String AFTER = "SELECT " + COLUMNS + " FROM service_stream_events WHERE id >= ? AND id <= ? "
             + "ORDER BY id LIMIT ?";
-    static final String SINCE = "SELECT " + COLUMNS + " FROM service_stream_events WHERE timestamp >= ? AND id > ? "
+    static final String SINCE = "SELECT " + COLUMNS + " FROM service_stream_events WHERE timestamp >= ? AND id >= ? "
             + "AND id <= ? ORDER BY id LIMIT ?";
     static final String NEWEST = "SELECT " + COLUMNS + " FROM service_stream_events WHERE timestamp >= ? "
             + "AND (cardinality(?::text[]) = 0 OR type = ANY(?::text[])) ORDER BY id DESC LIMIT ?";
@@ -48,19 +58,19 @@ public final class JdbcStreamEventStore implements StreamEventStore {
             try (PreparedStatement ps = conn.prepareStatement(THROUGH)) {
                 ps.setString(1, topic);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) - 1 : -1L;
+                    return rs.next() ? EventIds.record(rs.getLong(1) - 1) : EventIds.BEFORE_ALL;
                 }
             }
         });
     }
 
     @Override
-    public long oldestRetained() {
+    public long expiredThrough() {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(OLDEST); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 long min = rs.getLong(1);
-                return rs.wasNull() ? -1L : min;
+                return rs.wasNull() ? EventIds.BEFORE_ALL : EventIds.record(min - 1);
             }
         });
     }
@@ -69,23 +79,23 @@ public final class JdbcStreamEventStore implements StreamEventStore {
     public Page after(long after, long upTo, int limit) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(AFTER)) {
-                ps.setLong(1, after);
-                ps.setLong(2, upTo);
+                ps.setLong(1, EventIds.offset(after));
+                ps.setLong(2, EventIds.offset(upTo));
                 ps.setInt(3, limit);
-                return readPage(ps);
+                return readPage(ps, after, upTo, Instant.MIN);
             }
         });
     }
 
     @Override
-    public Page since(Instant since, long afterId, long upTo, int limit) {
+    public Page since(Instant since, long after, long upTo, int limit) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(SINCE)) {
                 ps.setTimestamp(1, Timestamp.from(since));
-                ps.setLong(2, afterId);
-                ps.setLong(3, upTo);
+                ps.setLong(2, EventIds.offset(after));
+                ps.setLong(3, EventIds.offset(upTo));
                 ps.setInt(4, limit);
-                return readPage(ps);
+                return readPage(ps, after, upTo, since);
             }
         });
     }
@@ -99,34 +109,66 @@ public final class JdbcStreamEventStore implements StreamEventStore {
                 ps.setArray(2, names);
                 ps.setArray(3, names);
                 ps.setInt(4, limit);
-                return readAll(ps);
+                List<StreamEvent> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next() && out.size() < limit) {
+                        List<StreamEvent> row = new ArrayList<>(StoredRows.read(TABLE, "id", rs,
+                                JdbcStreamEventStore::read).orElse(List.of()));
+                        Collections.reverse(row);
+                        for (StreamEvent event : row) {
+                            if (out.size() < limit && !event.timestamp().isBefore(since)) {
+                                out.add(event);
+                            }
+                        }
+                    }
+                }
+                return out;
             }
         });
     }
 
-    private static List<StreamEvent> readAll(PreparedStatement ps) throws SQLException {
-        return readPage(ps).events();
-    }
-
-    private static Page readPage(PreparedStatement ps) throws SQLException {
+    /** The rows' events with {@code after < position <= upTo} and a timestamp from {@code since} on. */
+    private static Page readPage(PreparedStatement ps, long after, long upTo, Instant since) throws SQLException {
         List<StreamEvent> out = new ArrayList<>();
         int rows = 0;
-        long lastId = -1;
+        long last = after;
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 rows++;
-                lastId = rs.getLong("id");
-                StoredRows.read("service_stream_events", "id", rs, JdbcStreamEventStore::read).ifPresent(out::add);
+                last = EventIds.record(rs.getLong("id"));
+                for (StreamEvent event : StoredRows.read(TABLE, "id", rs, JdbcStreamEventStore::read)
+                        .orElse(List.of())) {
+                    long position = EventIds.parse(event.id()).orElseThrow();
+                    if (position > after && position <= upTo && !event.timestamp().isBefore(since)) {
+                        out.add(event);
+                    }
+                }
             }
         }
-        return new Page(out, rows, lastId);
+        return new Page(out, rows, last);
     }
 
-    private static StreamEvent read(ResultSet rs) throws SQLException, JsonProcessingException {
-        return new StreamEvent(Long.toString(rs.getLong("id")),
-                WireEnum.parse(EventType.class, rs.getString("type")).orElseThrow(),
-                Sql.requiredInstant(rs, "timestamp"),
-                Json.mapper().readValue(rs.getString("data"), MAP),
-                Sql.string(rs, "agent_id"), Sql.string(rs, "user_id"));
+    /** A row's events: the event, or the entries of its batch (an entry that does not decode is skipped). */
+    private static List<StreamEvent> read(ResultSet rs) throws SQLException, JsonProcessingException {
+        long offset = rs.getLong("id");
+        byte[] batch = rs.getBytes("batch");
+        if (batch == null) {
+            return List.of(new StreamEvent(Long.toString(offset),
+                    WireEnum.parse(EventType.class, rs.getString("type")).orElseThrow(),
+                    Sql.requiredInstant(rs, "timestamp"),
+                    Json.mapper().readValue(rs.getString("data"), MAP),
+                    Sql.string(rs, "agent_id"), Sql.string(rs, "user_id")));
+        }
+        List<AuditBatch.Entry> entries = AuditBatch.decode(batch);
+        List<StreamEvent> events = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            String id = EventIds.id(EventIds.batchEntry(offset, i));
+            try {
+                events.add(AuditBatch.event(entries.get(i).value(), id));
+            } catch (IllegalArgumentException e) {
+                LOG.warning("skipping unreadable audit event " + id + " of " + TABLE + ": " + e.getMessage());
+            }
+        }
+        return events;
     }
 }

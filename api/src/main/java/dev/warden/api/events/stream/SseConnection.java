@@ -1,5 +1,6 @@
 package dev.warden.api.events.stream;
 
+import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
@@ -123,7 +124,7 @@ final class SseConnection {
 
     /** Moves the cursor to {@code event}; false when the client is already past it. */
     private boolean advanceTo(StreamEvent event) {
-        long id = Long.parseLong(event.id());
+        long id = EventIds.parse(event.id()).orElseThrow();
         if (id <= position) {
             return false;
         }

@@ -1,5 +1,6 @@
 package dev.warden.api.events.stream;
 
+import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.time.Instant;
@@ -8,24 +9,25 @@ import java.util.Set;
 
 /** The persisted events ({@code service_stream_events}) as the stream reads them. */
 public interface StreamEventStore {
-    /** The highest offset the store holds everything up to, or -1 when it holds nothing yet. */
+    /** The position ({@link EventIds}) the store holds every event up to, or -1 when it holds nothing yet. */
     long storedThrough();
 
-    /** The smallest id still retained, or -1 when empty. */
-    long oldestRetained();
+    /** The position every event up to which retention has removed (-1 when none, or the store is empty). */
+    long expiredThrough();
 
-    /** Events with {@code after < id <= upTo}, ascending, from at most {@code limit} rows. */
+    /** Events with {@code after < position <= upTo}, ascending, from at most {@code limit} rows. */
     Page after(long after, long upTo, int limit);
 
-    /** Events with {@code timestamp >= since} and {@code id <= upTo}, ascending from {@code afterId}, likewise. */
-    Page since(Instant since, long afterId, long upTo, int limit);
+    /** Events with {@code timestamp >= since} and {@code after < position <= upTo}, ascending, likewise. */
+    Page since(Instant since, long after, long upTo, int limit);
 
     /**
      * One page of stored events. {@code rows} counts every row read, those that could not be decoded (and were
-     * skipped) included, and {@code lastId} is the id of the last of them: a reader pages on by rows, so a bad
-     * row never ends a replay early or hides the events after it.
+     * skipped) included, and {@code last} is the position of the end of the last of them: a reader pages on by
+     * rows, so a bad row never ends a replay early or hides the events after it. A row is a record of
+     * {@code warden.events}: one event, or an audit batch of many.
      */
-    record Page(List<StreamEvent> events, int rows, long lastId) {
+    record Page(List<StreamEvent> events, int rows, long last) {
         public Page {
             events = List.copyOf(events);
         }

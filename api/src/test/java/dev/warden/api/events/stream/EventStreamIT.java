@@ -4,6 +4,7 @@ import static dev.warden.testing.TestAgents.anAgent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
 import dev.warden.testing.SseClient;
@@ -15,6 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -317,6 +320,77 @@ class EventStreamIT {
         assertThat(received).hasSizeGreaterThan(100);
         assertThat(received).as("every committed event between the first and last received, once, in order")
                 .isEqualTo(offsetsOnTopic(received.getFirst(), received.getLast()));
+    }
+
+    /**
+     * Audit events travel in batches (ids "R.i"): decisions from four threads, read over SSE in rounds of 40 with
+     * Last-Event-ID, pausing between some rounds so that the next one starts from the store; every decision
+     * arrives exactly once, ids strictly increasing, including resumes from inside a batch.
+     */
+    @Test
+    void auditEventsResumeExactlyOnceInOrderFromInsideABatch() throws Exception {
+        Http http = warden.http();
+        Http.Response created = http.post("/agents", warden.adminToken(), "{\"ownerId\":\"bee\",\"name\":\"b\","
+                + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:batch:*\",\"actions\":[\"read\"]}]}");
+        String agent = created.json().get("id").asText();
+        String token = created.json().get("token").asText();
+        Set<String> decided = ConcurrentHashMap.newKeySet();
+        AtomicBoolean flowing = new AtomicBoolean(true);
+        List<Thread> deciders = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            deciders.add(Thread.ofVirtual().start(() -> {
+                for (int i = 0; i < 150 && flowing.get(); i++) {
+                    decided.add(http.post("/authorize", token, "{\"agentId\":\"" + agent
+                            + "\",\"action\":\"read\",\"resource\":\"mcp:batch:" + i + "\"}").json()
+                            .get("auditId").asText());
+                }
+            }));
+        }
+        List<String> ids = new ArrayList<>();
+        List<String> entries = new ArrayList<>();
+        int resumedInsideABatch = 0;
+        String cursor = "-1";
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline
+                    && (deciders.stream().anyMatch(Thread::isAlive) || entries.size() < decided.size())) {
+                Map<String, String> headers = new java.util.HashMap<>(bearer(warden.adminToken()));
+                headers.put("Last-Event-ID", cursor);
+                try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit", headers)) {
+                    List<SseClient.Message> round = sse.events(40, Duration.ofSeconds(2));
+                    if (!round.isEmpty() && cursor.contains(".") && EventIds.offset(position(cursor))
+                            == EventIds.offset(position(round.getFirst().id()))) {
+                        resumedInsideABatch++;
+                    }
+                    for (SseClient.Message m : round) {
+                        JsonNode data = Json.mapper().readTree(m.data());
+                        if (data.at("/agentId").asText().equals(agent)) {
+                            entries.add(data.at("/data/entry/id").asText());
+                        }
+                        ids.add(m.id());
+                        cursor = m.id();
+                    }
+                }
+                if (ids.size() % 3 == 0) {
+                    Thread.sleep(600); // long enough for the store to hold what follows the cursor
+                }
+            }
+        } finally {
+            flowing.set(false);
+            for (Thread t : deciders) {
+                t.join();
+            }
+        }
+        assertThat(decided).hasSize(600);
+        assertThat(entries).as("every decision once").doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(decided);
+        assertThat(ids.stream().map(EventStreamIT::position).toList()).as("ids strictly increasing")
+                .isSorted().doesNotHaveDuplicates();
+        assertThat(ids).as("batches of more than one entry").anyMatch(id -> id.endsWith(".1"));
+        assertThat(resumedInsideABatch).as("rounds that resumed inside a batch").isPositive();
+    }
+
+    private static long position(String id) {
+        return EventIds.parse(id).orElseThrow(() -> new AssertionError("not an event id: " + id));
     }
 
     @Test
