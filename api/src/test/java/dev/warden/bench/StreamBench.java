@@ -34,7 +34,10 @@ import java.util.concurrent.locks.LockSupport;
  * </ol>
  * Arguments: {@code <jdbc-url> <rate> <seconds> <workers>}; {@code -Dbench.repeats=N} repeats each off/on pair
  * N times (each on freshly started instances; every other pair with the events on first) and reports the median
- * ratio, as one pair on a shared 2-core machine swings by ±20%; {@code -Dbench.mirror-commit-ms} sets {@code warden.streams.mirror-commit-interval-ms}.
+ * ratio, as one pair on a shared 2-core machine swings by ±20%; {@code -Dbench.mirror-commit-ms} sets
+ * {@code warden.streams.mirror-commit-interval-ms}. Beside throughput, each run reports the CPU time per decision
+ * ({@link CpuMeter}: this JVM and PostgreSQL), which the neighbours on a shared machine disturb much less; its
+ * ratio off / on is the events' cost on a machine where CPU is the limit.
  */
 public final class StreamBench {
     private static final String MARK = "\"resource\":\"mcp:fleet:";
@@ -58,25 +61,32 @@ public final class StreamBench {
                 String only = System.getProperty("bench.mirror", "both");
                 int repeats = Integer.getInteger("bench.repeats", 1);
                 List<Double> ratios = new ArrayList<>();
+                List<Double> cpuRatios = new ArrayList<>();
                 for (int r = 0; r < repeats; r++) {
                     // The latency phase runs once per fleet size, in the first run with the events on.
                     int latencyRate = r == 0 ? rate : 0;
                     // Every other pair runs "on" first: the first run in the JVM (and on the broker) is the colder.
                     boolean onFirst = r % 2 == 1;
-                    long on = onFirst && !only.equals("off") ? run(kafka.bootstrap(), jdbcUrl, instances, true,
-                            workers, latencyRate, seconds, lines) : 1;
-                    long off = only.equals("on") ? 1 : run(kafka.bootstrap(), jdbcUrl, instances, false, workers,
-                            latencyRate, seconds, lines);
+                    Load on = onFirst && !only.equals("off") ? run(kafka.bootstrap(), jdbcUrl, instances, true,
+                            workers, latencyRate, seconds, lines) : Load.NONE;
+                    Load off = only.equals("on") ? Load.NONE : run(kafka.bootstrap(), jdbcUrl, instances, false,
+                            workers, latencyRate, seconds, lines);
                     if (!onFirst && !only.equals("off")) {
                         on = run(kafka.bootstrap(), jdbcUrl, instances, true, workers, latencyRate, seconds, lines);
                     }
-                    ratios.add(on / (double) off);
+                    ratios.add(on.perSecond() / (double) off.perSecond());
+                    cpuRatios.add(off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision());
                     lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: decisions/s with audit events on"
-                            + " / off = %d / %d = %.3f", instances, r + 1, on, off, on / (double) off));
+                            + " / off = %d / %d = %.3f; CPU per decision (JVM + PostgreSQL) off / on = %.1f / %.1f µs"
+                            + " = %.3f", instances, r + 1, on.perSecond(), off.perSecond(),
+                            on.perSecond() / (double) off.perSecond(), off.cpuMicrosPerDecision(),
+                            on.cpuMicrosPerDecision(), off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision()));
                 }
                 ratios.sort(null);
-                lines.add(String.format(Locale.ROOT, "%d instance(s): median ratio on / off over %d runs = %.3f",
-                        instances, repeats, ratios.get(ratios.size() / 2)));
+                cpuRatios.sort(null);
+                lines.add(String.format(Locale.ROOT, "%d instance(s): median over %d runs: throughput on / off = %.3f,"
+                        + " CPU per decision off / on = %.3f", instances, repeats, ratios.get(ratios.size() / 2),
+                        cpuRatios.get(cpuRatios.size() / 2)));
             }
         } finally {
             SharedInfra.deleteTree(kafkaDir);
@@ -85,8 +95,16 @@ public final class StreamBench {
         lines.forEach(System.out::println);
     }
 
-    /** One fleet: its throughput, and (events on) its SSE latency; returns decisions/s. */
-    private static long run(String bootstrap, String jdbcUrl, int instances, boolean mirror, int workers, int rate,
+    /**
+     * What one fleet did under full load: decisions per second, and the CPU time (this JVM, which also runs the
+     * broker and the load, and PostgreSQL) per decision.
+     */
+    private record Load(long perSecond, double cpuMicrosPerDecision) {
+        static final Load NONE = new Load(1, 1);
+    }
+
+    /** One fleet: its throughput, and (events on) its SSE latency. */
+    private static Load run(String bootstrap, String jdbcUrl, int instances, boolean mirror, int workers, int rate,
                             int seconds, List<String> lines) throws Exception {
         String isolation = "stream_" + Long.toHexString(System.nanoTime());
         Path state = Files.createTempDirectory("stream-bench");
@@ -100,11 +118,11 @@ public final class StreamBench {
             }
             URI[] bases = fleet.stream().map(WardenPlatform::baseUri).toArray(URI[]::new);
             String[] agent = BenchFleet.agent(bases[0]);
-            long perSecond = throughput(bases, agent, workers);
+            Load load = throughput(bases, agent, workers);
             if (mirror && rate > 0) {
                 lines.add(latency(bases, agent, rate, seconds));
             }
-            return perSecond;
+            return load;
         } finally {
             for (WardenPlatform p : fleet.reversed()) {
                 p.close();
@@ -114,7 +132,7 @@ public final class StreamBench {
         }
     }
 
-    private static long throughput(URI[] bases, String[] agent, int workers) throws Exception {
+    private static Load throughput(URI[] bases, String[] agent, int workers) throws Exception {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong decisions = new AtomicLong();
         AtomicLong failures = new AtomicLong();
@@ -137,9 +155,11 @@ public final class StreamBench {
         Thread.sleep(WARMUP_MS);
         long start = decisions.get();
         long startNanos = System.nanoTime();
+        long startCpu = CpuMeter.used();
         Thread.sleep(MEASURE_MS);
         long done = decisions.get() - start;
         double elapsed = (System.nanoTime() - startNanos) / 1e9;
+        double cpu = (CpuMeter.used() - startCpu) / 1e3;
         running.set(false);
         for (Thread t : threads) {
             t.join(10_000);
@@ -147,7 +167,7 @@ public final class StreamBench {
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " load workers failed, the first: " + failure.get());
         }
-        return Math.round(done / elapsed);
+        return new Load(Math.round(done / elapsed), cpu / Math.max(1, done));
     }
 
     /** Paced decisions; every subscriber's delay from each decision's answer to its event. */

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.testing.DecisionLoad;
+import dev.warden.testing.HandMadeBatches;
 import dev.warden.testing.Http;
+import dev.warden.testing.SseClient;
 import dev.warden.testing.TestPlatform;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -16,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -94,6 +98,63 @@ class PoisonRecordsIT {
         await(() -> http.get("/observe/metrics", null).body()
                         .matches("(?s).*warden_sink_dead_letters_total\\{sink=\"stream-store\"} [1-9].*"),
                 "the stream store's dead letter counted");
+    }
+
+    @Test
+    void aMalformedAuditBatchOrEntryCostsOnlyItselfLiveAndOnReplay() throws Exception {
+        Map<String, String> bearer = Map.of("Authorization", "Bearer " + admin);
+        long broken;
+        long batch;
+        try (SseClient live = SseClient.connect(http.baseUri(), "/events/stream?types=audit", bearer)) {
+            assertThat(live.next(Duration.ofSeconds(10)).comment()).isEqualTo("connected");
+            broken = HandMadeBatches.produceRaw(warden, "hand", "WAB1\0\0\0\2truncated".getBytes(StandardCharsets.US_ASCII));
+            batch = HandMadeBatches.produce(warden, "hand", List.of(
+                    HandMadeBatches.entry("aud_hand_a", "agt_hand", "pat", Instant.now()),
+                    "{\"not\":\"an audit entry\"}".getBytes(StandardCharsets.UTF_8),
+                    HandMadeBatches.entry("aud_hand_b", "agt_hand", "pat", Instant.now())));
+            assertThat(handEntries(live)).as("live").containsExactly(batch + ".0 aud_hand_a", batch + ".2 aud_hand_b");
+        }
+
+        await(() -> storedEvents("id = " + batch + " AND batch IS NOT NULL") == 1, "the batch stored as one row");
+        assertThat(storedEvents("id = " + broken)).as("the broken batch is not stored").isZero();
+        assertThat(http.get("/admin/dead-letters?sink=stream-store", admin).json()).anySatisfy(l -> {
+            assertThat(l.get("offset").asLong()).isEqualTo(broken);
+            assertThat(l.get("error").asText()).contains("audit batch is truncated");
+        });
+
+        Map<String, String> resume = new java.util.HashMap<>(bearer);
+        resume.put("Last-Event-ID", Long.toString(broken - 1));
+        try (SseClient replay = SseClient.connect(http.baseUri(), "/events/stream?types=audit", resume)) {
+            assertThat(handEntries(replay)).as("replayed from the store")
+                    .containsExactly(batch + ".0 aud_hand_a", batch + ".2 aud_hand_b");
+        }
+        // The stream goes on: a decision made now reaches a new subscriber.
+        try (SseClient after = SseClient.connect(http.baseUri(), "/events/stream?types=audit", resume)) {
+            String later = decide();
+            List<String> entries = new java.util.ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (entries.stream().noneMatch(e -> e.endsWith(later)) && System.nanoTime() < deadline) {
+                for (SseClient.Message m : after.events(100, Duration.ofMillis(500))) {
+                    entries.add(Json.mapper().readTree(m.data()).at("/data/entry/id").asText());
+                }
+            }
+            assertThat(entries).contains(later);
+        }
+    }
+
+    /** {@code "<event id> <entry id>"} of the hand-made entries a stream delivers, up to {@code aud_hand_b}. */
+    static List<String> handEntries(SseClient sse) throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (out.stream().noneMatch(e -> e.endsWith("aud_hand_b")) && System.nanoTime() < deadline) {
+            for (SseClient.Message m : sse.events(100, Duration.ofMillis(500))) {
+                JsonNode event = Json.mapper().readTree(m.data());
+                if (event.at("/agentId").asText().equals("agt_hand")) {
+                    out.add(m.id() + " " + event.at("/data/entry/id").asText());
+                }
+            }
+        }
+        return out;
     }
 
     @Test

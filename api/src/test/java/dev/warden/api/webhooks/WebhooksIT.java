@@ -4,6 +4,7 @@ import static dev.warden.testing.TestAgents.anAgent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.testing.HandMadeBatches;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.sql.Connection;
@@ -361,6 +362,42 @@ class WebhooksIT {
         awaitTrue(() -> http.get("/admin/dead-letters?sink=webhooks", admin).body().contains("yesterday"));
         awaitTrue(() -> http.get("/observe/metrics", null).body()
                 .matches("(?s).*warden_sink_dead_letters_total\\{sink=\"webhooks\"} [1-9].*"));
+    }
+
+    @Test
+    void auditEventsOfABatchArriveOneByOneAndAnEntryThatCannotBeDecodedIsDeadLetteredAlone() {
+        String rae = apiToken("rae");
+        createWebhook(rae, "/audit", ",\"eventTypes\":[\"audit\"]");
+        String agent = createAgent(rae);
+        // Stamped by the platform's clock, which runs ahead: endpoints get only events made after they were.
+        java.time.Instant at = warden.clock().instant();
+        long batch = HandMadeBatches.produce(warden, agent, List.of(
+                HandMadeBatches.entry("aud_hook_a", agent, "rae", at),
+                "not an audit entry".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                HandMadeBatches.entry("aud_hook_b", agent, "rae", at)));
+        String decided = http.post("/authorize", admin, "{\"agentId\":\"" + agent
+                + "\",\"action\":\"read\",\"resource\":\"x:y\"}").json().get("auditId").asText();
+
+        List<WebhookReceiver.Request> got = withoutRetries(receiver.awaitEvent("/audit",
+                e -> e.at("/data/entry/id").asText().equals(decided)));
+
+        assertThat(got).extracting(r -> r.webhookId() + " " + r.json().at("/data/entry/id").asText())
+                .containsExactly(batch + ".0 aud_hook_a", batch + ".2 aud_hook_b",
+                        got.getLast().webhookId() + " " + decided);
+        assertThat(got).allSatisfy(r -> {
+            assertThat(r.webhookId()).matches("\\d+\\.\\d+").isEqualTo(r.json().get("id").asText());
+            assertThat(r.json().get("type").asText()).isEqualTo("audit");
+            assertThat(r.json().get("userId").asText()).isEqualTo("rae");
+        });
+        awaitTrue(() -> {
+            JsonNode letters = http.get("/admin/dead-letters?sink=webhooks", admin).json();
+            for (JsonNode l : letters) {
+                if (l.get("offset").asLong() == batch && l.get("error").asText().contains("entry 1")) {
+                    return true;
+                }
+            }
+            return false;
+        });
     }
 
     // --- helpers ---

@@ -37,10 +37,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The audit mirror: copies every entry of {@code warden.audit} onto {@code warden.events} as an {@code audit}
- * event, exactly once, in {@link AuditBatch}es: each poll's entries of one audit partition become one record
- * (up to {@link AuditBatch#MAX_ENTRIES} entries each). It reads committed entries only, and a transaction holds
- * both the batches it wrote and the consumer group's offsets past their entries; a transaction commits every
- * {@code commitInterval}. Entries are copied as bytes, never decoded here: their readers decode them, and only
+ * event, exactly once, in {@link AuditBatch}es: the entries read since the last commit, of every audit partition,
+ * become one record (more when they exceed {@link AuditBatch#MAX_ENTRIES} or {@link AuditBatch#MAX_BYTES}). It
+ * reads committed entries only, and one transaction holds both the batches and the consumer group's offsets past
+ * their entries; it commits {@code commitInterval} after the first entry read since the last commit. Unless a batch
+ * fills before then, the transaction begins at the commit, so it holds back the topic's other events (every reader
+ * reads committed records) only while the commit runs. Entries are copied as bytes, never decoded here: their readers decode them, and only
  * when someone reads them (docs/events.md). The consumer group's generation fences a mirror that lost its
  * partitions (KIP-447), so two instances never both commit the same entries.
  */
@@ -61,7 +63,12 @@ public final class AuditMirror implements AutoCloseable {
     private final Thread thread;
     private volatile State state = State.STARTING;
     private volatile boolean running = true;
-    private long transactionStarted = -1;
+    /** Entries read and not yet sent, of every partition, each partition's in its order. */
+    private List<AuditBatch.Entry> buffered = new ArrayList<>();
+    private int bufferedBytes;
+    /** When the oldest record read since the last commit was read ({@link System#nanoTime()}), or -1. */
+    private long firstRead = -1;
+    private boolean inTransaction;
 
     /**
      * @param group           the consumer group (its committed offsets are where the mirror resumes)
@@ -113,8 +120,8 @@ public final class AuditMirror implements AutoCloseable {
             state = State.RUNNING;
             while (running) {
                 try {
-                    copy(consumer.poll(pollTimeout()));
-                    if (transactionStarted >= 0 && System.nanoTime() - transactionStarted >= commitInterval.toNanos()) {
+                    read(consumer.poll(pollTimeout()));
+                    if (firstRead >= 0 && System.nanoTime() - firstRead >= commitInterval.toNanos()) {
                         commit();
                     }
                 } catch (ProducerFencedException e) {
@@ -126,7 +133,7 @@ public final class AuditMirror implements AutoCloseable {
                     abortAndRewind();
                 }
             }
-            if (transactionStarted >= 0) {
+            if (firstRead >= 0) {
                 commit();
             }
             state = State.STOPPED;
@@ -141,46 +148,56 @@ public final class AuditMirror implements AutoCloseable {
     }
 
     private Duration pollTimeout() {
-        if (transactionStarted < 0) {
+        if (firstRead < 0) {
             return Duration.ofMillis(200);
         }
-        long left = commitInterval.toNanos() - (System.nanoTime() - transactionStarted);
+        long left = commitInterval.toNanos() - (System.nanoTime() - firstRead);
         return Duration.ofNanos(Math.max(0, left));
     }
 
-    /** Sends each partition's entries as batches, inside the open transaction (begun if none is). */
-    private void copy(ConsumerRecords<String, byte[]> records) {
+    /**
+     * Buffers the entries read until the next commit; a full batch is sent at once, inside the transaction (begun
+     * if none is). Nothing sent is visible before the commit anyway (every reader reads committed records), so
+     * waiting for it costs no latency, and a commit sends one batch where each poll of each partition sent one.
+     */
+    private void read(ConsumerRecords<String, byte[]> records) {
         if (records.isEmpty()) {
             return;
         }
-        if (transactionStarted < 0) {
-            producer.beginTransaction();
-            transactionStarted = System.nanoTime();
+        if (firstRead < 0) {
+            firstRead = System.nanoTime();
         }
         for (TopicPartition partition : records.partitions()) {
-            List<AuditBatch.Entry> batch = new ArrayList<>();
-            int bytes = 0;
             long next = -1;
             for (ConsumerRecord<String, byte[]> record : records.records(partition)) {
                 next = record.offset() + 1;
-                if (record.value() == null) {
-                    continue;
+                if (record.value() != null) {
+                    buffer(entry(record));
                 }
-                AuditBatch.Entry entry = entry(record);
-                if (!batch.isEmpty() && (batch.size() == AuditBatch.MAX_ENTRIES
-                        || bytes + entry.encodedSize() > AuditBatch.MAX_BYTES)) {
-                    send(batch);
-                    batch = new ArrayList<>();
-                    bytes = 0;
-                }
-                batch.add(entry);
-                bytes += entry.encodedSize();
-            }
-            if (!batch.isEmpty()) {
-                send(batch);
             }
             pending.put(partition, new OffsetAndMetadata(next));
         }
+    }
+
+    private void buffer(AuditBatch.Entry entry) {
+        if (!buffered.isEmpty() && (buffered.size() == AuditBatch.MAX_ENTRIES
+                || bufferedBytes + entry.encodedSize() > AuditBatch.MAX_BYTES)) {
+            sendBuffered();
+        }
+        buffered.add(entry);
+        bufferedBytes += entry.encodedSize();
+    }
+
+    private void sendBuffered() {
+        if (!inTransaction) {
+            producer.beginTransaction();
+            inTransaction = true;
+        }
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(AuditBatch.header());
+        producer.send(new ProducerRecord<>(eventsTopic, 0, null, null, AuditBatch.encode(buffered), headers));
+        buffered = new ArrayList<>();
+        bufferedBytes = 0;
     }
 
     /** The record as a batch entry, with the span {@code audit mirror} when it carries a trace. */
@@ -195,29 +212,39 @@ public final class AuditMirror implements AutoCloseable {
                 record.value());
     }
 
-    private void send(List<AuditBatch.Entry> batch) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(AuditBatch.header());
-        producer.send(new ProducerRecord<>(eventsTopic, 0, null, null, AuditBatch.encode(batch), headers));
-    }
-
+    /** Sends what is buffered and commits it with the group's offsets past it, in one transaction. */
     private void commit() {
+        if (!buffered.isEmpty()) {
+            sendBuffered();
+        }
+        if (!inTransaction) {
+            producer.beginTransaction();
+            inTransaction = true;
+        }
         if (!pending.isEmpty()) {
             producer.sendOffsetsToTransaction(Map.copyOf(pending), consumer.groupMetadata());
         }
         producer.commitTransaction();
+        inTransaction = false;
+        forget();
+    }
+
+    /** Drops what was read since the last commit (it is read again from the committed offsets). */
+    private void forget() {
         pending.clear();
-        transactionStarted = -1;
+        buffered = new ArrayList<>();
+        bufferedBytes = 0;
+        firstRead = -1;
     }
 
     private void abortAndRewind() {
         try {
-            if (transactionStarted >= 0) {
+            if (inTransaction) {
                 producer.abortTransaction();
             }
         } finally {
-            transactionStarted = -1;
-            pending.clear();
+            inTransaction = false;
+            forget();
         }
         Set<TopicPartition> assigned = consumer.assignment();
         Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(assigned);
@@ -235,7 +262,7 @@ public final class AuditMirror implements AutoCloseable {
     private final class CommitBeforeRevoke implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (transactionStarted >= 0) {
+            if (firstRead >= 0) {
                 commit();
             }
         }
@@ -247,13 +274,13 @@ public final class AuditMirror implements AutoCloseable {
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             // The group moved on without us: whatever the open transaction holds must not commit.
-            if (transactionStarted >= 0) {
-                try {
+            try {
+                if (inTransaction) {
                     producer.abortTransaction();
-                } finally {
-                    transactionStarted = -1;
-                    pending.clear();
                 }
+            } finally {
+                inTransaction = false;
+                forget();
             }
         }
     }
