@@ -29,10 +29,12 @@ final class BenchFleet {
     /**
      * Instance A of the deployment {@code isolation} (every role; its own schema, topics and Streams applications),
      * with the {@code audit} stream events on or off and the audit mirror committing every {@code mirrorCommitMs}.
-     * Instance B is {@code a.toBuilder().roles("api").instanceId(isolation + "-b")}.
+     * Instance B is {@code a.toBuilder().roles("api").instanceId(isolation + "-b")}. {@code -Dbench.roles} gives A
+     * fewer roles, to see what each costs (e.g. {@code api,quota,pipeline}: no sinks).
      */
     static WardenConfig instanceA(String isolation, Path stateDir, boolean mirror, long mirrorCommitMs) {
         return WardenConfig.builder()
+                .roles(System.getProperty("bench.roles", "api,quota,pipeline,sinks"))
                 .host("127.0.0.1").port(0).instanceId(isolation + "-a").bootstrapToken(ADMIN)
                 .pgSchema(isolation).pgPoolSize(10)
                 .streamsApplicationPrefix(isolation + "-").streamsStateDir(stateDir.toString())

@@ -18,21 +18,17 @@ final class CpuMeter {
     private CpuMeter() {
     }
 
-    /** CPU time used so far, in nanoseconds: this JVM's and PostgreSQL's (its exited backends included). */
-    static long used() {
-        return jvm() + postgres();
-    }
-
-    private static long jvm() {
+    /** CPU time used so far, in nanoseconds: this JVM's. */
+    static long jvm() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
     /**
      * utime + stime + cutime + cstime of every process named {@code postgres}: a backend that exits moves its
-     * time to the postmaster's cutime/cstime, so the sum only grows. 0 where /proc cannot be read.
+     * time to the postmaster's cutime/cstime, so the sum only grows. In nanoseconds; 0 where /proc cannot be read.
      */
-    private static long postgres() {
+    static long postgres() {
         long ticks = 0;
         try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString()
                 .chars().allMatch(Character::isDigit))) {

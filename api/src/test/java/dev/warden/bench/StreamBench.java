@@ -77,10 +77,12 @@ public final class StreamBench {
                     ratios.add(on.perSecond() / (double) off.perSecond());
                     cpuRatios.add(off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision());
                     lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: decisions/s with audit events on"
-                            + " / off = %d / %d = %.3f; CPU per decision (JVM + PostgreSQL) off / on = %.1f / %.1f µs"
-                            + " = %.3f", instances, r + 1, on.perSecond(), off.perSecond(),
+                            + " / off = %d / %d = %.3f; CPU per decision off / on = %.1f / %.1f µs = %.3f (JVM %.1f /"
+                            + " %.1f, PostgreSQL %.1f / %.1f)", instances, r + 1, on.perSecond(), off.perSecond(),
                             on.perSecond() / (double) off.perSecond(), off.cpuMicrosPerDecision(),
-                            on.cpuMicrosPerDecision(), off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision()));
+                            on.cpuMicrosPerDecision(), off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision(),
+                            off.jvmMicrosPerDecision(), on.jvmMicrosPerDecision(), off.postgresMicrosPerDecision(),
+                            on.postgresMicrosPerDecision()));
                 }
                 ratios.sort(null);
                 cpuRatios.sort(null);
@@ -99,8 +101,12 @@ public final class StreamBench {
      * What one fleet did under full load: decisions per second, and the CPU time (this JVM, which also runs the
      * broker and the load, and PostgreSQL) per decision.
      */
-    private record Load(long perSecond, double cpuMicrosPerDecision) {
-        static final Load NONE = new Load(1, 1);
+    private record Load(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision) {
+        static final Load NONE = new Load(1, 1, 0);
+
+        double cpuMicrosPerDecision() {
+            return jvmMicrosPerDecision + postgresMicrosPerDecision;
+        }
     }
 
     /** One fleet: its throughput, and (events on) its SSE latency. */
@@ -155,11 +161,13 @@ public final class StreamBench {
         Thread.sleep(WARMUP_MS);
         long start = decisions.get();
         long startNanos = System.nanoTime();
-        long startCpu = CpuMeter.used();
+        long startJvm = CpuMeter.jvm();
+        long startPostgres = CpuMeter.postgres();
         Thread.sleep(MEASURE_MS);
         long done = decisions.get() - start;
         double elapsed = (System.nanoTime() - startNanos) / 1e9;
-        double cpu = (CpuMeter.used() - startCpu) / 1e3;
+        double jvm = (CpuMeter.jvm() - startJvm) / 1e3;
+        double postgres = (CpuMeter.postgres() - startPostgres) / 1e3;
         running.set(false);
         for (Thread t : threads) {
             t.join(10_000);
@@ -167,7 +175,7 @@ public final class StreamBench {
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " load workers failed, the first: " + failure.get());
         }
-        return new Load(Math.round(done / elapsed), cpu / Math.max(1, done));
+        return new Load(Math.round(done / elapsed), jvm / Math.max(1, done), postgres / Math.max(1, done));
     }
 
     /** Paced decisions; every subscriber's delay from each decision's answer to its event. */

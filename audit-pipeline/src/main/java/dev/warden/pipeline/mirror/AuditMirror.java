@@ -97,6 +97,7 @@ public final class AuditMirror implements AutoCloseable {
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, BATCH_MS,
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024), new StringSerializer(),
                 new ByteArraySerializer());
         this.thread = Thread.ofPlatform().name("warden-audit-mirror").daemon().unstarted(() -> run(auditTopic));
