@@ -14,13 +14,14 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The audit mirror, part of the {@code pipeline} role: its own Kafka Streams application ({@code <prefix>mirror})
- * that turns every {@code warden.audit} entry into one {@code audit} event on {@code warden.events}, exactly once.
+ * The audit mirror, part of the {@code pipeline} role: an {@link AuditMirror} (consumer group
+ * {@code <prefix>mirror}) that turns every {@code warden.audit} entry into one {@code audit} event on
+ * {@code warden.events}, exactly once, many to a record.
  * <p>
  * It is apart from the pipeline's aggregates because its transactions decide how long every later event on
  * {@code warden.events} waits for the SSE stream (a committed reader): it commits every
- * {@code warden.streams.mirror-commit-interval-ms} (20 ms), which a stateless topology can afford and the
- * aggregates (state stores, changelogs) cannot, and it batches for 5 ms rather than the aggregates' 100 ms.
+ * {@code warden.streams.mirror-commit-interval-ms} (20 ms), which a stateless copy can afford and the aggregates
+ * (state stores, changelogs) cannot, and it fetches for at most 5 ms rather than the aggregates' 100 ms.
  * Measured in docs/benchmarks.md ("Stream: {@code audit} events' SSE latency and throughput cost").
  * <p>
  * The mirror used to run inside the pipeline application. On its first start (its group has no offsets) it takes
@@ -48,6 +49,7 @@ public final class AuditMirrorRole implements AutoCloseable {
                 config.instanceId() + "-" + NAME, Duration.ofMillis(config.streams().mirrorCommitIntervalMs()), tracer)
                 .start());
     }
+
     /**
      * When {@code mirrorGroup} has no committed offsets, gives it {@code pipelineGroup}'s committed offsets of
      * {@code auditTopic} (where the mirror stopped when it ran inside the pipeline application). A group that has

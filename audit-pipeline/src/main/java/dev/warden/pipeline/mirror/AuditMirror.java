@@ -42,8 +42,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * reads committed entries only, and one transaction holds both the batches and the consumer group's offsets past
  * their entries; it commits {@code commitInterval} after the first entry read since the last commit. Unless a batch
  * fills before then, the transaction begins at the commit, so it holds back the topic's other events (every reader
- * reads committed records) only while the commit runs. Entries are copied as bytes, never decoded here: their readers decode them, and only
- * when someone reads them (docs/events.md). The consumer group's generation fences a mirror that lost its
+ * reads committed records) only while the commit runs. Entries are copied as bytes, never decoded here: their
+ * readers decode them, and only when someone reads them (docs/events.md). The consumer group's generation fences a mirror that lost its
  * partitions (KIP-447), so two instances never both commit the same entries.
  */
 public final class AuditMirror implements AutoCloseable {
@@ -190,10 +190,7 @@ public final class AuditMirror implements AutoCloseable {
     }
 
     private void sendBuffered() {
-        if (!inTransaction) {
-            producer.beginTransaction();
-            inTransaction = true;
-        }
+        beginIfNone();
         RecordHeaders headers = new RecordHeaders();
         headers.add(AuditBatch.header());
         producer.send(new ProducerRecord<>(eventsTopic, 0, null, null, AuditBatch.encode(buffered), headers));
@@ -218,16 +215,32 @@ public final class AuditMirror implements AutoCloseable {
         if (!buffered.isEmpty()) {
             sendBuffered();
         }
-        if (!inTransaction) {
-            producer.beginTransaction();
-            inTransaction = true;
-        }
+        beginIfNone();
         if (!pending.isEmpty()) {
             producer.sendOffsetsToTransaction(Map.copyOf(pending), consumer.groupMetadata());
         }
         producer.commitTransaction();
         inTransaction = false;
         forget();
+    }
+
+    private void beginIfNone() {
+        if (!inTransaction) {
+            producer.beginTransaction();
+            inTransaction = true;
+        }
+    }
+
+    /** Aborts the open transaction, if any, and drops what was read since the last commit. */
+    private void abort() {
+        try {
+            if (inTransaction) {
+                producer.abortTransaction();
+            }
+        } finally {
+            inTransaction = false;
+            forget();
+        }
     }
 
     /** Drops what was read since the last commit (it is read again from the committed offsets). */
@@ -239,14 +252,7 @@ public final class AuditMirror implements AutoCloseable {
     }
 
     private void abortAndRewind() {
-        try {
-            if (inTransaction) {
-                producer.abortTransaction();
-            }
-        } finally {
-            inTransaction = false;
-            forget();
-        }
+        abort();
         Set<TopicPartition> assigned = consumer.assignment();
         Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(assigned);
         for (TopicPartition partition : assigned) {
@@ -275,14 +281,7 @@ public final class AuditMirror implements AutoCloseable {
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             // The group moved on without us: whatever the open transaction holds must not commit.
-            try {
-                if (inTransaction) {
-                    producer.abortTransaction();
-                }
-            } finally {
-                inTransaction = false;
-                forget();
-            }
+            abort();
         }
     }
 
