@@ -35,6 +35,7 @@ public final class AuditBatch {
 
     private static final byte[] MAGIC = "WAB1".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] VERSION = {1};
+    private static final byte[] NONE = new byte[0];
 
     private AuditBatch() {
     }
@@ -91,6 +92,19 @@ public final class AuditBatch {
 
     /** The entries of a batch's value; {@link IllegalArgumentException} when it is not a well-formed batch. */
     public static List<Entry> decode(byte[] value) {
+        return read(value, true);
+    }
+
+    /**
+     * The traceparent of each entry of a batch's value (empty where an entry carries none), without copying the
+     * entries themselves; {@link IllegalArgumentException} when it is not a well-formed batch.
+     */
+    public static List<String> traceparents(byte[] value) {
+        return read(value, false).stream().map(Entry::traceparent).toList();
+    }
+
+    /** The entries of {@code value}, each with its bytes when {@code withValues}, else with none. */
+    private static List<Entry> read(byte[] value, boolean withValues) {
         if (value == null || value.length < MAGIC.length + 4) {
             throw new IllegalArgumentException("not an audit batch: too short");
         }
@@ -108,8 +122,8 @@ public final class AuditBatch {
             List<Entry> entries = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 long timestamp = in.getLong();
-                String trace = new String(slice(in), StandardCharsets.US_ASCII);
-                entries.add(new Entry(timestamp, trace, slice(in)));
+                String trace = new String(slice(in, true), StandardCharsets.US_ASCII);
+                entries.add(new Entry(timestamp, trace, slice(in, withValues)));
             }
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException("audit batch has " + in.remaining() + " bytes after its entries");
@@ -133,10 +147,15 @@ public final class AuditBatch {
                 Map.of("entry", AuditEntryCodec.asJsonValue(entry)), Optional.of(entry.agentId()), entry.userId());
     }
 
-    private static byte[] slice(ByteBuffer in) {
+    /** The next length-prefixed bytes of {@code in}: a copy when {@code copy}, else skipped (none). */
+    private static byte[] slice(ByteBuffer in, boolean copy) {
         int length = in.getInt();
         if (length < 0 || length > in.remaining()) {
             throw new IllegalArgumentException("audit batch entry of " + length + " bytes overruns the batch");
+        }
+        if (!copy) {
+            in.position(in.position() + length);
+            return NONE;
         }
         byte[] out = new byte[length];
         in.get(out);

@@ -35,6 +35,19 @@ class AuditBatchTest {
     }
 
     @Test
+    void traceparentsAreReadWithoutTheEntriesAndAMalformedBatchIsRefusedAlike() {
+        String trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        byte[] good = AuditBatch.encode(List.of(new AuditBatch.Entry(1, trace, AuditEntryCodec.encode(ENTRY)),
+                new AuditBatch.Entry(2, "", new byte[] {1, 2, 3})));
+
+        assertThat(AuditBatch.traceparents(good)).containsExactly(trace, "");
+        byte[] cut = Arrays.copyOf(good, good.length - 1);
+        assertThatThrownBy(() -> AuditBatch.traceparents(cut)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overruns the batch");
+        assertThatThrownBy(() -> AuditBatch.decode(cut)).hasMessageContaining("overruns the batch");
+    }
+
+    @Test
     void anEntryIsTheAuditEventAsGetAuditShowsIt() throws Exception {
         StreamEvent event = AuditBatch.event(AuditEntryCodec.encode(ENTRY), "7.3");
 

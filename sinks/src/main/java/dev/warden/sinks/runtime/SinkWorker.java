@@ -282,9 +282,9 @@ public final class SinkWorker implements AutoCloseable {
                 traceStored(batch, TraceHeaders.extract(record.headers()));
             } else if (AuditBatch.isBatch(record.headers())) {
                 try {
-                    for (AuditBatch.Entry entry : AuditBatch.decode(record.value())) {
-                        if (!entry.traceparent().isEmpty()) {
-                            traceStored(batch, TraceHeaders.extract(entry.traceparent()));
+                    for (String traceparent : AuditBatch.traceparents(record.value())) {
+                        if (!traceparent.isEmpty()) {
+                            traceStored(batch, TraceHeaders.extract(traceparent));
                         }
                     }
                 } catch (IllegalArgumentException e) {
