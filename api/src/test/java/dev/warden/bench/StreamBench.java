@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,7 +37,8 @@ import java.util.concurrent.locks.LockSupport;
  * N times (each on freshly started instances; every other pair with the events on first) and reports the median
  * ratio, as one pair on a shared 2-core machine swings by ±20%; {@code -Dbench.mirror-commit-ms} sets
  * {@code warden.streams.mirror-commit-interval-ms}. Beside throughput, each run reports the CPU time per decision
- * ({@link CpuMeter}: this JVM and PostgreSQL), which the neighbours on a shared machine disturb much less; its
+ * ({@link CpuMeter}: this JVM and PostgreSQL), which the neighbours on a shared machine disturb much less, and the
+ * broker's requests per 1,000 decisions by type ({@link BrokerRequests}); its
  * ratio off / on is the events' cost on a machine where CPU is the limit.
  */
 public final class StreamBench {
@@ -83,6 +85,8 @@ public final class StreamBench {
                             on.cpuMicrosPerDecision(), off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision(),
                             off.jvmMicrosPerDecision(), on.jvmMicrosPerDecision(), off.postgresMicrosPerDecision(),
                             on.postgresMicrosPerDecision()));
+                    lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: broker requests per 1,000 decisions,"
+                            + " off: %s; on: %s", instances, r + 1, off.brokerRequests(), on.brokerRequests()));
                 }
                 ratios.sort(null);
                 cpuRatios.sort(null);
@@ -101,8 +105,9 @@ public final class StreamBench {
      * What one fleet did under full load: decisions per second, and the CPU time (this JVM, which also runs the
      * broker and the load, and PostgreSQL) per decision.
      */
-    private record Load(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision) {
-        static final Load NONE = new Load(1, 1, 0);
+    private record Load(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision,
+                        String brokerRequests) {
+        static final Load NONE = new Load(1, 1, 0, "");
 
         double cpuMicrosPerDecision() {
             return jvmMicrosPerDecision + postgresMicrosPerDecision;
@@ -163,11 +168,13 @@ public final class StreamBench {
         long startNanos = System.nanoTime();
         long startJvm = CpuMeter.jvm();
         long startPostgres = CpuMeter.postgres();
+        Map<String, Long> startRequests = BrokerRequests.counts();
         Thread.sleep(MEASURE_MS);
         long done = decisions.get() - start;
         double elapsed = (System.nanoTime() - startNanos) / 1e9;
         double jvm = (CpuMeter.jvm() - startJvm) / 1e3;
         double postgres = (CpuMeter.postgres() - startPostgres) / 1e3;
+        String requests = BrokerRequests.perThousand(startRequests, BrokerRequests.counts(), done);
         running.set(false);
         for (Thread t : threads) {
             t.join(10_000);
@@ -175,7 +182,8 @@ public final class StreamBench {
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " load workers failed, the first: " + failure.get());
         }
-        return new Load(Math.round(done / elapsed), jvm / Math.max(1, done), postgres / Math.max(1, done));
+        return new Load(Math.round(done / elapsed), jvm / Math.max(1, done), postgres / Math.max(1, done),
+                requests);
     }
 
     /** Paced decisions; every subscriber's delay from each decision's answer to its event. */
