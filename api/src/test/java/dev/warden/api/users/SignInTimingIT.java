@@ -16,8 +16,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Sign-in takes as long for an unknown username as for a known one with a wrong password (SPEC Username
  * plugin: the response never reveals whether the username exists). Uses the production Argon2id cost, so
- * that skipping the hash for unknown users would show as a difference of an order of magnitude; the bound
- * is coarse (medians within a third of each other) so that a busy machine does not make it flaky.
+ * that skipping the hash for unknown users shows: with the hash skipped (checked by hand) the ratio of medians
+ * was 0.29 (10.5 ms against 36.4 ms). The bound is coarse (medians within a factor of two of each other): a busy
+ * 2-core CI machine once moved the ratio to 0.74 with the same code, and 0.5 still catches the skipped hash.
  */
 class SignInTimingIT {
     static final int ROUNDS = 15;
@@ -48,7 +49,7 @@ class SignInTimingIT {
         System.out.printf("sign-in medians: known user, wrong password %.1f ms; unknown user %.1f ms%n",
                 knownMs, unknownMs);
         assertThat(unknownMs / knownMs).as("unknown/known median ratio (known %.1f ms, unknown %.1f ms)",
-                knownMs, unknownMs).isBetween(0.75, 1.33);
+                knownMs, unknownMs).isBetween(0.5, 2.0);
     }
 
     static long timeSignIn(Http http, String username) {

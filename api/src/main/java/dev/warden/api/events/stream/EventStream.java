@@ -111,7 +111,6 @@ public final class EventStream implements HttpService, AutoCloseable {
         }
     }
 
-    /** Number of open SSE connections. */
     /** What the stream has delivered and dropped. */
     public StreamCounters counters() {
         return counters;
