@@ -51,6 +51,7 @@ import dev.warden.api.events.stream.Subscriber;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.api.kafka.TopicProvisioner;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.HealthRoutes;
 import dev.warden.api.observe.HttpObservation;
 import dev.warden.api.observe.Logs;
@@ -397,28 +398,20 @@ public final class WardenPlatform implements AutoCloseable {
 
     /** UP while every consumer loop of the API role has started and runs; the detail counts what they skipped. */
     private static HealthCheck consumersHealth(Map<String, Supplier<ConsumerLoop.Health>> loops) {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "api-consumers";
-            }
-
-            @Override
-            public Result check() {
-                List<String> notRunning = new ArrayList<>();
-                long failures = 0;
-                for (Map.Entry<String, Supplier<ConsumerLoop.Health>> loop : new TreeMap<>(loops).entrySet()) {
-                    ConsumerLoop.Health health = loop.getValue().get();
-                    failures += health.failures();
-                    if (!health.started() || !health.running()) {
-                        notRunning.add(loop.getKey());
-                    }
+        return HealthCheck.of("api-consumers", () -> {
+            List<String> notRunning = new ArrayList<>();
+            long failures = 0;
+            for (Map.Entry<String, Supplier<ConsumerLoop.Health>> loop : new TreeMap<>(loops).entrySet()) {
+                ConsumerLoop.Health health = loop.getValue().get();
+                failures += health.failures();
+                if (!health.started() || !health.running()) {
+                    notRunning.add(loop.getKey());
                 }
-                return notRunning.isEmpty()
-                        ? Result.up("consuming (" + failures + " failures retried or skipped so far)")
-                        : Result.down("not consuming: " + String.join(", ", notRunning));
             }
-        };
+            return notRunning.isEmpty()
+                    ? Result.up("consuming (" + failures + " failures retried or skipped so far)")
+                    : Result.down("not consuming: " + String.join(", ", notRunning));
+        });
     }
 
     /** What a user's API token needs to open the event stream. */

@@ -1,5 +1,7 @@
 package dev.warden.api.observe;
 
+import java.util.function.Supplier;
+
 /** One component's readiness, checked on every {@code GET /observe/health}. Must answer within seconds. */
 public interface HealthCheck {
     /** The component's name in the health report, e.g. {@code postgres}. */
@@ -7,6 +9,21 @@ public interface HealthCheck {
 
     /** The component's current state. Never throws: failures are reported as DOWN. */
     Result check();
+
+    /** A check named {@code name} that answers with {@code check}. */
+    static HealthCheck of(String name, Supplier<Result> check) {
+        return new HealthCheck() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Result check() {
+                return check.get();
+            }
+        };
+    }
 
     /**
      * UP, DEGRADED (working, but something needs an operator: a sink that keeps failing or falls behind) or

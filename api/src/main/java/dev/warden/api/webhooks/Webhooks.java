@@ -2,6 +2,7 @@ package dev.warden.api.webhooks;
 
 import dev.warden.api.db.Database;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.sinks.runtime.DeadLetters;
 import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.webhooks.TargetGuard;
@@ -76,20 +77,12 @@ public final class Webhooks {
 
         /** UP once the worker has joined its consumer group. */
         public HealthCheck health() {
-            return new HealthCheck() {
-                @Override
-                public String name() {
-                    return "webhook-worker";
+            return HealthCheck.of("webhook-worker", () -> {
+                if (!worker.isAssigned()) {
+                    return Result.down("joining the consumer group");
                 }
-
-                @Override
-                public Result check() {
-                    if (!worker.isAssigned()) {
-                        return Result.down("joining the consumer group");
-                    }
-                    return worker.health().degradedReason().map(Result::degraded).orElse(Result.up("consuming"));
-                }
-            };
+                return worker.health().degradedReason().map(Result::degraded).orElse(Result.up("consuming"));
+            });
         }
 
         /** Dead letters and lag of the worker, for metrics. */

@@ -2,6 +2,7 @@ package dev.warden.launcher.roles;
 
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.pipeline.mirror.AuditMirror;
 import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
@@ -85,18 +86,10 @@ public final class AuditMirrorRole implements AutoCloseable {
 
     /** UP while the mirror runs. */
     public HealthCheck health() {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "audit-mirror";
-            }
-
-            @Override
-            public Result check() {
-                AuditMirror.State state = mirror.state();
-                return state == AuditMirror.State.RUNNING ? Result.up("RUNNING") : Result.down(state.name());
-            }
-        };
+        return HealthCheck.of("audit-mirror", () -> {
+            AuditMirror.State state = mirror.state();
+            return state == AuditMirror.State.RUNNING ? Result.up("RUNNING") : Result.down(state.name());
+        });
     }
 
     @Override

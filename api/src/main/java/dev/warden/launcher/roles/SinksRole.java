@@ -3,6 +3,7 @@ package dev.warden.launcher.roles;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.db.Database;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.sinks.external.AuditSink;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
 import dev.warden.sinks.runtime.SinkCounters;
@@ -57,22 +58,14 @@ public final class SinksRole implements AutoCloseable {
 
     /** UP once every worker has joined its group and sought to its stored offsets. */
     public HealthCheck health() {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "sink-workers";
+        return HealthCheck.of("sink-workers", () -> {
+            if (!auditWorker.isAssigned() || !streamStoreWorker.isAssigned()) {
+                return Result.down("joining the consumer group");
             }
-
-            @Override
-            public Result check() {
-                if (!auditWorker.isAssigned() || !streamStoreWorker.isAssigned()) {
-                    return Result.down("joining the consumer group");
-                }
-                List<String> problems = sinkHealth().stream()
-                        .flatMap(h -> h.degradedReason().map(r -> h.sink() + ": " + r).stream()).toList();
-                return problems.isEmpty() ? Result.up("consuming") : Result.degraded(String.join("; ", problems));
-            }
-        };
+            List<String> problems = sinkHealth().stream()
+                    .flatMap(h -> h.degradedReason().map(r -> h.sink() + ": " + r).stream()).toList();
+            return problems.isEmpty() ? Result.up("consuming") : Result.degraded(String.join("; ", problems));
+        });
     }
 
     /** Failures, lag and dead letters of each worker, for health and metrics. */
