@@ -77,7 +77,6 @@ import dev.warden.api.oauth.agents.AgentClientRoutes;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import java.util.Optional;
 import dev.warden.api.webhooks.Webhooks;
-import dev.warden.launcher.roles.AuditMirrorRole;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.launcher.roles.SinksRole;
@@ -192,11 +191,6 @@ public final class WardenPlatform implements AutoCloseable {
             if (config.runs(Role.PIPELINE)) {
                 PipelineRole pipeline = push(resources, PipelineRole.start(config, kafkaBootstrap));
                 allChecks.add(pipeline.health());
-                if (config.eventStream().mirrorAudit()) {
-                    AuditMirrorRole mirror = push(resources,
-                            AuditMirrorRole.start(config, kafkaBootstrap, admin, tracing.tracer()));
-                    allChecks.add(mirror.health());
-                }
             }
             if (config.runs(Role.QUOTA)) {
                 QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap, tracing.tracer()));
@@ -237,7 +231,7 @@ public final class WardenPlatform implements AutoCloseable {
             Webhooks webhooks = Webhooks.create(config.webhooks(), config.runs(Role.API) || config.runs(Role.SINKS), db,
                     clock);
             if (config.runs(Role.SINKS)) {
-                SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, db,
+                SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, admin, db,
                         AuditSinks.build(config.auditSinks(), clock), counters, clock, tracing.tracer()));
                 allChecks.add(sinks.health());
                 sinkHealth.addAll(sinks.sinkHealth());

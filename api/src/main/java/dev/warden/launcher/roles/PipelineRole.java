@@ -15,8 +15,8 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The {@code pipeline} role's aggregates: the Kafka Streams topologies for dashboard aggregates, budgets and
- * anomaly detection, in one application with exactly-once processing so a crash never counts anything twice. The
- * role's other part, the audit mirror, is {@link AuditMirrorRole}.
+ * anomaly detection, in one application with exactly-once processing so a crash never counts anything twice. (The
+ * {@code audit} stream events are published by the audit writer, in the sinks role.)
  */
 public final class PipelineRole implements AutoCloseable {
     /** The application's name: its id and consumer group are {@code <prefix>pipeline}. */
@@ -37,8 +37,7 @@ public final class PipelineRole implements AutoCloseable {
         AnomalyTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(),
                 AnomalyRules.defaults());
         // Each commit ends an exactly-once transaction; one that wrote a budget or anomaly event onto
-        // warden.events holds every later event back from committed readers (the SSE stream) until then. The
-        // audit mirror, which writes on every decision, is its own application (AuditMirrorRole).
+        // warden.events holds every later event back from committed readers (the SSE stream) until then.
         Properties p = StreamsSettings.of(config, bootstrap, NAME, config.streams().pipelineCommitIntervalMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), SinkWorker.BATCH_FETCH_MIN_BYTES);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), SinkWorker.BATCH_FETCH_MAX_WAIT_MS);

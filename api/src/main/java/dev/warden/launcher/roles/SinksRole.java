@@ -5,6 +5,7 @@ import dev.warden.api.db.Database;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.sinks.external.AuditSink;
+import dev.warden.sinks.postgres.AuditEventPublisher;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
 import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.sinks.runtime.SinkHealth;
@@ -15,10 +16,12 @@ import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * The {@code sinks} role: the connector-style workers: the Postgres audit writer (exactly-once into
- * {@code audit_events}) with its fan-out to the configured external audit sinks, and the stream-event store
+ * {@code audit_events}, publishing each entry as an {@code audit} stream event in the same transaction) with its
+ * fan-out to the configured external audit sinks, and the stream-event store
  * ({@code service_stream_events}, for SSE replay). Health is DEGRADED, naming the sink and why, while a worker
  * keeps failing or falls behind.
  */
@@ -34,19 +37,34 @@ public final class SinksRole implements AutoCloseable {
     }
 
     /** Starts every sink worker, without tracing. */
-    public static SinksRole start(WardenConfig config, String bootstrap, Database db, List<AuditSink> externalSinks,
-                                  SinkCounters counters, InstantSource clock) {
-        return start(config, bootstrap, db, externalSinks, counters, clock, OpenTelemetry.noop().getTracer("warden"));
+    public static SinksRole start(WardenConfig config, String bootstrap, Admin admin, Database db,
+                                  List<AuditSink> externalSinks, SinkCounters counters, InstantSource clock) {
+        return start(config, bootstrap, admin, db, externalSinks, counters, clock,
+                OpenTelemetry.noop().getTracer("warden"));
     }
 
-    /** Starts every sink worker, with a span per stored record that carries a trace context. */
-    public static SinksRole start(WardenConfig config, String bootstrap, Database db, List<AuditSink> externalSinks,
-                                  SinkCounters counters, InstantSource clock, Tracer tracer) {
+    /**
+     * Starts every sink worker, with a span per stored record that carries a trace context. With
+     * {@code warden.events.mirror-audit} on, the audit writer publishes each entry it stores as an {@code audit}
+     * stream event ({@link AuditEventPublisher}) and batches for {@code warden.streams.mirror-commit-interval-ms}
+     * at most, which bounds how long such an event waits before it is published.
+     */
+    public static SinksRole start(WardenConfig config, String bootstrap, Admin admin, Database db,
+                                  List<AuditSink> externalSinks, SinkCounters counters, InstantSource clock,
+                                  Tracer tracer) {
+        boolean events = config.eventStream().mirrorAudit();
+        if (events) {
+            AuditMirrorHandover.takeOver(admin, db, StreamsSettings.applicationId(config, AuditMirrorHandover.MIRROR),
+                    config.kafka().topics().audit());
+        }
         PostgresAuditWriter writer = new PostgresAuditWriter(db.dataSource(), config.kafka().topics().audit(),
-                externalSinks, counters);
+                externalSinks, counters, events ? new AuditEventPublisher(bootstrap, config.kafka().topics().events(),
+                        config.instanceId(), tracer) : null);
         writer.ensurePartitions(clock.instant());
         SinkWorker worker = new SinkWorker(PostgresAuditWriter.SINK, bootstrap, config.streams().applicationPrefix()
-                + "sink-", config.kafka().topics().audit(), 20_000, writer, counters, tracer);
+                + "sink-", config.kafka().topics().audit(), 20_000, writer, counters, tracer, events
+                ? Duration.ofMillis(config.streams().mirrorCommitIntervalMs())
+                : Duration.ofMillis(SinkWorker.BATCH_FETCH_MAX_WAIT_MS));
         worker.start();
         SinkWorker streamStore = new SinkWorker(StreamEventStoreWriter.SINK, bootstrap,
                 config.streams().applicationPrefix() + "sink-", config.kafka().topics().events(), 5_000,

@@ -211,8 +211,8 @@ class MultiInstanceIT {
         String id = created.json().get("id").asText();
         String token = created.json().get("token").asText();
         String ask = "{\"agentId\":\"" + id + "\",\"action\":\"x\",\"resource\":\"y:z\"}";
-        // A transaction left open on warden.events, as the pipeline's audit mirror keeps one open for up to a second
-        // at a time: a reader of committed records sees nothing written after it until it ends.
+        // A transaction left open on warden.events (as the pipeline's exactly-once aggregates can leave one for up
+        // to their commit interval): a reader of committed records sees nothing written after it until it ends.
         java.util.Map<String, Object> props = java.util.Map.of(
                 org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, first.infra().kafkaBootstrap(),
                 org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, "it-open-" + System.nanoTime());

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One decision is one trace: the request's server span, the audit entry's producer span, the quota topology's
- * span, the audit row's and the stream store's store spans, the pipeline's mirror span and the SSE delivery all
+ * span, the audit row's and the stream store's store spans, the audit event's publish span and the SSE delivery all
  * share the trace id the caller sent in {@code traceparent}, each the child of the step before it. Recorded by the
  * SDK's in-memory exporter, with every role in one process on the real broker and database.
  */
@@ -58,7 +58,7 @@ class TracingIT {
         SpanData publish = await("warden.audit publish", SpanKind.PRODUCER);
         SpanData quota = await("quota decide", SpanKind.CONSUMER);
         SpanData row = await("postgres-audit store", SpanKind.CONSUMER);
-        SpanData mirror = await("audit mirror", SpanKind.CONSUMER);
+        SpanData event = await("audit event publish", SpanKind.PRODUCER);
         SpanData stored = await("stream-store store", SpanKind.CONSUMER);
         SpanData delivered = await("sse deliver", SpanKind.CONSUMER);
 
@@ -68,7 +68,7 @@ class TracingIT {
         assertThat(publish.getParentSpanId()).isEqualTo(server.getSpanId());
         assertThat(quota.getParentSpanId()).isEqualTo(server.getSpanId());
         assertThat(row.getParentSpanId()).isEqualTo(publish.getSpanId());
-        assertThat(mirror.getParentSpanId()).isEqualTo(publish.getSpanId());
+        assertThat(event.getParentSpanId()).isEqualTo(publish.getSpanId());
         assertThat(stored.getParentSpanId()).isEqualTo(publish.getSpanId());
         assertThat(delivered.getParentSpanId()).isEqualTo(publish.getSpanId());
     }

@@ -1,5 +1,6 @@
 package dev.warden.sinks.postgres;
 
+import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.Json;
@@ -12,6 +13,7 @@ import dev.warden.sinks.runtime.PoisonedBatchException;
 import dev.warden.sinks.runtime.SinkOffsets;
 import dev.warden.sinks.runtime.SinkCounters;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -31,6 +33,7 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.postgresql.PGConnection;
 
 /**
@@ -61,16 +64,29 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private final String topic;
     private final List<AuditSink> sinks;
     private final SinkCounters counters;
+    /** Publishes the stored entries as {@code audit} stream events, or null when those are off. */
+    private final AuditEventPublisher events;
     private final ExecutorService fanOut = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("warden-audit-fanout").daemon().factory());
     /** Entries stored since the last fan-out; touched by the store thread, then (after its wait) afterCommit. */
     private List<AuditEntry> toFanOut = new ArrayList<>();
 
     public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters) {
+        this(dataSource, topic, sinks, counters, null);
+    }
+
+    /**
+     * As the other constructor, publishing each entry it stores as an {@code audit} stream event through
+     * {@code events} (in the same transaction: {@link AuditEventPublisher}); null publishes none. The writer closes
+     * it.
+     */
+    public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters,
+                               AuditEventPublisher events) {
         this.dataSource = dataSource;
         this.topic = topic;
         this.sinks = List.copyOf(sinks);
         this.counters = counters;
+        this.events = events;
     }
 
     /** Creates the monthly partitions around {@code now} (last month to two months ahead). Idempotent. */
@@ -105,9 +121,13 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     public PreparedBatch prepare(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
         List<AuditEntry> entries = new ArrayList<>(records.size());
         List<DeadLetter> undecodable = new ArrayList<>();
+        List<AuditEventPublisher.Source> sources = new ArrayList<>(events == null ? 0 : records.size());
         for (ConsumerRecord<String, byte[]> record : records) {
             try {
                 entries.add(AuditEntryCodec.decode(record.value()));
+                if (events != null) {
+                    sources.add(source(record));
+                }
             } catch (RuntimeException e) {
                 undecodable.add(DeadLetter.of(SINK, record, "undecodable audit record: " + e.getMessage()));
                 LOG.warning("dead-lettering malformed audit record " + record.topic() + "-" + record.partition() + "@"
@@ -117,13 +137,23 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         String rows = entries.isEmpty() ? "" : csv(entries);
         Map<TopicPartition, Long> offsets = Map.copyOf(nextOffsets);
         return () -> {
-            long written = store(rows, undecodable, offsets);
+            long written = store(rows, undecodable, offsets, sources);
             toFanOut.addAll(entries);
             return new WriteResult(written, undecodable.size());
         };
     }
 
-    private long store(String rows, List<DeadLetter> undecodable, Map<TopicPartition, Long> nextOffsets) {
+    /** The stream event's side of a record: where it is, its time, its trace, its bytes (never decoded again). */
+    private static AuditEventPublisher.Source source(ConsumerRecord<String, byte[]> record) {
+        Header trace = record.headers().lastHeader("traceparent");
+        String traceparent = trace == null || trace.value() == null ? ""
+                : new String(trace.value(), StandardCharsets.US_ASCII);
+        return new AuditEventPublisher.Source(record.partition(), record.offset(),
+                new AuditBatch.Entry(record.timestamp(), traceparent, record.value()));
+    }
+
+    private long store(String rows, List<DeadLetter> undecodable, Map<TopicPartition, Long> nextOffsets,
+                       List<AuditEventPublisher.Source> sources) {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {
@@ -141,7 +171,13 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                 }
                 DeadLetters.store(conn, undecodable);
                 SinkOffsets.store(conn, SINK, nextOffsets);
+                // Last before the commit: an entry is published only once its row is in.
+                AuditEventPublisher.Published published = events == null || sources.isEmpty() ? null
+                        : events.publish(conn, sources);
                 conn.commit();
+                if (published != null) {
+                    events.committed(published);
+                }
                 return written;
             } catch (SQLException e) {
                 conn.rollback();
@@ -283,6 +319,9 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     @Override
     public void close() {
         fanOut.shutdown();
+        if (events != null) {
+            events.close();
+        }
         sinks.forEach(AuditSink::close);
     }
 }

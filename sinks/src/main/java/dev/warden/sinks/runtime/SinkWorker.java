@@ -81,6 +81,16 @@ public final class SinkWorker implements AutoCloseable {
      */
     public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
                       SinkCounters counters, Tracer tracer) {
+        this(name, bootstrap, groupPrefix, topic, maxPoll, writer, counters, tracer,
+                Duration.ofMillis(BATCH_FETCH_MAX_WAIT_MS));
+    }
+
+    /**
+     * As the other constructors, with {@code fetchMaxWait} as the most a record waits for its batch to fill (the
+     * audit writer, which publishes the {@code audit} stream events, batches for as long as they may wait).
+     */
+    public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
+                      SinkCounters counters, Tracer tracer, Duration fetchMaxWait) {
         this.tracer = tracer;
         this.name = name;
         this.topic = topic;
@@ -96,9 +106,9 @@ public final class SinkWorker implements AutoCloseable {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPoll);
         // Batched fetches: under load the broker answers once 64 KiB are ready instead of once per produce
-        // batch, which is most of the broker's and this consumer's per-record cost; when idle, 100 ms at most.
+        // batch, which is most of the broker's and this consumer's per-record cost; when idle, fetchMaxWait at most.
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, BATCH_FETCH_MIN_BYTES);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, BATCH_FETCH_MAX_WAIT_MS);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchMaxWait.toMillis());
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
         this.loop = new ConsumerLoop<>("warden-sink-" + name,
                 new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()), Duration.ofMillis(200),

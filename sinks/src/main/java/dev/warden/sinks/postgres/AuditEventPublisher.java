@@ -1,0 +1,303 @@
+package dev.warden.sinks.postgres;
+
+import dev.warden.authorizer.tracing.TraceHeaders;
+import dev.warden.pipeline.contract.AuditBatch;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Publishes the audit entries the audit writer stores as {@code audit} events on {@code warden.events}, many to a
+ * record ({@link AuditBatch}), inside the writer's PostgreSQL transaction, just before it commits: each entry is
+ * published once, whichever writer stores it and however a writer dies.
+ *
+ * <p>How: {@link #publish} locks the single row of {@code audit_event_publisher} (publishers take turns), reads
+ * {@code audit_event_marks} (per audit partition, the offset after the last entry published), publishes only the
+ * entries at or past their partition's mark, and records the new marks and the batch's offset in the same
+ * transaction. A batch can still be published and its transaction not commit (the process dies, PostgreSQL
+ * refuses the commit): it then lies on the topic after the recorded offset. So unless nothing has been added to the
+ * topic since this publisher's own last committed batch, {@code publish} first reads the topic from the recorded
+ * offset to its end and takes the marks of every batch found there (each batch names, in the header
+ * {@value #SOURCES_HEADER}, the last audit offset it holds of each partition). That read is short: it covers what
+ * was added since the last commit, normally nothing but a few other events.
+ *
+ * <p>The producer is idempotent and not transactional: no transaction holds back the topic's other events, and
+ * nobody reads the audit topic a second time to copy it (docs/decisions.md, issue 18).
+ */
+public final class AuditEventPublisher implements AutoCloseable {
+    /** The header that names, per audit partition, the last audit offset a batch holds: {@code "p=o,p=o"}. */
+    public static final String SOURCES_HEADER = "warden-audit-sources";
+
+    private static final Logger LOG = Logger.getLogger(AuditEventPublisher.class.getName());
+    private static final String LOCK = "SELECT events_offset FROM audit_event_publisher WHERE id = 1 FOR UPDATE";
+    private static final String MARKS = "SELECT audit_partition, next_offset FROM audit_event_marks";
+    private static final String MARK = "INSERT INTO audit_event_marks (audit_partition, next_offset) VALUES (?, ?) "
+            + "ON CONFLICT (audit_partition) DO UPDATE SET next_offset = "
+            + "GREATEST(audit_event_marks.next_offset, EXCLUDED.next_offset)";
+    private static final String RECORD = "UPDATE audit_event_publisher SET events_offset = GREATEST(events_offset, ?) "
+            + "WHERE id = 1";
+
+    /** One audit record to publish: where it is in the audit topic, and the entry it becomes. */
+    public record Source(int partition, long offset, AuditBatch.Entry entry) {
+    }
+
+    /** What one {@link #publish} did, for {@link #committed}. */
+    public record Published(long endAfter, int entries) {
+    }
+
+    private final TopicPartition events;
+    private final Tracer tracer;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<byte[], byte[]> reader;
+    /**
+     * The topic's end just after this publisher's last committed batch, or -1: while the topic's end is still
+     * there, nothing (no other publisher's uncommitted batch) can lie past the recorded offset.
+     */
+    private long endAfterOwn = -1;
+
+    /**
+     * @param eventsTopic the events topic (one partition)
+     * @param clientId    the Kafka client id prefix
+     * @param tracer      continues the traces the entries carry: a span {@code audit event publish} each
+     */
+    public AuditEventPublisher(String bootstrap, String eventsTopic, String clientId, Tracer tracer) {
+        this.events = new TopicPartition(eventsTopic, 0);
+        this.tracer = tracer;
+        this.producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.CLIENT_ID_CONFIG, clientId + "-audit-events",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 0,
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024,
+                // The writer's transaction (and the publishers' lock) waits for the acknowledgement: bounded.
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15_000), new StringSerializer(), new ByteArraySerializer());
+        this.reader = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-audit-events-reader",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                // Everything written, committed or not: a batch of this publisher's is never in a transaction.
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        reader.assign(List.of(events));
+    }
+
+    /**
+     * Publishes those of {@code sources} not published yet, inside {@code conn}'s open transaction (which it
+     * locks the publisher row in and records the marks in), and waits for Kafka's acknowledgement. Call
+     * {@link #committed} once the transaction has committed.
+     *
+     * @param sources the records the transaction stores, each partition's in offset order
+     * @throws SQLException          when PostgreSQL fails
+     * @throws IllegalStateException when Kafka does not acknowledge the batch or cannot be read
+     */
+    public Published publish(Connection conn, List<Source> sources) throws SQLException {
+        long trusted = endAfterOwn;
+        endAfterOwn = -1; // until this transaction commits
+        long recorded;
+        try (PreparedStatement ps = conn.prepareStatement(LOCK); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                throw new IllegalStateException("audit_event_publisher has no row (migration V18)");
+            }
+            recorded = rs.getLong(1);
+        }
+        Map<Integer, Long> marks = new HashMap<>();
+        try (PreparedStatement ps = conn.prepareStatement(MARKS); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                marks.put(rs.getInt(1), rs.getLong(2));
+            }
+        }
+        long end = reader.endOffsets(List.of(events), Duration.ofSeconds(10)).get(events);
+        long lastBatch = recorded;
+        if (end != trusted && end > recorded + 1) {
+            lastBatch = Math.max(lastBatch, readMarks(recorded + 1, end, marks));
+        }
+        List<Source> fresh = new ArrayList<>();
+        for (Source source : sources) {
+            if (source.offset() >= marks.getOrDefault(source.partition(), 0L)) {
+                fresh.add(source);
+                marks.merge(source.partition(), source.offset() + 1, Math::max);
+            }
+        }
+        long endAfter = end;
+        if (!fresh.isEmpty()) {
+            lastBatch = send(fresh);
+            endAfter = lastBatch + 1;
+            trace(fresh);
+        }
+        try (PreparedStatement ps = conn.prepareStatement(MARK)) {
+            for (Map.Entry<Integer, Long> mark : marks.entrySet()) {
+                ps.setInt(1, mark.getKey());
+                ps.setLong(2, mark.getValue());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        if (lastBatch > recorded) {
+            try (PreparedStatement ps = conn.prepareStatement(RECORD)) {
+                ps.setLong(1, lastBatch);
+                ps.executeUpdate();
+            }
+        }
+        return new Published(endAfter, fresh.size());
+    }
+
+    /** The transaction that {@code published} ran in has committed. */
+    public void committed(Published published) {
+        endAfterOwn = published.endAfter();
+    }
+
+    /**
+     * Sends {@code sources} as batches (each at most {@link AuditBatch#MAX_ENTRIES} entries or about
+     * {@link AuditBatch#MAX_BYTES}), each naming the last audit offset of each partition it holds, and answers the
+     * offset of the last batch once every batch is acknowledged. A batch names its own entries only: should a later
+     * one never arrive, the entries it held are not taken for published.
+     */
+    private long send(List<Source> sources) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        List<Source> batch = new ArrayList<>();
+        int bytes = 0;
+        for (Source source : sources) {
+            int size = source.entry().encodedSize();
+            if (!batch.isEmpty() && (batch.size() == AuditBatch.MAX_ENTRIES || bytes + size > AuditBatch.MAX_BYTES)) {
+                sent.add(sendBatch(batch));
+                batch = new ArrayList<>();
+                bytes = 0;
+            }
+            batch.add(source);
+            bytes += size;
+        }
+        sent.add(sendBatch(batch));
+        long offset = -1;
+        try {
+            for (Future<RecordMetadata> ack : sent) {
+                offset = Math.max(offset, ack.get().offset());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing audit events", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("audit events not acknowledged by Kafka: " + e.getCause().getMessage(),
+                    e.getCause());
+        }
+        return offset;
+    }
+
+    private Future<RecordMetadata> sendBatch(List<Source> batch) {
+        Map<Integer, Long> last = new TreeMap<>();
+        List<AuditBatch.Entry> entries = new ArrayList<>(batch.size());
+        for (Source source : batch) {
+            last.merge(source.partition(), source.offset(), Math::max);
+            entries.add(source.entry());
+        }
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(AuditBatch.header());
+        headers.add(new RecordHeader(SOURCES_HEADER, sourcesHeader(last)));
+        return producer.send(new ProducerRecord<>(events.topic(), events.partition(), null, null,
+                AuditBatch.encode(entries), headers));
+    }
+
+    /**
+     * Reads the topic from {@code from} to {@code end} and raises {@code marks} past every audit offset a batch
+     * there names; answers the offset of the last such batch, or -1.
+     */
+    private long readMarks(long from, long end, Map<Integer, Long> marks) {
+        reader.seek(events, from);
+        long lastBatch = -1;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (reader.position(events, Duration.ofSeconds(10)) < end) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("could not read " + events + " up to " + end
+                        + " to learn which audit events are published");
+            }
+            for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(200))) {
+                Header header = record.headers().lastHeader(SOURCES_HEADER);
+                if (record.offset() >= end || header == null || header.value() == null) {
+                    continue;
+                }
+                Map<Integer, Long> named = parseSources(header.value());
+                if (!named.isEmpty()) {
+                    named.forEach((partition, offset) -> marks.merge(partition, offset + 1, Math::max));
+                    lastBatch = record.offset();
+                }
+            }
+        }
+        if (lastBatch >= 0) {
+            LOG.info("audit events: found a batch published at " + events + "@" + lastBatch
+                    + " whose transaction did not commit; its entries are not published again");
+        }
+        return lastBatch;
+    }
+
+    static byte[] sourcesHeader(Map<Integer, Long> last) {
+        StringBuilder out = new StringBuilder();
+        last.forEach((partition, offset) -> out.append(out.isEmpty() ? "" : ",").append(partition).append('=')
+                .append(offset));
+        return out.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The marks a {@value #SOURCES_HEADER} header names; empty when it is not well-formed. */
+    static Map<Integer, Long> parseSources(byte[] value) {
+        Map<Integer, Long> out = new HashMap<>();
+        try {
+            for (String pair : new String(value, StandardCharsets.US_ASCII).split(",")) {
+                int eq = pair.indexOf('=');
+                int partition = Integer.parseInt(pair.substring(0, eq));
+                long offset = Long.parseLong(pair.substring(eq + 1));
+                if (partition < 0 || offset < 0) {
+                    return Map.of();
+                }
+                out.put(partition, offset);
+            }
+        } catch (RuntimeException e) {
+            LOG.warning("ignoring a malformed " + SOURCES_HEADER + " header");
+            return Map.of();
+        }
+        return out;
+    }
+
+    private void trace(List<Source> published) {
+        for (Source source : published) {
+            if (!source.entry().traceparent().isEmpty()) {
+                tracer.spanBuilder("audit event publish").setSpanKind(SpanKind.PRODUCER)
+                        .setParent(TraceHeaders.extract(source.entry().traceparent())).startSpan().end();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+        reader.close(Duration.ofSeconds(5));
+    }
+}
