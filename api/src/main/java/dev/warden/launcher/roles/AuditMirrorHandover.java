@@ -16,7 +16,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The upgrade from the audit mirror (a consumer group {@code <prefix>mirror} that copied {@code warden.audit} onto
  * {@code warden.events}, until the audit writer published the events itself): on the writer's first start with
- * events on, when nothing is marked published yet, the mirror's committed offsets become the marks, so an entry the
+ * events on, when nothing is marked published yet, the mirror's committed offsets become the marks
+ * ({@code audit_event_publisher.marks}), so an entry the
  * mirror already copied is not published again (docs/operations.md, "Upgrading").
  */
 final class AuditMirrorHandover {
@@ -28,12 +29,13 @@ final class AuditMirrorHandover {
     }
 
     /**
-     * When {@code audit_event_marks} is empty, fills it with {@code mirrorGroup}'s committed offsets of
+     * When nothing is marked published yet ({@code audit_event_publisher.marks} is empty), fills the marks with {@code mirrorGroup}'s committed offsets of
      * {@code auditTopic}; answers how many partitions it took. Nothing to take (no such group) takes nothing.
      */
     static int takeOver(Admin admin, Database db, String mirrorGroup, String auditTopic) {
         try (Connection conn = db.dataSource().getConnection()) {
-            try (PreparedStatement ps = conn.prepareStatement("SELECT 1 FROM audit_event_marks LIMIT 1");
+            try (PreparedStatement ps = conn.prepareStatement(
+                    "SELECT 1 FROM audit_event_publisher WHERE id = 1 AND cardinality(marks) > 0");
                  ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     return 0;
@@ -46,14 +48,16 @@ final class AuditMirrorHandover {
             if (mirrored.isEmpty()) {
                 return 0;
             }
-            try (PreparedStatement ps = conn.prepareStatement("INSERT INTO audit_event_marks (audit_partition, "
-                    + "next_offset) VALUES (?, ?) ON CONFLICT (audit_partition) DO NOTHING")) {
-                for (Map.Entry<TopicPartition, OffsetAndMetadata> e : mirrored.entrySet()) {
-                    ps.setInt(1, e.getKey().partition());
-                    ps.setLong(2, e.getValue().offset());
-                    ps.addBatch();
+            int partitions = mirrored.keySet().stream().mapToInt(TopicPartition::partition).max().orElse(-1) + 1;
+            Long[] marks = new Long[partitions];
+            java.util.Arrays.fill(marks, 0L);
+            mirrored.forEach((partition, offset) -> marks[partition.partition()] = offset.offset());
+            try (PreparedStatement ps = conn.prepareStatement(
+                    "UPDATE audit_event_publisher SET marks = ? WHERE id = 1 AND cardinality(marks) = 0")) {
+                ps.setArray(1, conn.createArrayOf("bigint", marks));
+                if (ps.executeUpdate() == 0) {
+                    return 0; // a writer marked something meanwhile
                 }
-                ps.executeBatch();
             }
             LOG.info("audit events: took the retired audit mirror's offsets of " + auditTopic + " ("
                     + mirrored.size() + " partitions) as published");

@@ -38,10 +38,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * record ({@link AuditBatch}), inside the writer's PostgreSQL transaction, just before it commits: each entry is
  * published once, whichever writer stores it and however a writer dies.
  *
- * <p>How: {@link #publish} locks the single row of {@code audit_event_publisher} (publishers take turns), reads
- * {@code audit_event_marks} (per audit partition, the offset after the last entry published), publishes only the
- * entries at or past their partition's mark, and records the new marks and the batch's offset in the same
- * transaction. A batch can still be published and its transaction not commit (the process dies, PostgreSQL
+ * <p>How: {@link #publish} locks the single row of {@code audit_event_publisher} (publishers take turns), whose
+ * {@code marks} hold, per audit partition, the offset after the last entry published; it publishes only the
+ * entries at or past their partition's mark, and records the new marks and the batch's offset in the row, in the
+ * same transaction. A batch can still be published and its transaction not commit (the process dies, PostgreSQL
  * refuses the commit): it then lies on the topic after the recorded offset. So unless nothing has been added to the
  * topic since this publisher's own last committed batch, {@code publish} first reads the topic from the recorded
  * offset to its end and takes the marks of every batch found there (each batch names, in the header
@@ -56,13 +56,8 @@ public final class AuditEventPublisher implements AutoCloseable {
     public static final String SOURCES_HEADER = "warden-audit-sources";
 
     private static final Logger LOG = Logger.getLogger(AuditEventPublisher.class.getName());
-    private static final String LOCK = "SELECT events_offset FROM audit_event_publisher WHERE id = 1 FOR UPDATE";
-    private static final String MARKS = "SELECT audit_partition, next_offset FROM audit_event_marks";
-    private static final String MARK = "INSERT INTO audit_event_marks (audit_partition, next_offset) VALUES (?, ?) "
-            + "ON CONFLICT (audit_partition) DO UPDATE SET next_offset = "
-            + "GREATEST(audit_event_marks.next_offset, EXCLUDED.next_offset)";
-    private static final String RECORD = "UPDATE audit_event_publisher SET events_offset = GREATEST(events_offset, ?) "
-            + "WHERE id = 1";
+    private static final String LOCK = "SELECT events_offset, marks FROM audit_event_publisher WHERE id = 1 FOR UPDATE";
+    private static final String RECORD = "UPDATE audit_event_publisher SET events_offset = ?, marks = ? WHERE id = 1";
 
     /** One audit record to publish: where it is in the audit topic, and the entry it becomes. */
     public record Source(int partition, long offset, AuditBatch.Entry entry) {
@@ -125,28 +120,27 @@ public final class AuditEventPublisher implements AutoCloseable {
         long trusted = endAfterOwn;
         endAfterOwn = -1; // until this transaction commits
         long recorded;
+        long[] stored;
         try (PreparedStatement ps = conn.prepareStatement(LOCK); ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new IllegalStateException("audit_event_publisher has no row (migration V18)");
             }
             recorded = rs.getLong(1);
+            stored = marksOf(rs.getArray(2));
         }
-        Map<Integer, Long> marks = new HashMap<>();
-        try (PreparedStatement ps = conn.prepareStatement(MARKS); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                marks.put(rs.getInt(1), rs.getLong(2));
-            }
-        }
+        long[] marks = stored.clone();
         long end = reader.endOffsets(List.of(events), Duration.ofSeconds(10)).get(events);
         long lastBatch = recorded;
         if (end != trusted && end > recorded + 1) {
-            lastBatch = Math.max(lastBatch, readMarks(recorded + 1, end, marks));
+            Found found = readMarks(recorded + 1, end, marks);
+            lastBatch = Math.max(lastBatch, found.lastBatch());
+            marks = found.marks();
         }
         List<Source> fresh = new ArrayList<>();
         for (Source source : sources) {
-            if (source.offset() >= marks.getOrDefault(source.partition(), 0L)) {
+            if (source.offset() >= mark(marks, source.partition())) {
                 fresh.add(source);
-                marks.merge(source.partition(), source.offset() + 1, Math::max);
+                marks = raise(marks, source.partition(), source.offset() + 1);
             }
         }
         long endAfter = end;
@@ -155,17 +149,10 @@ public final class AuditEventPublisher implements AutoCloseable {
             endAfter = lastBatch + 1;
             trace(fresh);
         }
-        try (PreparedStatement ps = conn.prepareStatement(MARK)) {
-            for (Map.Entry<Integer, Long> mark : marks.entrySet()) {
-                ps.setInt(1, mark.getKey());
-                ps.setLong(2, mark.getValue());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
-        if (lastBatch > recorded) {
+        if (lastBatch > recorded || !java.util.Arrays.equals(marks, stored)) {
             try (PreparedStatement ps = conn.prepareStatement(RECORD)) {
                 ps.setLong(1, lastBatch);
+                ps.setArray(2, conn.createArrayOf("bigint", java.util.Arrays.stream(marks).boxed().toArray()));
                 ps.executeUpdate();
             }
         }
@@ -227,11 +214,12 @@ public final class AuditEventPublisher implements AutoCloseable {
                 AuditBatch.encode(entries), headers));
     }
 
-    /**
-     * Reads the topic from {@code from} to {@code end} and raises {@code marks} past every audit offset a batch
-     * there names; answers the offset of the last such batch, or -1.
-     */
-    private long readMarks(long from, long end, Map<Integer, Long> marks) {
+    /** What reading the topic found: the marks raised by the batches there, and the offset of the last, or -1. */
+    private record Found(long[] marks, long lastBatch) {
+    }
+
+    /** Reads the topic from {@code from} to {@code end} and raises {@code marks} past every batch there. */
+    private Found readMarks(long from, long end, long[] marks) {
         reader.seek(events, from);
         long lastBatch = -1;
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -246,17 +234,41 @@ public final class AuditEventPublisher implements AutoCloseable {
                     continue;
                 }
                 Map<Integer, Long> named = parseSources(header.value());
+                for (Map.Entry<Integer, Long> e : named.entrySet()) {
+                    marks = raise(marks, e.getKey(), e.getValue() + 1);
+                }
                 if (!named.isEmpty()) {
-                    named.forEach((partition, offset) -> marks.merge(partition, offset + 1, Math::max));
                     lastBatch = record.offset();
                 }
             }
         }
         if (lastBatch >= 0) {
-            LOG.info("audit events: found a batch published at " + events + "@" + lastBatch
-                    + " whose transaction did not commit; its entries are not published again");
+            LOG.info("audit events: read " + events + " from " + from + " to " + end + "; the batches there, up to "
+                    + lastBatch + ", are not published again");
         }
-        return lastBatch;
+        return new Found(marks, lastBatch);
+    }
+
+    /** The offset after the last entry published of {@code partition} (0: none). */
+    private static long mark(long[] marks, int partition) {
+        return partition < marks.length ? marks[partition] : 0;
+    }
+
+    /** {@code marks} with {@code partition}'s mark at least {@code next} (a copy when it must grow). */
+    private static long[] raise(long[] marks, int partition, long next) {
+        long[] out = partition < marks.length ? marks : java.util.Arrays.copyOf(marks, partition + 1);
+        out[partition] = Math.max(out[partition], next);
+        return out;
+    }
+
+    /** The marks column as an array indexed by partition. */
+    private static long[] marksOf(java.sql.Array column) throws SQLException {
+        Object[] values = (Object[]) column.getArray();
+        long[] out = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = values[i] == null ? 0 : ((Number) values[i]).longValue();
+        }
+        return out;
     }
 
     static byte[] sourcesHeader(Map<Integer, Long> last) {
