@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.logging.Logger;
@@ -50,7 +51,7 @@ final class AuditMirrorHandover {
             }
             int partitions = mirrored.keySet().stream().mapToInt(TopicPartition::partition).max().orElse(-1) + 1;
             Long[] marks = new Long[partitions];
-            java.util.Arrays.fill(marks, 0L);
+            Arrays.fill(marks, 0L);
             mirrored.forEach((partition, offset) -> marks[partition.partition()] = offset.offset());
             try (PreparedStatement ps = conn.prepareStatement(
                     "UPDATE audit_event_publisher SET marks = ? WHERE id = 1 AND cardinality(marks) = 0")) {

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,10 +150,10 @@ public final class AuditEventPublisher implements AutoCloseable {
             endAfter = lastBatch + 1;
             trace(fresh);
         }
-        if (lastBatch > recorded || !java.util.Arrays.equals(marks, stored)) {
+        if (lastBatch > recorded || !Arrays.equals(marks, stored)) {
             try (PreparedStatement ps = conn.prepareStatement(RECORD)) {
                 ps.setLong(1, lastBatch);
-                ps.setArray(2, conn.createArrayOf("bigint", java.util.Arrays.stream(marks).boxed().toArray()));
+                ps.setArray(2, conn.createArrayOf("bigint", Arrays.stream(marks).boxed().toArray()));
                 ps.executeUpdate();
             }
         }
@@ -256,7 +257,7 @@ public final class AuditEventPublisher implements AutoCloseable {
 
     /** {@code marks} with {@code partition}'s mark at least {@code next} (a copy when it must grow). */
     private static long[] raise(long[] marks, int partition, long next) {
-        long[] out = partition < marks.length ? marks : java.util.Arrays.copyOf(marks, partition + 1);
+        long[] out = partition < marks.length ? marks : Arrays.copyOf(marks, partition + 1);
         out[partition] = Math.max(out[partition], next);
         return out;
     }

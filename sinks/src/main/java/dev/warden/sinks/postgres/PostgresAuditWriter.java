@@ -42,7 +42,9 @@ import org.postgresql.PGConnection;
  * {@code audit_events} (the fast path: offsets in the same transaction mean a batch is normally new). Should a
  * row already be there (its primary key refuses the COPY, e.g. after an offset store was lost), the transaction
  * is rolled back and the batch goes the safe way: COPY into a session-local staging table, then
- * {@code INSERT ... ON CONFLICT DO NOTHING}. Either way a duplicate can never become a second row. After each committed batch the entries fan out to the external sinks on a separate
+ * {@code INSERT ... ON CONFLICT DO NOTHING}. Either way a duplicate can never become a second row. With an
+ * {@link AuditEventPublisher}, the batch's entries are then published as {@code audit} stream events, last in the
+ * same transaction (each entry once: see there). After each committed batch the entries fan out to the external sinks on a separate
  * thread, best effort: a slow or failing sink never delays the next write; each failing sink is counted
  * once per batch.
  */
