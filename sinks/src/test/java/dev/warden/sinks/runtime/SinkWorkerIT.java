@@ -45,16 +45,7 @@ class SinkWorkerIT {
     void everyRecordIsStoredOnceInOrderAcrossFailedStores() throws Exception {
         String topic = "sink-worker-" + UUID.randomUUID();
         int n = 3_000;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get();
-        }
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < n; i++) {
-                producer.send(new ProducerRecord<>(topic, "k" + (i % 30), Integer.toString(i).getBytes()));
-            }
-        }
+        produce(topic, 3, n, 30);
         RecordingWriter writer = new RecordingWriter(Set.of(2, 5, 6));
         SinkCounters counters = new SinkCounters();
         try (SinkWorker worker = new SinkWorker("test", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 100, writer,
@@ -86,16 +77,7 @@ class SinkWorkerIT {
     void recordsTheStoreRefusesAreIsolatedAndDeadLetteredWhileEveryOtherRecordIsStoredOnce() throws Exception {
         String topic = "sink-poison-" + UUID.randomUUID();
         int n = 2_000;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
-        }
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < n; i++) {
-                producer.send(new ProducerRecord<>(topic, "k" + (i % 10), Integer.toString(i).getBytes()));
-            }
-        }
+        produce(topic, 2, n, 10);
         Set<Integer> poison = Set.of(7, 500, 501, 1999);
         RecordingWriter writer = new RecordingWriter(Set.of(3), poison);
         SinkCounters counters = new SinkCounters();
@@ -125,14 +107,7 @@ class SinkWorkerIT {
     @Test
     void aSinkThatKeepsFailingIsReportedDegradedWithItsError() throws Exception {
         String topic = "sink-failing-" + UUID.randomUUID();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topic, "k", "1".getBytes())).get();
-        }
+        produce(topic, 1, 1, 1);
         Set<Integer> everyStore = new HashSet<>();
         for (int i = 1; i <= 1000; i++) {
             everyStore.add(i);
@@ -156,6 +131,46 @@ class SinkWorkerIT {
      * Rows and offsets in memory, stored together; the stores numbered in {@code failing} throw a transient
      * failure instead, and a batch holding a value of {@code poison} is refused as a poisoned batch.
      */
+    /**
+     * Creates {@code topic}, waits until the broker knows a leader for each partition, and writes {@code n}
+     * records {@code "0"} to {@code "n-1"} keyed {@code "k<i % keys>"}, each acknowledged: a record the broker
+     * never took fails here, by name, not later as a missing row.
+     */
+    private static void produce(String topic, int partitions, int n, int keys) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!leadersKnown(admin, topic)) {
+                assertThat(System.nanoTime()).as("partitions of %s without a leader after 30 s", topic)
+                        .isLessThan(deadline);
+                Thread.sleep(50);
+            }
+        }
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
+        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < n; i++) {
+                sent.add(producer.send(new ProducerRecord<>(topic, "k" + (i % keys), Integer.toString(i).getBytes())));
+            }
+            for (int i = 0; i < n; i++) {
+                sent.get(i).get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static boolean leadersKnown(Admin admin, String topic) throws Exception {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get().values().stream()
+                    .allMatch(t -> t.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return false; // created, not loaded yet
+            }
+            throw e;
+        }
+    }
+
     private static final class RecordingWriter implements BatchWriter {
         final Map<TopicPartition, List<Integer>> rows = new ConcurrentHashMap<>();
         final Map<TopicPartition, Long> offsets = new ConcurrentHashMap<>();
