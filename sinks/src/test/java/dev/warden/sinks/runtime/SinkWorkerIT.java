@@ -128,10 +128,6 @@ class SinkWorkerIT {
     }
 
     /**
-     * Rows and offsets in memory, stored together; the stores numbered in {@code failing} throw a transient
-     * failure instead, and a batch holding a value of {@code poison} is refused as a poisoned batch.
-     */
-    /**
      * Creates {@code topic}, waits until the broker knows a leader for each partition, and writes {@code n}
      * records {@code "0"} to {@code "n-1"} keyed {@code "k<i % keys>"}, each acknowledged: a record the broker
      * never took fails here, by name, not later as a missing row.
@@ -171,6 +167,10 @@ class SinkWorkerIT {
         }
     }
 
+    /**
+     * Rows and offsets in memory, stored together; the stores numbered in {@code failing} throw a transient
+     * failure instead, and a batch holding a value of {@code poison} is refused as a poisoned batch.
+     */
     private static final class RecordingWriter implements BatchWriter {
         final Map<TopicPartition, List<Integer>> rows = new ConcurrentHashMap<>();
         final Map<TopicPartition, Long> offsets = new ConcurrentHashMap<>();
