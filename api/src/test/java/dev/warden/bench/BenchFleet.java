@@ -28,7 +28,7 @@ final class BenchFleet {
 
     /**
      * Instance A of the deployment {@code isolation} (every role; its own schema, topics and Streams applications),
-     * with the {@code audit} stream events on or off and the audit mirror committing every {@code mirrorCommitMs}.
+     * with the {@code audit} stream events on or off and the audit writer batching for at most {@code mirrorCommitMs}.
      * Instance B is {@code a.toBuilder().roles("api").instanceId(isolation + "-b")}. {@code -Dbench.roles} gives A
      * fewer roles, to see what each costs (e.g. {@code api,quota,pipeline}: no sinks).
      */

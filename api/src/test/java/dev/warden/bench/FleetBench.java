@@ -47,7 +47,7 @@ public final class FleetBench {
             }
             System.out.println();
             System.out.println("revocation visibility on instance B after DELETE /agents/{id} answered 204 on A");
-            System.out.printf("%-22s %7s %9s %9s %9s %9s %14s %12s %9s %9s %9s%n", "audit mirror", "rounds", "p50 ms",
+            System.out.printf("%-22s %7s %9s %9s %9s %9s %14s %12s %9s %9s %9s%n", "audit events", "rounds", "p50 ms",
                     "p90 ms", "p99 ms", "max ms", "allowed after", "decisions/s", "SSE p50", "SSE p90", "SSE max");
             lines.forEach(System.out::println);
         } finally {
@@ -60,7 +60,7 @@ public final class FleetBench {
         String isolation = "fleet_" + Long.toHexString(System.nanoTime());
         Path state = Files.createTempDirectory("fleet-bench");
         WardenConfig a = BenchFleet.instanceA(isolation, state, mirror, Long.parseLong(System.getenv()
-                // The audit mirror's transaction interval, as warden.streams.mirror-commit-interval-ms sets it.
+                // The audit writer's batch interval, as warden.streams.mirror-commit-interval-ms sets it.
                 .getOrDefault("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "20")));
         WardenConfig b = a.toBuilder().roles("api").instanceId(isolation + "-b").build();
         try (WardenPlatform first = WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC());
