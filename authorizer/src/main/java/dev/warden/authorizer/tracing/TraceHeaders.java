@@ -23,6 +23,7 @@ import org.apache.kafka.common.header.Headers;
  */
 public final class TraceHeaders {
     private static final W3CTraceContextPropagator PROPAGATOR = W3CTraceContextPropagator.getInstance();
+    private static final String TRACEPARENT = "traceparent";
 
     private static final TextMapSetter<Headers> SETTER = (headers, key, value) -> {
         if (headers != null) {
@@ -76,12 +77,21 @@ public final class TraceHeaders {
 
     /** The context a {@code traceparent} value stands for (kept where there are no headers, e.g. in a batch). */
     public static Context extract(String traceparent) {
-        return PROPAGATOR.extract(Context.root(), Map.of("traceparent", traceparent), MAP_GETTER);
+        return PROPAGATOR.extract(Context.root(), Map.of(TRACEPARENT, traceparent), MAP_GETTER);
     }
 
     /** True when {@code headers} carry a trace context. */
     public static boolean present(Headers headers) {
-        return headers != null && headers.lastHeader("traceparent") != null;
+        return headers != null && headers.lastHeader(TRACEPARENT) != null;
+    }
+
+    /**
+     * The {@code traceparent} value {@code headers} carry, or empty when none (kept as it is where there are no
+     * headers, e.g. in a batch; {@link #extract(String)} reads it back).
+     */
+    public static String traceparent(Headers headers) {
+        String value = GETTER.get(headers, TRACEPARENT);
+        return value == null ? "" : value;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.warden.sinks.postgres;
 
+import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
@@ -13,7 +14,6 @@ import dev.warden.sinks.runtime.PoisonedBatchException;
 import dev.warden.sinks.runtime.SinkOffsets;
 import dev.warden.sinks.runtime.SinkCounters;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -33,7 +33,6 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
 import org.postgresql.PGConnection;
 
 /**
@@ -147,11 +146,8 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
 
     /** The stream event's side of a record: where it is, its time, its trace, its bytes (never decoded again). */
     private static AuditEventPublisher.Source source(ConsumerRecord<String, byte[]> record) {
-        Header trace = record.headers().lastHeader("traceparent");
-        String traceparent = trace == null || trace.value() == null ? ""
-                : new String(trace.value(), StandardCharsets.US_ASCII);
         return new AuditEventPublisher.Source(record.partition(), record.offset(),
-                new AuditBatch.Entry(record.timestamp(), traceparent, record.value()));
+                new AuditBatch.Entry(record.timestamp(), TraceHeaders.traceparent(record.headers()), record.value()));
     }
 
     private long store(String rows, List<DeadLetter> undecodable, Map<TopicPartition, Long> nextOffsets,
