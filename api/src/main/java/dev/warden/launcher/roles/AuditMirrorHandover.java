@@ -18,8 +18,8 @@ import org.apache.kafka.common.TopicPartition;
  * The upgrade from the audit mirror (a consumer group {@code <prefix>mirror} that copied {@code warden.audit} onto
  * {@code warden.events}, until the audit writer published the events itself): on the writer's first start with
  * events on, when nothing is marked published yet, the mirror's committed offsets become the marks
- * ({@code audit_event_publisher.marks}), so an entry the
- * mirror already copied is not published again (docs/operations.md, "Upgrading").
+ * ({@code audit_event_publisher.marks}), so an entry the mirror already copied is not published again
+ * (docs/operations.md, "Upgrading").
  */
 final class AuditMirrorHandover {
     /** The retired mirror's name: its consumer group was {@code <prefix>mirror}. */
@@ -30,8 +30,9 @@ final class AuditMirrorHandover {
     }
 
     /**
-     * When nothing is marked published yet ({@code audit_event_publisher.marks} is empty), fills the marks with {@code mirrorGroup}'s committed offsets of
-     * {@code auditTopic}; answers how many partitions it took. Nothing to take (no such group) takes nothing.
+     * When nothing is marked published yet ({@code audit_event_publisher.marks} is empty), fills the marks with
+     * {@code mirrorGroup}'s committed offsets of {@code auditTopic}; answers how many partitions it took. Nothing to
+     * take (no such group) takes nothing.
      */
     static int takeOver(Admin admin, Database db, String mirrorGroup, String auditTopic) {
         try (Connection conn = db.dataSource().getConnection()) {

@@ -65,7 +65,7 @@ public final class AuditEventPublisher implements AutoCloseable {
     }
 
     /** What one {@link #publish} did, for {@link #committed}. */
-    public record Published(long endAfter, int entries) {
+    public record Published(long endAfter) {
     }
 
     private final TopicPartition events;
@@ -157,7 +157,7 @@ public final class AuditEventPublisher implements AutoCloseable {
                 ps.executeUpdate();
             }
         }
-        return new Published(endAfter, fresh.size());
+        return new Published(endAfter);
     }
 
     /** The transaction that {@code published} ran in has committed. */
