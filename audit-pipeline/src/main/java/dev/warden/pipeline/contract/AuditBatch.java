@@ -11,9 +11,9 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * Many {@code audit} events in one record of {@code warden.events}: the audit mirror copies the entries of
- * {@code warden.audit} as they are, in their partition's order, a batch at a time, instead of one event record
- * per decision (which cost the broker, the stream store and every reader a record each). A batch is marked by the
+ * Many {@code audit} events in one record of {@code warden.events}: the audit writer publishes the entries of
+ * {@code warden.audit} it stores as they are, in their partition's order, a batch at a time, instead of one event
+ * record per decision (which cost the broker, the stream store and every reader a record each). A batch is marked by the
  * header {@value #HEADER}; its value is binary, not JSON:
  * <pre>
  *   "WAB1" | int count | count × (long timestamp | int traceLen | traceparent (UTF-8) | int length | entry)
@@ -101,6 +101,14 @@ public final class AuditBatch {
      */
     public static List<String> traceparents(byte[] value) {
         return read(value, false).stream().map(Entry::traceparent).toList();
+    }
+
+    /**
+     * The newest entry's timestamp in a batch's value, without copying the entries; {@link IllegalArgumentException}
+     * when it is not a well-formed batch.
+     */
+    public static long newestTimestamp(byte[] value) {
+        return read(value, false).stream().mapToLong(Entry::timestamp).max().orElseThrow();
     }
 
     /** The entries of {@code value}, each with its bytes when {@code withValues}, else with none. */

@@ -48,6 +48,18 @@ class AuditBatchTest {
     }
 
     @Test
+    void theNewestTimestampIsReadWithoutTheEntriesAndAMalformedBatchIsRefused() {
+        byte[] good = AuditBatch.encode(List.of(new AuditBatch.Entry(2_000, "", new byte[] {1}),
+                new AuditBatch.Entry(5_000, "", new byte[] {2}), new AuditBatch.Entry(3_000, "", new byte[] {3})));
+
+        assertThat(AuditBatch.newestTimestamp(good)).isEqualTo(5_000);
+        assertThatThrownBy(() -> AuditBatch.newestTimestamp(Arrays.copyOf(good, good.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overruns the batch");
+        assertThatThrownBy(() -> AuditBatch.newestTimestamp(Arrays.copyOf(good, good.length + 1)))
+                .hasMessageContaining("after its entries");
+    }
+
+    @Test
     void anEntryIsTheAuditEventAsGetAuditShowsIt() throws Exception {
         StreamEvent event = AuditBatch.event(AuditEntryCodec.encode(ENTRY), "7.3");
 

@@ -127,18 +127,18 @@ public final class StreamEventStoreWriter implements BatchWriter {
     }
 
     /**
-     * An audit batch is one row, its bytes as they are (its entries are decoded when replayed); its timestamp is
-     * its newest entry's record time, so a replay {@code since} a time finds every batch that may hold a later one.
+     * An audit batch is one row, its bytes as they are (its structure checked here, its entries decoded only when
+     * replayed); its timestamp is its newest entry's record time, so a replay {@code since} a time finds every
+     * batch that may hold a later one.
      */
     private static Optional<String> bindBatch(PreparedStatement ps, ConsumerRecord<String, byte[]> record)
             throws SQLException {
-        List<AuditBatch.Entry> entries;
+        long newest;
         try {
-            entries = AuditBatch.decode(record.value());
+            newest = AuditBatch.newestTimestamp(record.value());
         } catch (IllegalArgumentException e) {
             return Optional.of(String.valueOf(e.getMessage()));
         }
-        long newest = entries.stream().mapToLong(AuditBatch.Entry::timestamp).max().orElseThrow();
         ps.setLong(1, record.offset());
         ps.setString(2, EventType.AUDIT.wireName());
         ps.setTimestamp(3, new Timestamp(newest));

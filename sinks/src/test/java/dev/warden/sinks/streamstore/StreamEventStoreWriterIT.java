@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +98,10 @@ class StreamEventStoreWriterIT {
                         .getBytes(StandardCharsets.UTF_8));
         ConsumerRecord<String, byte[]> garbage = new ConsumerRecord<>(TOPIC, 0, 9_100_002, "x",
                 "{\"type\":\"nope\"}".getBytes(StandardCharsets.UTF_8));
+        byte[] whole = AuditBatch.encode(List.of(new AuditBatch.Entry(T0.toEpochMilli(), "", new byte[] {1, 2, 3})));
+        ConsumerRecord<String, byte[]> cutBatch = new ConsumerRecord<>(TOPIC, 0, 9_100_003, null,
+                Arrays.copyOf(whole, whole.length - 1));
+        cutBatch.headers().add(AuditBatch.header());
         try (SinkTables db = SinkTables.create(infra.jdbcUrl())) {
             StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
                     Clock.systemUTC());
@@ -117,6 +122,14 @@ class StreamEventStoreWriterIT {
                 assertThat(rs.getString(6)).startsWith("undecodable stream event");
             }
             assertThat(writer.storedOffsets(List.of(PARTITION))).containsEntry(PARTITION, 9_100_003L);
+
+            assertThat(writer.write(List.of(cutBatch), Map.of(PARTITION, 9_100_004L)))
+                    .isEqualTo(new BatchWriter.WriteResult(0, 1));
+            try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT error FROM sink_dead_letters WHERE record_offset = 9100003")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).startsWith("undecodable stream event").contains("overruns the batch");
+            }
         }
     }
 
@@ -142,10 +155,12 @@ class StreamEventStoreWriterIT {
                     .isEqualTo(new BatchWriter.WriteResult(1, 0));
             try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement()) {
                 boolean lz4 = hasLz4(st);
-                try (ResultSet rs = st.executeQuery("SELECT pg_column_compression(batch), batch "
+                try (ResultSet rs = st.executeQuery("SELECT pg_column_compression(batch), batch, timestamp "
                         + "FROM service_stream_events WHERE id = 9200001")) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getString(1)).isEqualTo(lz4 ? "lz4" : "pglz");
+                    // The row's time is its newest entry's: a replay since any entry's time finds the batch.
+                    assertThat(rs.getTimestamp(3).toInstant()).isEqualTo(T0.plusMillis(199));
                     assertThat(AuditBatch.decode(rs.getBytes(2))).extracting(e -> new String(e.value(),
                             StandardCharsets.UTF_8)).containsExactlyElementsOf(entries.stream()
                             .map(e -> new String(e.value(), StandardCharsets.UTF_8)).toList());
