@@ -319,7 +319,7 @@ public final class WardenPlatform implements AutoCloseable {
         EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
                 config.instanceId() + "-feed"));
         // The second path, at no extra cost: the SSE hub's own reader of warden.events, which sees each change
-        // once the audit mirror's current transaction commits (within warden.streams.mirror-commit-interval-ms).
+        // once it is on the topic (behind no transaction of audit traffic: docs/events.md).
         feed.subscribe(event -> {
             if (event.type().changesAccess()) {
                 invalidate.run();

@@ -444,7 +444,10 @@ public record WardenConfig(
             return this;
         }
 
-        /** Whether the pipeline mirrors every audit entry as an {@code audit} stream event (default true). */
+        /**
+         * Whether the audit writer publishes every audit entry it stores as an {@code audit} stream event (default
+         * true).
+         */
         public Builder mirrorAudit(boolean mirror) {
             this.mirrorAudit = mirror;
             return this;

@@ -52,8 +52,9 @@ public final class EventFeed implements AutoCloseable {
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.CLIENT_ID_CONFIG, clientId,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                // Committed records only: exactly once, in order. Records behind an open transaction (the audit
-                // mirror's, committed every warden.streams.mirror-commit-interval-ms) wait for its commit.
+                // Committed records only: exactly once, in order. Records behind an open transaction (the pipeline
+                // role's budget and anomaly events, committed every warden.streams.pipeline-commit-interval-ms)
+                // wait for its commit.
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when idle.
                 ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500), new StringDeserializer(), new ByteArrayDeserializer());

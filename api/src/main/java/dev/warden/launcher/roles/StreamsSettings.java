@@ -9,7 +9,7 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 
 /**
- * What every Kafka Streams application of Warden (quota, pipeline, audit mirror) is run with: exactly-once, one
+ * What every Kafka Streams application of Warden (quota, pipeline) is run with: exactly-once, one
  * bad record never stops it, and it leaves its group when it stops so that a restart is immediate.
  */
 final class StreamsSettings {
