@@ -8,7 +8,9 @@
 # Defaults: the machine's PostgreSQL (database test; a private schema per run, dropped after), 1000 events/s, 20 s,
 # 16 load workers. BENCH_JAVA_OPTS: more JVM options (e.g. -Dbench.fleets=1 for one instance only,
 # -Dbench.repeats=3 for the median of 3 off/on pairs, -Dbench.warmup-ms=30000 -Dbench.measure-ms=15000, a JFR
-# recording). Revocation visibility across instances is deploy/bench/fleet.sh.
+# recording; -Dbench.interleaved=24 runs both fleets at once and moves the load between them every 5 s, 24 times,
+# which a machine whose speed drifts disturbs far less than pairs run one after the other). Each comparison also
+# prints the CPU time per decision by thread group. Revocation visibility across instances is deploy/bench/fleet.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh

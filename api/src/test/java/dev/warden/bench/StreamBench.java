@@ -37,9 +37,14 @@ import java.util.concurrent.locks.LockSupport;
  * N times (each on freshly started instances; every other pair with the events on first) and reports the median
  * ratio, as one pair on a shared 2-core machine swings by ±20%; {@code -Dbench.mirror-commit-ms} sets
  * {@code warden.streams.mirror-commit-interval-ms}. Beside throughput, each run reports the CPU time per decision
- * ({@link CpuMeter}: this JVM and PostgreSQL), which the neighbours on a shared machine disturb much less, and the
- * broker's requests per 1,000 decisions by type ({@link BrokerRequests}); its
- * ratio off / on is the events' cost on a machine where CPU is the limit.
+ * ({@link CpuMeter}: this JVM and PostgreSQL; its ratio off / on is the events' cost on a machine where CPU is the
+ * limit), the same by thread group ({@link ThreadCpu}: where the difference lies) and the broker's requests per
+ * 1,000 decisions by type ({@link BrokerRequests}).
+ *
+ * <p>{@code -Dbench.interleaved=N} measures the throughput another way, steadier on a machine whose speed drifts:
+ * both fleets (events on, events off) run at once and the load moves between them in N windows of
+ * {@code -Dbench.window-ms} (5 s) each ({@link InterleavedLoad}); the SSE latency is then measured on the fleet with
+ * the events on, the other idle beside it.
  */
 public final class StreamBench {
     private static final String MARK = "\"resource\":\"mcp:fleet:";
@@ -62,6 +67,11 @@ public final class StreamBench {
                 int instances = Integer.parseInt(fleet.trim());
                 String only = System.getProperty("bench.mirror", "both");
                 int repeats = Integer.getInteger("bench.repeats", 1);
+                int windows = Integer.getInteger("bench.interleaved", 0);
+                if (windows > 0) {
+                    interleaved(kafka.bootstrap(), jdbcUrl, instances, workers, rate, seconds, windows, lines);
+                    continue;
+                }
                 List<Double> ratios = new ArrayList<>();
                 List<Double> cpuRatios = new ArrayList<>();
                 for (int r = 0; r < repeats; r++) {
@@ -87,6 +97,8 @@ public final class StreamBench {
                             on.postgresMicrosPerDecision()));
                     lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: broker requests per 1,000 decisions,"
                             + " off: %s; on: %s", instances, r + 1, off.brokerRequests(), on.brokerRequests()));
+                    lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: %s", instances, r + 1,
+                            ThreadCpu.compare(off.threads(), off.decisions(), on.threads(), on.decisions(), 15)));
                 }
                 ratios.sort(null);
                 cpuRatios.sort(null);
@@ -106,8 +118,8 @@ public final class StreamBench {
      * broker and the load, and PostgreSQL) per decision.
      */
     private record Load(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision,
-                        String brokerRequests) {
-        static final Load NONE = new Load(1, 1, 0, "");
+                        String brokerRequests, long decisions, Map<String, Long> threads) {
+        static final Load NONE = new Load(1, 1, 0, "", 1, Map.of());
 
         double cpuMicrosPerDecision() {
             return jvmMicrosPerDecision + postgresMicrosPerDecision;
@@ -117,25 +129,70 @@ public final class StreamBench {
     /** One fleet: its throughput, and (events on) its SSE latency. */
     private static Load run(String bootstrap, String jdbcUrl, int instances, boolean mirror, int workers, int rate,
                             int seconds, List<String> lines) throws Exception {
-        String isolation = "stream_" + Long.toHexString(System.nanoTime());
-        Path state = Files.createTempDirectory("stream-bench");
-        WardenConfig a = BenchFleet.instanceA(isolation, state, mirror, Long.getLong("bench.mirror-commit-ms", 20));
-        List<WardenPlatform> fleet = new ArrayList<>();
-        try {
-            fleet.add(WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC()));
-            if (instances == 2) {
-                fleet.add(WardenPlatform.start(a.toBuilder().roles("api").instanceId(isolation + "-b").build(),
-                        bootstrap, jdbcUrl, Clock.systemUTC()));
-            }
-            URI[] bases = fleet.stream().map(WardenPlatform::baseUri).toArray(URI[]::new);
-            String[] agent = BenchFleet.agent(bases[0]);
-            Load load = throughput(bases, agent, workers);
+        try (Fleet fleet = Fleet.start(bootstrap, jdbcUrl, instances, mirror)) {
+            Load load = throughput(fleet.bases(), fleet.agent(), workers);
             if (mirror && rate > 0) {
-                lines.add(latency(bases, agent, rate, seconds));
+                lines.add(latency(fleet.bases(), fleet.agent(), rate, seconds));
             }
             return load;
-        } finally {
-            for (WardenPlatform p : fleet.reversed()) {
+        }
+    }
+
+    /**
+     * Both fleets at once, the events on in one and off in the other, the load moving between them
+     * ({@link InterleavedLoad}); then, when {@code rate} > 0, the SSE latency on the fleet with the events on.
+     */
+    private static void interleaved(String bootstrap, String jdbcUrl, int instances, int workers, int rate,
+                                    int seconds, int windows, List<String> lines) throws Exception {
+        try (Fleet on = Fleet.start(bootstrap, jdbcUrl, instances, true);
+             Fleet off = Fleet.start(bootstrap, jdbcUrl, instances, false)) {
+            long windowMs = Long.getLong("bench.window-ms", 5_000);
+            int warmup = (int) Math.max(2, WARMUP_MS / windowMs);
+            List<InterleavedLoad.Result> r = InterleavedLoad.run(new URI[][] {on.bases(), off.bases()},
+                    new String[][] {on.agent(), off.agent()}, workers, warmup, windows, windowMs, 1_000,
+                    (client, agent) -> authorize(client, agent, "x"));
+            InterleavedLoad.Result onResult = r.get(0);
+            InterleavedLoad.Result offResult = r.get(1);
+            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved (%d windows of %d ms each, after %d"
+                    + " of warm-up): audit events on: %s; off: %s; throughput on / off = %.3f, CPU per decision"
+                    + " off / on = %.3f", instances, windows, windowMs, warmup, InterleavedLoad.describe(onResult),
+                    InterleavedLoad.describe(offResult), onResult.perSecond() / (double) offResult.perSecond(),
+                    offResult.cpuMicrosPerDecision() / onResult.cpuMicrosPerDecision()));
+            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved: %s", instances,
+                    ThreadCpu.compare(offResult.threads(), offResult.decisions(), onResult.threads(),
+                            onResult.decisions(), 15)));
+            if (rate > 0) {
+                lines.add(latency(on.bases(), on.agent(), rate, seconds));
+            }
+        }
+    }
+
+    /** A deployment of its own (schema, topics, Streams applications) on the shared broker and database. */
+    private record Fleet(List<WardenPlatform> instances, URI[] bases, String[] agent, Path state, String jdbcUrl,
+                         String isolation) implements AutoCloseable {
+        static Fleet start(String bootstrap, String jdbcUrl, int instances, boolean mirror) throws Exception {
+            String isolation = "stream_" + Long.toHexString(System.nanoTime());
+            Path state = Files.createTempDirectory("stream-bench");
+            WardenConfig a = BenchFleet.instanceA(isolation, state, mirror,
+                    Long.getLong("bench.mirror-commit-ms", 20));
+            List<WardenPlatform> fleet = new ArrayList<>();
+            try {
+                fleet.add(WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC()));
+                if (instances == 2) {
+                    fleet.add(WardenPlatform.start(a.toBuilder().roles("api").instanceId(isolation + "-b").build(),
+                            bootstrap, jdbcUrl, Clock.systemUTC()));
+                }
+                URI[] bases = fleet.stream().map(WardenPlatform::baseUri).toArray(URI[]::new);
+                return new Fleet(fleet, bases, BenchFleet.agent(bases[0]), state, jdbcUrl, isolation);
+            } catch (Exception | Error e) {
+                new Fleet(fleet, new URI[0], new String[0], state, jdbcUrl, isolation).close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            for (WardenPlatform p : instances.reversed()) {
                 p.close();
             }
             SharedInfra.deleteTree(state);
@@ -169,7 +226,9 @@ public final class StreamBench {
         long startJvm = CpuMeter.jvm();
         long startPostgres = CpuMeter.postgres();
         Map<String, Long> startRequests = BrokerRequests.counts();
+        ThreadCpu.Snapshot startThreads = ThreadCpu.snapshot();
         Thread.sleep(MEASURE_MS);
+        Map<String, Long> threadNanos = ThreadCpu.between(startThreads, ThreadCpu.snapshot());
         long done = decisions.get() - start;
         double elapsed = (System.nanoTime() - startNanos) / 1e9;
         double jvm = (CpuMeter.jvm() - startJvm) / 1e3;
@@ -183,7 +242,7 @@ public final class StreamBench {
             throw new IllegalStateException(failures.get() + " load workers failed, the first: " + failure.get());
         }
         return new Load(Math.round(done / elapsed), jvm / Math.max(1, done), postgres / Math.max(1, done),
-                requests);
+                requests, done, threadNanos);
     }
 
     /** Paced decisions; every subscriber's delay from each decision's answer to its event. */
@@ -277,7 +336,7 @@ public final class StreamBench {
                 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
-    private static void authorize(KeepAliveClient client, String[] agent, String resource) throws Exception {
+    static void authorize(KeepAliveClient client, String[] agent, String resource) throws Exception {
         KeepAliveClient.Answer r = client.post("/authorize", agent[1], "{\"agentId\":\"" + agent[0]
                 + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:" + resource + "\"}");
         if (r.status() != 200) {
