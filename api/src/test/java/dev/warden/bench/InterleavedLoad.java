@@ -4,8 +4,8 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -16,18 +16,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * ±20 % over minutes, two runs a minute apart differ by that much for nothing; two sets of windows interleaved over
  * the same minutes do not. Each window's first {@code settleMs} are not counted: the fleet that just lost the load
  * is still draining what it was given (its writer's last batch, its readers), which the other's window pays for.
- * Per fleet: decisions per second over its windows, and the CPU time per decision (this JVM and PostgreSQL; and by
- * thread group, {@link ThreadCpu}), from the windows it had the load in.
+ * Per fleet, from the windows it had the load in: decisions per second, the CPU time per decision (this JVM and
+ * PostgreSQL; and by thread group, {@link ThreadCpu}) and the broker's requests per 1,000 decisions. The idle
+ * fleet's background work (its readers polling) falls in the other's windows, alike for both.
  */
 final class InterleavedLoad {
-    /** What one fleet did in its windows. */
-    record Result(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision, long decisions,
-                  Map<String, Long> threads) {
-        double cpuMicrosPerDecision() {
-            return jvmMicrosPerDecision + postgresMicrosPerDecision;
-        }
-    }
-
     private final Object gate = new Object();
     private volatile int active = -1;
     private volatile boolean running = true;
@@ -36,7 +29,7 @@ final class InterleavedLoad {
      * Loads fleet {@code f} ({@code bases[f]}, its instances, which its workers take turns on, and
      * {@code agents[f]}) with {@code workers} keep-alive connections in its windows: {@code warmup} windows first (not counted), then {@code windows} counted ones.
      */
-    static List<Result> run(URI[][] bases, String[][] agents, int workers, int warmup, int windows, long windowMs,
+    static List<StreamBench.Load> run(URI[][] bases, String[][] agents, int workers, int warmup, int windows, long windowMs,
                             long settleMs, Decider decider) throws Exception {
         return new InterleavedLoad().measure(bases, agents, workers, warmup, windows, windowMs, settleMs, decider);
     }
@@ -46,7 +39,7 @@ final class InterleavedLoad {
         void decide(KeepAliveClient client, String[] agent) throws Exception;
     }
 
-    private List<Result> measure(URI[][] bases, String[][] agents, int workers, int warmup, int windows, long windowMs,
+    private List<StreamBench.Load> measure(URI[][] bases, String[][] agents, int workers, int warmup, int windows, long windowMs,
                                  long settleMs, Decider decider) throws Exception {
         int fleets = bases.length;
         AtomicLong[] decisions = new AtomicLong[fleets];
@@ -74,8 +67,10 @@ final class InterleavedLoad {
         double[] jvm = new double[fleets];
         double[] postgres = new double[fleets];
         List<Map<String, Long>> byThread = new ArrayList<>();
+        List<Map<String, Long>> requests = new ArrayList<>();
         for (int f = 0; f < fleets; f++) {
             byThread.add(new HashMap<>());
+            requests.add(new TreeMap<>());
         }
         try {
             for (int window = 0; window < warmup + windows; window++) {
@@ -87,6 +82,7 @@ final class InterleavedLoad {
                 long startJvm = CpuMeter.jvm();
                 long startPostgres = CpuMeter.postgres();
                 ThreadCpu.Snapshot startThreads = ThreadCpu.snapshot();
+                Map<String, Long> startRequests = BrokerRequests.counts();
                 Thread.sleep(windowMs - settleMs);
                 if (window < warmup) {
                     continue;
@@ -97,6 +93,8 @@ final class InterleavedLoad {
                 postgres[fleet] += (CpuMeter.postgres() - startPostgres) / 1e3;
                 ThreadCpu.between(startThreads, ThreadCpu.snapshot())
                         .forEach((group, nanos) -> byThread.get(fleet).merge(group, nanos, Long::sum));
+                BrokerRequests.counts().forEach((type, count) -> requests.get(fleet).merge(type,
+                        count - startRequests.getOrDefault(type, 0L), Long::sum));
                 if (failure.get() != null) {
                     break;
                 }
@@ -111,11 +109,11 @@ final class InterleavedLoad {
         if (failure.get() != null) {
             throw new IllegalStateException("a load worker failed: " + failure.get());
         }
-        List<Result> results = new ArrayList<>();
+        List<StreamBench.Load> results = new ArrayList<>();
         for (int f = 0; f < fleets; f++) {
             long n = Math.max(1, counted[f]);
-            results.add(new Result(Math.round(counted[f] / seconds[f]), jvm[f] / n, postgres[f] / n, counted[f],
-                    byThread.get(f)));
+            results.add(new StreamBench.Load(Math.round(counted[f] / seconds[f]), jvm[f] / n, postgres[f] / n,
+                    BrokerRequests.perThousand(Map.of(), requests.get(f), counted[f]), counted[f], byThread.get(f)));
         }
         return results;
     }
@@ -146,10 +144,5 @@ final class InterleavedLoad {
             }
         }
         return running;
-    }
-
-    static String describe(Result r) {
-        return String.format(Locale.ROOT, "%d decisions/s, CPU %.1f µs per decision (JVM %.1f, PostgreSQL %.1f)",
-                r.perSecond(), r.cpuMicrosPerDecision(), r.jvmMicrosPerDecision(), r.postgresMicrosPerDecision());
     }
 }

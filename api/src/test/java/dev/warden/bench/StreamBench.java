@@ -114,11 +114,12 @@ public final class StreamBench {
     }
 
     /**
-     * What one fleet did under full load: decisions per second, and the CPU time (this JVM, which also runs the
-     * broker and the load, and PostgreSQL) per decision.
+     * What one fleet did under full load (in one run, or in its windows of an {@link InterleavedLoad}): decisions per
+     * second, the CPU time (this JVM, which also runs the broker and the load, and PostgreSQL) per decision, the
+     * broker's requests per 1,000 decisions, and the decisions counted with their CPU time by thread group.
      */
-    private record Load(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision,
-                        String brokerRequests, long decisions, Map<String, Long> threads) {
+    record Load(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision,
+                String brokerRequests, long decisions, Map<String, Long> threads) {
         static final Load NONE = new Load(1, 1, 0, "", 1, Map.of());
 
         double cpuMicrosPerDecision() {
@@ -148,19 +149,24 @@ public final class StreamBench {
              Fleet off = Fleet.start(bootstrap, jdbcUrl, instances, false)) {
             long windowMs = Long.getLong("bench.window-ms", 5_000);
             int warmup = (int) Math.max(2, WARMUP_MS / windowMs);
-            List<InterleavedLoad.Result> r = InterleavedLoad.run(new URI[][] {on.bases(), off.bases()},
+            List<Load> r = InterleavedLoad.run(new URI[][] {on.bases(), off.bases()},
                     new String[][] {on.agent(), off.agent()}, workers, warmup, windows, windowMs, 1_000,
                     (client, agent) -> authorize(client, agent, "x"));
-            InterleavedLoad.Result onResult = r.get(0);
-            InterleavedLoad.Result offResult = r.get(1);
+            Load onLoad = r.get(0);
+            Load offLoad = r.get(1);
             lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved (%d windows of %d ms each, after %d"
-                    + " of warm-up): audit events on: %s; off: %s; throughput on / off = %.3f, CPU per decision"
-                    + " off / on = %.3f", instances, windows, windowMs, warmup, InterleavedLoad.describe(onResult),
-                    InterleavedLoad.describe(offResult), onResult.perSecond() / (double) offResult.perSecond(),
-                    offResult.cpuMicrosPerDecision() / onResult.cpuMicrosPerDecision()));
+                    + " of warm-up): decisions/s with audit events on / off = %d / %d = %.3f; CPU per decision off"
+                    + " / on = %.1f / %.1f µs = %.3f (JVM %.1f / %.1f, PostgreSQL %.1f / %.1f)", instances, windows,
+                    windowMs, warmup, onLoad.perSecond(), offLoad.perSecond(),
+                    onLoad.perSecond() / (double) offLoad.perSecond(), offLoad.cpuMicrosPerDecision(),
+                    onLoad.cpuMicrosPerDecision(), offLoad.cpuMicrosPerDecision() / onLoad.cpuMicrosPerDecision(),
+                    offLoad.jvmMicrosPerDecision(), onLoad.jvmMicrosPerDecision(), offLoad.postgresMicrosPerDecision(),
+                    onLoad.postgresMicrosPerDecision()));
+            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved: broker requests per 1,000 decisions,"
+                    + " off: %s; on: %s", instances, offLoad.brokerRequests(), onLoad.brokerRequests()));
             lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved: %s", instances,
-                    ThreadCpu.compare(offResult.threads(), offResult.decisions(), onResult.threads(),
-                            onResult.decisions(), 15)));
+                    ThreadCpu.compare(offLoad.threads(), offLoad.decisions(), onLoad.threads(), onLoad.decisions(),
+                            15)));
             if (rate > 0) {
                 lines.add(latency(on.bases(), on.agent(), rate, seconds));
             }
@@ -336,7 +342,7 @@ public final class StreamBench {
                 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
-    static void authorize(KeepAliveClient client, String[] agent, String resource) throws Exception {
+    private static void authorize(KeepAliveClient client, String[] agent, String resource) throws Exception {
         KeepAliveClient.Answer r = client.post("/authorize", agent[1], "{\"agentId\":\"" + agent[0]
                 + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:" + resource + "\"}");
         if (r.status() != 200) {

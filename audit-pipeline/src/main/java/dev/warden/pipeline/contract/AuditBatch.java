@@ -13,8 +13,8 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Many {@code audit} events in one record of {@code warden.events}: the audit writer publishes the entries of
  * {@code warden.audit} it stores as they are, in their partition's order, a batch at a time, instead of one event
- * record per decision (which cost the broker, the stream store and every reader a record each). A batch is marked by the
- * header {@value #HEADER}; its value is binary, not JSON:
+ * record per decision (which cost the broker, the stream store and every reader a record each). A batch is marked
+ * by the header {@value #HEADER}; its value is binary, not JSON:
  * <pre>
  *   "WAB1" | int count | count × (long timestamp | int traceLen | traceparent (UTF-8) | int length | entry)
  * </pre>

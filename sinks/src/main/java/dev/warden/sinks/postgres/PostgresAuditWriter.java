@@ -43,9 +43,9 @@ import org.postgresql.PGConnection;
  * is rolled back and the batch goes the safe way: COPY into a session-local staging table, then
  * {@code INSERT ... ON CONFLICT DO NOTHING}. Either way a duplicate can never become a second row. With an
  * {@link AuditEventPublisher}, the batch's entries are then published as {@code audit} stream events, last in the
- * same transaction (each entry once: see there). After each committed batch the entries fan out to the external sinks on a separate
- * thread, best effort: a slow or failing sink never delays the next write; each failing sink is counted
- * once per batch.
+ * same transaction (each entry once: see there). After each committed batch the entries fan out to the external
+ * sinks on a separate thread, best effort: a slow or failing sink never delays the next write; each failing sink
+ * is counted once per batch.
  */
 public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     /** The name this sink stores its offsets under. */
