@@ -25,7 +25,8 @@ import java.util.function.Consumer;
 /** Reads {@code audit_events}: filtered pages for {@code GET /audit}, streamed cursors for exports. */
 public final class JdbcAuditReader {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
-    private static final String COLUMNS = "id, agent_id, user_id, caller_id, action, resource, parameters, result, "
+    /** The columns {@link #entry(ResultSet)} reads. */
+    public static final String COLUMNS = "id, agent_id, user_id, caller_id, action, resource, parameters, result, "
             + "reason, duration_ms, tokens_cost, ts, ip, user_agent";
     /** Every filter is "unset or equal"; the scope columns restrict what the caller may see. */
     static final String WHERE = " WHERE (?::text IS NULL OR user_id = ?) AND (?::text IS NULL OR agent_id = ?)"
@@ -56,7 +57,7 @@ public final class JdbcAuditReader {
                 List<AuditEntry> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::read).ifPresent(out::add);
+                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::entry).ifPresent(out::add);
                     }
                 }
                 return out;
@@ -73,7 +74,7 @@ public final class JdbcAuditReader {
                 bind(conn, ps, scope, q);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::read).ifPresent(sink);
+                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::entry).ifPresent(sink);
                     }
                 }
             } finally {
@@ -149,7 +150,8 @@ public final class JdbcAuditReader {
         return i + 2;
     }
 
-    private static AuditEntry read(ResultSet rs) throws SQLException, JsonProcessingException {
+    /** The entry of the current row of {@code rs}, which holds {@link #COLUMNS}. */
+    public static AuditEntry entry(ResultSet rs) throws SQLException, JsonProcessingException {
         return new AuditEntry(rs.getString("id"), rs.getString("agent_id"), Sql.string(rs, "user_id"),
                 rs.getString("caller_id"), rs.getString("action"), rs.getString("resource"),
                 Json.mapper().readValue(rs.getString("parameters"), MAP),

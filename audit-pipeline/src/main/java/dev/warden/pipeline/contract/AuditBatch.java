@@ -108,7 +108,20 @@ public final class AuditBatch {
      * when it is not a well-formed batch.
      */
     public static long newestTimestamp(byte[] value) {
-        return read(value, false).stream().mapToLong(Entry::timestamp).max().orElseThrow();
+        return summary(value).newestTimestamp();
+    }
+
+    /** How many entries a batch holds and its newest entry's timestamp. */
+    public record Summary(int count, long newestTimestamp) {
+    }
+
+    /**
+     * The {@link Summary} of a batch's value, without copying the entries; {@link IllegalArgumentException} when it
+     * is not a well-formed batch.
+     */
+    public static Summary summary(byte[] value) {
+        List<Entry> entries = read(value, false);
+        return new Summary(entries.size(), entries.stream().mapToLong(Entry::timestamp).max().orElseThrow());
     }
 
     /** The entries of {@code value}, each with its bytes when {@code withValues}, else with none. */
@@ -150,7 +163,11 @@ public final class AuditBatch {
      * @throws IllegalArgumentException when the value is not an audit entry
      */
     public static StreamEvent event(byte[] entryValue, String id) {
-        AuditEntry entry = AuditEntryCodec.decode(entryValue);
+        return event(AuditEntryCodec.decode(entryValue), id);
+    }
+
+    /** The {@code audit} event of {@code entry}, with its id (as {@link #event(byte[], String)}). */
+    public static StreamEvent event(AuditEntry entry, String id) {
         return new StreamEvent(id, EventType.AUDIT, entry.timestamp(),
                 Map.of("entry", AuditEntryCodec.asJsonValue(entry)), Optional.of(entry.agentId()), entry.userId());
     }

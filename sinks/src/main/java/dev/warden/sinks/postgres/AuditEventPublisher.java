@@ -2,6 +2,7 @@ package dev.warden.sinks.postgres;
 
 import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.AuditBatchRows;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import java.nio.charset.StandardCharsets;
@@ -60,8 +61,16 @@ public final class AuditEventPublisher implements AutoCloseable {
     private static final String LOCK = "SELECT events_offset, marks FROM audit_event_publisher WHERE id = 1 FOR UPDATE";
     private static final String RECORD = "UPDATE audit_event_publisher SET events_offset = ?, marks = ? WHERE id = 1";
 
-    /** One audit record to publish: where it is in the audit topic, and the entry it becomes. */
-    public record Source(int partition, long offset, AuditBatch.Entry entry) {
+    /**
+     * One audit record to publish: where it is in the audit topic, the entry it becomes and, when known, the key of
+     * the entry's row in {@code audit_events} (a batch whose entries all have one carries them,
+     * {@link AuditBatchRows}).
+     */
+    public record Source(int partition, long offset, AuditBatch.Entry entry, AuditBatchRows.Key row) {
+        /** A record whose row key is not known. */
+        public Source(int partition, long offset, AuditBatch.Entry entry) {
+            this(partition, offset, entry, null);
+        }
     }
 
     /** What one {@link #publish} did, for {@link #committed}. */
@@ -204,13 +213,20 @@ public final class AuditEventPublisher implements AutoCloseable {
     private Future<RecordMetadata> sendBatch(List<Source> batch) {
         Map<Integer, Long> last = new TreeMap<>();
         List<AuditBatch.Entry> entries = new ArrayList<>(batch.size());
+        List<AuditBatchRows.Key> rows = new ArrayList<>(batch.size());
         for (Source source : batch) {
             last.merge(source.partition(), source.offset(), Math::max);
             entries.add(source.entry());
+            if (source.row() != null) {
+                rows.add(source.row());
+            }
         }
         RecordHeaders headers = new RecordHeaders();
         headers.add(AuditBatch.header());
         headers.add(new RecordHeader(SOURCES_HEADER, sourcesHeader(last)));
+        if (rows.size() == entries.size()) {
+            headers.add(AuditBatchRows.header(rows));
+        }
         return producer.send(new ProducerRecord<>(events.topic(), events.partition(), null, null,
                 AuditBatch.encode(entries), headers));
     }

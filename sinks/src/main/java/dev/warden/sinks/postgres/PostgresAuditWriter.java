@@ -2,6 +2,7 @@ package dev.warden.sinks.postgres;
 
 import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.AuditBatchRows;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.Json;
@@ -125,9 +126,10 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         List<AuditEventPublisher.Source> sources = new ArrayList<>(events == null ? 0 : records.size());
         for (ConsumerRecord<String, byte[]> record : records) {
             try {
-                entries.add(AuditEntryCodec.decode(record.value()));
+                AuditEntry entry = AuditEntryCodec.decode(record.value());
+                entries.add(entry);
                 if (events != null) {
-                    sources.add(source(record));
+                    sources.add(source(record, entry));
                 }
             } catch (RuntimeException e) {
                 undecodable.add(DeadLetter.of(SINK, record, "undecodable audit record: " + e.getMessage()));
@@ -144,10 +146,14 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         };
     }
 
-    /** The stream event's side of a record: where it is, its time, its trace, its bytes (never decoded again). */
-    private static AuditEventPublisher.Source source(ConsumerRecord<String, byte[]> record) {
+    /**
+     * The stream event's side of a record: where it is, its time, its trace, its bytes (never decoded again), and
+     * the key of the row {@code entry} becomes ({@code ts} as the COPY writes it: to the millisecond).
+     */
+    private static AuditEventPublisher.Source source(ConsumerRecord<String, byte[]> record, AuditEntry entry) {
         return new AuditEventPublisher.Source(record.partition(), record.offset(),
-                new AuditBatch.Entry(record.timestamp(), TraceHeaders.traceparent(record.headers()), record.value()));
+                new AuditBatch.Entry(record.timestamp(), TraceHeaders.traceparent(record.headers()), record.value()),
+                new AuditBatchRows.Key(entry.timestamp().toEpochMilli(), entry.id()));
     }
 
     private long store(String rows, List<DeadLetter> undecodable, Map<TopicPartition, Long> nextOffsets,

@@ -2,6 +2,7 @@ package dev.warden.sinks.streamstore;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.AuditBatchRows;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -29,6 +30,7 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 
 /**
  * Persists {@code warden.events} into {@code service_stream_events} for replay, exactly once (rows and the
@@ -42,7 +44,7 @@ public final class StreamEventStoreWriter implements BatchWriter {
 
     private static final Logger LOG = Logger.getLogger(StreamEventStoreWriter.class.getName());
     static final String INSERT = "INSERT INTO service_stream_events (id, type, timestamp, data, agent_id, user_id, "
-            + "batch) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            + "batch, audit_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     static final String EXPIRE = "DELETE FROM service_stream_events WHERE timestamp < ?";
 
     private final DataSource dataSource;
@@ -123,29 +125,39 @@ public final class StreamEventStoreWriter implements BatchWriter {
         ps.setString(5, event.agentId().orElse(null));
         ps.setString(6, event.userId().orElse(null));
         ps.setNull(7, Types.BINARY);
+        ps.setNull(8, Types.BINARY);
         return Optional.empty();
     }
 
     /**
-     * An audit batch is one row, its bytes as they are (its structure checked here, its entries decoded only when
-     * replayed); its timestamp is its newest entry's record time, so a replay {@code since} a time finds every
-     * batch that may hold a later one.
+     * An audit batch is one row (its structure checked here, its entries decoded only when replayed): the keys of
+     * its entries' rows in {@code audit_events} when the record carries them ({@link AuditBatchRows}, one for each
+     * entry), else its bytes as they are. Its timestamp is its newest entry's record time, so a replay
+     * {@code since} a time finds every batch that may hold a later one.
      */
     private static Optional<String> bindBatch(PreparedStatement ps, ConsumerRecord<String, byte[]> record)
             throws SQLException {
-        long newest;
+        AuditBatch.Summary batch;
         try {
-            newest = AuditBatch.newestTimestamp(record.value());
+            batch = AuditBatch.summary(record.value());
         } catch (IllegalArgumentException e) {
             return Optional.of(String.valueOf(e.getMessage()));
         }
+        Header rows = record.headers().lastHeader(AuditBatchRows.HEADER);
+        boolean byRows = AuditBatchRows.of(record.headers()).filter(keys -> keys.size() == batch.count()).isPresent();
         ps.setLong(1, record.offset());
         ps.setString(2, EventType.AUDIT.wireName());
-        ps.setTimestamp(3, new Timestamp(newest));
+        ps.setTimestamp(3, new Timestamp(batch.newestTimestamp()));
         ps.setObject(4, "{}", Types.OTHER);
         ps.setNull(5, Types.VARCHAR);
         ps.setNull(6, Types.VARCHAR);
-        ps.setBytes(7, record.value());
+        if (byRows) {
+            ps.setNull(7, Types.BINARY);
+            ps.setBytes(8, rows.value());
+        } else {
+            ps.setBytes(7, record.value());
+            ps.setNull(8, Types.BINARY);
+        }
         return Optional.empty();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.AuditBatchRows;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
@@ -165,6 +166,45 @@ class StreamEventStoreWriterIT {
                             StandardCharsets.UTF_8)).containsExactlyElementsOf(entries.stream()
                             .map(e -> new String(e.value(), StandardCharsets.UTF_8)).toList());
                 }
+            }
+        }
+    }
+
+    /**
+     * A batch whose record carries its entries' row keys (header {@code warden-audit-rows}, one per entry) is kept
+     * as those keys, not a second copy of the entries; keys that do not match the batch's entries in number leave
+     * the batch stored as its bytes.
+     */
+    @Test
+    void aBatchWithItsRowKeysIsStoredAsTheKeysAndOneWithoutMatchingKeysAsItsBytes() throws Exception {
+        List<AuditBatch.Entry> entries = new ArrayList<>();
+        List<AuditBatchRows.Key> keys = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            entries.add(new AuditBatch.Entry(T0.toEpochMilli() + i, "", ("{\"id\":\"aud_" + i + "\"}")
+                    .getBytes(StandardCharsets.UTF_8)));
+            keys.add(new AuditBatchRows.Key(T0.toEpochMilli() + i, "aud_" + i));
+        }
+        ConsumerRecord<String, byte[]> byKeys = new ConsumerRecord<>(TOPIC, 0, 9_300_001, null,
+                AuditBatch.encode(entries));
+        byKeys.headers().add(AuditBatch.header()).add(AuditBatchRows.header(keys));
+        ConsumerRecord<String, byte[]> mismatched = new ConsumerRecord<>(TOPIC, 0, 9_300_002, null,
+                AuditBatch.encode(entries));
+        mismatched.headers().add(AuditBatch.header()).add(AuditBatchRows.header(keys.subList(0, 2)));
+        try (SinkTables db = SinkTables.create(infra.jdbcUrl())) {
+            StreamEventStoreWriter writer = new StreamEventStoreWriter(db.dataSource(), TOPIC, Duration.ofDays(7),
+                    Clock.systemUTC());
+            assertThat(writer.write(List.of(byKeys, mismatched), Map.of(PARTITION, 9_300_003L)))
+                    .isEqualTo(new BatchWriter.WriteResult(2, 0));
+            try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT id, batch, audit_rows, timestamp FROM service_stream_events"
+                         + " WHERE id IN (9300001, 9300002) ORDER BY id")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getBytes("batch")).isNull();
+                assertThat(AuditBatchRows.decode(rs.getBytes("audit_rows"))).containsExactlyElementsOf(keys);
+                assertThat(rs.getTimestamp("timestamp").toInstant()).isEqualTo(T0.plusMillis(2));
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getBytes("audit_rows")).isNull();
+                assertThat(AuditBatch.decode(rs.getBytes("batch"))).hasSize(3);
             }
         }
     }

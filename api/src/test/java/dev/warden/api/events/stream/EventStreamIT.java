@@ -4,6 +4,7 @@ import static dev.warden.testing.TestAgents.anAgent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.pipeline.contract.AuditBatchRows;
 import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
@@ -387,6 +388,106 @@ class EventStreamIT {
                 .isSorted().doesNotHaveDuplicates();
         assertThat(ids).as("batches of more than one entry").anyMatch(id -> id.endsWith(".1"));
         assertThat(resumedInsideABatch).as("rounds that resumed inside a batch").isPositive();
+    }
+
+    /**
+     * The store keeps an audit batch as the keys of its entries' rows, and replay reads the entries from the audit
+     * log: a replayed audit event is the live one (same id, same data). An entry whose row is gone (audit retention)
+     * is skipped on replay; the batch's other events keep their ids.
+     */
+    @Test
+    void auditEventsReplayFromTheAuditLogAsTheyWereLiveAndSkipAnEntryWhoseRowIsGone() throws Exception {
+        Http http = warden.http();
+        Http.Response created = http.post("/agents", warden.adminToken(), "{\"ownerId\":\"rho\",\"name\":\"r\","
+                + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:rows:*\",\"actions\":[\"read\"]}]}");
+        String agent = created.json().get("id").asText();
+        String token = created.json().get("token").asText();
+        List<SseClient.Message> live;
+        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit", bearer(warden.adminToken()))) {
+            for (int i = 0; i < 3; i++) {
+                http.post("/authorize", token, "{\"agentId\":\"" + agent + "\",\"action\":\"" + (i == 1 ? "write" : "read")
+                        + "\",\"resource\":\"mcp:rows:" + i + "\",\"arguments\":{\"b\":" + i + ",\"a\":\"x\"}}");
+            }
+            live = sse.events(3, Duration.ofSeconds(15));
+        }
+        assertThat(live).hasSize(3);
+        long lastBatch = EventIds.offset(position(live.getLast().id()));
+        List<Long> batches = live.stream().map(m -> EventIds.offset(position(m.id()))).distinct().toList();
+        try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
+             Statement st = conn.createStatement()) {
+            st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() < deadline && !stored(st, lastBatch)) {
+                Thread.sleep(100);
+            }
+            String rows = batches.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+            try (var rs = st.executeQuery("SELECT count(*) FROM service_stream_events WHERE id IN (" + rows
+                    + ") AND batch IS NULL AND audit_rows IS NOT NULL")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("batches stored as row keys").isEqualTo(batches.size());
+            }
+            assertThat(replayed(agent)).as("replay is what was live").isEqualTo(asTrees(live));
+
+            // The middle entry's key now names no row (audit_events is append-only; an operator dropping an old
+            // partition is how rows go), and its batch is old enough that replay does not wait for the row.
+            st.executeUpdate("UPDATE service_stream_events SET timestamp = timestamp - interval '1 hour' WHERE id IN ("
+                    + rows + ")");
+            long middle = position(live.get(1).id());
+            try (var ps = conn.prepareStatement("UPDATE service_stream_events SET audit_rows = ? WHERE id = ?")) {
+                List<AuditBatchRows.Key> keys = new ArrayList<>(storedKeys(st, EventIds.offset(middle)));
+                String id = live.get(1).id();
+                keys.set(Integer.parseInt(id.substring(id.indexOf('.') + 1)), new AuditBatchRows.Key(0, "aud_gone"));
+                ps.setBytes(1, AuditBatchRows.encode(keys));
+                ps.setLong(2, EventIds.offset(middle));
+                assertThat(ps.executeUpdate()).isEqualTo(1);
+            }
+        }
+        assertThat(replayed(agent)).as("replay without the gone entry, the others as they were")
+                .isEqualTo(asTrees(List.of(live.get(0), live.get(2))));
+    }
+
+    private static List<AuditBatchRows.Key> storedKeys(Statement st, long offset) throws Exception {
+        try (var rs = st.executeQuery("SELECT audit_rows FROM service_stream_events WHERE id = " + offset)) {
+            rs.next();
+            return AuditBatchRows.decode(rs.getBytes(1));
+        }
+    }
+
+    private static boolean stored(Statement st, long offset) throws Exception {
+        try (var rs = st.executeQuery("SELECT count(*) FROM service_stream_events WHERE id = " + offset)) {
+            rs.next();
+            return rs.getLong(1) == 1;
+        }
+    }
+
+    /** The audit events of {@code agent} replayed from the beginning: id and data of each. */
+    private static List<Map.Entry<String, JsonNode>> replayed(String agent) throws Exception {
+        Map<String, String> headers = new java.util.HashMap<>(bearer(warden.adminToken()));
+        headers.put("Last-Event-ID", "-1");
+        List<SseClient.Message> mine = new ArrayList<>();
+        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream?types=audit", headers)) {
+            // Until no event but heartbeats has come for a second (the replay is over).
+            long quietSince = System.nanoTime();
+            while (System.nanoTime() - quietSince < Duration.ofSeconds(1).toNanos()) {
+                SseClient.Message m = sse.next(Duration.ofMillis(500));
+                if (m == null || m.event() == null) {
+                    continue;
+                }
+                quietSince = System.nanoTime();
+                if ("audit".equals(m.event()) && m.data().contains("\"agentId\":\"" + agent + "\"")) {
+                    mine.add(m);
+                }
+            }
+        }
+        return asTrees(mine);
+    }
+
+    private static List<Map.Entry<String, JsonNode>> asTrees(List<SseClient.Message> messages) throws Exception {
+        List<Map.Entry<String, JsonNode>> out = new ArrayList<>();
+        for (SseClient.Message m : messages) {
+            out.add(Map.entry(m.id(), Json.mapper().readTree(m.data())));
+        }
+        return out;
     }
 
     private static long position(String id) {
