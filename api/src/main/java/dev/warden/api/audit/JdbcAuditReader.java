@@ -1,15 +1,11 @@
 package dev.warden.api.audit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.warden.api.db.Database;
-import dev.warden.api.db.Sql;
 import dev.warden.api.db.StoredRows;
-import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
-import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.SinkNames;
+import dev.warden.sinks.postgres.AuditRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,10 +20,7 @@ import java.util.function.Consumer;
 
 /** Reads {@code audit_events}: filtered pages for {@code GET /audit}, streamed cursors for exports. */
 public final class JdbcAuditReader {
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
-    /** The columns {@link #entry(ResultSet)} reads. */
-    public static final String COLUMNS = "id, agent_id, user_id, caller_id, action, resource, parameters, result, "
-            + "reason, duration_ms, tokens_cost, ts, ip, user_agent";
+    private static final String COLUMNS = AuditRows.COLUMNS;
     /** Every filter is "unset or equal"; the scope columns restrict what the caller may see. */
     static final String WHERE = " WHERE (?::text IS NULL OR user_id = ?) AND (?::text IS NULL OR agent_id = ?)"
             + " AND (?::text IS NULL OR agent_id = ?) AND (?::text IS NULL OR user_id = ?)"
@@ -57,7 +50,7 @@ public final class JdbcAuditReader {
                 List<AuditEntry> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::entry).ifPresent(out::add);
+                        StoredRows.read("audit_events", "id", rs, AuditRows::entry).ifPresent(out::add);
                     }
                 }
                 return out;
@@ -74,7 +67,7 @@ public final class JdbcAuditReader {
                 bind(conn, ps, scope, q);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        StoredRows.read("audit_events", "id", rs, JdbcAuditReader::entry).ifPresent(sink);
+                        StoredRows.read("audit_events", "id", rs, AuditRows::entry).ifPresent(sink);
                     }
                 }
             } finally {
@@ -148,15 +141,5 @@ public final class JdbcAuditReader {
         ps.setString(i, value);
         ps.setString(i + 1, value);
         return i + 2;
-    }
-
-    /** The entry of the current row of {@code rs}, which holds {@link #COLUMNS}. */
-    public static AuditEntry entry(ResultSet rs) throws SQLException, JsonProcessingException {
-        return new AuditEntry(rs.getString("id"), rs.getString("agent_id"), Sql.string(rs, "user_id"),
-                rs.getString("caller_id"), rs.getString("action"), rs.getString("resource"),
-                Json.mapper().readValue(rs.getString("parameters"), MAP),
-                WireEnum.parse(AuditResult.class, rs.getString("result")).orElseThrow(),
-                Sql.string(rs, "reason"), rs.getDouble("duration_ms"), rs.getLong("tokens_cost"),
-                Sql.requiredInstant(rs, "ts"), Sql.string(rs, "ip"), Sql.string(rs, "user_agent"));
     }
 }

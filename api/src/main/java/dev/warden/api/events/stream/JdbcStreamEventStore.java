@@ -2,7 +2,6 @@ package dev.warden.api.events.stream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
 import dev.warden.api.db.StoredRows;
@@ -14,6 +13,7 @@ import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.sinks.SinkNames;
+import dev.warden.sinks.postgres.AuditRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -235,7 +235,7 @@ public final class JdbcStreamEventStore implements StreamEventStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String id = EventIds.id(EventIds.batchEntry(offset, rs.getInt("batch_index")));
-                    events.add(AuditBatch.event(JdbcAuditReader.entry(rs), id));
+                    events.add(AuditBatch.event(AuditRows.entry(rs), id));
                 }
             }
         }
@@ -243,6 +243,6 @@ public final class JdbcStreamEventStore implements StreamEventStore {
     }
 
     private static String auditColumns(String alias) {
-        return alias + JdbcAuditReader.COLUMNS.replace(", ", ", " + alias);
+        return alias + AuditRows.COLUMNS.replace(", ", ", " + alias);
     }
 }
