@@ -1,4 +1,4 @@
-package dev.warden.sinks.postgres;
+package dev.warden.sinks;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * The row form of an audit entry in {@code audit_events}, read back: what {@code GET /audit}, exports and the replay of
- * {@code audit} stream events read (the writer's side is {@link PostgresAuditWriter#csv}).
+ * {@code audit} stream events read (the writer's side is {@code PostgresAuditWriter.csv}).
  */
 public final class AuditRows {
     /** The columns {@link #entry(ResultSet)} reads. */
