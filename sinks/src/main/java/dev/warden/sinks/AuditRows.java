@@ -26,8 +26,9 @@ public final class AuditRows {
 
     /** The entry of the current row of {@code rs}, which holds {@link #COLUMNS}. */
     public static AuditEntry entry(ResultSet rs) throws SQLException, JsonProcessingException {
-        return new AuditEntry(rs.getString("id"), rs.getString("agent_id"), Optional.ofNullable(rs.getString("user_id")),
-                rs.getString("caller_id"), rs.getString("action"), rs.getString("resource"),
+        return new AuditEntry(rs.getString("id"), rs.getString("agent_id"),
+                Optional.ofNullable(rs.getString("user_id")), rs.getString("caller_id"), rs.getString("action"),
+                rs.getString("resource"),
                 Json.mapper().readValue(rs.getString("parameters"), MAP),
                 WireEnum.parse(AuditResult.class, rs.getString("result")).orElseThrow(),
                 Optional.ofNullable(rs.getString("reason")), rs.getDouble("duration_ms"), rs.getLong("tokens_cost"),

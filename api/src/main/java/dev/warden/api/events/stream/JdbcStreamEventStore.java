@@ -30,8 +30,10 @@ import java.util.logging.Logger;
 
 /**
  * {@link StreamEventStore} on {@code service_stream_events} and the stream-store sink's offsets. A row is one
- * record of {@code warden.events}: an event, or an {@link AuditBatch} (its bytes in {@code batch}) that is expanded
- * here into its events; a query reads whole rows and keeps the events in the position range it was asked for.
+ * record of {@code warden.events}: an event, or an {@link AuditBatch} that is expanded here into its events, from
+ * the keys of its entries' rows in {@code audit_events} ({@code audit_rows}) or, for a batch stored without them,
+ * from its bytes ({@code batch}); a query reads whole rows and keeps the events in the position range it was asked
+ * for.
  */
 public final class JdbcStreamEventStore implements StreamEventStore {
     private static final Logger LOG = Logger.getLogger(JdbcStreamEventStore.class.getName());
@@ -44,7 +46,7 @@ public final class JdbcStreamEventStore implements StreamEventStore {
             + " JOIN audit_events a ON a.ts = k.ts AND a.id = k.id ORDER BY k.ord";
     /** How long a replay waits for a recent batch's entries to be committed (the writer commits after it publishes). */
     private static final Duration ROWS_WAIT = Duration.ofSeconds(2);
-    /** A batch older than this whose entries are not all found has lost them for good (audit retention). */
+    /** A batch older than this whose entries are not all found has lost them for good (a dropped audit partition). */
     private static final Duration ROWS_RECENT = Duration.ofSeconds(30);
     static final String THROUGH = "SELECT next_offset FROM sink_offsets WHERE sink = '" + SinkNames.STREAM_STORE
             + "' AND topic = ? AND partition = 0";
@@ -196,7 +198,7 @@ public final class JdbcStreamEventStore implements StreamEventStore {
      * with its index in the batch as the live stream gave it. The audit writer publishes a batch just before it
      * commits the rows, so a batch written in the last {@link #ROWS_RECENT} whose rows are not all there yet is read
      * again until they are (for at most {@link #ROWS_WAIT}); rows still missing after that, or of an older batch,
-     * are gone (audit retention) and their events skipped.
+     * are gone (audit_events is append-only; an operator dropped an old partition) and their events skipped.
      */
     private static List<StreamEvent> auditRows(Connection conn, long offset, List<AuditBatchRows.Key> keys,
                                                Instant written) throws SQLException, JsonProcessingException {

@@ -403,10 +403,12 @@ class EventStreamIT {
         String agent = created.json().get("id").asText();
         String token = created.json().get("token").asText();
         List<SseClient.Message> live;
-        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit", bearer(warden.adminToken()))) {
+        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit",
+                bearer(warden.adminToken()))) {
             for (int i = 0; i < 3; i++) {
-                http.post("/authorize", token, "{\"agentId\":\"" + agent + "\",\"action\":\"" + (i == 1 ? "write" : "read")
-                        + "\",\"resource\":\"mcp:rows:" + i + "\",\"arguments\":{\"b\":" + i + ",\"a\":\"x\"}}");
+                http.post("/authorize", token, "{\"agentId\":\"" + agent + "\",\"action\":\""
+                        + (i == 1 ? "write" : "read") + "\",\"resource\":\"mcp:rows:" + i
+                        + "\",\"arguments\":{\"b\":" + i + ",\"a\":\"x\"}}");
             }
             live = sse.events(3, Duration.ofSeconds(15));
         }
