@@ -73,18 +73,29 @@ wait_warden_healthy() {
   return 1
 }
 
-# run_java_bench HEAP CLASS [ARGS...]: builds the project and the api module's test classes, then runs the benchmark
-# dev.warden.bench.CLASS in place of the shell, with HEAP as -Xmx and $BENCH_JAVA_OPTS added to the JVM's options.
-# Needs bin/find-jdk.sh sourced and the repository root as the working directory.
-run_java_bench() {
-  local heap="$1" class="$2"
-  shift 2
+# build_java_bench: builds the project and the api module's test classes and sets BENCH_CP to the classpath the
+# benchmarks (dev.warden.bench.*) run on. Needs bin/find-jdk.sh sourced and the repository root as the working
+# directory.
+build_java_bench() {
   ./mvnw -q -B -DskipTests -Djib.skip=true install >/dev/null
   ./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp \
     -Dmdep.includeScope=test >/dev/null
-  local cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+  BENCH_CP="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+}
+
+# java_bench HEAP CLASS [ARGS...]: runs the benchmark dev.warden.bench.CLASS (after build_java_bench) with HEAP as
+# -Xmx and $BENCH_JAVA_OPTS added to the JVM's options.
+java_bench() {
+  local heap="$1" class="$2"
+  shift 2
   # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of options
-  exec java "-Xmx$heap" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED \
+  java "-Xmx$heap" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED \
     -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
-    -cp "$cp" "dev.warden.bench.$class" "$@"
+    -cp "$BENCH_CP" "dev.warden.bench.$class" "$@"
+}
+
+# run_java_bench HEAP CLASS [ARGS...]: build_java_bench, then java_bench.
+run_java_bench() {
+  build_java_bench
+  java_bench "$@"
 }

@@ -14,21 +14,25 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Revocation visibility across two API instances under decision load (run by deploy/bench/fleet.sh, never by the
- * test suite). Instance A runs every role, instance B the API only, on one broker and one database. While
- * {@code load} workers send {@code POST /authorize} to both, each round creates an agent on A, has B allow it
+ * Revocation visibility under decision load, across two API instances and on one (run by deploy/bench/fleet.sh,
+ * never by the test suite). Instance A runs every role, instance B the API only, on one broker and one database.
+ * While {@code load} workers send {@code POST /authorize} to both, each round creates an agent on A, has B allow it
  * (so B caches it), waits a random 0-1 s, revokes it on A and then asks B every millisecond until B stops
  * allowing it: the delay from A's 204 to B's first refusal, and how many allowed answers B gave after the 204;
- * and when the {@code agent.revoked} event reached an SSE subscriber on B.
- * Run once with the {@code audit} stream events mirrored (the default) and once without, in the same process.
- * Arguments: {@code <jdbc-url> <rounds> <load-workers>}.
+ * and when the {@code agent.revoked} event reached an SSE subscriber on B. With one instance, B is A itself: the
+ * same figures for the instance that answered the revocation (its baseline).
+ * Run with the {@code audit} stream events on (the default) and off, for each fleet size of {@code -Dbench.fleets}
+ * (default {@code 2,1}), in the same process. Arguments: {@code <jdbc-url> <rounds> <load-workers>}.
  */
 public final class FleetBench {
 
@@ -42,21 +46,25 @@ public final class FleetBench {
         Path kafkaDir = SharedInfra.worldTraversableTempDir();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir)) {
             List<String> lines = new ArrayList<>();
-            for (boolean mirror : new boolean[] {true, false}) {
-                lines.add(run(kafka.bootstrap(), jdbcUrl, rounds, workers, mirror));
+            for (String fleet : System.getProperty("bench.fleets", "2,1").split(",")) {
+                for (boolean mirror : new boolean[] {true, false}) {
+                    lines.add(run(kafka.bootstrap(), jdbcUrl, Integer.parseInt(fleet.trim()), rounds, workers, mirror));
+                }
             }
             System.out.println();
-            System.out.println("revocation visibility on instance B after DELETE /agents/{id} answered 204 on A");
-            System.out.printf("%-22s %7s %9s %9s %9s %9s %14s %12s %9s %9s %9s%n", "audit events", "rounds", "p50 ms",
-                    "p90 ms", "p99 ms", "max ms", "allowed after", "decisions/s", "SSE p50", "SSE p90", "SSE max");
+            System.out.println("revocation visibility on instance B (with one instance: on A) after DELETE /agents/{id}"
+                    + " answered 204 on A");
+            System.out.printf("%-9s %-13s %7s %9s %9s %9s %9s %14s %12s %9s %9s %9s%n", "instances", "audit events",
+                    "rounds", "p50 ms", "p90 ms", "p99 ms", "max ms", "allowed after", "decisions/s", "SSE p50",
+                    "SSE p90", "SSE max");
             lines.forEach(System.out::println);
         } finally {
             SharedInfra.deleteTree(kafkaDir);
         }
     }
 
-    private static String run(String bootstrap, String jdbcUrl, int rounds, int workers, boolean mirror)
-            throws Exception {
+    private static String run(String bootstrap, String jdbcUrl, int instances, int rounds, int workers,
+                              boolean mirror) throws Exception {
         String isolation = "fleet_" + Long.toHexString(System.nanoTime());
         Path state = Files.createTempDirectory("fleet-bench");
         WardenConfig a = BenchFleet.instanceA(isolation, state, mirror, Long.parseLong(System.getenv()
@@ -64,9 +72,10 @@ public final class FleetBench {
                 .getOrDefault("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "20")));
         WardenConfig b = a.toBuilder().roles("api").instanceId(isolation + "-b").build();
         try (WardenPlatform first = WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC());
-             WardenPlatform second = WardenPlatform.start(b, bootstrap, jdbcUrl, Clock.systemUTC())) {
+             WardenPlatform second = instances == 2 ? WardenPlatform.start(b, bootstrap, jdbcUrl, Clock.systemUTC())
+                     : null) {
             URI ua = first.baseUri();
-            URI ub = second.baseUri();
+            URI ub = second == null ? ua : second.baseUri();
             String[] load = BenchFleet.agent(ua);
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong decisions = new AtomicLong();
@@ -86,7 +95,7 @@ public final class FleetBench {
                 });
             }
             // An SSE subscriber on B: when does A's agent.revoked event reach it?
-            java.util.Map<String, Long> seenOnB = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<String, Long> seenOnB = new ConcurrentHashMap<>();
             var stream = BenchFleet.events(ub, "agent.revoked");
             Thread.ofVirtual().start(() -> {
                 try {
@@ -137,11 +146,11 @@ public final class FleetBench {
             long perSecond = Math.round((decisions.get() - startDecisions) / seconds);
             running.set(false);
             pool.shutdown();
-            pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            pool.awaitTermination(10, TimeUnit.SECONDS);
             Collections.sort(delays);
             Collections.sort(sseDelays);
-            return String.format(Locale.ROOT, "%-22s %7d %9.1f %9.1f %9.1f %9.1f %14d %12d %9.1f %9.1f %9.1f",
-                    mirror ? "on (default)" : "off", rounds, pct(delays, 50), pct(delays, 90), pct(delays, 99),
+            return String.format(Locale.ROOT, "%-9d %-13s %7d %9.1f %9.1f %9.1f %9.1f %14d %12d %9.1f %9.1f %9.1f",
+                    instances, mirror ? "on (default)" : "off", rounds, pct(delays, 50), pct(delays, 90), pct(delays, 99),
                     delays.getLast(), allowedAfter, perSecond, pct(sseDelays, 50), pct(sseDelays, 90),
                     sseDelays.getLast());
         } finally {
