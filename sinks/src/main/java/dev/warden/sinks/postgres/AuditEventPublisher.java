@@ -14,9 +14,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.logging.Logger;
@@ -43,12 +46,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <p>How: {@link #publish} locks the single row of {@code audit_event_publisher} (publishers take turns), whose
  * {@code marks} hold, per audit partition, the offset after the last entry published; it publishes only the
  * entries at or past their partition's mark, and records the new marks and the batch's offset in the row, in the
- * same transaction. A batch can still be published and its transaction not commit (the process dies, PostgreSQL
- * refuses the commit): it then lies on the topic after the recorded offset. So unless nothing has been added to the
- * topic since this publisher's own last committed batch, {@code publish} first reads the topic from the recorded
- * offset to its end and takes the marks of every batch found there (each batch names, in the header
- * {@value #SOURCES_HEADER}, the last audit offset it holds of each partition). That read is short: it covers what
- * was added since the last commit, normally nothing but a few other events.
+ * same transaction. A batch can still be published and its transaction not commit (the process dies, its
+ * PostgreSQL session ends, PostgreSQL refuses the commit): it then lies on the topic after the recorded offset, or
+ * is still on its way there. To know when that can be, every publish is an <em>attempt</em> with a number taken,
+ * under the lock, from a sequence (never rolled back), and every batch names its attempt (header
+ * {@value #ATTEMPT_HEADER}); the row records the attempt of the last committed publish. When the number taken is
+ * the next after the recorded one (the common case), no other attempt happened since that commit, so nothing
+ * unrecorded can lie on the topic: nothing is read. Otherwise the missing attempts did not commit: {@code publish}
+ * reads the topic from the recorded offset to its end, takes the marks of every batch found there (each batch
+ * names, in the header {@value #SOURCES_HEADER}, the last audit offset it holds of each partition), and waits for
+ * the batches of a missing attempt still on their way (at most the producer's delivery timeout and a margin, then
+ * the attempt counts as one that sent nothing), so that an entry is never published twice.
  *
  * <p>The producer is idempotent and not transactional: no transaction holds back the topic's other events, and
  * nobody reads the audit topic a second time to copy it (docs/decisions.md, issue 18).
@@ -56,10 +64,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class AuditEventPublisher implements AutoCloseable {
     /** The header that names, per audit partition, the last audit offset a batch holds: {@code "p=o,p=o"}. */
     public static final String SOURCES_HEADER = "warden-audit-sources";
+    /** The header that names a batch's attempt and its place among the attempt's batches: {@code "n/i/k"}. */
+    public static final String ATTEMPT_HEADER = "warden-audit-attempt";
+    /** The producer's delivery timeout: after it (and a margin) no batch of a failed attempt is still on its way. */
+    static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(15);
 
     private static final Logger LOG = Logger.getLogger(AuditEventPublisher.class.getName());
-    private static final String LOCK = "SELECT events_offset, marks FROM audit_event_publisher WHERE id = 1 FOR UPDATE";
-    private static final String RECORD = "UPDATE audit_event_publisher SET events_offset = ?, marks = ? WHERE id = 1";
+    private static final String LOCK =
+            "SELECT events_offset, marks, last_attempt FROM audit_event_publisher WHERE id = 1 FOR UPDATE";
+    private static final String ATTEMPT = "SELECT nextval('audit_event_publish_attempt')";
+    private static final String RECORD =
+            "UPDATE audit_event_publisher SET events_offset = ?, marks = ?, last_attempt = ? WHERE id = 1";
 
     /**
      * One audit record to publish: where it is in the audit topic, the entry it becomes and, when known, the key of
@@ -73,19 +88,21 @@ public final class AuditEventPublisher implements AutoCloseable {
         }
     }
 
-    /** What one {@link #publish} did, for {@link #committed}. */
-    public record Published(long endAfter) {
+    /** What one {@link #publish} did, for {@link #committed}: its attempt. */
+    public record Published(long attempt) {
     }
 
     private final TopicPartition events;
     private final Tracer tracer;
+    private final Duration settleTimeout;
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<byte[], byte[]> reader;
     /**
-     * The topic's end just after this publisher's last committed batch, or -1: while the topic's end is still
-     * there, nothing (no other publisher's uncommitted batch) can lie past the recorded offset.
+     * This publisher's own attempts that did not commit but whose batches are known to be settled: none sent, or
+     * every one acknowledged (and so on the topic). Nobody waits for them; those at or below a committed attempt
+     * are forgotten.
      */
-    private long endAfterOwn = -1;
+    private final Set<Long> settledOwn = new HashSet<>();
 
     /**
      * @param eventsTopic the events topic (one partition)
@@ -93,8 +110,17 @@ public final class AuditEventPublisher implements AutoCloseable {
      * @param tracer      continues the traces the entries carry: a span {@code audit event publish} each
      */
     public AuditEventPublisher(String bootstrap, String eventsTopic, String clientId, Tracer tracer) {
+        this(bootstrap, eventsTopic, clientId, tracer, DELIVERY_TIMEOUT.plusSeconds(5));
+    }
+
+    /**
+     * As the other constructor, waiting at most {@code settleTimeout} for the batches of an attempt that did not
+     * commit (the delivery timeout and a margin; tests shorten it).
+     */
+    AuditEventPublisher(String bootstrap, String eventsTopic, String clientId, Tracer tracer, Duration settleTimeout) {
         this.events = new TopicPartition(eventsTopic, 0);
         this.tracer = tracer;
+        this.settleTimeout = settleTimeout;
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.CLIENT_ID_CONFIG, clientId + "-audit-events",
@@ -105,7 +131,8 @@ public final class AuditEventPublisher implements AutoCloseable {
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024,
                 // The writer's transaction (and the publishers' lock) waits for the acknowledgement: bounded.
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15_000), new StringSerializer(), new ByteArraySerializer());
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DELIVERY_TIMEOUT.toMillis()), new StringSerializer(),
+                new ByteArraySerializer());
         this.reader = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-audit-events-reader",
@@ -127,74 +154,131 @@ public final class AuditEventPublisher implements AutoCloseable {
      * @throws IllegalStateException when Kafka does not acknowledge the batch or cannot be read
      */
     public Published publish(Connection conn, List<Source> sources) throws SQLException {
-        long trusted = endAfterOwn;
-        endAfterOwn = -1; // until this transaction commits
         long recorded;
         long[] stored;
+        Long lastAttempt;
         try (PreparedStatement ps = conn.prepareStatement(LOCK); ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new IllegalStateException("audit_event_publisher has no row (migration V18)");
             }
             recorded = rs.getLong(1);
             stored = marksOf(rs.getArray(2));
+            lastAttempt = rs.getObject(3, Long.class);
         }
-        long[] marks = stored.clone();
-        long end = reader.endOffsets(List.of(events), Duration.ofSeconds(10)).get(events);
-        long lastBatch = recorded;
-        if (end != trusted && end > recorded + 1) {
-            Found found = readMarks(recorded + 1, end, marks);
-            lastBatch = Math.max(lastBatch, found.lastBatch());
-            marks = found.marks();
+        // Taken under the lock: attempts are numbered in the order publishers hold it.
+        long attempt;
+        try (PreparedStatement ps = conn.prepareStatement(ATTEMPT); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            attempt = rs.getLong(1);
         }
-        List<Source> fresh = new ArrayList<>();
-        for (Source source : sources) {
-            if (source.offset() >= mark(marks, source.partition())) {
-                fresh.add(source);
-                marks = raise(marks, source.partition(), source.offset() + 1);
+        boolean settled = true; // nothing of this attempt is on its way until a send begins
+        try {
+            long[] marks = stored.clone();
+            long lastBatch = recorded;
+            if (lastAttempt == null || attempt != lastAttempt + 1) {
+                Found found = settle(recorded, marks, missing(lastAttempt, attempt));
+                lastBatch = Math.max(lastBatch, found.lastBatch());
+                marks = found.marks();
             }
-        }
-        long endAfter = end;
-        if (!fresh.isEmpty()) {
-            lastBatch = send(fresh);
-            endAfter = lastBatch + 1;
-            trace(fresh);
-        }
-        if (lastBatch > recorded || !Arrays.equals(marks, stored)) {
+            List<Source> fresh = new ArrayList<>();
+            for (Source source : sources) {
+                if (source.offset() >= mark(marks, source.partition())) {
+                    fresh.add(source);
+                    marks = raise(marks, source.partition(), source.offset() + 1);
+                }
+            }
+            if (!fresh.isEmpty()) {
+                settled = false;
+                lastBatch = send(attempt, fresh);
+                settled = true; // every batch acknowledged
+                trace(fresh);
+            }
             try (PreparedStatement ps = conn.prepareStatement(RECORD)) {
                 ps.setLong(1, lastBatch);
                 ps.setArray(2, conn.createArrayOf("bigint", Arrays.stream(marks).boxed().toArray()));
+                ps.setLong(3, attempt);
                 ps.executeUpdate();
             }
+            return new Published(attempt);
+        } finally {
+            if (settled) {
+                settledOwn.add(attempt); // until its commit, should it never commit
+            }
         }
-        return new Published(endAfter);
     }
 
     /** The transaction that {@code published} ran in has committed. */
     public void committed(Published published) {
-        endAfterOwn = published.endAfter();
+        settledOwn.removeIf(attempt -> attempt <= published.attempt());
+    }
+
+    /** The attempts between the last committed one and {@code attempt} that someone may still have batches of. */
+    private Set<Long> missing(Long lastAttempt, long attempt) {
+        Set<Long> out = new HashSet<>();
+        if (lastAttempt != null) {
+            for (long a = lastAttempt + 1; a < attempt; a++) {
+                if (!settledOwn.contains(a)) {
+                    out.add(a);
+                }
+            }
+        }
+        return out;
     }
 
     /**
+     * Reads the topic from after {@code recorded} to its end, raising {@code marks} past every batch there, and then
+     * on as the end moves until every batch of each {@code pending} attempt has arrived or {@link #settleTimeout}
+     * has passed (then the attempt counts as one whose other batches were never sent: none can still arrive).
+     */
+    private Found settle(long recorded, long[] marks, Set<Long> pending) {
+        long deadline = System.nanoTime() + settleTimeout.toNanos();
+        Map<Long, Set<Integer>> parts = new HashMap<>();
+        Found found = new Found(marks, -1);
+        long from = recorded + 1;
+        while (true) {
+            long end = reader.endOffsets(List.of(events), Duration.ofSeconds(10)).get(events);
+            if (end > from) {
+                found = readMarks(from, end, found, parts);
+                from = end;
+            }
+            pending.removeIf(a -> parts.containsKey(a) && parts.get(a).contains(-1));
+            if (pending.isEmpty()) {
+                return found;
+            }
+            if (System.nanoTime() > deadline) {
+                LOG.warning("audit events: attempt(s) " + new TreeSet<>(pending) + " did not commit and not all their"
+                        + " batches arrived within " + settleTimeout.toSeconds() + " s; taken as never sent");
+                return found;
+            }
+            sleep(Duration.ofMillis(100));
+        }
+    }
+    /**
      * Sends {@code sources} as batches (each at most {@link AuditBatch#MAX_ENTRIES} entries or about
-     * {@link AuditBatch#MAX_BYTES}), each naming the last audit offset of each partition it holds, and answers the
+     * {@link AuditBatch#MAX_BYTES}), each naming {@code attempt}, its place among the attempt's batches and the last
+     * audit offset of each partition it holds, and answers the
      * offset of the last batch once every batch is acknowledged. A batch names its own entries only: should a later
      * one never arrive, the entries it held are not taken for published.
      */
-    private long send(List<Source> sources) {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
+    private long send(long attempt, List<Source> sources) {
+        List<List<Source>> batches = new ArrayList<>();
         List<Source> batch = new ArrayList<>();
         int bytes = 0;
         for (Source source : sources) {
             int size = source.entry().encodedSize();
             if (!batch.isEmpty() && (batch.size() == AuditBatch.MAX_ENTRIES || bytes + size > AuditBatch.MAX_BYTES)) {
-                sent.add(sendBatch(batch));
+                batches.add(batch);
                 batch = new ArrayList<>();
                 bytes = 0;
             }
             batch.add(source);
             bytes += size;
         }
-        sent.add(sendBatch(batch));
+        batches.add(batch);
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        for (int i = 0; i < batches.size(); i++) {
+            sent.add(sendBatch(batches.get(i), attemptHeader(attempt, i, batches.size())));
+        }
         long offset = -1;
         try {
             for (Future<RecordMetadata> ack : sent) {
@@ -210,7 +294,7 @@ public final class AuditEventPublisher implements AutoCloseable {
         return offset;
     }
 
-    private Future<RecordMetadata> sendBatch(List<Source> batch) {
+    private Future<RecordMetadata> sendBatch(List<Source> batch, byte[] attempt) {
         Map<Integer, Long> last = new TreeMap<>();
         List<AuditBatch.Entry> entries = new ArrayList<>(batch.size());
         List<AuditBatchRows.Key> rows = new ArrayList<>(batch.size());
@@ -224,6 +308,7 @@ public final class AuditEventPublisher implements AutoCloseable {
         RecordHeaders headers = new RecordHeaders();
         headers.add(AuditBatch.header());
         headers.add(new RecordHeader(SOURCES_HEADER, sourcesHeader(last)));
+        headers.add(new RecordHeader(ATTEMPT_HEADER, attempt));
         if (rows.size() == entries.size()) {
             headers.add(AuditBatchRows.header(rows));
         }
@@ -235,10 +320,14 @@ public final class AuditEventPublisher implements AutoCloseable {
     private record Found(long[] marks, long lastBatch) {
     }
 
-    /** Reads the topic from {@code from} to {@code end} and raises {@code marks} past every batch there. */
-    private Found readMarks(long from, long end, long[] marks) {
+    /**
+     * Reads the topic from {@code from} to {@code end}, raising the marks of {@code found} past every batch there,
+     * and notes in {@code parts} which batches of each attempt arrived (the key -1 once all of them have).
+     */
+    private Found readMarks(long from, long end, Found found, Map<Long, Set<Integer>> parts) {
         reader.seek(events, from);
-        long lastBatch = -1;
+        long[] marks = found.marks();
+        long lastBatch = found.lastBatch();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (reader.position(events, Duration.ofSeconds(10)) < end) {
             if (System.nanoTime() > deadline) {
@@ -257,13 +346,52 @@ public final class AuditEventPublisher implements AutoCloseable {
                 if (!named.isEmpty()) {
                     lastBatch = record.offset();
                 }
+                Header attempt = record.headers().lastHeader(ATTEMPT_HEADER);
+                long[] nik = attempt == null || attempt.value() == null ? null : parseAttempt(attempt.value());
+                if (nik != null) {
+                    Set<Integer> seen = parts.computeIfAbsent(nik[0], a -> new HashSet<>());
+                    seen.add((int) nik[1]);
+                    if (seen.size() >= nik[2]) {
+                        seen.add(-1);
+                    }
+                }
             }
         }
-        if (lastBatch >= 0) {
+        if (lastBatch > found.lastBatch()) {
             LOG.info("audit events: read " + events + " from " + from + " to " + end + "; the batches there, up to "
                     + lastBatch + ", are not published again");
         }
         return new Found(marks, lastBatch);
+    }
+
+    static byte[] attemptHeader(long attempt, int index, int count) {
+        return (attempt + "/" + index + "/" + count).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** {@code [attempt, index, count]} of a {@value #ATTEMPT_HEADER} header; null when it is not well-formed. */
+    static long[] parseAttempt(byte[] value) {
+        String[] parts = new String(value, StandardCharsets.US_ASCII).split("/");
+        try {
+            if (parts.length == 3) {
+                long[] out = {Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])};
+                if (out[0] > 0 && out[1] >= 0 && out[2] > out[1] && out[2] <= Integer.MAX_VALUE) {
+                    return out;
+                }
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        LOG.warning("ignoring a malformed " + ATTEMPT_HEADER + " header");
+        return null;
+    }
+
+    private static void sleep(Duration pause) {
+        try {
+            Thread.sleep(pause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for an earlier attempt's audit events", e);
+        }
     }
 
     /** The offset after the last entry published of {@code partition} (0: none). */
