@@ -46,10 +46,15 @@ final class BenchFleet {
 
     /** A new agent on {@code base} allowed to read {@code mcp:fleet:*}: {@code [id, token]}. */
     static String[] agent(URI base) throws Exception {
+        return agent(base, "mcp:fleet:*");
+    }
+
+    /** A new agent on {@code base} allowed to read {@code resource}: {@code [id, token]}. */
+    static String[] agent(URI base, String resource) throws Exception {
         HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/agents"))
                 .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"ownerId\":\"fleet\",\"name\":\"p\",\"type\":\"service\","
-                        + "\"permissions\":[{\"resource\":\"mcp:fleet:*\",\"actions\":[\"read\"]}]}")));
+                        + "\"permissions\":[{\"resource\":\"" + resource + "\",\"actions\":[\"read\"]}]}")));
         var json = Json.mapper().readTree(r.body());
         return new String[] {json.get("id").asText(), json.get("token").asText()};
     }
