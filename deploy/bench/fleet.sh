@@ -13,7 +13,8 @@
 # Default JDBC_URL: the machine's PostgreSQL (database test); a private schema per deployment is created and dropped.
 # Defaults: 100 rounds, 16 load workers. BENCH_FLEET_WINDOWS (default 24) sets the throughput windows;
 # BENCH_JAVA_OPTS adds JVM options to both. WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS sets the audit writer's
-# batch interval (default 20 ms), which bounds how long an SSE event waits. Takes about 15 minutes on 2 cores.
+# batch interval (default 20 ms), which bounds how long an SSE event waits. Each part first warms the JVM with a
+# run it does not report (the first in a JVM measures lowest). Takes about 25 minutes on 2 cores.
 # deploy/bench/stream.sh runs part 2 alone, with more options.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +25,6 @@ rounds="${2:-100}"
 workers="${3:-16}"
 build_java_bench
 BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:-} -Dbench.fleets=2,1" java_bench 2g FleetBench "$url" "$rounds" "$workers"
-BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:-} -Dbench.fleets=2,1 -Dbench.interleaved=${BENCH_FLEET_WINDOWS:-24} \
+BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:-} -Dbench.fleets=2,1 -Dbench.warm-up-set=true -Dbench.interleaved=${BENCH_FLEET_WINDOWS:-24} \
 -Dbench.mirror-commit-ms=${WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS:-20}" \
   java_bench 2g StreamBench "$url" 1000 20 "$workers"

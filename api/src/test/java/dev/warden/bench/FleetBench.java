@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * after A's answer, and when the revocation's stream event reached an SSE subscriber on B. With one instance, B
  * is A itself: the same figures for the instance that answered the revocation (its baseline).
  * Run with the {@code audit} stream events on (the default) and off, for each fleet size of {@code -Dbench.fleets}
- * (default {@code 2,1}), in the same process, each run after {@code -Dbench.warmup-ms} (20 s) of load. Arguments:
+ * (default {@code 2,1}), in the same process, each run after {@code -Dbench.warmup-ms} (20 s) of load, after a
+ * first run of 20 rounds that is not reported (it warms the JVM). Arguments:
  * {@code <jdbc-url> <rounds> <load-workers>}.
  */
 public final class FleetBench {
@@ -50,6 +51,8 @@ public final class FleetBench {
         int workers = Integer.parseInt(args[2]);
         Path kafkaDir = SharedInfra.worldTraversableTempDir();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir)) {
+            // Not reported: the first run in the JVM is the coldest (its load ran at a third of the others' speed).
+            run(kafka.bootstrap(), jdbcUrl, 2, Math.min(rounds, 20), workers, true);
             List<String> lines = new ArrayList<>();
             for (String fleet : System.getProperty("bench.fleets", "2,1").split(",")) {
                 for (boolean mirror : new boolean[] {true, false}) {
