@@ -44,7 +44,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@code -Dbench.interleaved=N} measures the throughput another way, steadier on a machine whose speed drifts:
  * both fleets (events on, events off) run at once and the load moves between them in N windows of
  * {@code -Dbench.window-ms} (5 s) each ({@link InterleavedLoad}); the SSE latency is then measured on the fleet with
- * the events on, the other idle beside it. With {@code -Dbench.warm-up-set=true} a first set of one instance runs
+ * the events on, once the other is stopped. With {@code -Dbench.warm-up-set=true} a first set of one instance runs
  * and is not reported: the first set in a JVM measures lowest.
  */
 public final class StreamBench {
@@ -147,17 +147,21 @@ public final class StreamBench {
 
     /**
      * Both fleets at once, the events on in one and off in the other, the load moving between them
-     * ({@link InterleavedLoad}); then, when {@code rate} > 0, the SSE latency on the fleet with the events on.
+     * ({@link InterleavedLoad}); then, when {@code rate} > 0, the SSE latency on the fleet with the events on, the
+     * other stopped.
      */
     private static void interleaved(String bootstrap, String jdbcUrl, int instances, int workers, int rate,
                                     int seconds, int windows, List<String> lines) throws Exception {
-        try (Fleet on = Fleet.start(bootstrap, jdbcUrl, instances, true);
-             Fleet off = Fleet.start(bootstrap, jdbcUrl, instances, false)) {
+        try (Fleet on = Fleet.start(bootstrap, jdbcUrl, instances, true)) {
             long windowMs = Long.getLong("bench.window-ms", 5_000);
             int warmup = (int) Math.max(2, WARMUP_MS / windowMs);
-            List<Load> r = InterleavedLoad.run(new URI[][] {on.bases(), off.bases()},
-                    new String[][] {on.agent(), off.agent()}, workers, warmup, windows, windowMs, 1_000,
-                    (client, agent) -> authorize(client, agent, "x"));
+            List<Load> r;
+            // The fleet with the events off is stopped before the latency phase: it measures one deployment.
+            try (Fleet off = Fleet.start(bootstrap, jdbcUrl, instances, false)) {
+                r = InterleavedLoad.run(new URI[][] {on.bases(), off.bases()},
+                        new String[][] {on.agent(), off.agent()}, workers, warmup, windows, windowMs, 1_000,
+                        (client, agent) -> authorize(client, agent, "x"));
+            }
             Load onLoad = r.get(0);
             Load offLoad = r.get(1);
             lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved (%d windows of %d ms each, after %d"
