@@ -232,16 +232,16 @@ public final class AuditEventPublisher implements AutoCloseable {
      */
     private Found settle(long recorded, long[] marks, Set<Long> pending) {
         long deadline = System.nanoTime() + settleTimeout.toNanos();
-        Map<Long, Set<Integer>> parts = new HashMap<>();
+        Map<Long, Arrived> arrived = new HashMap<>();
         Found found = new Found(marks, -1);
         long from = recorded + 1;
         while (true) {
             long end = reader.endOffsets(List.of(events), Duration.ofSeconds(10)).get(events);
             if (end > from) {
-                found = readMarks(from, end, found, parts);
+                found = readMarks(from, end, found, arrived);
                 from = end;
             }
-            pending.removeIf(a -> parts.containsKey(a) && parts.get(a).contains(-1));
+            pending.removeIf(a -> arrived.containsKey(a) && arrived.get(a).complete());
             if (pending.isEmpty()) {
                 return found;
             }
@@ -253,12 +253,20 @@ public final class AuditEventPublisher implements AutoCloseable {
             sleep(Duration.ofMillis(100));
         }
     }
+
+    /** The batches of one attempt found on the topic: how many it sent, and the places of those that arrived. */
+    private record Arrived(long count, Set<Integer> indexes) {
+        boolean complete() {
+            return indexes.size() >= count;
+        }
+    }
+
     /**
      * Sends {@code sources} as batches (each at most {@link AuditBatch#MAX_ENTRIES} entries or about
      * {@link AuditBatch#MAX_BYTES}), each naming {@code attempt}, its place among the attempt's batches and the last
-     * audit offset of each partition it holds, and answers the
-     * offset of the last batch once every batch is acknowledged. A batch names its own entries only: should a later
-     * one never arrive, the entries it held are not taken for published.
+     * audit offset of each partition it holds, and answers the offset of the last batch once every batch is
+     * acknowledged. A batch names its own entries only: should a later one never arrive, the entries it held are not
+     * taken for published.
      */
     private long send(long attempt, List<Source> sources) {
         List<List<Source>> batches = new ArrayList<>();
@@ -322,9 +330,9 @@ public final class AuditEventPublisher implements AutoCloseable {
 
     /**
      * Reads the topic from {@code from} to {@code end}, raising the marks of {@code found} past every batch there,
-     * and notes in {@code parts} which batches of each attempt arrived (the key -1 once all of them have).
+     * and notes in {@code arrived} which batches of each attempt are there.
      */
-    private Found readMarks(long from, long end, Found found, Map<Long, Set<Integer>> parts) {
+    private Found readMarks(long from, long end, Found found, Map<Long, Arrived> arrived) {
         reader.seek(events, from);
         long[] marks = found.marks();
         long lastBatch = found.lastBatch();
@@ -349,11 +357,8 @@ public final class AuditEventPublisher implements AutoCloseable {
                 Header attempt = record.headers().lastHeader(ATTEMPT_HEADER);
                 long[] nik = attempt == null || attempt.value() == null ? null : parseAttempt(attempt.value());
                 if (nik != null) {
-                    Set<Integer> seen = parts.computeIfAbsent(nik[0], a -> new HashSet<>());
-                    seen.add((int) nik[1]);
-                    if (seen.size() >= nik[2]) {
-                        seen.add(-1);
-                    }
+                    arrived.computeIfAbsent(nik[0], a -> new Arrived(nik[2], new HashSet<>())).indexes()
+                            .add((int) nik[1]);
                 }
             }
         }
