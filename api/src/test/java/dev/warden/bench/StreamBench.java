@@ -64,16 +64,15 @@ public final class StreamBench {
         Path kafkaDir = SharedInfra.worldTraversableTempDir();
         List<String> lines = new ArrayList<>();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir)) {
-            int interleavedWindows = Integer.getInteger("bench.interleaved", 0);
-            if (interleavedWindows > 0 && Boolean.getBoolean("bench.warm-up-set")) {
+            String only = System.getProperty("bench.mirror", "both");
+            int repeats = Integer.getInteger("bench.repeats", 1);
+            int windows = Integer.getInteger("bench.interleaved", 0);
+            if (windows > 0 && Boolean.getBoolean("bench.warm-up-set")) {
                 // Not reported: the first set in the JVM measures lower than the rest (the JIT still at work).
-                interleaved(kafka.bootstrap(), jdbcUrl, 1, workers, 0, seconds, interleavedWindows, new ArrayList<>());
+                interleaved(kafka.bootstrap(), jdbcUrl, 1, workers, 0, seconds, windows, new ArrayList<>());
             }
             for (String fleet : System.getProperty("bench.fleets", "1,2").split(",")) {
                 int instances = Integer.parseInt(fleet.trim());
-                String only = System.getProperty("bench.mirror", "both");
-                int repeats = Integer.getInteger("bench.repeats", 1);
-                int windows = Integer.getInteger("bench.interleaved", 0);
                 if (windows > 0) {
                     interleaved(kafka.bootstrap(), jdbcUrl, instances, workers, rate, seconds, windows, lines);
                     continue;

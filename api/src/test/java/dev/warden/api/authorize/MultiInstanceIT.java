@@ -141,10 +141,9 @@ class MultiInstanceIT {
 
     @Test
     void changesOnOneInstanceTakeEffectOnTheOtherWithinOneSecond() throws Exception {
-        Http.Response created = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"p\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}");
-        String id = created.json().get("id").asText();
-        String token = created.json().get("token").asText();
+        String[] agent = anyActionAgent("p");
+        String id = agent[0];
+        String token = agent[1];
         assertThat(b.post("/authorize", token, "{\"agentId\":\"" + id + "\",\"action\":\"x\",\"resource\":\"y:z\"}")
                 .json().get("allowed").asBoolean()).isTrue();
 
@@ -268,11 +267,10 @@ class MultiInstanceIT {
 
     @Test
     void aRevocationDoesNotWaitBehindAnOpenTransactionOnTheEventsTopic() throws Exception {
-        Http.Response created = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"t\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}");
-        String id = created.json().get("id").asText();
-        String token = created.json().get("token").asText();
-        String ask = "{\"agentId\":\"" + id + "\",\"action\":\"x\",\"resource\":\"y:z\"}";
+        String[] agent = anyActionAgent("t");
+        String id = agent[0];
+        String token = agent[1];
+        String ask = ask(id, "y:z");
         // A transaction left open on warden.events (as the pipeline's exactly-once aggregates can leave one for up
         // to their commit interval): a reader of committed records sees nothing written after it until it ends.
         java.util.Map<String, Object> props = java.util.Map.of(
