@@ -283,6 +283,10 @@ public final class WardenPlatform implements AutoCloseable {
             WebServer server = WebServer.builder()
                     .host(config.server().host())
                     .port(config.server().port())
+                    // Nagle off: an SSE event is a small write flushed on its own; with Nagle on, one written while
+                    // the previous is unacknowledged waited for the client's delayed ACK, up to 40 ms on Linux
+                    // (docs/events.md, "Across instances").
+                    .connectionOptions(socket -> socket.tcpNoDelay(true))
                     .routing(routing)
                     .shutdownHook(false)
                     .build()
