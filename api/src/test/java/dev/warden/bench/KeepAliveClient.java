@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * One HTTP/1.1 keep-alive connection that sends {@code POST} requests and reads their answers, for load
@@ -64,6 +65,49 @@ final class KeepAliveClient implements AutoCloseable {
             answer.write(in.readNBytes((int) length));
         }
         return new Answer(code, answer.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Sends {@code GET path} for a stream (SSE) and hands each line of the answer's body to {@code lines} as it
+     * arrives, on this thread, until the server or {@link #close} ends it. Throws unless the answer is 200. Bytes
+     * are taken as chars: the benches look for ASCII marks only.
+     */
+    void stream(String path, String bearer, Consumer<String> lines) throws IOException {
+        out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + bearer
+                + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        String status = line();
+        if (!status.startsWith("HTTP/1.1 200")) {
+            throw new IOException("stream answered " + status);
+        }
+        boolean chunked = false;
+        for (String header = line(); !header.isEmpty(); header = line()) {
+            String lower = header.toLowerCase(Locale.ROOT);
+            chunked |= lower.startsWith("transfer-encoding:") && lower.contains("chunked");
+        }
+        StringBuilder line = new StringBuilder();
+        while (true) {
+            int chunk = Integer.MAX_VALUE;
+            if (chunked) {
+                chunk = Integer.parseInt(line().trim(), 16);
+                if (chunk == 0) {
+                    return;
+                }
+            }
+            for (int i = 0; i < chunk; i++) {
+                int c = in.read();
+                if (c < 0) {
+                    return;
+                }
+                if (c == '\n') {
+                    lines.accept(line.toString());
+                    line.setLength(0);
+                } else if (c != '\r') {
+                    line.append((char) c);
+                }
+            }
+            line(); // the CRLF after the chunk
+        }
     }
 
     private String line() throws IOException {

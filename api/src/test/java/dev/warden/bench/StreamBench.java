@@ -4,7 +4,9 @@ import dev.warden.api.config.WardenConfig;
 import dev.warden.embedded.EmbeddedKafka;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.testing.SharedInfra;
+import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -138,7 +140,7 @@ public final class StreamBench {
         try (Fleet fleet = Fleet.start(bootstrap, jdbcUrl, instances, mirror)) {
             Load load = throughput(fleet.bases(), fleet.agent(), workers);
             if (mirror && rate > 0) {
-                lines.add(latency(fleet.bases(), fleet.agent(), rate, seconds));
+                lines.add(warmLatency(fleet.bases(), fleet.agent(), rate, seconds));
             }
             return load;
         }
@@ -177,7 +179,7 @@ public final class StreamBench {
                     ThreadCpu.compare(offLoad.threads(), offLoad.decisions(), onLoad.threads(), onLoad.decisions(),
                             15)));
             if (rate > 0) {
-                lines.add(latency(on.bases(), on.agent(), rate, seconds));
+                lines.add(warmLatency(on.bases(), on.agent(), rate, seconds));
             }
         }
     }
@@ -260,27 +262,51 @@ public final class StreamBench {
                 requests, done, threadNanos);
     }
 
+    /**
+     * {@link #latency}, after a first pass of {@code bench.latency-warmup-s} (10 s) at the same rate that is not
+     * reported: the throughput runs before it never deliver to an SSE subscriber, so without it the JIT compiles
+     * the delivery path (decoding, filtering, writing each event) while it is being measured.
+     */
+    private static String warmLatency(URI[] bases, String[] agent, int rate, int seconds) throws Exception {
+        int warmup = Integer.getInteger("bench.latency-warmup-s", 10);
+        if (warmup > 0) {
+            latency(bases, agent, rate, warmup);
+        }
+        return latency(bases, agent, rate, seconds);
+    }
+
     /** Paced decisions; every subscriber's delay from each decision's answer to its event. */
     private static String latency(URI[] bases, String[] agent, int rate, int seconds) throws Exception {
         int total = rate * seconds;
         AtomicLongArray answered = new AtomicLongArray(total);
         List<AtomicLongArray> received = new ArrayList<>();
         List<Thread> readers = new ArrayList<>();
+        List<KeepAliveClient> streams = new ArrayList<>();
         for (URI base : bases) {
             AtomicLongArray seen = new AtomicLongArray(total);
             received.add(seen);
-            var stream = BenchFleet.events(base, "audit").get();
-            readers.add(Thread.ofVirtual().start(() -> stream.body().forEach(line -> {
-                int at = line.indexOf(MARK);
-                int from = at + MARK.length();
-                int to = at < 0 ? -1 : line.indexOf('"', from);
-                if (line.startsWith("data:") && to > from && Character.isDigit(line.charAt(from))) {
-                    int n = Integer.parseInt(line, from, to, 10);
-                    if (n < total) {
-                        seen.compareAndSet(n, 0, System.nanoTime());
-                    }
+            // A plain socket per subscriber, read on a thread of its own: the JDK's HttpClient hands each chunk
+            // through its selector and executor threads, hops that on two busy cores cost the measured delay
+            // several milliseconds each.
+            KeepAliveClient stream = new KeepAliveClient(base);
+            streams.add(stream);
+            readers.add(Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    stream.stream("/events/stream?types=audit", BenchFleet.ADMIN, line -> {
+                        int at = line.indexOf(MARK);
+                        int from = at + MARK.length();
+                        int to = at < 0 ? -1 : line.indexOf('"', from);
+                        if (line.startsWith("data:") && to > from && Character.isDigit(line.charAt(from))) {
+                            int n = Integer.parseInt(line, from, to, 10);
+                            if (n < total) {
+                                seen.compareAndSet(n, 0, System.nanoTime());
+                            }
+                        }
+                    });
+                } catch (IOException e) {
+                    // closed at the end of the pass
                 }
-            })));
+            }));
         }
         Thread.sleep(1_000);
         // Senders: SENDERS keep-alive connections per instance, each taking the next due decision from its
@@ -304,6 +330,11 @@ public final class StreamBench {
                 }));
             }
         }
+        long startJvm = CpuMeter.jvm();
+        long startPostgres = CpuMeter.postgres();
+        ThreadCpu.Snapshot startThreads = ThreadCpu.snapshot();
+        Map<String, Long> startRequests = BrokerRequests.counts();
+        List<Map<String, Double>> startFeeds = feedDelays(bases);
         long start = System.nanoTime();
         long interval = 1_000_000_000L / rate;
         for (int i = 0; i < total; i++) {
@@ -313,7 +344,13 @@ public final class StreamBench {
             }
             queues.get(i % bases.length).add(i);
         }
-        double sentPerSecond = total / ((System.nanoTime() - start) / 1e9);
+        double sendSeconds = (System.nanoTime() - start) / 1e9;
+        double sentPerSecond = total / sendSeconds;
+        // What the machine spent while the decisions were paced: the latency is the scheduling of every hop.
+        double jvmCores = (CpuMeter.jvm() - startJvm) / 1e9 / sendSeconds;
+        double postgresCores = (CpuMeter.postgres() - startPostgres) / 1e9 / sendSeconds;
+        Map<String, Long> threadNanos = ThreadCpu.between(startThreads, ThreadCpu.snapshot());
+        String requests = BrokerRequests.perThousand(startRequests, BrokerRequests.counts(), total);
         for (BlockingQueue<Integer> queue : queues) {
             for (int c = 0; c < SENDERS; c++) {
                 queue.add(-1);
@@ -326,6 +363,7 @@ public final class StreamBench {
             throw new IllegalStateException("a sender failed: " + failure.get());
         }
         Thread.sleep(5_000); // drain
+        String feeds = feedDelayShares(startFeeds, feedDelays(bases));
         List<Double> delays = new ArrayList<>();
         long missing = 0;
         for (AtomicLongArray seen : received) {
@@ -337,13 +375,61 @@ public final class StreamBench {
                 }
             }
         }
-        readers.forEach(Thread::interrupt);
+        for (KeepAliveClient stream : streams) {
+            stream.close(); // disconnects: a later pass must not pay for these subscribers too
+        }
+        for (Thread reader : readers) {
+            reader.join(5_000);
+        }
         double[] sorted = delays.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return String.format(Locale.ROOT, "%d instance(s): SSE audit event after the decision's answer at %.0f events/s"
                         + " for %d s, %d subscriber(s): p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms,"
                         + " %d of %d deliveries missing", bases.length, sentPerSecond, seconds, bases.length,
                 pct(sorted, 50), pct(sorted, 90), pct(sorted, 99), sorted.length == 0 ? 0 : sorted[sorted.length - 1],
-                missing, (long) total * bases.length);
+                missing, (long) total * bases.length)
+                + "; " + feeds
+                + String.format(Locale.ROOT, "; meanwhile cores busy: this JVM %.2f, PostgreSQL %.2f, of %d; broker"
+                + " requests per 1,000 decisions: %s; %s", jvmCores, postgresCores,
+                Runtime.getRuntime().availableProcessors(), requests,
+                ThreadCpu.compare(Map.of(), 1, threadNanos, total, 12));
+    }
+
+    /**
+     * Each instance's {@code warden_events_feed_delay_seconds} buckets (from an event's write to {@code warden.audit}
+     * to the instance's feed reading it, before the SSE hub, the socket and the client): upper bound to count.
+     */
+    private static List<Map<String, Double>> feedDelays(URI[] bases) throws Exception {
+        List<Map<String, Double>> out = new ArrayList<>();
+        for (URI base : bases) {
+            Map<String, Double> buckets = new java.util.TreeMap<>();
+            String text = BenchFleet.send(HttpRequest.newBuilder(base.resolve("/observe/metrics"))).body();
+            for (String line : text.split("\n")) {
+                if (line.startsWith("warden_events_feed_delay_seconds_bucket{")) {
+                    int le = line.indexOf("le=\"") + 4;
+                    buckets.merge(line.substring(le, line.indexOf('"', le)),
+                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)), Double::sum);
+                }
+            }
+            out.add(buckets);
+        }
+        return out;
+    }
+
+    /** The share of the events read by the feeds within 25, 50 and 100 ms, between two {@link #feedDelays}. */
+    private static String feedDelayShares(List<Map<String, Double>> start, List<Map<String, Double>> end) {
+        Map<String, Double> diff = new java.util.HashMap<>();
+        for (int i = 0; i < end.size(); i++) {
+            Map<String, Double> before = start.get(i);
+            end.get(i).forEach((le, n) -> diff.merge(le, n - before.getOrDefault(le, 0.0), Double::sum));
+        }
+        double all = diff.getOrDefault("+Inf", 0.0);
+        return String.format(Locale.ROOT, "read by the instances' feeds within 25 / 50 / 100 ms of the audit record:"
+                        + " %.1f / %.1f / %.2f %% of %.0f", share(diff, "0.025", all), share(diff, "0.05", all),
+                share(diff, "0.1", all), all);
+    }
+
+    private static double share(Map<String, Double> buckets, String le, double all) {
+        return all == 0 ? 0 : 100 * buckets.getOrDefault(le, 0.0) / all;
     }
 
     private static double pct(double[] sorted, int p) {
