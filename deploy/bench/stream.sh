@@ -3,7 +3,10 @@
 # only, one in-process broker, one PostgreSQL), all in the same run:
 #   - POST /authorize throughput with the audit events on and off (warden.events.mirror-audit), and the ratio;
 #   - with them on, decisions paced at RATE per second for SECONDS, and for each one the delay from its answer to
-#     its `audit` event on an SSE subscriber on every instance (p50/p90/p99/max, deliveries missing).
+#     its `audit` event on an SSE subscriber on every instance (p50/p90/p99/max, deliveries missing), after an
+#     unreported pass of 10 s (-Dbench.latency-warmup-s); beside it, the share of those events each instance's feed
+#     read within 25/50/100 ms of the audit record (before the hub and the socket), the cores busy, the broker's
+#     requests and the CPU by thread group while the decisions were paced.
 #   deploy/bench/stream.sh [JDBC_URL] [RATE] [SECONDS] [LOAD_WORKERS]
 # Defaults: the machine's PostgreSQL (database test; a private schema per run, dropped after), 1000 events/s, 20 s,
 # 16 load workers. BENCH_JAVA_OPTS: more JVM options (e.g. -Dbench.fleets=1 for one instance only,
