@@ -10,10 +10,15 @@ import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -335,6 +340,8 @@ public final class StreamBench {
         ThreadCpu.Snapshot startThreads = ThreadCpu.snapshot();
         Map<String, Long> startRequests = BrokerRequests.counts();
         List<Map<String, Double>> startFeeds = feedDelays(bases);
+        LocalTime startedAt = LocalTime.now(ZoneOffset.UTC)
+                .truncatedTo(ChronoUnit.MILLIS);
         long start = System.nanoTime();
         long interval = 1_000_000_000L / rate;
         for (int i = 0; i < total; i++) {
@@ -365,13 +372,20 @@ public final class StreamBench {
         Thread.sleep(5_000); // drain
         String feeds = feedDelayShares(startFeeds, feedDelays(bases));
         List<Double> delays = new ArrayList<>();
+        // Deliveries over 100 ms by second of the pass (decision n is sent at n / rate s), to set beside the
+        // PostgreSQL log (checkpoints) and a GC log.
+        Map<Integer, Integer> slow = new TreeMap<>();
         long missing = 0;
         for (AtomicLongArray seen : received) {
             for (int n = 0; n < total; n++) {
                 if (seen.get(n) == 0 || answered.get(n) == 0) {
                     missing++;
                 } else {
-                    delays.add(Math.max(0, seen.get(n) - answered.get(n)) / 1e6);
+                    double delay = Math.max(0, seen.get(n) - answered.get(n)) / 1e6;
+                    delays.add(delay);
+                    if (delay > 100) {
+                        slow.merge(n / rate, 1, Integer::sum);
+                    }
                 }
             }
         }
@@ -388,6 +402,8 @@ public final class StreamBench {
                 pct(sorted, 50), pct(sorted, 90), pct(sorted, 99), sorted.length == 0 ? 0 : sorted[sorted.length - 1],
                 missing, (long) total * bases.length)
                 + "; " + feeds
+                + String.format(Locale.ROOT, "; over 100 ms, by second of the pass begun %s: %s", startedAt,
+                slow.isEmpty() ? "none" : slow)
                 + String.format(Locale.ROOT, "; meanwhile cores busy: this JVM %.2f, PostgreSQL %.2f, of %d; broker"
                 + " requests per 1,000 decisions: %s; %s", jvmCores, postgresCores,
                 Runtime.getRuntime().availableProcessors(), requests,
@@ -401,7 +417,7 @@ public final class StreamBench {
     private static List<Map<String, Double>> feedDelays(URI[] bases) throws Exception {
         List<Map<String, Double>> out = new ArrayList<>();
         for (URI base : bases) {
-            Map<String, Double> buckets = new java.util.TreeMap<>();
+            Map<String, Double> buckets = new TreeMap<>();
             String text = BenchFleet.send(HttpRequest.newBuilder(base.resolve("/observe/metrics"))).body();
             for (String line : text.split("\n")) {
                 if (line.startsWith("warden_events_feed_delay_seconds_bucket{")) {
@@ -417,7 +433,7 @@ public final class StreamBench {
 
     /** The share of the events read by the feeds within 25, 50 and 100 ms, between two {@link #feedDelays}. */
     private static String feedDelayShares(List<Map<String, Double>> start, List<Map<String, Double>> end) {
-        Map<String, Double> diff = new java.util.HashMap<>();
+        Map<String, Double> diff = new HashMap<>();
         for (int i = 0; i < end.size(); i++) {
             Map<String, Double> before = start.get(i);
             end.get(i).forEach((le, n) -> diff.merge(le, n - before.getOrDefault(le, 0.0), Double::sum));
