@@ -37,13 +37,32 @@ final class KeepAliveClient implements AutoCloseable {
 
     Answer post(String path, String bearer, String json) throws IOException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        String head = "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + bearer
+        String request = "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + bearer
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
-        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(request.getBytes(StandardCharsets.US_ASCII));
         out.write(body);
         out.flush();
-        String status = line();
-        int code = Integer.parseInt(status.substring(9, 12));
+        Head head = head();
+        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        if (head.chunked()) {
+            for (int size = Integer.parseInt(line().trim(), 16); size > 0; size = Integer.parseInt(line().trim(), 16)) {
+                answer.write(in.readNBytes(size));
+                line();
+            }
+            line();
+        } else if (head.length() > 0) {
+            answer.write(in.readNBytes((int) head.length()));
+        }
+        return new Answer(head.status(), answer.toString(StandardCharsets.UTF_8));
+    }
+
+    /** An answer's status line and the headers that frame its body (length -1 when not given). */
+    private record Head(int status, long length, boolean chunked) {
+    }
+
+    /** Reads an answer's status line and headers. */
+    private Head head() throws IOException {
+        int status = Integer.parseInt(line().substring(9, 12));
         long length = -1;
         boolean chunked = false;
         for (String header = line(); !header.isEmpty(); header = line()) {
@@ -54,17 +73,7 @@ final class KeepAliveClient implements AutoCloseable {
                 chunked = true;
             }
         }
-        ByteArrayOutputStream answer = new ByteArrayOutputStream();
-        if (chunked) {
-            for (int size = Integer.parseInt(line().trim(), 16); size > 0; size = Integer.parseInt(line().trim(), 16)) {
-                answer.write(in.readNBytes(size));
-                line();
-            }
-            line();
-        } else if (length > 0) {
-            answer.write(in.readNBytes((int) length));
-        }
-        return new Answer(code, answer.toString(StandardCharsets.UTF_8));
+        return new Head(status, length, chunked);
     }
 
     /**
@@ -76,15 +85,11 @@ final class KeepAliveClient implements AutoCloseable {
         out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + bearer
                 + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        String status = line();
-        if (!status.startsWith("HTTP/1.1 200")) {
-            throw new IOException("stream answered " + status);
+        Head head = head();
+        if (head.status() != 200) {
+            throw new IOException("stream answered " + head.status());
         }
-        boolean chunked = false;
-        for (String header = line(); !header.isEmpty(); header = line()) {
-            String lower = header.toLowerCase(Locale.ROOT);
-            chunked |= lower.startsWith("transfer-encoding:") && lower.contains("chunked");
-        }
+        boolean chunked = head.chunked();
         StringBuilder line = new StringBuilder();
         while (true) {
             int chunk = Integer.MAX_VALUE;

@@ -340,8 +340,7 @@ public final class StreamBench {
         ThreadCpu.Snapshot startThreads = ThreadCpu.snapshot();
         Map<String, Long> startRequests = BrokerRequests.counts();
         List<Map<String, Double>> startFeeds = feedDelays(bases);
-        LocalTime startedAt = LocalTime.now(ZoneOffset.UTC)
-                .truncatedTo(ChronoUnit.MILLIS);
+        LocalTime startedAt = LocalTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS);
         long start = System.nanoTime();
         long interval = 1_000_000_000L / rate;
         for (int i = 0; i < total; i++) {
@@ -407,7 +406,7 @@ public final class StreamBench {
                 + String.format(Locale.ROOT, "; meanwhile cores busy: this JVM %.2f, PostgreSQL %.2f, of %d; broker"
                 + " requests per 1,000 decisions: %s; %s", jvmCores, postgresCores,
                 Runtime.getRuntime().availableProcessors(), requests,
-                ThreadCpu.compare(Map.of(), 1, threadNanos, total, 12));
+                ThreadCpu.top(threadNanos, total, 12));
     }
 
     /**

@@ -65,6 +65,18 @@ final class ThreadCpu {
                 .collect(Collectors.joining("; "));
     }
 
+    /** The {@code top} groups of {@code threads} by CPU, in µs per decision, largest first. */
+    static String top(Map<String, Long> threads, long decisions, int top) {
+        double perDecision = 1e3 * Math.max(1, decisions); // nanoseconds to µs per decision
+        double all = threads.values().stream().mapToLong(Long::longValue).sum() / perDecision;
+        return String.format(Locale.ROOT, "threads, µs per decision (all %.1f): ", all)
+                + threads.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(top)
+                .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue() / perDecision))
+                .collect(Collectors.joining("; "));
+    }
+
     private static String group(String name) {
         return name == null ? "?" : name.replaceAll("stream_[0-9a-f]+", "").replaceAll("[0-9]+", "#");
     }
