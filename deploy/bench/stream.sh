@@ -12,8 +12,9 @@
 # 16 load workers. BENCH_JAVA_OPTS: more JVM options (e.g. -Dbench.fleets=1 for one instance only,
 # -Dbench.repeats=3 for the median of 3 off/on pairs, -Dbench.warmup-ms=30000 -Dbench.measure-ms=15000, a JFR
 # recording; -Dbench.interleaved=24 runs both fleets at once and moves the load between them every 5 s, 24 times,
-# which a machine whose speed drifts disturbs far less than pairs run one after the other). Each comparison also
-# prints the CPU time per decision by thread group. Revocation visibility across instances is deploy/bench/fleet.sh.
+# which a machine whose speed drifts disturbs far less than pairs run one after the other; with -Dbench.same=true
+# both fleets have the events off, an A/A test whose ratios show how far one set strays with no cost to find). Each
+# comparison also prints the CPU time per decision by thread group. Revocation visibility across instances is deploy/bench/fleet.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh

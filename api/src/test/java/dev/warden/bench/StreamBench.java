@@ -52,13 +52,16 @@ import java.util.concurrent.locks.LockSupport;
  * both fleets (events on, events off) run at once and the load moves between them in N windows of
  * {@code -Dbench.window-ms} (5 s) each ({@link InterleavedLoad}); the SSE latency is then measured on the fleet with
  * the events on, once the other is stopped. With {@code -Dbench.warm-up-set=true} a first set of one instance runs
- * and is not reported: the first set in a JVM measures lowest.
+ * and is not reported: the first set in a JVM measures lowest. {@code -Dbench.same=true} runs the same sets with
+ * the events off in both fleets (an A/A test): its ratios are the method's own spread on this machine, with no cost
+ * to find, and say how far a single set can stray from the events' true cost.
  */
 public final class StreamBench {
     private static final String MARK = "\"resource\":\"mcp:fleet:";
     private static final int SENDERS = 8;
     private static final long WARMUP_MS = Long.getLong("bench.warmup-ms", 30_000);
     private static final long MEASURE_MS = Long.getLong("bench.measure-ms", 15_000);
+    private static final boolean SAME = Boolean.getBoolean("bench.same");
 
     private StreamBench() {
     }
@@ -158,7 +161,8 @@ public final class StreamBench {
      */
     private static void interleaved(String bootstrap, String jdbcUrl, int instances, int workers, int rate,
                                     int seconds, int windows, List<String> lines) throws Exception {
-        try (Fleet on = Fleet.start(bootstrap, jdbcUrl, instances, true)) {
+        // A/A (bench.same): the first fleet, too, with the events off.
+        try (Fleet on = Fleet.start(bootstrap, jdbcUrl, instances, !SAME)) {
             long windowMs = Long.getLong("bench.window-ms", 5_000);
             int warmup = (int) Math.max(2, WARMUP_MS / windowMs);
             List<Load> r;
@@ -170,9 +174,10 @@ public final class StreamBench {
             }
             Load onLoad = r.get(0);
             Load offLoad = r.get(1);
-            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved (%d windows of %d ms each, after %d"
+            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved%s (%d windows of %d ms each, after %d"
                     + " of warm-up): decisions/s with audit events on / off = %d / %d = %.3f; CPU per decision off"
-                    + " / on = %.1f / %.1f µs = %.3f (JVM %.1f / %.1f, PostgreSQL %.1f / %.1f)", instances, windows,
+                    + " / on = %.1f / %.1f µs = %.3f (JVM %.1f / %.1f, PostgreSQL %.1f / %.1f)", instances,
+                    SAME ? ", A/A: the events off in both fleets, 'on' is the first" : "", windows,
                     windowMs, warmup, onLoad.perSecond(), offLoad.perSecond(),
                     onLoad.perSecond() / (double) offLoad.perSecond(), offLoad.cpuMicrosPerDecision(),
                     onLoad.cpuMicrosPerDecision(), offLoad.cpuMicrosPerDecision() / onLoad.cpuMicrosPerDecision(),
@@ -183,7 +188,7 @@ public final class StreamBench {
             lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved: %s", instances,
                     ThreadCpu.compare(offLoad.threads(), offLoad.decisions(), onLoad.threads(), onLoad.decisions(),
                             15)));
-            if (rate > 0) {
+            if (rate > 0 && !SAME) {
                 lines.add(warmLatency(on.bases(), on.agent(), rate, seconds));
             }
         }
