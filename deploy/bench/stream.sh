@@ -14,7 +14,8 @@
 # recording; -Dbench.interleaved=24 runs both fleets at once and moves the load between them every 5 s, 24 times,
 # which a machine whose speed drifts disturbs far less than pairs run one after the other; with -Dbench.same=true
 # both fleets have the events off, an A/A test whose ratios show how far one set strays with no cost to find). Each
-# comparison also prints the CPU time per decision by thread group. Revocation visibility across instances is deploy/bench/fleet.sh.
+# comparison also prints the CPU time per decision by thread group. Revocation visibility across instances is
+# deploy/bench/fleet.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh
