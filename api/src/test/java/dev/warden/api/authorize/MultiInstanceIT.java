@@ -14,10 +14,12 @@ import dev.warden.testing.TestPlatform;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Two API instances on one database and one set of topics: hourly limits are exact across them, counts
  * survive a restart of the quota role, a change on one instance reaches the other within a second (under decision
- * load, a revoked agent, a rotated token and a revoked delegation within the CI bound), and a token issued to an
+ * load, a revoked agent, a rotated token and a revoked delegation within 50 ms), and a token issued to an
  * agent on one instance is refused on the other as soon as the agent is revoked.
  */
 class MultiInstanceIT {
@@ -35,6 +37,9 @@ class MultiInstanceIT {
     // Instances behind one name share one issuer (each would otherwise be http://localhost:<its port>).
     static final TestPlatform first = new TestPlatform(b -> b.roles("api")
             .oauth(dev.warden.api.oauth.OAuthConfig.builder().issuer("https://warden.example").build()));
+
+    /** No instance allows what was revoked later than this after the revocation's answer (docs/events.md). */
+    private static final long BOUND_MS = 50;
 
     static WardenPlatform second;
     static QuotaRole quota;
@@ -165,9 +170,9 @@ class MultiInstanceIT {
 
     /**
      * Under decision load on both instances, B stops honouring what A revoked shortly after A answered, every round
-     * and for each kind of revocation: a revoked agent, a rotated token (the old one) and a revoked delegation. The
-     * bound here (250 ms, five times the target) is for a shared CI machine; the 50 ms p99 is measured by
-     * deploy/bench/fleet.sh.
+     * and for each kind of revocation: a revoked agent, a rotated token (the old one) and a revoked delegation: no
+     * allowed answer to a request sent later than the issue's bound, 50 ms, after the revocation's answer
+     * (deploy/bench/fleet.sh measures the same over hundreds of rounds).
      */
     @Test
     void underLoadTheOtherInstanceRefusesWhatWasRevokedWithinTheBound() throws Exception {
@@ -183,7 +188,7 @@ class MultiInstanceIT {
             }));
         }
         try {
-            for (int round = 0; round < 4; round++) {
+            for (int round = 0; round < 10; round++) {
                 revokedAgent(round);
                 rotatedToken(round);
                 revokedDelegation(round);
@@ -196,7 +201,7 @@ class MultiInstanceIT {
         }
     }
 
-    private static void revokedAgent(int round) {
+    private static void revokedAgent(int round) throws Exception {
         String[] agent = anyActionAgent("r");
         String ask = ask(agent[0], "y:z");
         assertRefusedOnBWithinTheBound("round " + round + ": revoked agent",
@@ -204,7 +209,7 @@ class MultiInstanceIT {
                 () -> assertThat(a.delete("/agents/" + agent[0], admin).status()).isEqualTo(204));
     }
 
-    private static void rotatedToken(int round) {
+    private static void rotatedToken(int round) throws Exception {
         String[] agent = anyActionAgent("t");
         String ask = ask(agent[0], "y:z");
         assertRefusedOnBWithinTheBound("round " + round + ": rotated token",
@@ -212,7 +217,7 @@ class MultiInstanceIT {
                 () -> assertThat(a.post("/agents/" + agent[0] + "/rotate", admin).status()).isEqualTo(200));
     }
 
-    private static void revokedDelegation(int round) {
+    private static void revokedDelegation(int round) throws Exception {
         String[] source = anyActionAgent("s");
         Http.Response target = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"d\",\"type\":\"service\","
                 + "\"permissions\":[{\"resource\":\"own:*\",\"actions\":[\"read\"]}]}");
@@ -245,21 +250,35 @@ class MultiInstanceIT {
     }
 
     /**
-     * B allows first (so B has it cached), A revokes, and from A's answer on B must refuse within 250 ms and never
-     * allow again.
+     * B allows first (so B has it cached), A revokes, and from then on B allows no request sent later than
+     * {@link #BOUND_MS} after A's answer, and refuses for good. A probe is sent every 5 ms for 300 ms, each on its own
+     * thread, so the probes do not wait for B's answers; each is held to the bound by when it was sent, not when it
+     * was answered: under this load B's answer alone can take longer than the bound (docs/benchmarks.md), and what
+     * the bound forbids is a decision on state older than the revocation.
      */
-    private static void assertRefusedOnBWithinTheBound(String what, BooleanSupplier allowedOnB, Runnable revokeOnA) {
+    private static void assertRefusedOnBWithinTheBound(String what, BooleanSupplier allowedOnB, Runnable revokeOnA)
+            throws Exception {
         assertThat(allowedOnB.getAsBoolean()).as(what + ": B allows before the revocation").isTrue();
         revokeOnA.run();
         long revokedAt = System.nanoTime();
-        long refusedAfterMs = -1;
-        while ((System.nanoTime() - revokedAt) / 1_000_000 < 2_000) {
-            if (!allowedOnB.getAsBoolean()) {
-                refusedAfterMs = (System.nanoTime() - revokedAt) / 1_000_000;
-                break;
+        List<Long> allowedSentMicros = new CopyOnWriteArrayList<>();
+        List<Future<?>> probed = new ArrayList<>();
+        try (ExecutorService probes = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 60; i++) {
+                LockSupport.parkNanos(revokedAt + i * 5_000_000L - System.nanoTime());
+                probed.add(probes.submit(() -> {
+                    long sentMicros = (System.nanoTime() - revokedAt) / 1_000;
+                    if (allowedOnB.getAsBoolean()) {
+                        allowedSentMicros.add(sentMicros);
+                    }
+                }));
             }
         }
-        assertThat(refusedAfterMs).as(what + ": B refuses after A's answer").isBetween(0L, 250L);
+        for (Future<?> probe : probed) {
+            probe.get(); // a probe that failed fails the test
+        }
+        assertThat(allowedSentMicros).as(what + ": probes B allowed, by µs after A's answer they were sent")
+                .allMatch(sent -> sent <= BOUND_MS * 1_000);
         for (int i = 0; i < 20; i++) {
             assertThat(allowedOnB.getAsBoolean()).as(what + ": B still refuses").isFalse();
         }
