@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -68,6 +69,25 @@ final class BenchFleet {
 
     static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
         return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The database server's settings that move the benchmarks' figures, as one line to print beside them: its
+     * version, and the WAL settings whose defaults stall the audit writer when a burst of WAL has to create new
+     * segments (docs/operations.md, "PostgreSQL").
+     */
+    static String postgresSettings(String jdbcUrl) throws Exception {
+        try (Connection conn = DriverManager.getConnection(jdbcUrl); Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name, setting, coalesce(unit, '') FROM pg_settings WHERE name IN"
+                     + " ('server_version', 'min_wal_size', 'max_wal_size', 'wal_init_zero', 'wal_recycle',"
+                     + " 'synchronous_commit', 'shared_buffers') ORDER BY name")) {
+            StringBuilder line = new StringBuilder("PostgreSQL:");
+            while (rs.next()) {
+                line.append(' ').append(rs.getString(1)).append('=').append(rs.getString(2))
+                        .append(rs.getString(3).equals("8kB") ? "×8kB" : rs.getString(3));
+            }
+            return line.toString();
+        }
     }
 
     /** Drops the deployment's schema. */

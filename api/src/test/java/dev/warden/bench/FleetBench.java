@@ -60,6 +60,7 @@ public final class FleetBench {
                 }
             }
             System.out.println();
+            System.out.println(BenchFleet.postgresSettings(jdbcUrl));
             System.out.println("revocation visibility on instance B (with one instance: on A) after A answered a"
                     + " revocation (agent deleted, token rotated, delegation revoked, in turn)");
             System.out.println("p50..max: from A's answer to B's first refusal; allowed after: allowed answers B"

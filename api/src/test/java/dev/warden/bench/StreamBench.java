@@ -125,6 +125,7 @@ public final class StreamBench {
             SharedInfra.deleteTree(kafkaDir);
         }
         System.out.println();
+        System.out.println(BenchFleet.postgresSettings(jdbcUrl));
         lines.forEach(System.out::println);
     }
 
