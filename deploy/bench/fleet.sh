@@ -11,6 +11,8 @@
 #      between them in 5 s windows (the ratio is the events' cost).
 #   deploy/bench/fleet.sh [JDBC_URL] [ROUNDS] [LOAD_WORKERS]
 # Default JDBC_URL: the machine's PostgreSQL (database test); a private schema per deployment is created and dropped.
+# Give that server min_wal_size=1GB, as docs/operations.md ("PostgreSQL") asks of a deployment's: at the default,
+# bursts of WAL stall the audit writer and the SSE figures with it. The output prints the server's WAL settings.
 # Defaults: 100 rounds, 16 load workers. BENCH_FLEET_WINDOWS (default 24) sets the throughput windows;
 # BENCH_JAVA_OPTS adds JVM options to both. WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS sets the audit writer's
 # batch interval (default 20 ms), which bounds how long an SSE event waits. Each part first warms the JVM with a

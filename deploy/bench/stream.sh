@@ -8,6 +8,7 @@
 #     read within 25/50/100 ms of the audit record (before the hub and the socket), the cores busy, the broker's
 #     requests and the CPU by thread group while the decisions were paced.
 #   deploy/bench/stream.sh [JDBC_URL] [RATE] [SECONDS] [LOAD_WORKERS]
+# The server should have min_wal_size=1GB (docs/operations.md, "PostgreSQL"; the output prints its WAL settings).
 # Defaults: the machine's PostgreSQL (database test; a private schema per run, dropped after), 1000 events/s, 20 s,
 # 16 load workers. BENCH_JAVA_OPTS: more JVM options (e.g. -Dbench.fleets=1 for one instance only,
 # -Dbench.repeats=3 for the median of 3 off/on pairs, -Dbench.warmup-ms=30000 -Dbench.measure-ms=15000, a JFR
