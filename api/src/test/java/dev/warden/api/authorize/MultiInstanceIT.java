@@ -14,7 +14,6 @@ import dev.warden.testing.TestPlatform;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -261,21 +260,23 @@ class MultiInstanceIT {
         assertThat(allowedOnB.getAsBoolean()).as(what + ": B allows before the revocation").isTrue();
         revokeOnA.run();
         long revokedAt = System.nanoTime();
-        List<Long> allowedSentMicros = new CopyOnWriteArrayList<>();
-        List<Future<?>> probed = new ArrayList<>();
+        // Each probe answers when it was sent (µs after A's answer) if B allowed it, else -1.
+        List<Future<Long>> probed = new ArrayList<>();
         try (ExecutorService probes = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 60; i++) {
                 LockSupport.parkNanos(revokedAt + i * 5_000_000L - System.nanoTime());
                 probed.add(probes.submit(() -> {
                     long sentMicros = (System.nanoTime() - revokedAt) / 1_000;
-                    if (allowedOnB.getAsBoolean()) {
-                        allowedSentMicros.add(sentMicros);
-                    }
+                    return allowedOnB.getAsBoolean() ? sentMicros : -1L;
                 }));
             }
         }
-        for (Future<?> probe : probed) {
-            probe.get(); // a probe that failed fails the test
+        List<Long> allowedSentMicros = new ArrayList<>();
+        for (Future<Long> probe : probed) {
+            long sentMicros = probe.get(); // a probe that failed fails the test
+            if (sentMicros >= 0) {
+                allowedSentMicros.add(sentMicros);
+            }
         }
         assertThat(allowedSentMicros).as(what + ": probes B allowed, by µs after A's answer they were sent")
                 .allMatch(sent -> sent <= BOUND_MS * 1_000);
