@@ -2,59 +2,33 @@ package dev.warden.sinks.webhooks;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.Optional;
 
 /**
- * {@link WebhookTransport} on the JDK HTTP client: HTTP/1.1 (every receiver speaks it; no h2c upgrade on plain
- * http), redirects never followed (a redirect could lead past the SSRF guard), the answer's body discarded,
- * and one timeout bounding connect, headers and body alike.
+ * {@link WebhookTransport} on {@link GuardedHttp}: HTTP/1.1, the connection made only to addresses the SSRF guard
+ * passed at that moment (no window between the check and the connect), redirects never followed (a redirect could
+ * lead past the guard), at most a few KiB of the answer read and the rest dropped with the connection, and one
+ * deadline bounding connect, headers and body alike.
  */
 public final class HttpWebhookTransport implements WebhookTransport {
-    private final HttpClient client;
-    private final Duration timeout;
+    /** How much of a receiver's answer is read (it is discarded; reading a little keeps the connection reusable). */
+    private static final int ANSWER_BYTES = 8 * 1024;
 
-    public HttpWebhookTransport(Duration timeout) {
-        this.timeout = timeout;
-        this.client = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+    private final GuardedHttp http;
+
+    public HttpWebhookTransport(TargetGuard guard, Duration timeout) {
+        this.http = new GuardedHttp(guard, timeout, Optional.empty());
     }
 
     @Override
-    public int post(URI url, Map<String, String> headers, byte[] body) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(url)
-                .timeout(timeout)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        headers.forEach(request::header);
-        CompletableFuture<HttpResponse<Void>> future =
-                client.sendAsync(request.build(), HttpResponse.BodyHandlers.discarding());
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS).statusCode();
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw new HttpTimeoutException("no complete answer within " + timeout.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw cause instanceof IOException io ? io : new IOException(cause.toString(), cause);
-        }
+    public int post(URI url, Map<String, String> headers, byte[] body) throws IOException {
+        return http.send("POST", url, headers, Optional.of(body), ANSWER_BYTES).status();
     }
 
     @Override
     public void close() {
-        client.shutdownNow();
+        http.close();
     }
 }

@@ -18,8 +18,9 @@ import java.util.Optional;
  * (mapped, compatible, NAT64 {@code 64:ff9b::/96}, 6to4 {@code 2002::/16}).
  *
  * <p>Checked when an endpoint is created and again before every delivery attempt, since DNS answers can
- * change. The HTTP client resolves the host once more when it connects, so a resolver that answers
- * differently within that instant is not covered (documented in docs/webhooks.md). Thread-safe.
+ * change; and, above all, when the connection is made: {@link GuardedHttp} resolves the host through
+ * {@link #checkedAddresses} and connects only to the addresses that passed, so a resolver that answers differently
+ * between a check and the connection gains nothing. Thread-safe.
  */
 public final class TargetGuard {
     /** Resolves a host name (or literal) to its addresses; {@link InetAddress#getAllByName} in production. */
@@ -109,6 +110,29 @@ public final class TargetGuard {
             }
         }
         return Verdict.ALLOW;
+    }
+
+    /**
+     * The addresses of {@code host} (a name or a literal), resolved once, when every one may be connected to.
+     *
+     * @throws GuardedHttp.RefusedTarget when any is loopback, private, link-local or otherwise forbidden
+     * @throws UnknownHostException      when the host does not resolve
+     */
+    public InetAddress[] checkedAddresses(String host) throws UnknownHostException {
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        InetAddress[] addresses = resolver.resolve(bare);
+        if (addresses.length == 0) {
+            throw new UnknownHostException(host);
+        }
+        if (!allowPrivateTargets) {
+            for (InetAddress address : addresses) {
+                if (isForbidden(address)) {
+                    throw new GuardedHttp.RefusedTarget("must not target a loopback, link-local, private, "
+                            + "unique-local, multicast or reserved address (" + address.getHostAddress() + ")");
+                }
+            }
+        }
+        return addresses;
     }
 
     /** What is wrong with the form of {@code url}, if anything: scheme, host, user info. */

@@ -256,6 +256,10 @@ public final class WebhookDispatcher implements AutoCloseable {
                 int status;
                 try {
                     status = transport.post(endpoint.url(), headers(job), job.body());
+                } catch (GuardedHttp.RefusedTarget e) {
+                    // DNS changed between the check above and the connection: the connection was never made.
+                    lastFailure = "refused target: " + e.getMessage();
+                    continue;
                 } catch (IOException e) {
                     lastFailure = "network error: " + e.getClass().getSimpleName();
                     continue;

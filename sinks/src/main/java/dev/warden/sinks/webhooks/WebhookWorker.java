@@ -74,8 +74,9 @@ public final class WebhookWorker implements AutoCloseable {
         this.topic = topic;
         this.deadLetters = deadLetters;
         this.directory = directory;
-        this.dispatcher = new WebhookDispatcher(directory, new HttpWebhookTransport(options.timeout()),
-                TargetGuard.system(options.allowPrivateTargets()), options, counters, clock, Thread::sleep,
+        TargetGuard guard = TargetGuard.system(options.allowPrivateTargets());
+        this.dispatcher = new WebhookDispatcher(directory, new HttpWebhookTransport(guard, options.timeout()),
+                guard, options, counters, clock, Thread::sleep,
                 Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("warden-webhook-", 0).factory()));
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
