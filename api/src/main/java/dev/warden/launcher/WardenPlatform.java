@@ -220,10 +220,10 @@ public final class WardenPlatform implements AutoCloseable {
             AgentTokenResolver agentTokens = new AgentTokenResolver(agentRepository, clock);
             Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
-            OAuthServer oauth = new OAuthServer(config.oauth(), issuer, db, users,
+            OAuthServer oauth = push(resources, new OAuthServer(config.oauth(), issuer, db, users,
                     new AgentDirectory(agentRepository, agentTokens.cached(), delegationRepository, resolver),
                     rateLimiting.clientIp(),
-                    config.webhooks().allowPrivateTargets(), clock);
+                    config.webhooks().allowPrivateTargets(), clock));
             Authenticator authenticator = Authenticator.standard(Tokens.hash(adminToken), agentTokens, tokenRepository,
                     users.service(), clock).with(oauth.accessTokenResolver());
             SinkCounters counters = new SinkCounters();
@@ -261,7 +261,8 @@ public final class WardenPlatform implements AutoCloseable {
             }
             RouteTable routes = new RouteTable();
             WardenApi wardenApi = new WardenApi(
-                    new AuthFilter(authenticator, routes, Optional.of(users.cookies().name()), oauth.challenges()),
+                    new AuthFilter(authenticator, routes, Optional.of(new AuthFilter.CookieSessions(
+                            users.cookies().name(), issuer::origin)), oauth.challenges()),
                     new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
                     new MetricsRoutes(metrics), mounts, routes);
             WardenMeters.audit(metrics.registry(), counters);

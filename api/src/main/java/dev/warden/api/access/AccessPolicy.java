@@ -268,16 +268,37 @@ public final class AccessPolicy {
     }
 
     /**
-     * Requires that {@code authority} may change a member's role from {@code from} to {@code to} (either empty
-     * when the member is being added or removed): the owner role is granted and taken away by owners only.
+     * Requires that {@code authority} may change {@code member}'s role from {@code from} to {@code to} (either empty
+     * when the member is being added or removed):
+     * <ul>
+     * <li>the owner role is granted and taken away by owners only;</li>
+     * <li>nobody changes their own role (leaving is not a change of role);</li>
+     * <li>a caller may only grant, or take away, a role whose permissions are all its own: nobody hands out power
+     * they do not hold, nor acts on a member who holds more than they do.</li>
+     * </ul>
      *
-     * @throws ForbiddenException otherwise
+     * @throws ForbiddenException otherwise, naming {@code role} and each permission the caller lacks
      */
-    public static void requireMayAssign(OrgAuthority authority, Optional<String> from, Optional<String> to) {
-        boolean touchesOwner = from.filter(OrgRoles.OWNER::equals).isPresent()
-                || to.filter(OrgRoles.OWNER::equals).isPresent();
+    public static void requireMayAssign(OrgAuthority authority, UserId member, Optional<OrgRoles.Named> from,
+                                        Optional<OrgRoles.Named> to) {
+        boolean touchesOwner = from.filter(r -> r.name().equals(OrgRoles.OWNER)).isPresent()
+                || to.filter(r -> r.name().equals(OrgRoles.OWNER)).isPresent();
         if (touchesOwner && !authority.isOwner()) {
             throw new ForbiddenException("only an owner may grant or take away the owner role");
+        }
+        if (from.isPresent() && to.isPresent() && authority.actor() instanceof Principal.User self
+                && self.id().equals(member)) {
+            throw new ForbiddenException(ErrorCode.FORBIDDEN, "nobody changes their own role; another member "
+                    + "with the authority must", List.of(new FieldError("userId", "is you")));
+        }
+        for (Optional<OrgRoles.Named> role : List.of(from, to)) {
+            List<String> lacking = role.map(r -> r.permissions().stream().filter(p -> !authority.holds(p)).sorted()
+                    .toList()).orElse(List.of());
+            if (!lacking.isEmpty()) {
+                throw new ForbiddenException(ErrorCode.FORBIDDEN, "role " + role.get().name() + " holds permissions "
+                        + "you do not: " + String.join(", ", lacking), List.of(new FieldError("role",
+                        "holds permissions you do not: " + String.join(", ", lacking))));
+            }
         }
     }
 

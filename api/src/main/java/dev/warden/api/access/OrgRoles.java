@@ -34,6 +34,13 @@ public final class OrgRoles {
     private OrgRoles() {
     }
 
+    /** A role by name with its permissions, built-in or custom, as the access policy weighs it. */
+    public record Named(String name, Set<String> permissions) {
+        public Named {
+            permissions = Set.copyOf(permissions);
+        }
+    }
+
     private static Map<String, String> catalogue() {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("agents:read", "list and read the organization's agents");

@@ -104,7 +104,7 @@ public final class ApiTokenRoutes implements DeclaredService {
 
     private void revoke(ServerRequest req, ServerResponse res) {
         Optional<UserId> self = AccessPolicy.apiTokenManager(AuthFilter.principal(req));
-        String id = req.path().pathParameters().get("id");
+        String id = Params.path(req, "id", s -> s);
         ApiToken token = tokens.find(id).filter(t -> self.isEmpty() || t.userId().equals(self.get()))
                 .orElseThrow(() -> new NotFoundException(ErrorCode.TOKEN_NOT_FOUND, "no such API token"));
         tokens.revoke(token.id(), clock.instant());

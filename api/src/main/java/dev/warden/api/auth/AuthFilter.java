@@ -4,11 +4,14 @@ import dev.warden.api.access.Access;
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
 import dev.warden.api.access.RouteTable;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InsufficientScopeException;
 import dev.warden.api.errors.UnauthenticatedException.Challenge;
 import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.http.Problems;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
@@ -16,6 +19,7 @@ import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Enforces the {@link Access} each route declared where it was mounted ({@link RouteTable}), before the
@@ -25,17 +29,26 @@ import java.util.Optional;
  * (RFC 6750 section 3). Then the declaration is checked: a user's API token must hold the route's scope (403
  * {@code insufficient_scope}), an administrator route takes the administrator only, a session route a signed-in
  * session only (403 {@code forbidden}, {@link AccessPolicy}). A request that matches no route needs a caller
- * with every scope. When built with a session cookie name, a request without an {@code Authorization} header
- * may instead carry a session token in that cookie.
+ * with every scope. When built with {@link CookieSessions}, a request without an {@code Authorization} header
+ * may instead carry a session token in that cookie; then a state-changing request must come from the issuer's
+ * origin (403 {@code cross_origin_request} otherwise: cross-site request forgery).
  */
 public final class AuthFilter implements Filter {
     private static final String CONTEXT_KEY = "warden.principal";
     private static final String ROUTE_KEY = "warden.route";
+    private static final HeaderName SEC_FETCH_SITE = HeaderNames.create("Sec-Fetch-Site");
 
     private final Authenticator authenticator;
     private final RouteTable routes;
-    private final Optional<String> sessionCookie;
+    private final Optional<CookieSessions> cookieSessions;
     private final BearerChallenges challenges;
+
+    /**
+     * Sessions carried by a browser cookie: the cookie's name, and the origin state-changing requests that carry
+     * it must come from (the issuer's).
+     */
+    public record CookieSessions(String name, Supplier<String> origin) {
+    }
 
     /**
      * @param routes the declared access of every route (filled as the routing is built)
@@ -45,23 +58,16 @@ public final class AuthFilter implements Filter {
     }
 
     /**
-     * A filter that also accepts a session token in cookie {@code sessionCookie} when the request has no
-     * {@code Authorization} header. The cookie is read only for session tokens ({@code wdn_ses_}): other
-     * kinds are bearer-only.
+     * A filter that also accepts a session token in the cookie of {@code cookieSessions} when the request has no
+     * {@code Authorization} header (only for session tokens, {@code wdn_ses_}: other kinds are bearer-only), and
+     * whose refusals carry {@code challenges}' {@code WWW-Authenticate} (the resource metadata of OAuth protected
+     * resources) and that refuses an OAuth access token issued for another resource than the path's.
      */
-    public AuthFilter(Authenticator authenticator, RouteTable routes, String sessionCookie) {
-        this(authenticator, routes, Optional.of(sessionCookie), BearerChallenges.NONE);
-    }
-
-    /**
-     * A filter whose refusals carry {@code challenges}' {@code WWW-Authenticate} (the resource metadata of OAuth
-     * protected resources) and that refuses an OAuth access token issued for another resource than the path's.
-     */
-    public AuthFilter(Authenticator authenticator, RouteTable routes, Optional<String> sessionCookie,
+    public AuthFilter(Authenticator authenticator, RouteTable routes, Optional<CookieSessions> cookieSessions,
                       BearerChallenges challenges) {
         this.authenticator = authenticator;
         this.routes = routes;
-        this.sessionCookie = sessionCookie;
+        this.cookieSessions = cookieSessions;
         this.challenges = challenges;
     }
 
@@ -76,7 +82,15 @@ public final class AuthFilter implements Filter {
             return;
         }
         Optional<String> scope = access instanceof Access.Caller c ? c.scope() : Optional.empty();
-        Optional<String> token = bearerToken(req).or(() -> sessionCookie(req));
+        Optional<String> bearer = bearerToken(req);
+        Optional<String> token = bearer.or(() -> sessionCookie(req));
+        if (bearer.isEmpty() && token.isPresent() && !sameOrigin(req)) {
+            Problems.sendProblem(req, res, new ForbiddenException(ErrorCode.CROSS_ORIGIN_REQUEST, "a state-changing "
+                    + "request authenticated by the session cookie must come from " + cookieSessions.orElseThrow()
+                    .origin().get() + " (Origin) or say Sec-Fetch-Site: same-origin; send the token as a bearer "
+                    + "token otherwise"));
+            return;
+        }
         if (token.isEmpty()) {
             res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, scope, Optional.empty()));
             Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_REQUIRED, "a bearer token is required"));
@@ -157,11 +171,29 @@ public final class AuthFilter implements Filter {
     }
 
     private Optional<String> sessionCookie(ServerRequest req) {
-        if (sessionCookie.isEmpty() || req.headers().contains(HeaderNames.AUTHORIZATION)) {
+        if (cookieSessions.isEmpty() || req.headers().contains(HeaderNames.AUTHORIZATION)) {
             return Optional.empty();
         }
-        return req.headers().cookies().first(sessionCookie.get()).asOptional()
+        return req.headers().cookies().first(cookieSessions.get().name()).asOptional()
                 .filter(v -> v.startsWith(TokenKind.SESSION.prefix()));
+    }
+
+    /**
+     * True when a request authenticated by the cookie may act: a safe method (GET, HEAD, OPTIONS), or one the
+     * browser says comes from Warden's own origin: {@code Origin} equal to the issuer's, or
+     * {@code Sec-Fetch-Site: same-origin}. A sibling origin on the same site (another port of localhost, another
+     * subdomain) carries the cookie too, so {@code SameSite} alone does not stop it.
+     */
+    private boolean sameOrigin(ServerRequest req) {
+        String method = req.prologue().method().text();
+        if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")) {
+            return true;
+        }
+        if (req.headers().first(SEC_FETCH_SITE).filter("same-origin"::equals).isPresent()) {
+            return true;
+        }
+        return req.headers().first(HeaderNames.ORIGIN).filter(o -> o.equals(cookieSessions.orElseThrow().origin()
+                .get())).isPresent();
     }
 
     private static UnauthenticatedException unauthorized(Challenge challenge, String detail) {

@@ -12,6 +12,11 @@ public enum ErrorCode {
     BAD_REQUEST("bad_request", 400, "Bad request"),
     UNAUTHORIZED("unauthorized", 401, "Unauthorized"),
     FORBIDDEN("forbidden", 403, "Forbidden"),
+    /**
+     * A state-changing request authenticated by the session cookie that did not come from Warden's own origin
+     * ({@code Origin}, {@code Sec-Fetch-Site}): cross-site request forgery refused.
+     */
+    CROSS_ORIGIN_REQUEST("cross_origin_request", 403, "Cross-origin request refused"),
     /** An API token without the scope the route needs (RFC 6750 {@code insufficient_scope}). */
     INSUFFICIENT_SCOPE("insufficient_scope", 403, "Insufficient scope"),
     NOT_FOUND("not_found", 404, "Not found"),

@@ -1,5 +1,6 @@
 package dev.warden.api.oauth;
 
+import java.net.URI;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -39,6 +40,12 @@ public final class Issuer {
             throw new IllegalStateException("the issuer is not known before the server has started");
         }
         return v;
+    }
+
+    /** The issuer's origin (RFC 6454): scheme, host and port, without the path ({@code https://example.com}). */
+    public String origin() {
+        URI uri = URI.create(value());
+        return uri.getScheme() + "://" + uri.getRawAuthority();
     }
 
     /** The absolute URL of {@code path} (starting with {@code /}) under the issuer. */

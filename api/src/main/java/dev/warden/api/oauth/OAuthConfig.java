@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 
 /**
  * The authorization server and protected-resource settings, node {@code warden.oauth} (every key in
@@ -37,13 +38,18 @@ import java.util.Optional;
  *                                   a revocation (never longer than {@link #accessTokenTtl})
  * @param deviceCodeTtl              lifetime of a device code and its user code (RFC 8628)
  * @param devicePollInterval         the least time between two polls of a device code
+ * @param clientMetadataPorts        the ports a client ID metadata document may be fetched from (443 unless
+ *                                   configured)
+ * @param outboundTls                the TLS context for fetching metadata documents (a private trust store, for
+ *                                   tests and closed networks; set in code only); the JVM's default when empty
  */
 public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Duration refreshTokenTtl,
                           Duration grantMaxLifetime, Duration codeTtl, boolean mcpRegistrationOpen,
                           boolean allowAnonymousRegistration, List<String> registrationTokens, Duration clientSecretTtl,
                           Optional<String> loginPage, Optional<String> consentPage, Optional<String> keyEncryptionKey,
                           Duration keyRotation, List<Resource> resources, List<String> allowedOrigins,
-                          Duration agentTokenTtl, Duration deviceCodeTtl, Duration devicePollInterval) {
+                          Duration agentTokenTtl, Duration deviceCodeTtl, Duration devicePollInterval,
+                          List<Integer> clientMetadataPorts, Optional<SSLContext> outboundTls) {
 
     /** The lifetime of tokens issued to agents: {@link #agentTokenTtl}, at most {@link #accessTokenTtl}. */
     public Duration effectiveAgentTokenTtl() {
@@ -57,6 +63,13 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         registrationTokens = List.copyOf(registrationTokens);
         resources = List.copyOf(resources);
         allowedOrigins = List.copyOf(allowedOrigins);
+        clientMetadataPorts = List.copyOf(clientMetadataPorts);
+        for (int port : clientMetadataPorts) {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("warden.oauth.client-metadata-document-ports: " + port
+                        + " is not a port");
+            }
+        }
         issuer.ifPresent(OAuthConfig::checkIssuer);
         positive("access-token-ttl-seconds", accessTokenTtl);
         positive("refresh-token-ttl-seconds", refreshTokenTtl);
@@ -83,12 +96,20 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
     /**
      * A protected resource other than Warden's own: tokens for it carry {@code uri} as audience.
      *
-     * @param uri    its canonical URI (RFC 8707 resource indicator, no fragment)
-     * @param scopes the scopes a client may ask for it
+     * @param uri                  its canonical URI (RFC 8707 resource indicator, no fragment)
+     * @param scopes               the scopes a client may ask for it
+     * @param introspectionClients the client ids of this resource's servers: they may introspect tokens issued for
+     *                             it (besides each token's own client; docs/security.md, "Introspection")
      */
-    public record Resource(String uri, List<String> scopes) {
+    public record Resource(String uri, List<String> scopes, List<String> introspectionClients) {
+        /** A resource that only its tokens' own clients may introspect. */
+        public Resource(String uri, List<String> scopes) {
+            this(uri, scopes, List.of());
+        }
+
         public Resource {
             scopes = List.copyOf(scopes);
+            introspectionClients = List.copyOf(introspectionClients);
             absoluteUrl("resources.uri", uri);
             if (URI.create(uri).getFragment() != null) {
                 throw new IllegalArgumentException("warden.oauth.resources: " + uri + " must not have a fragment");
@@ -101,7 +122,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl, mcpRegistrationOpen,
                 allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage, consentPage,
                 Optional.of(base64), keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
-                devicePollInterval);
+                devicePollInterval, clientMetadataPorts, outboundTls);
     }
 
     /** The key-encryption key's bytes, if configured. */
@@ -161,7 +182,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
                 + ", consentPage=" + consentPage.orElse("(built-in)") + ", keyEncryptionKey="
                 + (keyEncryptionKey.isPresent() ? "****" : "(unset)") + ", keyRotation=" + keyRotation
                 + ", resources=" + resources + ", allowedOrigins=" + allowedOrigins + ", agentTokenTtl=" + agentTokenTtl
-                + ", deviceCodeTtl=" + deviceCodeTtl + ", devicePollInterval=" + devicePollInterval + "]";
+                + ", deviceCodeTtl=" + deviceCodeTtl + ", devicePollInterval=" + devicePollInterval
+                + ", clientMetadataPorts=" + clientMetadataPorts + "]";
     }
 
     /** Reads node {@code warden.oauth}; missing keys keep the defaults. */
@@ -186,11 +208,22 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         node.get("device-poll-interval-seconds").asLong()
                 .ifPresent(v -> b.devicePollInterval = Duration.ofSeconds(v));
         node.get("allowed-origins").asString().ifPresent(v -> b.allowedOrigins = commaList(v));
+        List<String> ports = stringsOf(node.get("client-metadata-document-ports"));
+        if (!ports.isEmpty()) {
+            b.clientMetadataPorts = ports.stream().map(p -> {
+                try {
+                    return Integer.valueOf(p);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("warden.oauth.client-metadata-document-ports: " + p
+                            + " is not a port");
+                }
+            }).toList();
+        }
         List<Resource> resources = new ArrayList<>();
         node.get("resources").asNodeList().ifPresent(list -> list.forEach(r -> resources.add(new Resource(
                 r.get("uri").asString().orElseThrow(() -> new IllegalArgumentException(
                         "warden.oauth.resources: every resource needs a uri")),
-                stringsOf(r.get("scopes"))))));
+                stringsOf(r.get("scopes")), stringsOf(r.get("introspection-clients"))))));
         if (!resources.isEmpty()) {
             b.resources = resources;
         }
@@ -234,6 +267,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         private Duration agentTokenTtl = Duration.ofMinutes(5);
         private Duration deviceCodeTtl = Duration.ofMinutes(10);
         private Duration devicePollInterval = Duration.ofSeconds(5);
+        private List<Integer> clientMetadataPorts = List.of(443);
+        private Optional<SSLContext> outboundTls = Optional.empty();
 
         private Builder() {
         }
@@ -298,6 +333,17 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
             return this;
         }
 
+        public Builder clientMetadataPorts(List<Integer> ports) {
+            this.clientMetadataPorts = List.copyOf(ports);
+            return this;
+        }
+
+        /** The TLS context for outbound fetches (tests: a trust store holding their own certificate). */
+        public Builder outboundTls(SSLContext context) {
+            this.outboundTls = Optional.of(context);
+            return this;
+        }
+
         public Builder loginPage(String url) {
             this.loginPage = Optional.of(url);
             return this;
@@ -307,7 +353,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
             return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl,
                     mcpRegistrationOpen, allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage,
                     consentPage, keyEncryptionKey, keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
-                    devicePollInterval);
+                    devicePollInterval, clientMetadataPorts, outboundTls);
         }
     }
 }

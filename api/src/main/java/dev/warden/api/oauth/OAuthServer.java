@@ -34,9 +34,8 @@ import dev.warden.api.oauth.token.TokenRoutes;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.api.users.UsersComponent;
 import dev.warden.api.webhooks.SecretCipher;
+import dev.warden.sinks.webhooks.GuardedHttp;
 import dev.warden.sinks.webhooks.TargetGuard;
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 
@@ -45,7 +44,7 @@ import java.util.List;
  * credential resolver of its access tokens and the protected-resource challenges. Built by the launcher and
  * the tests alike.
  */
-public final class OAuthServer {
+public final class OAuthServer implements AutoCloseable {
     private final Issuer issuer;
     private final ProtectedResources resources;
     private final AccessTokenResolver resolver;
@@ -58,7 +57,7 @@ public final class OAuthServer {
     private final UsersComponent users;
     private final ClientIp clientIp;
     private final InstantSource clock;
-    private final TargetGuard guard;
+    private final GuardedHttp outbound;
     private final AgentDirectory directory;
     private final AgentClientRepository agentClients;
 
@@ -79,7 +78,14 @@ public final class OAuthServer {
         this.grants = new GrantRepository(db);
         this.resolver = new AccessTokenResolver(accessTokens, grants, directory.agents(), clock);
         this.clientRepository = new ClientRepository(db);
-        this.guard = TargetGuard.system(allowPrivateTargets);
+        this.outbound = new GuardedHttp(TargetGuard.system(allowPrivateTargets), ClientMetadataDocuments.DEADLINE,
+                config.outboundTls());
+    }
+
+    /** Closes the outbound connections (client metadata documents). */
+    @Override
+    public void close() {
+        outbound.close();
     }
 
     public Issuer issuer() {
@@ -107,15 +113,14 @@ public final class OAuthServer {
      * @param authenticator the whole credential chain (the pages find the signed-in user through it)
      */
     public List<WardenApi.Mount> mounts(Authenticator authenticator, long maxBodyBytes) {
-        Clients clients = new Clients(clientRepository, new ClientMetadataDocuments(
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER)
-                        .build(), guard, resources::isScope, clock), id -> agentClients.client(id, clock.instant()));
+        Clients clients = new Clients(clientRepository, new ClientMetadataDocuments(outbound,
+                config.clientMetadataPorts(), resources::isScope, clock), id -> agentClients.client(id, clock.instant()));
         ClientAuthenticator clientAuth = new ClientAuthenticator(clients, clock);
         ClientRegistrar registrar = new ClientRegistrar(clientRepository, config.clientSecretTtl(), clock);
         RegistrationRoutes.Gate oauthGate = new RegistrationRoutes.Gate(false, config.allowAnonymousRegistration(),
                 config.registrationTokens());
         RegistrationRoutes.Gate mcpGate = config.mcpRegistrationOpen()
-                ? new RegistrationRoutes.Gate(true, true, List.of()) : oauthGate;
+                ? new RegistrationRoutes.Gate(true, true, config.registrationTokens()) : oauthGate;
         CodeRepository codes = new CodeRepository(db);
         Pages pages = new Pages(clientIp);
         AuthorizationFlow flow = new AuthorizationFlow(clients, resources, issuer, authenticator,
@@ -142,7 +147,7 @@ public final class OAuthServer {
                 new WardenApi.Mount("/oauth/revoke", new RevocationRoutes(clientAuth, grants, accessTokens, clock,
                         maxBodyBytes), OAuthErrors.JSON),
                 new WardenApi.Mount("/oauth/introspect", new IntrospectionRoutes(clientAuth, grants, accessTokens, issuer,
-                        clock, maxBodyBytes), OAuthErrors.JSON),
+                        resources, clock, maxBodyBytes), OAuthErrors.JSON),
                 new WardenApi.Mount("/oauth/jwks", new JwksRoutes(keys)),
                 new WardenApi.Mount("/auth/device/code", new DeviceAuthorizationRoutes(clientAuth, deviceCodes, resources,
                         issuer, config, clock, maxBodyBytes), OAuthErrors.JSON),

@@ -47,6 +47,17 @@ public final class ProtectedResources {
         return all;
     }
 
+    /**
+     * True when client {@code clientId} may learn about a token issued to {@code tokenClient} for {@code audience}
+     * (RFC 7662 section 4): the token's own client, or a server of a configured resource the token is for (its
+     * {@code introspection-clients}), which must be confidential: a public client proves only its id. Nobody
+     * else, since anyone may register a confidential client.
+     */
+    public boolean mayIntrospect(String clientId, boolean confidential, String tokenClient, String audience) {
+        return clientId.equals(tokenClient) || confidential && configured.stream()
+                .anyMatch(r -> r.uri().equals(audience) && r.introspectionClients().contains(clientId));
+    }
+
     /** Every scope any resource has (the metadata's {@code scopes_supported}). */
     public List<String> allScopes() {
         return all().stream().flatMap(r -> r.scopes().stream()).distinct().toList();

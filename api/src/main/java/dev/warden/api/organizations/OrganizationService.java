@@ -138,14 +138,13 @@ public final class OrganizationService implements AgentService.Tenancy {
      */
     public Member addMember(Principal caller, String organizationId, UserId user, String role) {
         OrgAuthority authority = authority(caller, organizationId, "members:admin");
-        AccessPolicy.requireMayAssign(authority, Optional.empty(), Optional.of(role));
         if (!repository.userExists(user)) {
             throw new NotFoundException(ErrorCode.NOT_FOUND, "no such user", List.of(new FieldError("userId",
                     "no such user")));
         }
         Instant now = now();
         Member added = locked(organizationId, org -> {
-            requireRole(org, role);
+            AccessPolicy.requireMayAssign(authority, user, Optional.empty(), Optional.of(role(org, role)));
             if (org.member(user).isPresent()) {
                 throw new ConflictException(ErrorCode.ALREADY_MEMBER, "user " + user.value() + " is already a member");
             }
@@ -158,14 +157,17 @@ public final class OrganizationService implements AgentService.Tenancy {
         return added;
     }
 
-    /** Gives a member another role; an organization keeps at least one owner. */
+    /**
+     * Gives a member another role; an organization keeps at least one owner. Who may give which role is the access
+     * policy's ({@link AccessPolicy#requireMayAssign}).
+     */
     public Member changeRole(Principal caller, String organizationId, UserId user, String role) {
         OrgAuthority authority = authority(caller, organizationId, "members:admin");
         Instant now = now();
         Member changed = locked(organizationId, org -> {
-            requireRole(org, role);
+            OrgRoles.Named to = role(org, role);
             Member current = org.member(user).orElseThrow(() -> notMember(user));
-            AccessPolicy.requireMayAssign(authority, Optional.of(current.role()), Optional.of(role));
+            AccessPolicy.requireMayAssign(authority, user, Optional.of(role(org, current.role())), Optional.of(to));
             if (current.role().equals(role)) {
                 return current;
             }
@@ -190,7 +192,8 @@ public final class OrganizationService implements AgentService.Tenancy {
         locked(organizationId, org -> {
             Member current = org.member(user).orElseThrow(() -> notMember(user));
             if (!leaving) {
-                AccessPolicy.requireMayAssign(authority, Optional.of(current.role()), Optional.empty());
+                AccessPolicy.requireMayAssign(authority, user, Optional.of(role(org, current.role())),
+                        Optional.empty());
             }
             requireKeepsAnOwner(org, current);
             org.remove(user);
@@ -306,10 +309,12 @@ public final class OrganizationService implements AgentService.Tenancy {
         return all;
     }
 
-    private static void requireRole(OrganizationRepository.Locked org, String role) {
-        if (allRoles(org).stream().noneMatch(r -> r.name().equals(role))) {
-            throw InvalidInputException.field("role", "is neither a built-in role nor one of the organization's");
-        }
+    /** The role {@code name} of {@code org}, built-in or custom, with its permissions. */
+    private static OrgRoles.Named role(OrganizationRepository.Locked org, String name) {
+        return allRoles(org).stream().filter(r -> r.name().equals(name)).findFirst()
+                .map(r -> new OrgRoles.Named(r.name(), r.permissions()))
+                .orElseThrow(() -> InvalidInputException.field("role", "is neither a built-in role nor one of the "
+                        + "organization's"));
     }
 
     private static void requireKeepsAnOwner(OrganizationRepository.Locked org, Member leaving) {

@@ -1,12 +1,13 @@
 package dev.warden.api.ratelimit;
 
+import io.helidon.http.Method;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The registry of per-IP limits on authentication endpoints (SPEC Limits). They apply with no
- * configuration, to {@code POST} on each listed path and its sub-paths, whether or not the route exists
- * yet: an endpoint a later issue mounts at one of these paths inherits its limit from here. Counters are
+ * configuration, to each entry's method ({@code POST} for most) on its paths and their sub-paths, whether or not
+ * the route exists yet: an endpoint a later issue mounts at one of these paths inherits its limit from here. Counters are
  * per endpoint and client IP.
  *
  * <p>Each entry also fixes what happens when a shared store (Redis) is down ({@link FailMode}): open where
@@ -15,21 +16,31 @@ import java.util.Optional;
  * request sends mail, creates accounts or clients, or checks a guessable code.
  */
 public enum AuthEndpoint {
-    SIGN_IN("sign-in", 10, FailMode.OPEN, "/auth/sign-in", "/oauth/login"),
-    SIGN_UP("sign-up", 5, FailMode.CLOSED, "/auth/sign-up"),
-    MAGIC_LINK("magic-link", 3, FailMode.CLOSED, "/auth/magic-link"),
-    EMAIL_OTP("email-otp", 5, FailMode.CLOSED, "/auth/email-otp"),
-    TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, "/auth/totp/verify"),
-    OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, "/mcp/token", "/oauth/token"),
+    SIGN_IN("sign-in", 10, FailMode.OPEN, Method.POST, "/auth/sign-in", "/oauth/login"),
+    SIGN_UP("sign-up", 5, FailMode.CLOSED, Method.POST, "/auth/sign-up"),
+    MAGIC_LINK("magic-link", 3, FailMode.CLOSED, Method.POST, "/auth/magic-link"),
+    EMAIL_OTP("email-otp", 5, FailMode.CLOSED, Method.POST, "/auth/email-otp"),
+    TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, Method.POST, "/auth/totp/verify"),
+    OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, Method.POST, "/mcp/token", "/oauth/token"),
+    /**
+     * The authorization endpoint ({@code GET}): unauthenticated, and a request naming a client ID metadata document
+     * makes Warden fetch it. Open when the store is down: the document cache and its failure cache still bound the
+     * fetches, and users must be able to sign in.
+     */
+    OAUTH_AUTHORIZE("oauth-authorize", 30, FailMode.OPEN, Method.GET, "/mcp/authorize", "/oauth/authorize"),
+    /** Token introspection: resource servers ask often, so the cap is high; it bounds guessing and fetch load. */
+    OAUTH_INTROSPECT("oauth-introspect", 600, FailMode.OPEN, Method.POST, "/oauth/introspect"),
+    /** Token revocation (RFC 7009). */
+    OAUTH_REVOKE("oauth-revoke", 60, FailMode.OPEN, Method.POST, "/oauth/revoke"),
     /** Device authorization requests (RFC 8628): each one stores a pending code. */
-    DEVICE_AUTHORIZATION("device-authorization", 10, FailMode.CLOSED, "/auth/device/code"),
+    DEVICE_AUTHORIZATION("device-authorization", 10, FailMode.CLOSED, Method.POST, "/auth/device/code"),
     /** The device verification page's form: user codes are short, so guesses are few. */
-    DEVICE_VERIFY("device-verify", 10, FailMode.CLOSED, "/auth/device/verify"),
+    DEVICE_VERIFY("device-verify", 10, FailMode.CLOSED, Method.POST, "/auth/device/verify"),
     /**
      * Dynamic client registration: 1 per minute when anonymous registration is on, 5 otherwise; a
      * negative configured limit disables the cap (SPEC Limits).
      */
-    REGISTRATION("registration", 5, FailMode.CLOSED, "/mcp/register", "/oauth/register");
+    REGISTRATION("registration", 5, FailMode.CLOSED, Method.POST, "/mcp/register", "/oauth/register");
 
     /** The window of every default: one minute. */
     public static final long DEFAULT_WINDOW_SECONDS = 60;
@@ -37,13 +48,20 @@ public enum AuthEndpoint {
     private final String configName;
     private final int defaultLimit;
     private final FailMode defaultFailMode;
+    private final Method method;
     private final List<String> paths;
 
-    AuthEndpoint(String configName, int defaultLimit, FailMode defaultFailMode, String... paths) {
+    AuthEndpoint(String configName, int defaultLimit, FailMode defaultFailMode, Method method, String... paths) {
         this.configName = configName;
         this.defaultLimit = defaultLimit;
         this.defaultFailMode = defaultFailMode;
+        this.method = method;
         this.paths = List.of(paths);
+    }
+
+    /** The HTTP method limited on {@link #paths()}. */
+    public Method method() {
+        return method;
     }
 
     /** The key under {@code warden.rate-limit.endpoints} and the limiter's name, e.g. {@code sign-in}. */
@@ -51,7 +69,7 @@ public enum AuthEndpoint {
         return configName;
     }
 
-    /** The HTTP paths limited ({@code POST}, including sub-paths). */
+    /** The HTTP paths limited ({@link #method()}, including sub-paths). */
     public List<String> paths() {
         return paths;
     }

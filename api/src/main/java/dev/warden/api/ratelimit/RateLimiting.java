@@ -66,7 +66,7 @@ public final class RateLimiting implements AutoCloseable {
             RateLimiter limiter = limiter(endpoint.configName()).rule(rule.get())
                     .failMode(config.failModeFor(endpoint)).build();
             for (String path : endpoint.paths()) {
-                rules.add(new RateLimitFilter.Rule(Method.POST, path, limiter));
+                rules.add(new RateLimitFilter.Rule(endpoint.method(), path, limiter));
             }
         }
         return rules;

@@ -44,7 +44,8 @@ class IsolationMatrixIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.accountRoutes(true)
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
                     .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60).endpoint(AuthEndpoint.OAUTH_TOKEN, 10_000, 60).build())
             .webhooks(WebhooksConfig.builder().allowPrivateTargets(true).build()));
 
@@ -132,8 +133,12 @@ class IsolationMatrixIT {
     }
 
     static String clientCredentials(String id, String secret) {
-        Http.Response r = new OAuthDriver(http).token(Map.of("grant_type", "client_credentials", "client_id", id,
-                "client_secret", secret));
+        // A bound agent's client registered client_secret_basic: the secret goes in the Basic header.
+        String basic = java.util.Base64.getEncoder().encodeToString((id + ":" + secret)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Http.Response r = http.send(http.builder("/oauth/token", null).header("Authorization", "Basic " + basic)
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(java.net.http.HttpRequest
+                        .BodyPublishers.ofString("grant_type=client_credentials")));
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json().get("access_token").asText();
     }

@@ -44,7 +44,8 @@ class OpenApiContractIT {
     static final TestPlatform warden = new TestPlatform(b -> b
             .accountRoutes(true)
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_UP, SIGN_UPS, 60)
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.SIGN_UP, SIGN_UPS, 60)
                     .endpoint(AuthEndpoint.REGISTRATION, 100, 60).build())
             .webhooks(WebhooksConfig.builder().allowPrivateTargets(true).maxAttempts(1).build()));
 

@@ -51,7 +51,8 @@ class HostileInputIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder()
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
                     .endpoint(AuthEndpoint.SIGN_IN, 100_000, 60)
                     .endpoint(AuthEndpoint.SIGN_UP, 100_000, 60)
                     .endpoint(AuthEndpoint.OAUTH_TOKEN, 100_000, 60)
@@ -226,6 +227,117 @@ class HostileInputIT {
             }
         }
         assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
+    }
+
+    /** Credential values as raw header bytes: NUL, invalid and surrogate UTF-8, huge numbers, long and odd text. */
+    static final List<byte[]> HOSTILE_CREDENTIALS = hostileCredentials();
+
+    static List<byte[]> hostileCredentials() {
+        List<byte[]> values = new ArrayList<>();
+        for (String text : List.of("\u0000", "a\u0000b", "wdn_ses_\u0000", "wdn_agt_\u0000x", "wdn_adm_\u0000",
+                "eyJ\u0000.e30.x", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "1e400", "99999999999999999999", "-0", "%00",
+                "%", "\u202E", "x".repeat(8_000), ":", "a:b:c")) {
+            values.add(text.getBytes(StandardCharsets.UTF_8));
+        }
+        values.add(new byte[] {'w', 'd', 'n', '_', (byte) 0xED, (byte) 0xA0, (byte) 0x80}); // a lone surrogate
+        values.add(new byte[] {(byte) 0xFF, (byte) 0xFE, 'x'});                              // not UTF-8 at all
+        values.add(new byte[] {(byte) 0xC0, (byte) 0x80});                                   // overlong NUL
+        return values;
+    }
+
+    /**
+     * Every credential carrier (security review, finding 5): HTTP Basic on the four endpoints that authenticate
+     * clients (the id and the secret, raw and percent-encoded), the bearer token of the Authorization header, the
+     * session cookie (on a REST route, /mcp, SSE and the OAuth pages), query tokens, and DELETE on path segments.
+     * Headers go out on a raw socket, byte for byte, so that nothing the JDK client would refuse is skipped. No
+     * answer may be a 5xx, and a refused request changes nothing.
+     */
+    @Test
+    @Order(3)
+    void everyHostileCredentialInEveryCarrierIsNeverA5xx() throws Exception {
+        for (String path : List.of("/oauth/token", "/mcp/token", "/oauth/introspect", "/oauth/revoke",
+                "/auth/device/code")) {
+            for (byte[] value : HOSTILE_CREDENTIALS) {
+                String text = new String(value, StandardCharsets.UTF_8);
+                String encoded = java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
+                for (String pair : List.of(text + ":secret", "client:" + text, encoded + ":secret",
+                        "client:" + encoded, text)) {
+                    byte[] credential = java.util.Base64.getEncoder().encode(pair.getBytes(StandardCharsets.UTF_8));
+                    byte[] header = concat("Authorization: Basic ".getBytes(StandardCharsets.US_ASCII), credential);
+                    Fingerprint before = Fingerprint.take();
+                    int status = rawSocket("POST", path, header, "grant_type=client_credentials&token=x");
+                    check(status, status >= 400 ? before : null, "POST " + path + " Basic " + pair);
+                }
+                Fingerprint before = Fingerprint.take();
+                int status = rawSocket("POST", path, concat("Authorization: Basic ".getBytes(StandardCharsets.US_ASCII),
+                        value), "grant_type=client_credentials&token=x");
+                check(status, status >= 400 ? before : null, "POST " + path + " Basic (not base64) " + text);
+            }
+        }
+        List<String> routes = List.of("GET /agents", "POST /agents/" + agentId + "/rotate", "DELETE /webhooks/x",
+                "POST /mcp", "GET /events/stream", "GET /auth/tokens/current", "POST /auth/sign-out",
+                "GET /mcp/authorize?client_id=x", "GET /oauth/consent?client_id=x", "GET /auth/device");
+        for (String route : routes) {
+            String method = route.substring(0, route.indexOf(' '));
+            String path = route.substring(route.indexOf(' ') + 1);
+            for (byte[] value : HOSTILE_CREDENTIALS) {
+                for (String carrier : List.of("Authorization: Bearer ", "Cookie: warden_session=",
+                        "Cookie: warden_session=wdn_ses_x; warden_csrf=")) {
+                    Fingerprint before = Fingerprint.take();
+                    int status = rawSocket(method, path, concat(carrier.getBytes(StandardCharsets.US_ASCII), value),
+                            method.equals("GET") ? null : "{}");
+                    check(status, "GET".equals(method) || status >= 400 ? before : null,
+                            route + " " + carrier + new String(value, StandardCharsets.UTF_8));
+                }
+            }
+        }
+        for (String value : HOSTILE_QUERY) {
+            for (String query : List.of("/events/stream?token=%s", "/mcp/authorize?client_id=%s&access_token=%s")) {
+                int status = raw("GET", query.replace("%s", value), null, null, null).status();
+                check(status, null, "GET " + query.replace("%s", value));
+            }
+            for (String template : List.of("/auth/tokens/%s", "/agents/%s", "/webhooks/%s", "/delegations/%s",
+                    "/agents/%s/oauth-client", "/admin/v1/organizations/" + organization + "/members/%s",
+                    "/admin/v1/organizations/" + organization + "/roles/%s")) {
+                Fingerprint before = Fingerprint.take();
+                int status = raw("DELETE", template.formatted(value), admin, null, null).status();
+                check(status, status >= 400 ? before : null, "DELETE " + template.formatted(value));
+            }
+        }
+        assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
+    }
+
+    static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /**
+     * Sends one HTTP/1.1 request on a fresh socket, with {@code header} as raw bytes; the answer's status, or 0
+     * when the server closed the connection without one (a protocol-level refusal, not a 5xx).
+     */
+    static int rawSocket(String method, String path, byte[] header, String body) throws Exception {
+        URI base = http.baseUri();
+        try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(20_000);
+            java.io.ByteArrayOutputStream request = new java.io.ByteArrayOutputStream();
+            byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+            request.write((method + " " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
+                    + "\r\nConnection: close\r\n").getBytes(StandardCharsets.US_ASCII));
+            request.write(header);
+            request.write(("\r\n" + (body == null ? "" : "Content-Type: " + (body.startsWith("{")
+                    ? "application/json" : "application/x-www-form-urlencoded") + "\r\nContent-Length: "
+                    + content.length + "\r\n") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            request.write(content);
+            socket.getOutputStream().write(request.toByteArray());
+            socket.getOutputStream().flush();
+            byte[] start = socket.getInputStream().readNBytes(12);
+            String line = new String(start, StandardCharsets.US_ASCII);
+            return line.startsWith("HTTP/1.1 ") && line.length() >= 12 ? Integer.parseInt(line.substring(9, 12)) : 0;
+        } catch (java.net.SocketException e) {
+            return 0; // reset by the server: refused at the protocol level
+        }
     }
 
     @Test

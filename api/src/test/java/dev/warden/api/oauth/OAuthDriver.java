@@ -81,7 +81,7 @@ public final class OAuthDriver {
     }
 
     /** GET of {@code path} with the session cookie; no redirect followed. */
-    Http.Response getWithSession(String path, String session) {
+    public Http.Response getWithSession(String path, String session) {
         return http.send(http.builder(path, null).header("Cookie", "warden_session=" + session).GET());
     }
 

@@ -34,7 +34,8 @@ class OAuthServerIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
                     .endpoint(AuthEndpoint.REGISTRATION, 1000, 60).endpoint(AuthEndpoint.SIGN_UP, 1000, 60).build())
             .oauth(OAuthConfig.builder().registrationTokens(List.of(REGISTRATION_TOKEN))
                     .keyEncryptionKey(Base64.getEncoder().encodeToString(new byte[32])).build()));
@@ -177,7 +178,11 @@ class OAuthServerIT {
     @Test
     void errorsAfterTheRedirectIsTrustedGoBackWithIss() {
         String session = newSession();
-        String client = driver.registerPublicClient();
+        // Error redirects go to vetted clients only: registered with an initial access token (docs/security.md).
+        Http.Response vetted = http.post("/oauth/register", REGISTRATION_TOKEN, "{\"redirect_uris\":[\""
+                + OAuthDriver.REDIRECT + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        assertThat(vetted.status()).as(vetted.body()).isEqualTo(201);
+        String client = vetted.json().get("client_id").asText();
         Map<String, String> expected = Map.of(
                 "response_type", "unsupported_response_type",
                 "code_challenge_method", "invalid_request",
@@ -394,11 +399,17 @@ class OAuthServerIT {
     }
 
     @Test
-    void rememberedConsentSkipsTheConsentPage() {
+    void rememberedConsentSkipsTheConsentPageForConfidentialClients() {
         String session = newSession();
-        String client = driver.registerPublicClient();
-        tokensFor(session, client, Map.of("scope", "agents:read"));
-        tokensFor(session, client, Map.of("scope", "audit:read"));
+        // A confidential client: its code is worth nothing without its secret (public clients always ask again,
+        // SecurityReviewIT finding 7).
+        String client = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}")
+                .json().get("client_id").asText();
+        for (String scope : List.of("agents:read", "audit:read")) {
+            Map<String, String> request = OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "st");
+            request.put("scope", scope);
+            assertThat(OAuthDriver.query(driver.authorize(session, request))).containsKey("code");
+        }
         // the two consents add up: asking for both again needs no page
         Http.Response again = driver.getWithSession(OAuthDriver.authorizePath(OAuthDriver.request(client,
                 OAuthDriver.Pkce.fresh(), "s")).replace("&state=s", "&state=s&scope=audit%3Aread%20agents%3Aread"), session);

@@ -28,7 +28,8 @@ class SigningKeyRotationIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.REGISTRATION, 1000, 60).build())
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.REGISTRATION, 1000, 60).build())
             .oauth(OAuthConfig.builder().keyRotation(Duration.ofDays(1)).accessTokenTtl(Duration.ofHours(3))
                     .resources(List.of(new OAuthConfig.Resource(TOOLS, List.of("tools:run")))).build()));
 

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MetricsIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.accessLog(true)
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_IN, 2, 60).build()));
+            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.SIGN_IN, 2, 60).build()));
 
     /** One sample line: name, labels, value. */
     record Sample(String name, Map<String, String> labels, double value) {

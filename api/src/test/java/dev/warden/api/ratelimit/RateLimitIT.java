@@ -7,6 +7,8 @@ import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -169,5 +171,35 @@ class RateLimitIT {
         assertThat(postFrom(behindProxy, "/auth/sign-in", "X-Forwarded-For", "203.0.113.2").status()).isEqualTo(401);
         assertThat(postFrom(behindProxy, "/auth/sign-in", "Forwarded", "for=\"203.0.113.3:4711\";proto=https")
                 .status()).isEqualTo(401);
+    }
+
+    /**
+     * Security review, finding 3: the unauthenticated routes that can make Warden fetch a client metadata document
+     * (authorize) or check tokens (introspect, revoke) have per-IP limits too, with no configuration.
+     */
+    @Test
+    void theAuthorizeIntrospectAndRevokeRoutesAreLimitedPerIp() {
+        Map<String, Integer> limits = Map.of("GET /oauth/authorize", 30, "GET /mcp/authorize", 0,
+                "POST /oauth/introspect", 600, "POST /oauth/revoke", 60);
+        for (String route : List.of("GET /oauth/authorize", "GET /mcp/authorize", "POST /oauth/introspect",
+                "POST /oauth/revoke")) {
+            String method = route.substring(0, route.indexOf(' '));
+            String path = route.substring(route.indexOf(' ') + 1);
+            for (int i = 0; i < limits.get(route); i++) {
+                assertThat(send(method, path).status()).as(route + " #" + i).isNotEqualTo(429);
+            }
+            // The two authorize paths share one counter: /mcp/authorize is already spent.
+            Http.Response limited = send(method, path);
+            assertThat(limited.status()).as(route).isEqualTo(429);
+            assertThat(limited.json().at("/error/details/limit").asInt()).as(route)
+                    .isEqualTo(route.contains("authorize") ? 30 : limits.get(route));
+        }
+    }
+
+    private static Http.Response send(String method, String path) {
+        return warden.http().send(warden.http().builder(path + (method.equals("GET") ? "?client_id=x" : ""), null)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString("client_id=x&token=y")));
     }
 }

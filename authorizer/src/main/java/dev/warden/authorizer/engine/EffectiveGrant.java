@@ -5,6 +5,7 @@ import dev.warden.authorizer.domain.DelegationId;
 import dev.warden.authorizer.domain.Permission;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A permission as one agent holds it, with every hourly budget a call through it must consume.
@@ -22,20 +23,26 @@ import java.util.List;
  * @param depth       0 for a direct grant; for a delegated one its position in the chain, 1 for a
  *                    delegation of a direct grant (SPEC: Delegation {@code depth})
  * @param constraints the budgets to consume, own first, then each ancestor's, nearest first
+ * @param source      where the grant this one was delegated from comes from (the delegating agent's own list, or
+ *                    the delegation that reached it); empty for a direct grant
  */
-public record EffectiveGrant(GrantOrigin origin, Permission permission, int depth, List<ConstrainedStep> constraints) {
+public record EffectiveGrant(GrantOrigin origin, Permission permission, int depth, List<ConstrainedStep> constraints,
+                             Optional<GrantOrigin> source) {
     public EffectiveGrant {
         constraints = List.copyOf(constraints);
         boolean direct = origin instanceof GrantOrigin.Direct;
         if (direct != (depth == 0) || depth < 0) {
             throw new IllegalArgumentException("depth must be 0 for a direct grant and at least 1 for a delegated one");
         }
+        if (direct != source.isEmpty()) {
+            throw new IllegalArgumentException("a delegated grant, and only a delegated grant, has a source");
+        }
     }
 
     /** The grant of {@code permission} listed on {@code agent} itself. */
     public static EffectiveGrant direct(AgentId agent, Permission permission) {
         GrantOrigin origin = new GrantOrigin.Direct(agent);
-        return new EffectiveGrant(origin, permission, 0, ownStep(origin, permission));
+        return new EffectiveGrant(origin, permission, 0, ownStep(origin, permission), Optional.empty());
     }
 
     /**
@@ -52,7 +59,7 @@ public record EffectiveGrant(GrantOrigin origin, Permission permission, int dept
         GrantOrigin childOrigin = new GrantOrigin.Delegated(delegation, holder);
         List<ConstrainedStep> chain = new ArrayList<>(ownStep(childOrigin, delegated));
         chain.addAll(constraints);
-        return new EffectiveGrant(childOrigin, delegated, depth + 1, chain);
+        return new EffectiveGrant(childOrigin, delegated, depth + 1, chain, Optional.of(origin));
     }
 
     /** True when a call through this grant must consume at least one hourly budget. */

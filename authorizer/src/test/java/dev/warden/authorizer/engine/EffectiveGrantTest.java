@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.warden.authorizer.domain.DelegationId;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class EffectiveGrantTest {
@@ -95,9 +96,11 @@ class EffectiveGrantTest {
     @Test
     void depthMustAgreeWithTheOrigin() {
         assertThatIllegalArgumentException().isThrownBy(() ->
-                new EffectiveGrant(new GrantOrigin.Direct(ALICE), permission("a", "r"), 1, List.of()));
+                new EffectiveGrant(new GrantOrigin.Direct(ALICE), permission("a", "r"), 1, List.of(),
+                        Optional.empty()));
         assertThatIllegalArgumentException().isThrownBy(() ->
-                new EffectiveGrant(new GrantOrigin.Delegated(ALICE_TO_BOB, BOB), permission("a", "r"), 0, List.of()));
+                new EffectiveGrant(new GrantOrigin.Delegated(ALICE_TO_BOB, BOB), permission("a", "r"), 0,
+                        List.of(), Optional.of(new GrantOrigin.Direct(ALICE))));
     }
 
     @Test

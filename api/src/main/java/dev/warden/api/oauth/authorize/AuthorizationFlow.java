@@ -99,9 +99,15 @@ public final class AuthorizationFlow {
         return consentPage.map(p -> p + (p.contains("?") ? "&" : "?") + query).orElse("/oauth/consent?" + query);
     }
 
-    /** True when {@code user} already allowed everything {@code request} asks for. */
+    /**
+     * True when {@code user} already allowed everything {@code request} asks for, so the code may be issued without
+     * asking again. Never for a public client (RFC 8252 section 8.6): whoever builds the authorization link picks
+     * its PKCE challenge, and a loopback port or a private-use scheme can be claimed by any program on the device,
+     * so a code sent without the user's interaction could land with someone else. Its user answers the consent page
+     * every time.
+     */
     boolean consented(Principal.User user, AuthorizationRequest request) {
-        return consents.covers(user.id().value(), request.client().clientId(), request.resource().uri(), request.scopes());
+        return !request.client().isPublic() && consents.covers(user.id().value(), request.client().clientId(), request.resource().uri(), request.scopes());
     }
 
     /** Records consent and issues a code: the redirect that carries it. */

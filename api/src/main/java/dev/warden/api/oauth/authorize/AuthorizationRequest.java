@@ -20,8 +20,10 @@ import java.util.Set;
 /**
  * An authorization request (RFC 6749 section 4.1.1 with PKCE and RFC 8707 {@code resource}), validated in the
  * order the RFC demands: first the client and its redirect URI. Until both are known good nothing is redirected
- * anywhere: an {@link InvalidInputException} is shown as a page. After that every problem goes back to the
- * client as an error redirect ({@link Redirect}) carrying {@code state} and {@code iss} (RFC 9207).
+ * anywhere: an {@link InvalidInputException} is shown as a page. After that a problem goes back to a vetted
+ * client as an error redirect ({@link Redirect}) carrying {@code state} and {@code iss} (RFC 9207); for any other
+ * client (dynamically registered, or a metadata document) it stays a page naming the destination, so Warden is
+ * nobody's open redirector (RFC 9700 section 4.11.2).
  *
  * @param params the request's parameters as sent (carried through the login and consent pages)
  */
@@ -86,25 +88,27 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
             throw new InvalidInputException(ErrorCode.BAD_REQUEST,
                     "redirect_uri is not one the client registered");
         }
-        // From here on the redirect URI is trusted: errors go back to the client.
+        // From here on the redirect URI is the client's: errors go back to it if an administrator vetted the client,
+        // else they are a page naming the destination (RFC 9700 section 4.11.2: no open redirector).
         Optional<String> state = Optional.ofNullable(kept.get("state"));
         if (!"code".equals(kept.get("response_type"))) {
-            throw redirected(redirectUri, state, issuer, ErrorCode.OAUTH_UNSUPPORTED_RESPONSE_TYPE.code(),
+            throw refused(client, redirectUri, state, issuer, ErrorCode.OAUTH_UNSUPPORTED_RESPONSE_TYPE.code(),
                     "response_type must be code");
         }
         if (!client.allows("authorization_code")) {
-            throw redirected(redirectUri, state, issuer, ErrorCode.OAUTH_UNAUTHORIZED_CLIENT.code(),
+            throw refused(client, redirectUri, state, issuer, ErrorCode.OAUTH_UNAUTHORIZED_CLIENT.code(),
                     "the client did not register the authorization_code grant");
         }
         String challenge = kept.get("code_challenge");
         if (challenge == null) {
-            throw redirected(redirectUri, state, issuer, "invalid_request", "code_challenge is required (PKCE)");
+            throw refused(client, redirectUri, state, issuer, "invalid_request", "code_challenge is required (PKCE)");
         }
         if (!Pkce.S256.equals(kept.get("code_challenge_method"))) {
-            throw redirected(redirectUri, state, issuer, "invalid_request", "code_challenge_method must be S256");
+            throw refused(client, redirectUri, state, issuer, "invalid_request", "code_challenge_method must be S256");
         }
         if (!Pkce.challengeFormatOk(challenge)) {
-            throw redirected(redirectUri, state, issuer, "invalid_request", "code_challenge is not an S256 challenge");
+            throw refused(client, redirectUri, state, issuer, "invalid_request",
+                    "code_challenge is not an S256 challenge");
         }
         ProtectedResources.Resource resource;
         List<String> scopes;
@@ -113,7 +117,7 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
             scopes = ProtectedResources.scopeFor(resource,
                     Optional.ofNullable(kept.get("scope")).or(client::scope));
         } catch (OAuthException e) {
-            throw redirected(redirectUri, state, issuer, e.error(), e.detail().orElse(e.error()));
+            throw refused(client, redirectUri, state, issuer, e.error(), e.detail().orElse(e.error()));
         }
         return new AuthorizationRequest(client, redirectUri, state, challenge, resource, scopes, Map.copyOf(kept));
     }
@@ -130,6 +134,22 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
     /** The redirect carrying {@code error}. */
     Redirect error(String error, String description, Issuer issuer) {
         return redirected(redirectUri, state, issuer, error, description).redirect();
+    }
+
+    /**
+     * A problem with a request whose redirect URI is the client's: an error redirect for a vetted client
+     * ({@link OAuthClient#redirectsVetted}), else a page that names where the answer would have gone and does not
+     * send the browser there.
+     */
+    private static RuntimeException refused(OAuthClient client, String redirectUri, Optional<String> state,
+                                            Issuer issuer, String error, String description) {
+        if (client.redirectsVetted()) {
+            return redirected(redirectUri, state, issuer, error, description);
+        }
+        String name = client.clientName().isEmpty() ? client.clientId() : client.clientName();
+        return new InvalidInputException(ErrorCode.BAD_REQUEST, description + " (" + error + "). The application "
+                + name + " asked for this sign-in; its answer would go to " + AuthorizationFlow.redirectHost(redirectUri)
+                + ", and Warden does not send you there with an error.");
     }
 
     static RedirectedError redirected(String redirectUri, Optional<String> state, Issuer issuer, String error,

@@ -4,53 +4,70 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.pipeline.contract.Json;
+import dev.warden.sinks.webhooks.GuardedHttp;
 import dev.warden.sinks.webhooks.TargetGuard;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Client ID Metadata Documents (MCP authorization 2025-11-25; draft-ietf-oauth-client-id-metadata-document): a
  * {@code client_id} that is an {@code https} URL with a path names the client's metadata, fetched from that URL.
- * The fetch is guarded like a webhook target (no private, loopback or link-local address unless configured),
- * bounded in size (5 KiB) and time (5 s), never follows redirects, and is cached per the answer's
- * {@code Cache-Control: max-age} within 1 minute and 24 hours (5 minutes without one). The document's
- * {@code client_id} must equal the URL exactly; its {@code redirect_uris} are the only ones accepted; it must be
- * a public client ({@code token_endpoint_auth_method} {@code none}, the default).
+ * Anyone can make Warden fetch one (an authorization request is enough), so the fetch is held tight:
+ * <ul>
+ * <li>port 443 only, unless {@code warden.oauth.client-metadata-document-ports} says otherwise;</li>
+ * <li>the host is resolved once, every address must be public (the webhook guard, unless private targets are
+ * allowed), and the connection goes to the addresses that passed ({@link GuardedHttp});</li>
+ * <li>one deadline of 5 s covers connecting, the headers and the body, however slowly the server sends;</li>
+ * <li>at most 5 KiB is read; redirects are never followed;</li>
+ * <li>a document is cached per its {@code Cache-Control: max-age}, within 1 minute and 24 hours (5 minutes
+ * without one); a failure is cached for 30 seconds, so a slow or broken URL cannot be made to cost a fetch per
+ * request.</li>
+ * </ul>
+ * The document's {@code client_id} must equal the URL exactly; its {@code redirect_uris} are the only ones
+ * accepted; it must be a public client ({@code token_endpoint_auth_method} {@code none}, the default).
  */
 public final class ClientMetadataDocuments {
     static final int MAX_BYTES = 5 * 1024;
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** The whole fetch, connect to last byte. */
+    public static final Duration DEADLINE = Duration.ofSeconds(5);
     private static final Duration DEFAULT_TTL = Duration.ofMinutes(5);
     private static final Duration MIN_TTL = Duration.ofMinutes(1);
     private static final Duration MAX_TTL = Duration.ofHours(24);
+    /** How long a failed fetch is answered from memory. */
+    static final Duration FAILURE_TTL = Duration.ofSeconds(30);
     private static final int MAX_CACHED = 1000;
     private static final Pattern MAX_AGE = Pattern.compile("max-age=(\\d{1,9})");
 
-    private final HttpClient http;
-    private final TargetGuard guard;
+    private final GuardedHttp http;
+    private final List<Integer> ports;
     private final Predicate<String> knownScope;
     private final InstantSource clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
-    private record Cached(OAuthClient client, Instant until) {
+    /** A document's client, or why it could not be had, until {@code until}. */
+    private record Cached(Optional<OAuthClient> client, Optional<String> failure, Instant until) {
     }
 
-    public ClientMetadataDocuments(HttpClient http, TargetGuard guard, Predicate<String> knownScope, InstantSource clock) {
+    /**
+     * @param http  the guarded client the documents are fetched with (its deadline is the fetch's)
+     * @param ports the ports a document URL may name (443 when it names none)
+     */
+    public ClientMetadataDocuments(GuardedHttp http, List<Integer> ports, Predicate<String> knownScope,
+                                   InstantSource clock) {
         this.http = http;
-        this.guard = guard;
+        this.ports = List.copyOf(ports);
         this.knownScope = knownScope;
         this.clock = clock;
     }
@@ -78,47 +95,65 @@ public final class ClientMetadataDocuments {
         Instant now = clock.instant();
         Cached cached = cache.get(url);
         if (cached != null && cached.until().isAfter(now)) {
-            return cached.client();
+            return cached.client().orElseThrow(() -> OAuthException.invalidClient(cached.failure().orElseThrow()));
         }
-        URI uri = URI.create(url);
-        TargetGuard.Verdict verdict = guard.check(uri);
-        if (!verdict.allowed()) {
-            throw OAuthException.invalidClient("the client metadata document cannot be fetched: " + verdict.reason());
-        }
-        HttpResponse<InputStream> response;
         try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json").GET()
-                    .build(), HttpResponse.BodyHandlers.ofInputStream());
+            Fetched fetched = fetchNow(url, now);
+            remember(url, new Cached(Optional.of(fetched.client()), Optional.empty(), now.plus(fetched.ttl())), now);
+            return fetched.client();
+        } catch (OAuthException e) {
+            remember(url, new Cached(Optional.empty(), Optional.of(e.detail().orElse("the client metadata document "
+                    + "cannot be used")), now.plus(FAILURE_TTL)), now);
+            throw e;
+        }
+    }
+
+    private record Fetched(OAuthClient client, Duration ttl) {
+    }
+
+    private Fetched fetchNow(String url, Instant now) {
+        URI uri = URI.create(url);
+        int port = uri.getPort() < 0 ? 443 : uri.getPort();
+        if (!ports.contains(port)) {
+            throw OAuthException.invalidClient("the client metadata document cannot be fetched: port " + port
+                    + " is not allowed (" + ports.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                    + ")");
+        }
+        TargetGuard.formProblem(uri).ifPresent(problem -> {
+            throw OAuthException.invalidClient("the client metadata document cannot be fetched: its URL " + problem);
+        });
+        GuardedHttp.Answer answer;
+        try {
+            answer = http.send("GET", uri, Map.of("Accept", "application/json"), Optional.empty(), MAX_BYTES);
+        } catch (GuardedHttp.RefusedTarget e) {
+            throw OAuthException.invalidClient("the client metadata document cannot be fetched: " + e.getMessage());
+        } catch (HttpTimeoutException e) {
+            throw OAuthException.invalidClient("the client metadata document did not arrive within "
+                    + DEADLINE.toSeconds() + " s");
         } catch (IOException e) {
             throw OAuthException.invalidClient("the client metadata document cannot be fetched");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw OAuthException.invalidClient("the client metadata document cannot be fetched");
         }
-        byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes(MAX_BYTES + 1);
-        } catch (IOException e) {
-            throw OAuthException.invalidClient("the client metadata document cannot be read");
+        if (answer.status() != 200) {
+            throw OAuthException.invalidClient("the client metadata document answered " + answer.status());
         }
-        if (response.statusCode() != 200) {
-            throw OAuthException.invalidClient("the client metadata document answered " + response.statusCode());
-        }
-        if (body.length > MAX_BYTES) {
+        if (answer.truncated()) {
             throw OAuthException.invalidClient("the client metadata document is larger than " + MAX_BYTES + " bytes");
         }
-        OAuthClient client = parse(url, body, now);
-        Duration ttl = response.headers().firstValue("Cache-Control").flatMap(ClientMetadataDocuments::maxAge)
+        OAuthClient client = parse(url, answer.body(), now);
+        Duration ttl = answer.header("Cache-Control").flatMap(ClientMetadataDocuments::maxAge)
                 .map(d -> d.compareTo(MIN_TTL) < 0 ? MIN_TTL : d.compareTo(MAX_TTL) > 0 ? MAX_TTL : d)
                 .orElse(DEFAULT_TTL);
+        return new Fetched(client, ttl);
+    }
+
+    private void remember(String url, Cached entry, Instant now) {
         if (cache.size() >= MAX_CACHED) {
             cache.entrySet().removeIf(e -> !e.getValue().until().isAfter(now));
             if (cache.size() >= MAX_CACHED) {
                 cache.clear();
             }
         }
-        cache.put(url, new Cached(client, now.plus(ttl)));
-        return client;
+        cache.put(url, entry);
     }
 
     OAuthClient parse(String url, byte[] body, Instant now) {

@@ -12,7 +12,9 @@ import java.util.Optional;
  * @param secretHash      SHA-256 of the secret of a confidential client; empty for a public client
  * @param authMethod      {@code none}, {@code client_secret_basic} or {@code client_secret_post}
  * @param metadata        the metadata as registered (answered at registration, never with the secret)
- * @param registeredVia   {@code mcp}, {@code oauth} or {@code metadata-document}
+ * @param registeredVia   {@code mcp} or {@code oauth} (registered by anyone the gate let through),
+ *                        {@link #VETTED} (with an initial access token), {@code metadata-document}, or
+ *                        {@code agent} (a bound service agent)
  */
 public record OAuthClient(String clientId, Optional<byte[]> secretHash, Optional<Instant> secretExpiresAt,
                           String clientName, List<String> redirectUris, String authMethod, List<String> grantTypes,
@@ -21,6 +23,8 @@ public record OAuthClient(String clientId, Optional<byte[]> secretHash, Optional
     public static final String NONE = "none";
     public static final String BASIC = "client_secret_basic";
     public static final String POST = "client_secret_post";
+    /** How a client registered with a valid initial access token (its redirect URIs were vetted) was registered. */
+    public static final String VETTED = "initial-access-token";
 
     public OAuthClient {
         redirectUris = List.copyOf(redirectUris);
@@ -30,6 +34,15 @@ public record OAuthClient(String clientId, Optional<byte[]> secretHash, Optional
     /** True for a client that has no secret (PKCE is its only proof). */
     public boolean isPublic() {
         return secretHash.isEmpty();
+    }
+
+    /**
+     * True when the authorization server may send error redirects to this client's redirect URIs before the user
+     * has seen the consent page (RFC 9700 section 4.11.2): only for a client an administrator vetted. Anyone can
+     * register a client, or publish a metadata document, naming any site; for those an error is a page.
+     */
+    public boolean redirectsVetted() {
+        return VETTED.equals(registeredVia);
     }
 
     /** True when the client registered grant type {@code grantType}. */

@@ -22,7 +22,8 @@ import java.util.function.Predicate;
  * Dynamic client registration (RFC 7591), {@code POST /} of {@code /mcp/register} and {@code /oauth/register}:
  * 201 with the registered metadata, {@code client_id}, {@code client_id_issued_at} and, for a confidential
  * client, {@code client_secret} and {@code client_secret_expires_at} (0: never). Who may register is the
- * {@link Gate}'s answer; the per-IP cap is the rate-limit filter's (SPEC Limits).
+ * {@link Gate}'s answer; the per-IP cap is the rate-limit filter's (SPEC Limits). A client registered with a valid
+ * initial access token is {@link OAuthClient#VETTED}: its redirect URIs may receive error redirects.
  */
 public final class RegistrationRoutes implements DeclaredService {
     private final ClientRegistrar registrar;
@@ -41,29 +42,37 @@ public final class RegistrationRoutes implements DeclaredService {
             registrationTokens = List.copyOf(registrationTokens);
         }
 
-        void check(Optional<String> bearer) {
-            if (open) {
-                return;
+        /**
+         * Lets the registration through, or throws.
+         *
+         * @return true when the caller presented a valid initial access token (the registration was vetted)
+         */
+        boolean check(Optional<String> bearer) {
+            boolean vetted = bearer.map(this::known).orElse(false);
+            if (open || vetted) {
+                return vetted;
             }
             if (bearer.isPresent()) {
-                byte[] presented = Tokens.hash(bearer.get());
-                boolean match = false;
-                for (String token : registrationTokens) {
-                    // every token is compared, so the time taken says nothing about which matched
-                    match |= MessageDigest.isEqual(presented, Tokens.hash(token));
-                }
-                if (!match) {
-                    throw new OAuthException(ErrorCode.OAUTH_INVALID_TOKEN, "the initial access token is not valid");
-                }
-                return;
+                throw new OAuthException(ErrorCode.OAUTH_INVALID_TOKEN, "the initial access token is not valid");
             }
             if (allowAnonymous) {
-                return;
+                return false;
             }
             if (registrationTokens.isEmpty()) {
                 throw new OAuthException(ErrorCode.OAUTH_ACCESS_DENIED, "client registration is closed");
             }
             throw new OAuthException(ErrorCode.OAUTH_INVALID_TOKEN, "an initial access token is required");
+        }
+
+        /** True when {@code token} is one of the initial access tokens. */
+        private boolean known(String token) {
+            byte[] presented = Tokens.hash(token);
+            boolean match = false;
+            for (String candidate : registrationTokens) {
+                // every token is compared, so the time taken says nothing about which matched
+                match |= MessageDigest.isEqual(presented, Tokens.hash(candidate));
+            }
+            return match;
         }
     }
 
@@ -83,10 +92,10 @@ public final class RegistrationRoutes implements DeclaredService {
     }
 
     private void register(ServerRequest req, ServerResponse res) {
-        gate.check(AuthFilter.bearerToken(req));
+        boolean vetted = gate.check(AuthFilter.bearerToken(req));
         ObjectNode body = RequestReader.readObject(req, maxBodyBytes);
         ClientMetadata metadata = ClientMetadata.read(body, OAuthClient.BASIC, knownScope);
-        ClientRegistrar.Registered registered = registrar.register(metadata, via);
+        ClientRegistrar.Registered registered = registrar.register(metadata, vetted ? OAuthClient.VETTED : via);
         OAuthClient client = registered.client();
         ObjectNode answer = client.metadata().deepCopy();
         answer.put("client_id", client.clientId());

@@ -9,6 +9,7 @@ import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.token.AccessTokens;
 import dev.warden.api.oauth.token.GrantRepository;
@@ -22,26 +23,30 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Token introspection (RFC 7662), {@code POST /oauth/introspect}: only authenticated clients may ask (public
- * clients included: they prove nothing more than their id, so they learn only about their own tokens). An
- * active token answers {@code {active: true, scope, client_id, sub, aud, iss, exp, iat, token_type, jti}};
- * anything not currently valid (unknown, expired, revoked, its grant or the user's session ended, another
- * client's token for a public client) answers only {@code {active: false}}.
+ * Token introspection (RFC 7662), {@code POST /oauth/introspect}: only authenticated clients may ask, and each
+ * learns only about the tokens it may ({@link ProtectedResources#mayIntrospect}): its own, and, for the servers of
+ * a configured resource, the access tokens issued for that resource. Anyone may register a confidential client,
+ * so being one proves nothing more. An active token answers
+ * {@code {active: true, scope, client_id, sub, aud, iss, exp, iat, token_type, jti}}; anything not currently valid
+ * (unknown, expired, revoked, its grant or the user's session ended) or not the caller's to ask about answers only
+ * {@code {active: false}}.
  */
 public final class IntrospectionRoutes implements DeclaredService {
     private final ClientAuthenticator clients;
     private final GrantRepository grants;
     private final AccessTokens accessTokens;
     private final Issuer issuer;
+    private final ProtectedResources resources;
     private final InstantSource clock;
     private final long maxBodyBytes;
 
     public IntrospectionRoutes(ClientAuthenticator clients, GrantRepository grants, AccessTokens accessTokens,
-                               Issuer issuer, InstantSource clock, long maxBodyBytes) {
+                               Issuer issuer, ProtectedResources resources, InstantSource clock, long maxBodyBytes) {
         this.clients = clients;
         this.grants = grants;
         this.accessTokens = accessTokens;
         this.issuer = issuer;
+        this.resources = resources;
         this.clock = clock;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -60,7 +65,8 @@ public final class IntrospectionRoutes implements DeclaredService {
         ObjectNode body = Json.mapper().createObjectNode();
         Optional<AccessTokens.Claims> access = accessTokens.verify(token)
                 .filter(c -> grants.isActive(c.grantId(), c.jti(), now))
-                .filter(c -> !client.isPublic() || c.clientId().equals(client.clientId()));
+                .filter(c -> resources.mayIntrospect(client.clientId(), !client.isPublic(), c.clientId(),
+                        c.audience()));
         if (access.isPresent()) {
             AccessTokens.Claims c = access.get();
             body.put("active", true).put("scope", String.join(" ", c.scopes())).put("client_id", c.clientId())
@@ -75,7 +81,7 @@ public final class IntrospectionRoutes implements DeclaredService {
             Optional<GrantRepository.RefreshToken> refresh = AccessTokens.looksLikeJwt(token) ? Optional.empty()
                     : grants.findRefreshToken(Tokens.hash(token), now)
                     .filter(r -> r.usedAt().isEmpty() && r.grantUsable() && r.expiresAt().isAfter(now))
-                    .filter(r -> !client.isPublic() || r.grant().clientId().equals(client.clientId()));
+                    .filter(r -> r.grant().clientId().equals(client.clientId()));
             if (refresh.isPresent()) {
                 GrantRepository.Grant g = refresh.get().grant();
                 body.put("active", true).put("scope", g.scope()).put("client_id", g.clientId()).put("sub", g.userId())

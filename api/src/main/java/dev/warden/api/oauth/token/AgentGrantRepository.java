@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Grants of the tokens issued to agents (table {@code oauth_agent_grants}): one per token, by client credentials
  * or token exchange. Such a token is active only while every agent of its chain is active and still has the
- * token it presented, every delegation the chain relies on is unrevoked and unexpired, and the user's grant the
- * chain started from is usable: one query, so a revocation on any instance is seen by the next check on every
- * instance. Rows are purged an hour after their token expired.
+ * token it presented, every delegation the chain relies on is unrevoked and unexpired, the user's grant the
+ * chain started from is usable, and, when the client is a bound service agent, that binding is the one the token
+ * was issued under (unbinding ends its tokens; binding again does not bring them back): one query, so a
+ * revocation on any instance is seen by the next check on every instance. Rows are purged an hour after their token expired.
  */
 public final class AgentGrantRepository {
     /** The prefix of these grants' ids (user grants are UUIDs). */
@@ -68,6 +69,9 @@ public final class AgentGrantRepository {
                   LEFT JOIN delegations d ON d.id = y.delegation_id
                   WHERE d.id IS NULL OR d.revoked_at IS NOT NULL OR d.expires_at <= ?)
               AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens t WHERE t.jti = ?)
+              AND (NOT EXISTS (SELECT 1 FROM agents ca WHERE ca.id = ag.client_id)
+                  OR EXISTS (SELECT 1 FROM oauth_agent_clients c WHERE c.agent_id = ag.client_id
+                      AND c.created_at <= ag.created_at))
             FROM oauth_agent_grants ag WHERE ag.id = ?""";
     private static final String PURGE = "DELETE FROM oauth_agent_grants WHERE expires_at < ?";
 

@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,8 +41,9 @@ import java.util.function.Predicate;
  * {@code urn:ietf:params:oauth:token-type:access_token}.</li>
  * <li>A user delegates to their own agents: when the subject token has no actor, the actor must be owned by its
  * subject and its own permissions count. When it has one (agent A), the actor B must have an active delegation
- * from A, and only what those delegations give B counts; the token's delegation hops (agent-to-agent steps of its
- * {@code act} chain) must not exceed the {@code maxDepth} of any delegation it relies on.</li>
+ * from A, and only what those delegations pass on from what A used for the user counts (not A's unrelated
+ * permissions); the token's delegation hops (agent-to-agent steps of its {@code act} chain) must not exceed the
+ * {@code maxDepth} of any delegation the whole chain relies on ({@code chain_depth_exceeded}).</li>
  * <li>Scope: the subject token's scopes (or the asked-for subset) that the actor holds ({@link AgentScopes}).
  * Audience: {@code resource} or {@code audience} (the subject token's by default).</li>
  * <li>The token carries {@code act} (current actor outermost) and ends at the earliest of the agent-token
@@ -122,8 +124,8 @@ final class TokenExchangeGrant {
             throw refused(ErrorCode.AGENT_INACTIVE, "the acting agent " + actor.id() + " is "
                     + actor.status(now).wireName());
         }
-        int hops = subject.actors().isEmpty() ? 0 : subject.delegationHops() + 1;
-        Hop hop = subject.actors().isEmpty() ? fromUser(subject, actor) : fromAgent(subject, actor, hops, now);
+        Hop hop = subject.actors().isEmpty() ? fromUser(subject, actor)
+                : fromAgent(subject, parent, actor, subject.delegationHops() + 1, now);
 
         ProtectedResources.Resource target = target(form, subject);
         CompiledPolicy policy = policies.resolve(actor.id()).policy();
@@ -147,7 +149,8 @@ final class TokenExchangeGrant {
             if (grant.isEmpty()) {
                 if (requested.isPresent()) {
                     throw OAuthException.invalidScope("agent " + actor.id() + " does not hold " + scope
-                            + (hop.delegations().isEmpty() ? "" : " through its delegations"));
+                            + (hop.delegations().isEmpty() ? "" : " through delegations that pass on the subject "
+                            + "token's chain"));
                 }
                 continue;
             }
@@ -158,7 +161,8 @@ final class TokenExchangeGrant {
         }
         if (granted.isEmpty()) {
             throw OAuthException.invalidScope("agent " + actor.id() + " holds none of the subject token's scopes"
-                    + (target.uri().equals(subject.audience()) ? "" : " for " + target.uri()));
+                    + (target.uri().equals(subject.audience()) ? "" : " for " + target.uri())
+                    + (hop.delegations().isEmpty() ? "" : " through delegations that pass on the subject token's chain"));
         }
         List<Optional<Instant>> limits = new ArrayList<>(List.of(Optional.of(subject.expiresAt()), actor.expiresAt()));
         through.forEach(id -> limits.add(hop.delegations().get(id).expiresAt()));
@@ -185,9 +189,28 @@ final class TokenExchangeGrant {
         return new Hop(g -> g.origin() instanceof GrantOrigin.Direct, Map.of());
     }
 
-    /** An agent's token: the actor needs an active delegation from that agent, deep enough for this hop. */
-    private Hop fromAgent(AccessTokens.Claims subject, Agent actor, int hops, Instant now) {
+    /**
+     * An agent's token: the actor needs an active delegation from that agent, and the chain, one hop longer, must
+     * stay within the {@code maxDepth} of every delegation it relies on: those the subject token already used and
+     * the new one. Only grants the new delegation passes on from what the upstream agent used for the user count:
+     * its own permissions when it acted straight for the user, else what reached it through the subject token's
+     * delegations. What the upstream agent holds on its own account, or through unrelated delegations, is not the
+     * user's to pass on.
+     */
+    private Hop fromAgent(AccessTokens.Claims subject, Optional<AgentGrantRepository.AgentGrant> parent, Agent actor,
+                          int hops, Instant now) {
         AgentId upstream = AgentId.of(subject.actors().getFirst());
+        List<Delegation> chain = parent.map(AgentGrantRepository.AgentGrant::delegationIds).orElse(List.of()).stream()
+                .map(id -> delegations.find(DelegationId.of(id)).orElseThrow(() -> refused(
+                        ErrorCode.DELEGATION_REVOKED, "delegation " + id + " of the subject token's chain is gone")))
+                .toList();
+        for (Delegation used : chain) {
+            if (used.maxDepth() < hops) {
+                throw refused(ErrorCode.CHAIN_DEPTH_EXCEEDED, "this token would be " + hops + " delegation hops "
+                        + "deep but delegation " + used.id() + " of the subject token's chain allows at most "
+                        + used.maxDepth());
+            }
+        }
         List<Delegation> all = delegations.between(upstream, actor.id());
         if (all.isEmpty()) {
             throw refused(ErrorCode.DELEGATION_NOT_FOUND, "agent " + upstream + " has no delegation to agent "
@@ -206,8 +229,14 @@ final class TokenExchangeGrant {
         }
         Map<String, Delegation> byId = new LinkedHashMap<>();
         deepEnough.forEach(d -> byId.put(d.id().value(), d));
-        return new Hop(g -> g.origin() instanceof GrantOrigin.Delegated d && byId.containsKey(d.delegation().value()),
-                byId);
+        Set<GrantOrigin> usedUpstream = new HashSet<>();
+        chain.stream().filter(d -> d.toAgent().equals(upstream))
+                .forEach(d -> usedUpstream.add(new GrantOrigin.Delegated(d.id(), upstream)));
+        if (subject.actors().size() == 1) {
+            usedUpstream.add(new GrantOrigin.Direct(upstream));
+        }
+        return new Hop(g -> g.origin() instanceof GrantOrigin.Delegated d && byId.containsKey(d.delegation().value())
+                && g.source().filter(usedUpstream::contains).isPresent(), byId);
     }
 
     /** {@code resource} or {@code audience} (the same when both are sent), else the subject token's audience. */

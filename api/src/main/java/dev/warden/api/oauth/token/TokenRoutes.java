@@ -86,7 +86,7 @@ public final class TokenRoutes implements DeclaredService {
             OAuthClient client = clients.authenticate(req, form);
             body = switch (grantType) {
                 case "authorization_code" -> pair(codeGrant.exchange(client, form, ip));
-                case "refresh_token" -> pair(refreshGrant.refresh(client, form));
+                case RefreshTokenGrant.GRANT_TYPE -> pair(refreshGrant.refresh(client, form));
                 case DeviceAuthorizationRoutes.GRANT_TYPE -> pair(deviceGrant.poll(client, form, ip));
                 case ClientCredentialsGrant.GRANT_TYPE -> access(clientCredentials.issue(client, form, ip));
                 case TokenExchangeGrant.GRANT_TYPE -> access(exchange.exchange(client, form, ip))

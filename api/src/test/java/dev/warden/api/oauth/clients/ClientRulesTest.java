@@ -41,7 +41,7 @@ class ClientRulesTest {
 
     @Test
     void aMetadataDocumentMustNameItselfAndBePublic() {
-        ClientMetadataDocuments docs = new ClientMetadataDocuments(null, null, s -> true, Instant::now);
+        ClientMetadataDocuments docs = new ClientMetadataDocuments(null, List.of(443), s -> true, Instant::now);
         OAuthClient client = docs.parse(DOC, ("{\"client_id\":\"" + DOC + "\",\"client_name\":\"Doc client\","
                 + "\"redirect_uris\":[\"http://127.0.0.1/cb\"]}").getBytes(StandardCharsets.UTF_8), Instant.EPOCH);
         assertThat(client.clientId()).isEqualTo(DOC);
