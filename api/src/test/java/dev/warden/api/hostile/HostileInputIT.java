@@ -174,6 +174,17 @@ class HostileInputIT {
                 }
             }
         }
+        // Query strings of odd shape: a bare "&", a name without "=", an empty name, a repeated name.
+        for (String path : List.of("/agents", "/audit", "/audit/export", "/delegations", "/mcp/authorize",
+                "/oauth/authorize", "/oauth/login", "/oauth/consent", "/auth/device", "/admin/dead-letters",
+                "/admin/v1/organizations/" + organization + "/agents")) {
+            for (String query : List.of("?&", "?&&", "?client_id", "?=x", "?limit", "?a=1&a=2", "?%00", "?&=&")) {
+                for (String token : List.of(admin, alice)) {
+                    int status = raw("GET", path + query, token, null, null).status();
+                    check(status, null, "GET " + path + query);
+                }
+            }
+        }
         for (String value : HOSTILE_QUERY) {
             for (String query : List.of("since=" + value, "types=" + value, "token=" + value)) {
                 int status = sseStatus("/events/stream?" + query, admin);

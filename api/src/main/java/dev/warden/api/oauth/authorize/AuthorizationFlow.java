@@ -66,6 +66,9 @@ public final class AuthorizationFlow {
         Map<String, String> params = new LinkedHashMap<>();
         for (String name : req.query().names()) {
             var values = req.query().all(name);
+            if (values.isEmpty()) {
+                continue; // a bare "&" or a name without "=": nothing was sent under it
+            }
             if (values.size() > 1) {
                 throw new InvalidInputException(ErrorCode.BAD_REQUEST, name + " must not be repeated");
             }
