@@ -218,4 +218,37 @@ class AdversarialOAuthIT {
             assertThat(introspected.json().toString()).isEqualTo("{\"active\":false}");
         }
     }
+
+    @Test
+    void thePagesAndEndpointsKeepTheirSmallerPromises() {
+        // The login page sends the browser back only to Warden's own authorization pages.
+        for (String target : List.of("https://evil.example/x", "//evil.example/x", "/oauth/authorize\\evil",
+                "javascript:alert(1)", "/admin/v1/organizations")) {
+            Http.Response page = http.get("/oauth/login?return_to=" + URLEncoder.encode(target, StandardCharsets.UTF_8),
+                    null);
+            assertThat(page.status()).isEqualTo(200);
+            assertThat(OAuthDriver.hiddenFields(page.body()).get("return_to")).as(target).isEqualTo("/oauth/authorize");
+            // No referrer leaves Warden's pages, and they cannot be framed.
+            assertThat(page.header("Referrer-Policy")).contains("no-referrer");
+            assertThat(page.header("X-Frame-Options")).contains("DENY");
+        }
+        // No CORS on the authorization endpoint (RFC 9700 section 2.6): a script elsewhere cannot read it.
+        Http.Response cors = http.send(http.builder("/mcp/authorize?client_id=" + client, null)
+                .header("Origin", "https://app.example").GET());
+        assertThat(cors.header("Access-Control-Allow-Origin")).isEmpty();
+        // /mcp takes no request from a foreign origin (DNS rebinding), whatever the credential.
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
+        for (String origin : List.of("https://evil.example", "http://localhost.evil.example")) {
+            Http.Response foreign = http.send(http.builder("/mcp", session).header("Origin", origin)
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(initialize)));
+            assertThat(foreign.status()).as(origin).isEqualTo(403);
+        }
+        // A client cannot choose its own client_id (RFC 9700 section 4.15).
+        Http.Response chosen = http.post("/mcp/register", null, "{\"client_id\":\"chosen-by-the-client\","
+                + "\"redirect_uris\":[\"" + REDIRECT + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        assertThat(chosen.status()).as(chosen.body()).isEqualTo(201);
+        assertThat(chosen.json().get("client_id").asText()).isNotEqualTo("chosen-by-the-client");
+    }
 }

@@ -268,6 +268,13 @@ class SecurityReviewIT {
         Http.Response good = authorizeAs(documents.url("/good.json"));
         assertThat(good.status()).as(good.body()).isEqualTo(302);
         assertThat(good.header("Location").orElseThrow()).startsWith("/oauth/login");
+        // Signed in, the consent page names the document's host beside the name the document gave itself.
+        User user = newUser();
+        Map<String, String> request = OAuthDriver.request(documents.url("/good.json"), OAuthDriver.Pkce.fresh(), "s");
+        request.put("redirect_uri", "http://127.0.0.1:9/cb");
+        Http.Response toConsent = driver.getWithSession(authorizePath(request), user.session());
+        Http.Response consent = driver.getWithSession(toConsent.header("Location").orElseThrow(), user.session());
+        assertThat(consent.body()).contains("Document client (localhost)");
 
         // A server that sends its headers and then a byte every half second: the fetch ends at its deadline (5 s),
         // not when the server stops (60 s).

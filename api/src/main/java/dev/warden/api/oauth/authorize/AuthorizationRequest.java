@@ -146,9 +146,8 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
         if (client.redirectsVetted()) {
             return redirected(redirectUri, state, issuer, error, description);
         }
-        String name = client.clientName().isEmpty() ? client.clientId() : client.clientName();
         return new InvalidInputException(ErrorCode.BAD_REQUEST, description + " (" + error + "). The application "
-                + name + " asked for this sign-in; its answer would go to " + AuthorizationFlow.redirectHost(redirectUri)
+                + client.displayName() + " asked for this sign-in; its answer would go to " + AuthorizationFlow.redirectHost(redirectUri)
                 + ", and Warden does not send you there with an error.");
     }
 

@@ -57,7 +57,7 @@ public final class ConsentRoutes implements DeclaredService {
         params.put("action", ACTION);
         params.put("csrf", pages.csrfToken(req, res));
         params.put("username", users.current(user.get()).user().username());
-        params.put("clientName", r.client().clientName().isEmpty() ? r.client().clientId() : r.client().clientName());
+        params.put("clientName", r.client().displayName());
         params.put("redirectHost", AuthorizationFlow.redirectHost(r.redirectUri()));
         params.put("resource", r.resource().uri());
         params.put("scopes", r.scopes());

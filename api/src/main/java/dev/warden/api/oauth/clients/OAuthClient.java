@@ -1,6 +1,7 @@
 package dev.warden.api.oauth.clients;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -43,6 +44,17 @@ public record OAuthClient(String clientId, Optional<byte[]> secretHash, Optional
      */
     public boolean redirectsVetted() {
         return VETTED.equals(registeredVia);
+    }
+
+    /**
+     * The client as a user is shown it: its registered name (its id when it has none). A metadata document names
+     * itself, so its host is added: a document anywhere could claim to be someone else (MCP authorization,
+     * "Client ID Metadata Documents").
+     */
+    public String displayName() {
+        String name = clientName.isEmpty() ? clientId : clientName;
+        return ClientMetadataDocuments.isDocumentUrl(clientId) ? name + " (" + URI.create(clientId).getHost() + ")"
+                : name;
     }
 
     /** True when the client registered grant type {@code grantType}. */

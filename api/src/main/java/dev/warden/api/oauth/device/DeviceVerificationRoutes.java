@@ -105,7 +105,7 @@ public final class DeviceVerificationRoutes implements DeclaredService {
                 }
                 Map<String, Object> params = new LinkedHashMap<>();
                 params.put("approved", approve);
-                params.put("clientName", name(client.get()));
+                params.put("clientName", client.get().displayName());
                 pages.send(res, Status.OK_200, "oauth/device-done.jte", params);
             }
             default -> pages.error(res, Status.BAD_REQUEST_400, "Invalid request", "decision must be allow or deny");
@@ -130,13 +130,9 @@ public final class DeviceVerificationRoutes implements DeclaredService {
         params.put("csrf", pages.csrfToken(req, res));
         params.put("username", users.current(user).user().username());
         params.put("userCode", UserCodes.display(code));
-        params.put("clientName", name(client));
+        params.put("clientName", client.displayName());
         params.put("resource", request.resource());
         params.put("scopes", List.of(request.scope().split(" ")));
         pages.send(res, Status.OK_200, "oauth/device-confirm.jte", params);
-    }
-
-    private static String name(OAuthClient client) {
-        return client.clientName().isEmpty() ? client.clientId() : client.clientName();
     }
 }
