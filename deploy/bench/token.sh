@@ -20,8 +20,8 @@
 #   BENCH_TIMEOUT=10         seconds before a request counts as failed (timeout)
 #   BENCH_SKIP_KEYCLOAK=1    Warden only
 #   BENCH_SKIP_WARDEN=1      Keycloak only
-#   BENCH_KEYCLOAK_VERSION=26.7.3   keycloak-quarkus-dist version (if it does not resolve, the newest 26.x of
-#                            Maven Central's metadata is used)
+#   BENCH_KEYCLOAK_VERSION=26.7.3   keycloak-quarkus-dist version, resolved through Maven (the build's
+#                            repositories and mirrors)
 #   BENCH_KEYCLOAK_ALG=ES256 signature algorithm of Keycloak's access tokens (ES256 = Warden's; RS256 is
 #                            Keycloak's default)
 #   BENCH_KEYCLOAK_NOROTATE=1  also measure Keycloak's refresh grant with rotation off (0: skip)
@@ -53,7 +53,7 @@
 # refresh throughput (rotation on, any latency), must be at least 10. Per worker count the table shows the
 # plain ratios.
 #
-# Needs: JDK 21+ (bin/find-jdk.sh picks the newest; Keycloak runs on it too), curl, tar. Downloads Keycloak
+# Needs: JDK 21+ (bin/find-jdk.sh picks the newest; Keycloak runs on it too), curl, tar. Resolves Keycloak through Maven
 # into deploy/bench/.cache once. Logs and raw results: deploy/bench/.cache/runs/token-<timestamp>/
 # (results.tsv: one line per measured run; status.tsv: warm-ups and unavailable grants; errors-*.txt).
 # Exit status: 0 when every run completed without errors (whether or not the target was met), 1 otherwise.
@@ -80,7 +80,6 @@ WARDEN_JAR="${BENCH_WARDEN_JAR:-}"
 ADMIN_TOKEN="wdn_adm_bench"
 TARGET_RATIO=10
 TARGET_P99_MS=20
-MAVEN="https://repo.maven.apache.org/maven2/org/keycloak/keycloak-quarkus-dist"
 
 run_dir="$cache/runs/token-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$run_dir"
@@ -181,32 +180,22 @@ kc_tar="" kc_problem=""
 if [[ "$SKIP_KEYCLOAK" == 1 ]]; then
   kc_problem="skipped (BENCH_SKIP_KEYCLOAK=1)"
 else
-  # fetch_kc VERSION: downloads the distribution into the cache (checked against Maven Central's SHA-1).
+  # fetch_kc VERSION: resolves the distribution through Maven (dependency:copy, so the repositories and mirrors
+  # configured for the build serve it, and Maven checks its checksum) into the cache.
   fetch_kc() {
-    local v="$1" f="$cache/keycloak-quarkus-dist-$1.tar.gz" sum
+    local v="$1" f="$cache/keycloak-quarkus-dist-$1.tar.gz"
     [[ -s "$f" ]] && { echo "$f"; return 0; }
-    log "downloading keycloak-quarkus-dist $v from Maven Central"
-    curl -sSfL --retry 2 -o "$f.part" "$MAVEN/$v/keycloak-quarkus-dist-$v.tar.gz" 2>>"$run_dir/download.log" || { rm -f "$f.part"; return 1; }
-    sum="$(curl -sSfL "$MAVEN/$v/keycloak-quarkus-dist-$v.tar.gz.sha1" 2>>"$run_dir/download.log" | cut -c1-40 || true)"
-    if [[ -n "$sum" && "$(sha1sum "$f.part" | cut -c1-40)" != "$sum" ]]; then
-      log "keycloak-quarkus-dist $v: SHA-1 mismatch"
-      rm -f "$f.part"
-      return 1
-    fi
-    mv "$f.part" "$f"
+    log "resolving org.keycloak:keycloak-quarkus-dist:$v:tar.gz through Maven"
+    "$root/mvnw" -q -B dependency:copy -Dartifact="org.keycloak:keycloak-quarkus-dist:$v:tar.gz" \
+      -DoutputDirectory="$cache" -Dmdep.overWriteIfNewer=true >>"$run_dir/download.log" 2>&1 || return 1
+    [[ -s "$f" ]] || return 1
     echo "$f"
   }
   mkdir -p "$cache"
   if ! kc_tar="$(fetch_kc "$KC_VERSION")"; then
-    latest="$(curl -sSfL "$MAVEN/maven-metadata.xml" 2>>"$run_dir/download.log" \
-      | sed -nE 's|.*<version>(26\.[0-9]+\.[0-9]+)</version>.*|\1|p' | sort -V | tail -1 || true)"
-    if [[ -n "$latest" && "$latest" != "$KC_VERSION" ]] && kc_tar="$(fetch_kc "$latest")"; then
-      log "keycloak $KC_VERSION did not resolve; using $latest"
-      KC_VERSION="$latest"
-    else
-      kc_tar=""
-      kc_problem="keycloak-quarkus-dist $KC_VERSION could not be downloaded (see $run_dir/download.log)"
-    fi
+    kc_tar=""
+    kc_problem="org.keycloak:keycloak-quarkus-dist:$KC_VERSION:tar.gz could not be resolved (see $run_dir/download.log;"
+    kc_problem+=" BENCH_KEYCLOAK_VERSION picks another)"
   fi
 fi
 [[ -n "$kc_problem" ]] && log "Keycloak baseline unavailable: $kc_problem"

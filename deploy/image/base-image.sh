@@ -84,7 +84,7 @@ apt_uri_for_suite() {
 mirror=${WARDEN_DEBIAN_MIRROR:-$(apt_uri_for_suite "$suite" || true)}
 security_mirror=${WARDEN_DEBIAN_SECURITY_MIRROR:-$(apt_uri_for_suite "$suite-security" || true)}
 if [[ -z "$mirror" ]]; then
-  echo "base-image: no '$suite' entry in /etc/apt/sources.list*; set WARDEN_DEBIAN_MIRROR (e.g. http://deb.debian.org/debian)." >&2
+  echo "base-image: no '$suite' entry in /etc/apt/sources.list*; set WARDEN_DEBIAN_MIRROR to the URL of a Debian mirror." >&2
   exit 1
 fi
 mirror=${mirror%/}; security_mirror=${security_mirror%/}
