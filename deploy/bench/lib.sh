@@ -73,14 +73,13 @@ wait_warden_healthy() {
   return 1
 }
 
-# build_java_bench: builds the project and the api module's test classes and sets BENCH_CP to the classpath the
-# benchmarks (dev.warden.bench.*) run on. Needs bin/find-jdk.sh sourced and the repository root as the working
-# directory.
+# build_java_bench: builds the project (the benchmarks are the deploy/bench module, warden-bench) and sets
+# BENCH_CP to the classpath the benchmarks (dev.warden.bench.*) run on. Needs bin/find-jdk.sh sourced and the
+# repository root as the working directory.
 build_java_bench() {
   ./mvnw -q -B -DskipTests -Djib.skip=true install >/dev/null
-  ./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp \
-    -Dmdep.includeScope=test >/dev/null
-  BENCH_CP="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+  ./mvnw -q -B -pl deploy/bench dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
+  BENCH_CP="deploy/bench/target/classes:$(cat deploy/bench/target/bench.cp)"
 }
 
 # java_bench HEAP CLASS [ARGS...]: runs the benchmark dev.warden.bench.CLASS (after build_java_bench) with a fixed heap

@@ -10,9 +10,8 @@ cd "$(dirname "$0")/../.."
 source bin/find-jdk.sh
 redis="${1:-${WARDEN_TEST_REDIS_URL:-redis://127.0.0.1:6379}}"
 ops="${2:-20000}"
-./mvnw -q -B -DskipTests install >/dev/null
-./mvnw -q -B -pl api test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test >/dev/null
-cp="api/target/classes:api/target/test-classes:$(cat api/target/bench.cp)"
+source deploy/bench/lib.sh
+build_java_bench
 exec java -Xmx1g -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED \
   -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
-  -cp "$cp" dev.warden.api.ratelimit.RateLimiterBench "$redis" "$ops"
+  -cp "$BENCH_CP" dev.warden.bench.RateLimiterBench "$redis" "$ops"

@@ -113,7 +113,8 @@ public final class ClientIp {
         return current;
     }
 
-    static String keyOf(InetAddress address) {
+    /** The counter key of a client address (also what the rate-limiter benchmark keys its requests by). */
+    public static String keyOf(InetAddress address) {
         byte[] bytes = address.getAddress();
         if (bytes.length == 4) {
             return address.getHostAddress();

@@ -1,5 +1,12 @@
-package dev.warden.api.ratelimit;
+package dev.warden.bench;
 
+import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.ratelimit.MemoryRateLimitStore;
+import dev.warden.api.ratelimit.RateLimit;
+import dev.warden.api.ratelimit.RateLimitConfig;
+import dev.warden.api.ratelimit.RateLimitFilter;
+import dev.warden.api.ratelimit.RateLimiter;
+import dev.warden.api.ratelimit.RedisRateLimitStore;
 import io.helidon.http.Method;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
