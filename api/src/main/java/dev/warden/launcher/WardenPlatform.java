@@ -12,8 +12,8 @@ import dev.warden.api.agents.JdbcAgentRepository;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.AuditTopicEnd;
 import dev.warden.api.audit.JdbcAuditReader;
-import dev.warden.api.auth.ApiTokenRoutes;
 import dev.warden.api.auth.AgentTokenResolver;
+import dev.warden.api.auth.ApiTokenRoutes;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.JdbcApiTokenRepository;
@@ -26,20 +26,20 @@ import dev.warden.api.authorize.DecisionMeters;
 import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.api.authorize.QuotaClient;
 import dev.warden.api.config.Role;
-import dev.warden.api.contract.OpenApiRoutes;
 import dev.warden.api.config.WardenConfig;
+import dev.warden.api.contract.OpenApiRoutes;
 import dev.warden.api.costs.CostRoutes;
 import dev.warden.api.dashboard.DashboardRoutes;
 import dev.warden.api.dashboard.DashboardView;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.ServerSecrets;
 import dev.warden.api.deadletters.DeadLetterRoutes;
-import dev.warden.api.doctor.Doctor;
-import dev.warden.api.doctor.DoctorRoutes;
-import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
 import dev.warden.api.delegations.JdbcDelegationRepository;
+import dev.warden.api.doctor.Doctor;
+import dev.warden.api.doctor.DoctorRoutes;
+import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.events.AccessChanges;
 import dev.warden.api.events.EventFeed;
 import dev.warden.api.events.EventOutbox;
@@ -50,32 +50,31 @@ import dev.warden.api.events.stream.JdbcStreamEventStore;
 import dev.warden.api.events.stream.Subscriber;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.api.kafka.TopicProvisioner;
-import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.mcp.McpRoutes;
+import dev.warden.api.oauth.Cors;
+import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.OAuthServer;
+import dev.warden.api.oauth.agents.AgentClientRepository;
+import dev.warden.api.oauth.agents.AgentClientRoutes;
+import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.observe.HealthCheck.Result;
+import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthRoutes;
 import dev.warden.api.observe.HttpObservation;
 import dev.warden.api.observe.Logs;
 import dev.warden.api.observe.Metrics;
 import dev.warden.api.observe.MetricsRoutes;
+import dev.warden.api.observe.StandardChecks;
 import dev.warden.api.observe.Tracing;
 import dev.warden.api.observe.TracingFilter;
 import dev.warden.api.observe.WardenMeters;
-import dev.warden.api.observe.StandardChecks;
-import dev.warden.api.ratelimit.RateLimiting;
-import dev.warden.api.users.UsersComponent;
-import dev.warden.api.mcp.McpRoutes;
-import dev.warden.api.oauth.Cors;
-import dev.warden.api.oauth.Issuer;
-import dev.warden.api.oauth.OAuthServer;
 import dev.warden.api.organizations.JdbcOrganizationRepository;
 import dev.warden.api.organizations.ListCursor;
 import dev.warden.api.organizations.OrganizationAdminRoutes;
 import dev.warden.api.organizations.OrganizationRoutes;
 import dev.warden.api.organizations.OrganizationService;
-import dev.warden.api.oauth.agents.AgentClientRepository;
-import dev.warden.api.oauth.agents.AgentClientRoutes;
-import dev.warden.api.oauth.agents.AgentDirectory;
-import java.util.Optional;
+import dev.warden.api.ratelimit.RateLimiting;
+import dev.warden.api.users.UsersComponent;
 import dev.warden.api.webhooks.Webhooks;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
@@ -88,8 +87,8 @@ import dev.warden.sinks.runtime.SinkHealth;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.opentelemetry.api.trace.SpanKind;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.opentelemetry.api.trace.SpanKind;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -98,6 +97,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -245,7 +245,7 @@ public final class WardenPlatform implements AutoCloseable {
             if (api) {
                 mounts = apiRoutes(config, kafkaBootstrap, admin, clock, resources, db, producer, outbox,
                         agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, metrics,
-                        tracing, allChecks, issuer, oauth.agentClients());
+                        tracing, allChecks, issuer, oauth.agentClients(), oauth.tokenGrants().types());
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
                         oauth.mounts(authenticator, config.server().maxBodyBytes()).stream()).toList();
                 mounts = java.util.stream.Stream.concat(mounts.stream(),
@@ -313,7 +313,7 @@ public final class WardenPlatform implements AutoCloseable {
                                        AgentTokenResolver agentTokens,
                                        PolicyResolver resolver, SinkCounters counters, Metrics metrics,
                                        Tracing tracing, List<HealthCheck> checks, Issuer issuer,
-                                       AgentClientRepository agentClients) {
+                                       AgentClientRepository agentClients, List<String> grantTypes) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
@@ -385,7 +385,7 @@ public final class WardenPlatform implements AutoCloseable {
                 new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH,
                         rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)),
-                new WardenApi.Mount("/", new OpenApiRoutes()),
+                new WardenApi.Mount("/", new OpenApiRoutes(grantTypes)),
                 new WardenApi.Mount("/admin/v1", new OrganizationRoutes(organizations, maxBody)),
                 new WardenApi.Mount("/admin/v1", new OrganizationAdminRoutes(organizations, agents, delegations,
                         new ListCursor(ServerSecrets.get(db, "list-cursor")), clock))));

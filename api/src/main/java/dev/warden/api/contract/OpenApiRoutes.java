@@ -1,8 +1,11 @@
 package dev.warden.api.contract;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.warden.api.access.Access;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
+import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -11,12 +14,15 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * {@code GET /openapi.json} (public): the OpenAPI 3.1 description of every route Warden mounts, exactly the document
  * kept in the repository ({@value #RESOURCE} on the classpath; what it covers and how tests hold it to the code:
  * docs/api-contract.md). Mounted at the root. The document is read once, at construction; every request is answered
- * with the same bytes, cacheable for 5 minutes. Thread-safe.
+ * with the same bytes, cacheable for 5 minutes. The token endpoints' {@code grant_type} enum follows the server's
+ * token grants: when they are the document's, the bytes are the file's; when a grant was added, the enum lists it.
+ * Thread-safe.
  */
 public final class OpenApiRoutes implements DeclaredService {
     /** Where the document is on the classpath. */
@@ -24,13 +30,45 @@ public final class OpenApiRoutes implements DeclaredService {
 
     private final byte[] document;
 
+    /** The token endpoints, whose form's {@code grant_type} enum is the server's grant types. */
+    static final List<String> TOKEN_PATHS = List.of("/mcp/token", "/oauth/token");
+    private static final String GRANT_TYPE_ENUM = "/post/requestBody/content/application~1x-www-form-urlencoded/schema"
+            + "/properties/grant_type/enum";
+
     /**
      * Reads the document from the classpath.
      *
+     * @param grantTypes the grant types the token endpoint offers
      * @throws IllegalStateException when it is not there (a broken build)
      */
-    public OpenApiRoutes() {
-        this.document = load();
+    public OpenApiRoutes(List<String> grantTypes) {
+        this.document = withGrantTypes(load(), grantTypes);
+    }
+
+    /** {@code document} with {@code grantTypes} as the token endpoints' {@code grant_type} enum. */
+    static byte[] withGrantTypes(byte[] document, List<String> grantTypes) {
+        try {
+            JsonNode doc = Json.mapper().readTree(document);
+            boolean same = true;
+            for (String path : TOKEN_PATHS) {
+                JsonNode values = doc.path("paths").path(path).at(GRANT_TYPE_ENUM);
+                same &= values.isArray() && Json.mapper().convertValue(values, List.class).equals(grantTypes);
+            }
+            if (same) {
+                return document;
+            }
+            for (String path : TOKEN_PATHS) {
+                JsonNode values = doc.path("paths").path(path).at(GRANT_TYPE_ENUM);
+                if (!(values instanceof ArrayNode array)) {
+                    throw new IllegalStateException("the OpenAPI document has no grant_type enum at " + path);
+                }
+                array.removeAll();
+                grantTypes.forEach(array::add);
+            }
+            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.warden.api.oauth;
 
+import dev.warden.api.oauth.token.TokenGrant;
 import io.helidon.config.Config;
 import java.net.URI;
 import java.time.Duration;
@@ -42,6 +43,7 @@ import javax.net.ssl.SSLContext;
  *                                   configured)
  * @param outboundTls                the TLS context for fetching metadata documents (a private trust store, for
  *                                   tests and closed networks; set in code only); the JVM's default when empty
+ * @param extraGrants                token grants offered besides Warden's own (extensions; set in code only)
  */
 public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Duration refreshTokenTtl,
                           Duration grantMaxLifetime, Duration codeTtl, boolean mcpRegistrationOpen,
@@ -49,7 +51,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
                           Optional<String> loginPage, Optional<String> consentPage, Optional<String> keyEncryptionKey,
                           Duration keyRotation, List<Resource> resources, List<String> allowedOrigins,
                           Duration agentTokenTtl, Duration deviceCodeTtl, Duration devicePollInterval,
-                          List<Integer> clientMetadataPorts, Optional<SSLContext> outboundTls) {
+                          List<Integer> clientMetadataPorts, Optional<SSLContext> outboundTls,
+                          List<TokenGrant> extraGrants) {
 
     /** The lifetime of tokens issued to agents: {@link #agentTokenTtl}, at most {@link #accessTokenTtl}. */
     public Duration effectiveAgentTokenTtl() {
@@ -64,6 +67,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         resources = List.copyOf(resources);
         allowedOrigins = List.copyOf(allowedOrigins);
         clientMetadataPorts = List.copyOf(clientMetadataPorts);
+        extraGrants = List.copyOf(extraGrants);
         for (int port : clientMetadataPorts) {
             if (port < 1 || port > 65535) {
                 throw new IllegalArgumentException("warden.oauth.client-metadata-document-ports: " + port
@@ -122,7 +126,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl, mcpRegistrationOpen,
                 allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage, consentPage,
                 Optional.of(base64), keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
-                devicePollInterval, clientMetadataPorts, outboundTls);
+                devicePollInterval, clientMetadataPorts, outboundTls, extraGrants);
     }
 
     /** The key-encryption key's bytes, if configured. */
@@ -269,6 +273,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         private Duration devicePollInterval = Duration.ofSeconds(5);
         private List<Integer> clientMetadataPorts = List.of(443);
         private Optional<SSLContext> outboundTls = Optional.empty();
+        private List<TokenGrant> extraGrants = List.of();
 
         private Builder() {
         }
@@ -344,6 +349,12 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
             return this;
         }
 
+        /** Token grants offered besides Warden's own (an extension's; a test's). */
+        public Builder extraGrants(List<TokenGrant> grants) {
+            this.extraGrants = List.copyOf(grants);
+            return this;
+        }
+
         public Builder loginPage(String url) {
             this.loginPage = Optional.of(url);
             return this;
@@ -353,7 +364,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
             return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl,
                     mcpRegistrationOpen, allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage,
                     consentPage, keyEncryptionKey, keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
-                    devicePollInterval, clientMetadataPorts, outboundTls);
+                    devicePollInterval, clientMetadataPorts, outboundTls, extraGrants);
         }
     }
 }

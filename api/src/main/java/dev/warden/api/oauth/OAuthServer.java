@@ -30,6 +30,7 @@ import dev.warden.api.oauth.keys.SigningKeys;
 import dev.warden.api.oauth.token.AccessTokenResolver;
 import dev.warden.api.oauth.token.AccessTokens;
 import dev.warden.api.oauth.token.GrantRepository;
+import dev.warden.api.oauth.token.TokenGrants;
 import dev.warden.api.oauth.token.TokenRoutes;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.api.users.UsersComponent;
@@ -60,6 +61,9 @@ public final class OAuthServer implements AutoCloseable {
     private final GuardedHttp outbound;
     private final AgentDirectory directory;
     private final AgentClientRepository agentClients;
+    private final CodeRepository codes;
+    private final DeviceCodes deviceCodes;
+    private final TokenGrants tokenGrants;
 
     public OAuthServer(OAuthConfig config, Issuer issuer, Database db, UsersComponent users, AgentDirectory directory,
                        ClientIp clientIp, boolean allowPrivateTargets, InstantSource clock) {
@@ -80,6 +84,15 @@ public final class OAuthServer implements AutoCloseable {
         this.clientRepository = new ClientRepository(db);
         this.outbound = new GuardedHttp(TargetGuard.system(allowPrivateTargets), ClientMetadataDocuments.DEADLINE,
                 config.outboundTls());
+        this.codes = new CodeRepository(db);
+        this.deviceCodes = new DeviceCodes(db);
+        this.tokenGrants = TokenGrants.standard(codes, deviceCodes, grants, accessTokens, resources, directory, config,
+                clock, config.extraGrants());
+    }
+
+    /** The grant types the token endpoint offers: the one list every reader of grant types takes them from. */
+    public TokenGrants tokenGrants() {
+        return tokenGrants;
     }
 
     /** Closes the outbound connections (client metadata documents). */
@@ -114,28 +127,26 @@ public final class OAuthServer implements AutoCloseable {
      */
     public List<WardenApi.Mount> mounts(Authenticator authenticator, long maxBodyBytes) {
         Clients clients = new Clients(clientRepository, new ClientMetadataDocuments(outbound,
-                config.clientMetadataPorts(), resources::isScope, clock), id -> agentClients.client(id, clock.instant()));
+                config.clientMetadataPorts(), resources::isScope, tokenGrants.registrable(), clock),
+                id -> agentClients.client(id, clock.instant()));
         ClientAuthenticator clientAuth = new ClientAuthenticator(clients, clock);
         ClientRegistrar registrar = new ClientRegistrar(clientRepository, config.clientSecretTtl(), clock);
         RegistrationRoutes.Gate oauthGate = new RegistrationRoutes.Gate(false, config.allowAnonymousRegistration(),
                 config.registrationTokens());
         RegistrationRoutes.Gate mcpGate = config.mcpRegistrationOpen()
                 ? new RegistrationRoutes.Gate(true, true, config.registrationTokens()) : oauthGate;
-        CodeRepository codes = new CodeRepository(db);
         Pages pages = new Pages(clientIp);
         AuthorizationFlow flow = new AuthorizationFlow(clients, resources, issuer, authenticator,
                 users.cookies().name(), codes, new ConsentRepository(db), config.codeTtl(), config.loginPage(),
                 config.consentPage(), clock);
-        DeviceCodes deviceCodes = new DeviceCodes(db);
-        TokenRoutes token = new TokenRoutes(clientAuth, codes, deviceCodes, grants, accessTokens, resources, directory,
-                config, db, clientIp, clock, maxBodyBytes);
+        TokenRoutes token = new TokenRoutes(clientAuth, tokenGrants, db, clientIp, clock, maxBodyBytes);
         AuthorizeRoutes authorize = new AuthorizeRoutes(flow);
         return List.of(
-                new WardenApi.Mount("/.well-known", new DiscoveryRoutes(issuer, resources)),
+                new WardenApi.Mount("/.well-known", new DiscoveryRoutes(issuer, resources, tokenGrants.types())),
                 new WardenApi.Mount("/mcp/register", new RegistrationRoutes(registrar, mcpGate, "mcp",
-                        resources::isScope, maxBodyBytes), OAuthErrors.JSON),
+                        resources::isScope, tokenGrants.registrable(), maxBodyBytes), OAuthErrors.JSON),
                 new WardenApi.Mount("/oauth/register", new RegistrationRoutes(registrar, oauthGate, "oauth",
-                        resources::isScope, maxBodyBytes), OAuthErrors.JSON),
+                        resources::isScope, tokenGrants.registrable(), maxBodyBytes), OAuthErrors.JSON),
                 new WardenApi.Mount("/mcp/authorize", authorize, pages),
                 new WardenApi.Mount("/oauth/authorize", authorize, pages),
                 new WardenApi.Mount("/oauth/login", new LoginRoutes(users.service(), users.cookies(), pages, clientIp,

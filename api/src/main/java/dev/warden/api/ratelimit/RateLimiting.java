@@ -1,6 +1,5 @@
 package dev.warden.api.ratelimit;
 
-import io.helidon.http.Method;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;

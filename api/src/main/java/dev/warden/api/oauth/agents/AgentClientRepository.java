@@ -2,6 +2,7 @@ package dev.warden.api.oauth.agents;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.db.Database;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.pipeline.contract.Json;
 import java.sql.PreparedStatement;
@@ -21,8 +22,7 @@ public final class AgentClientRepository {
     /** The client-registration source of a bound agent. */
     public static final String REGISTERED_VIA = "agent";
     /** What a bound agent's client may do. */
-    public static final List<String> GRANT_TYPES = List.of("client_credentials",
-            "urn:ietf:params:oauth:grant-type:token-exchange");
+    public static final List<String> GRANT_TYPES = List.of(GrantTypes.CLIENT_CREDENTIALS, GrantTypes.TOKEN_EXCHANGE);
 
     private static final String BIND = """
             INSERT INTO oauth_agent_clients (agent_id, created_at) VALUES (?, ?) ON CONFLICT (agent_id) DO NOTHING""";

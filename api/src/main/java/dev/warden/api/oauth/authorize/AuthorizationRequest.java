@@ -6,6 +6,7 @@ import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.clients.Clients;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.oauth.clients.RedirectUris;
 import dev.warden.pipeline.contract.CleanText;
@@ -95,7 +96,7 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
             throw refused(client, redirectUri, state, issuer, ErrorCode.OAUTH_UNSUPPORTED_RESPONSE_TYPE.code(),
                     "response_type must be code");
         }
-        if (!client.allows("authorization_code")) {
+        if (!client.allows(GrantTypes.AUTHORIZATION_CODE)) {
             throw refused(client, redirectUri, state, issuer, ErrorCode.OAUTH_UNAUTHORIZED_CLIENT.code(),
                     "the client did not register the authorization_code grant");
         }

@@ -24,9 +24,6 @@ import java.util.function.Predicate;
 public record ClientMetadata(List<String> redirectUris, String clientName, String authMethod, List<String> grantTypes,
                              Optional<String> scope, ObjectNode echo) {
 
-    /** The grant types a client may register today. */
-    public static final Set<String> GRANT_TYPES = Set.of("authorization_code", "refresh_token",
-            "urn:ietf:params:oauth:grant-type:device_code", "urn:ietf:params:oauth:grant-type:token-exchange");
     private static final Set<String> AUTH_METHODS = Set.of(OAuthClient.NONE, OAuthClient.BASIC, OAuthClient.POST);
     private static final List<String> URL_MEMBERS = List.of("client_uri", "logo_uri", "tos_uri", "policy_uri");
     private static final List<String> TEXT_MEMBERS = List.of("software_id", "software_version");
@@ -38,8 +35,10 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
      * @param defaultAuthMethod the method when none is given ({@code client_secret_basic} per RFC 7591 for
      *                          registration; {@code none} for a metadata document)
      * @param knownScope        whether a scope value may be asked for
+     * @param grantTypes        the grant types a client may register (the server's registrable token grants)
      */
-    public static ClientMetadata read(ObjectNode body, String defaultAuthMethod, Predicate<String> knownScope) {
+    public static ClientMetadata read(ObjectNode body, String defaultAuthMethod, Predicate<String> knownScope,
+                                      Set<String> grantTypes) {
         ObjectNode echo = Json.mapper().createObjectNode();
         List<String> redirectUris = redirectUris(body.get("redirect_uris"));
         echo.set("redirect_uris", array(redirectUris));
@@ -48,20 +47,19 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
         if (!AUTH_METHODS.contains(authMethod)) {
             throw metadata("token_endpoint_auth_method must be one of none, client_secret_basic, client_secret_post");
         }
-        List<String> grantTypes = texts(body, "grant_types").orElse(List.of("authorization_code"));
-        for (String g : grantTypes) {
-            if (!GRANT_TYPES.contains(g)) {
-                throw metadata("grant_types: " + g + " is not supported (authorization_code, refresh_token, "
-                        + "urn:ietf:params:oauth:grant-type:device_code, urn:ietf:params:oauth:grant-type:token-exchange)");
+        List<String> requested = texts(body, "grant_types").orElse(List.of(GrantTypes.AUTHORIZATION_CODE));
+        for (String g : requested) {
+            if (!grantTypes.contains(g)) {
+                throw metadata("grant_types: " + g + " is not supported (" + String.join(", ", grantTypes) + ")");
             }
         }
         // RFC 7591 section 2: "code" by default; a client without the code grant (device, token exchange) has none.
-        List<String> responseTypes = texts(body, "response_types")
-                .orElse(grantTypes.contains("authorization_code") ? List.of("code") : List.of());
-        if (!responseTypes.equals(List.of("code")) && !(responseTypes.isEmpty() && !grantTypes.contains("authorization_code"))) {
+        boolean code = requested.contains(GrantTypes.AUTHORIZATION_CODE);
+        List<String> responseTypes = texts(body, "response_types").orElse(code ? List.of("code") : List.of());
+        if (!responseTypes.equals(List.of("code")) && !(responseTypes.isEmpty() && !code)) {
             throw metadata("response_types must be [\"code\"]");
         }
-        if (grantTypes.contains("authorization_code") && redirectUris.isEmpty()) {
+        if (code && redirectUris.isEmpty()) {
             throw new OAuthException(ErrorCode.OAUTH_INVALID_REDIRECT_URI, "redirect_uris is required");
         }
         Optional<String> scope = optionalText(body, "scope");
@@ -80,7 +78,7 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
             echo.put("client_name", clientName);
         }
         echo.put("token_endpoint_auth_method", authMethod);
-        echo.set("grant_types", array(grantTypes));
+        echo.set("grant_types", array(requested));
         echo.set("response_types", array(responseTypes));
         scope.ifPresent(s -> echo.put("scope", s));
         for (String member : URL_MEMBERS) {
@@ -100,7 +98,7 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
             });
         }
         texts(body, "contacts").ifPresent(c -> echo.set("contacts", array(c)));
-        return new ClientMetadata(redirectUris, clientName, authMethod, grantTypes, scope, echo);
+        return new ClientMetadata(redirectUris, clientName, authMethod, requested, scope, echo);
     }
 
     private static List<String> redirectUris(JsonNode node) {

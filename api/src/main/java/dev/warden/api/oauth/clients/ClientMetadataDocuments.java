@@ -15,6 +15,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -53,6 +54,7 @@ public final class ClientMetadataDocuments {
     private final GuardedHttp http;
     private final List<Integer> ports;
     private final Predicate<String> knownScope;
+    private final Set<String> grantTypes;
     private final InstantSource clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
@@ -62,13 +64,15 @@ public final class ClientMetadataDocuments {
 
     /**
      * @param http  the guarded client the documents are fetched with (its deadline is the fetch's)
-     * @param ports the ports a document URL may name (443 when it names none)
+     * @param ports      the ports a document URL may name (443 when it names none)
+     * @param grantTypes the grant types a document may list (the server's registrable token grants)
      */
     public ClientMetadataDocuments(GuardedHttp http, List<Integer> ports, Predicate<String> knownScope,
-                                   InstantSource clock) {
+                                   Set<String> grantTypes, InstantSource clock) {
         this.http = http;
         this.ports = List.copyOf(ports);
         this.knownScope = knownScope;
+        this.grantTypes = Set.copyOf(grantTypes);
         this.clock = clock;
     }
 
@@ -171,7 +175,7 @@ public final class ClientMetadataDocuments {
         }
         ClientMetadata metadata;
         try {
-            metadata = ClientMetadata.read(object, OAuthClient.NONE, knownScope);
+            metadata = ClientMetadata.read(object, OAuthClient.NONE, knownScope, grantTypes);
         } catch (OAuthException e) {
             throw OAuthException.invalidClient("the client metadata document is not acceptable: "
                     + e.detail().orElse(e.error()));

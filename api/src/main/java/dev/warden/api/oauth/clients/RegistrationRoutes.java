@@ -16,6 +16,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -30,6 +31,7 @@ public final class RegistrationRoutes implements DeclaredService {
     private final Gate gate;
     private final String via;
     private final Predicate<String> knownScope;
+    private final Set<String> grantTypes;
     private final long maxBodyBytes;
 
     /**
@@ -76,12 +78,16 @@ public final class RegistrationRoutes implements DeclaredService {
         }
     }
 
+    /**
+     * @param grantTypes the grant types a client may register (the server's registrable token grants)
+     */
     public RegistrationRoutes(ClientRegistrar registrar, Gate gate, String via, Predicate<String> knownScope,
-                              long maxBodyBytes) {
+                              Set<String> grantTypes, long maxBodyBytes) {
         this.registrar = registrar;
         this.gate = gate;
         this.via = via;
         this.knownScope = knownScope;
+        this.grantTypes = Set.copyOf(grantTypes);
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -94,7 +100,7 @@ public final class RegistrationRoutes implements DeclaredService {
     private void register(ServerRequest req, ServerResponse res) {
         boolean vetted = gate.check(AuthFilter.bearerToken(req));
         ObjectNode body = RequestReader.readObject(req, maxBodyBytes);
-        ClientMetadata metadata = ClientMetadata.read(body, OAuthClient.BASIC, knownScope);
+        ClientMetadata metadata = ClientMetadata.read(body, OAuthClient.BASIC, knownScope, grantTypes);
         ClientRegistrar.Registered registered = registrar.register(metadata, vetted ? OAuthClient.VETTED : via);
         OAuthClient client = registered.client();
         ObjectNode answer = client.metadata().deepCopy();

@@ -12,6 +12,7 @@ import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HeaderNames;
@@ -34,7 +35,6 @@ import java.util.Optional;
  */
 public final class DeviceAuthorizationRoutes implements DeclaredService {
     /** The device grant's {@code grant_type}. */
-    public static final String GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
     /** Where the device sends its user. */
     public static final String VERIFICATION_PATH = "/auth/device";
 
@@ -66,7 +66,7 @@ public final class DeviceAuthorizationRoutes implements DeclaredService {
     private void authorize(ServerRequest req, ServerResponse res) {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         OAuthClient client = clients.authenticate(req, form);
-        if (!client.allows(GRANT_TYPE)) {
+        if (!client.allows(GrantTypes.DEVICE_CODE)) {
             throw new OAuthException(ErrorCode.OAUTH_UNAUTHORIZED_CLIENT,
                     "this client did not register the device_code grant type");
         }

@@ -37,10 +37,15 @@ public final class DiscoveryRoutes implements DeclaredService {
 
     private final Issuer issuer;
     private final ProtectedResources resources;
+    private final List<String> grantTypes;
 
-    public DiscoveryRoutes(Issuer issuer, ProtectedResources resources) {
+    /**
+     * @param grantTypes the grant types the token endpoint offers ({@code grant_types_supported})
+     */
+    public DiscoveryRoutes(Issuer issuer, ProtectedResources resources, List<String> grantTypes) {
         this.issuer = issuer;
         this.resources = resources;
+        this.grantTypes = List.copyOf(grantTypes);
     }
 
     @Override
@@ -84,8 +89,7 @@ public final class DiscoveryRoutes implements DeclaredService {
         array(doc, "scopes_supported", resources.allScopes());
         array(doc, "response_types_supported", List.of("code"));
         array(doc, "response_modes_supported", List.of("query"));
-        array(doc, "grant_types_supported", List.of("authorization_code", "refresh_token", "client_credentials",
-                "urn:ietf:params:oauth:grant-type:device_code", "urn:ietf:params:oauth:grant-type:token-exchange"));
+        array(doc, "grant_types_supported", grantTypes);
         List<String> methods = List.of("none", "client_secret_basic", "client_secret_post");
         array(doc, "token_endpoint_auth_methods_supported", methods);
         array(doc, "revocation_endpoint_auth_methods_supported", methods);

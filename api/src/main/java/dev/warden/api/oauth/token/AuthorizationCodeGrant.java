@@ -1,9 +1,11 @@
 package dev.warden.api.oauth.token;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.authorize.Pkce;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -17,7 +19,7 @@ import java.util.Optional;
  * failure burns the code. A code presented a second time revokes the grant it started (RFC 6749 section
  * 4.1.2: the tokens issued from it). Success starts a grant and emits {@code auth.signin}.
  */
-final class AuthorizationCodeGrant {
+final class AuthorizationCodeGrant implements TokenGrant {
     private final CodeRepository codes;
     private final GrantRepository grants;
     private final TokenIssuer issuer;
@@ -28,6 +30,16 @@ final class AuthorizationCodeGrant {
         this.grants = grants;
         this.issuer = issuer;
         this.clock = clock;
+    }
+
+    @Override
+    public String type() {
+        return GrantTypes.AUTHORIZATION_CODE;
+    }
+
+    @Override
+    public ObjectNode respond(OAuthClient client, Map<String, String> form, String ip) {
+        return TokenResponses.pair(exchange(client, form, ip));
     }
 
     TokenIssuer.TokenPair exchange(OAuthClient client, Map<String, String> form, String ip) {
@@ -55,7 +67,7 @@ final class AuthorizationCodeGrant {
                 return refused(problem.get());
             }
             TokenIssuer.Started started = issuer.start(conn, client, c.userId(), c.sessionId(), c.scope(),
-                    c.resource(), "authorization_code", ip, now);
+                    c.resource(), GrantTypes.AUTHORIZATION_CODE, ip, now);
             codes.redeem(conn, hash, Optional.of(started.grant().id()), now);
             return new GrantOutcome.Issued(started.pair());
         });

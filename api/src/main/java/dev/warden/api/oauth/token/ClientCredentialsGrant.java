@@ -1,5 +1,6 @@
 package dev.warden.api.oauth.token;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.authorize.PolicyResolver;
 import dev.warden.api.delegations.DelegationRepository;
 import dev.warden.api.errors.ErrorCode;
@@ -7,6 +8,7 @@ import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.agents.AgentClientRepository;
 import dev.warden.api.oauth.agents.AgentScopes;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -32,9 +34,7 @@ import java.util.Set;
  * by the agent, {@link AgentScopes}) or, when none are asked for, every scope of the resource the agent holds.
  * It ends with the agent, its token, and any delegation a scope comes through. No refresh token.
  */
-final class ClientCredentialsGrant {
-    static final String GRANT_TYPE = "client_credentials";
-
+final class ClientCredentialsGrant implements TokenGrant {
     private final DelegationRepository delegations;
     private final PolicyResolver policies;
     private final ProtectedResources resources;
@@ -48,6 +48,22 @@ final class ClientCredentialsGrant {
         this.resources = resources;
         this.issuer = issuer;
         this.clock = clock;
+    }
+
+    @Override
+    public String type() {
+        return GrantTypes.CLIENT_CREDENTIALS;
+    }
+
+    /** Not for registered clients: only a bound service agent's derived client has it. */
+    @Override
+    public boolean registrable() {
+        return false;
+    }
+
+    @Override
+    public ObjectNode respond(OAuthClient client, Map<String, String> form, String ip) {
+        return TokenResponses.access(issue(client, form, ip));
     }
 
     AccessTokens.Issued issue(OAuthClient client, Map<String, String> form, String ip) {
@@ -88,7 +104,7 @@ final class ClientCredentialsGrant {
         List<Optional<Instant>> limits = new ArrayList<>(List.of(agent.expiresAt()));
         through.forEach(id -> limits.add(delegations.find(DelegationId.of(id)).flatMap(Delegation::expiresAt)));
         AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(AgentGrantRepository.newId(),
-                GRANT_TYPE, client.clientId(), agent.id().value(), "agent", Optional.empty(),
+                GrantTypes.CLIENT_CREDENTIALS, client.clientId(), agent.id().value(), "agent", Optional.empty(),
                 List.of(agent.id().value()), List.of(client.secretHash().orElseThrow()), List.copyOf(through),
                 String.join(" ", granted), resource.uri(), now, issuer.expiry(now, limits));
         return issuer.issue(grant, AccessTokens.SubjectKind.AGENT, List.of(), client, ip);

@@ -1,8 +1,10 @@
 package dev.warden.api.oauth.token;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.oauth.device.DeviceCodes;
 import java.time.Duration;
@@ -19,7 +21,7 @@ import java.util.Optional;
  * {@code expired_token}. Once approved, the first poll starts a grant for the user (like an authorization code)
  * and gets its token pair; the code is then spent ({@code invalid_grant}). Only the client that asked may poll.
  */
-final class DeviceCodeGrant {
+final class DeviceCodeGrant implements TokenGrant {
     private static final Duration SLOW_DOWN_STEP = Duration.ofSeconds(5);
 
     private final DeviceCodes codes;
@@ -30,6 +32,16 @@ final class DeviceCodeGrant {
         this.codes = codes;
         this.issuer = issuer;
         this.clock = clock;
+    }
+
+    @Override
+    public String type() {
+        return GrantTypes.DEVICE_CODE;
+    }
+
+    @Override
+    public ObjectNode respond(OAuthClient client, Map<String, String> form, String ip) {
+        return TokenResponses.pair(poll(client, form, ip));
     }
 
     TokenIssuer.TokenPair poll(OAuthClient client, Map<String, String> form, String ip) {

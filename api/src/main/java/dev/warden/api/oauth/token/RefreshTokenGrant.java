@@ -1,8 +1,9 @@
 package dev.warden.api.oauth.token;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.auth.Tokens;
-import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -12,16 +13,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code grant_type=refresh_token} (RFC 6749 section 6, OAuth 2.1 section 4.3): the client must have registered
- * the grant type ({@code unauthorized_client} otherwise), and the token must be this client's,
+ * {@code grant_type=refresh_token} (RFC 6749 section 6, OAuth 2.1 section 4.3): the token must be this client's,
  * unexpired, unused, and its grant usable. It is rotated: the answer carries a new refresh token and the old one
  * is spent. A spent token presented again means it was stolen or replayed, so the whole grant (every token of
  * the family, the new one included) is revoked. {@code scope} may only narrow (the new refresh token keeps the
  * grant's scope); {@code resource}, if sent, must be the grant's ({@code invalid_target}).
  */
-final class RefreshTokenGrant {
-    static final String GRANT_TYPE = "refresh_token";
-
+final class RefreshTokenGrant implements TokenGrant {
     private final GrantRepository grants;
     private final TokenIssuer issuer;
     private final InstantSource clock;
@@ -38,11 +36,17 @@ final class RefreshTokenGrant {
                 "the refresh token was already used; every token of this grant is now revoked"));
     }
 
+    @Override
+    public String type() {
+        return GrantTypes.REFRESH_TOKEN;
+    }
+
+    @Override
+    public ObjectNode respond(OAuthClient client, Map<String, String> form, String ip) {
+        return TokenResponses.pair(refresh(client, form));
+    }
+
     TokenIssuer.TokenPair refresh(OAuthClient client, Map<String, String> form) {
-        if (!client.allows(GRANT_TYPE)) {
-            throw new OAuthException(ErrorCode.OAUTH_UNAUTHORIZED_CLIENT,
-                    "this client did not register the refresh_token grant type");
-        }
         String token = AuthorizationCodeGrant.required(form, "refresh_token");
         Optional<String> scope = Optional.ofNullable(form.get("scope"));
         Optional<String> resource = Optional.ofNullable(form.get("resource"));

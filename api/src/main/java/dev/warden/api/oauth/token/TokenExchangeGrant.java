@@ -1,5 +1,6 @@
 package dev.warden.api.oauth.token;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.AgentTokens;
 import dev.warden.api.auth.TokenKind;
@@ -11,6 +12,7 @@ import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.agents.AgentScopes;
+import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -53,9 +55,7 @@ import java.util.function.Predicate;
  * Failures follow RFC 8693 section 2.2.2 ({@code invalid_request}, or {@code invalid_scope} / {@code invalid_target})
  * with Warden's failure class in {@code warden_error}.
  */
-final class TokenExchangeGrant {
-    static final String GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange";
-    static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+final class TokenExchangeGrant implements TokenGrant {    static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
     private final AccessTokens tokens;
     private final GrantRepository grants;
@@ -84,11 +84,17 @@ final class TokenExchangeGrant {
     private record Hop(Predicate<EffectiveGrant> counts, Map<String, Delegation> delegations) {
     }
 
+    @Override
+    public String type() {
+        return GrantTypes.TOKEN_EXCHANGE;
+    }
+
+    @Override
+    public ObjectNode respond(OAuthClient client, Map<String, String> form, String ip) {
+        return TokenResponses.access(exchange(client, form, ip)).put("issued_token_type", ACCESS_TOKEN_TYPE);
+    }
+
     AccessTokens.Issued exchange(OAuthClient client, Map<String, String> form, String ip) {
-        if (!client.allows(GRANT_TYPE)) {
-            throw new OAuthException(ErrorCode.OAUTH_UNAUTHORIZED_CLIENT,
-                    "this client did not register the token-exchange grant type");
-        }
         Optional.ofNullable(form.get("requested_token_type")).filter(t -> !t.equals(ACCESS_TOKEN_TYPE)).ifPresent(t -> {
             throw OAuthException.invalidRequest("requested_token_type must be " + ACCESS_TOKEN_TYPE);
         });

@@ -8,6 +8,7 @@ import dev.warden.api.oauth.authorize.Pkce;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Redirect URI rules and matching, Client ID Metadata Document acceptance, PKCE. No I/O. */
@@ -41,7 +42,8 @@ class ClientRulesTest {
 
     @Test
     void aMetadataDocumentMustNameItselfAndBePublic() {
-        ClientMetadataDocuments docs = new ClientMetadataDocuments(null, List.of(443), s -> true, Instant::now);
+        ClientMetadataDocuments docs = new ClientMetadataDocuments(null, List.of(443), s -> true,
+                Set.of(GrantTypes.AUTHORIZATION_CODE), Instant::now);
         OAuthClient client = docs.parse(DOC, ("{\"client_id\":\"" + DOC + "\",\"client_name\":\"Doc client\","
                 + "\"redirect_uris\":[\"http://127.0.0.1/cb\"]}").getBytes(StandardCharsets.UTF_8), Instant.EPOCH);
         assertThat(client.clientId()).isEqualTo(DOC);
