@@ -19,7 +19,7 @@ measure() { # DIR NAME -> prints "NAME bytes", lists libs, checks for dev-only j
   local dir="$1" name="$2" tar="$work/$2.tar"
   log "building the application layers of $name"
   (cd "$dir" && ./mvnw -q -B -DskipTests -Djib.skip=true install >&2 &&
-    ./mvnw -q -B -pl api com.google.cloud.tools:jib-maven-plugin:3.4.6:buildTar -Djib.skip=false \
+    ./mvnw -q -B -pl api/server com.google.cloud.tools:jib-maven-plugin:3.4.6:buildTar -Djib.skip=false \
       -Djib.from.image=scratch "-Djib.outputPaths.tar=$tar" >&2)
   mkdir -p "$work/$name"
   tar -xf "$tar" -C "$work/$name"

@@ -91,7 +91,7 @@ java_bench() {
   shift 2
   # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of options
   java "-Xms$heap" "-Xmx$heap" ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED \
-    -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
+    -Djava.util.logging.config.file=api/server/src/main/resources/logging.properties \
     -cp "$BENCH_CP" "dev.warden.bench.$class" "$@"
 }
 

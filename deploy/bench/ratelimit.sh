@@ -13,5 +13,5 @@ ops="${2:-20000}"
 source deploy/bench/lib.sh
 build_java_bench
 exec java -Xmx1g -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED \
-  -Djava.util.logging.config.file=api/src/main/resources/logging.properties \
+  -Djava.util.logging.config.file=api/server/src/main/resources/logging.properties \
   -cp "$BENCH_CP" dev.warden.bench.RateLimiterBench "$redis" "$ops"

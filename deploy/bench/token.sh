@@ -226,7 +226,7 @@ if [[ "$SKIP_WARDEN" != 1 ]]; then
     if [[ -n "$WARDEN_JAR" ]]; then
       # shellcheck disable=SC2086
       exec setsid java --enable-native-access=ALL-UNNAMED \
-        -Djava.util.logging.config.file="$root/api/src/main/resources/logging.properties" \
+        -Djava.util.logging.config.file="$root/api/server/src/main/resources/logging.properties" \
         $WARDEN_JAVA_OPTS -jar "$WARDEN_JAR" dev --port "$warden_port" --data-dir "$warden_data"
     fi
     exec setsid ./warden dev --port "$warden_port" --data-dir "$warden_data"

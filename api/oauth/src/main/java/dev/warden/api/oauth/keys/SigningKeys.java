@@ -1,0 +1,165 @@
+package dev.warden.api.oauth.keys;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import dev.warden.api.db.Database;
+import dev.warden.api.db.SecretCipher;
+import java.text.ParseException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+/**
+ * The ES256 keys that sign access tokens, kept in PostgreSQL (private halves sealed with the key-encryption key)
+ * and shared by every instance. A key is published as soon as it exists, signs once it has been published for
+ * a while ({@code prepublish}: verifiers that cache the JWK set see it before any token it signed), signs for
+ * {@code rotation}, and stays published until every token it signed has expired. A new key is made when the
+ * newest is older than {@code rotation} minus {@code prepublish}; instances take a lock so that one key is made
+ * per period. Thread-safe.
+ */
+public final class SigningKeys {
+    private static final Logger LOG = Logger.getLogger(SigningKeys.class.getName());
+    private static final Duration RELOAD_EVERY = Duration.ofMinutes(1);
+    private static final Duration UNKNOWN_KID_RELOAD_GAP = Duration.ofSeconds(5);
+
+    private final SigningKeyRepository repository;
+    private final SecretCipher cipher;
+    private static final int MAX_CACHED_PUBLIC_KEYS = 64;
+
+    private final java.util.Map<String, ECKey> publicKeys = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Duration rotation;
+    private final Duration prepublish;
+    private final Duration publishFor;
+    private final InstantSource clock;
+    private volatile Loaded loaded = new Loaded(List.of(), Instant.EPOCH);
+    private volatile Instant lastUnknownKidReload = Instant.EPOCH;
+
+    private record Loaded(List<ECKey> keys, Instant at) {
+    }
+
+    /**
+     * @param accessTokenTtl the longest an access token lives: how long a key stays published after it stops signing
+     */
+    public SigningKeys(Database db, SecretCipher cipher, Duration rotation, Duration accessTokenTtl, InstantSource clock) {
+        this.repository = new SigningKeyRepository(db);
+        this.cipher = cipher;
+        this.rotation = rotation;
+        this.prepublish = min(Duration.ofHours(1), rotation.dividedBy(10));
+        this.publishFor = rotation.plus(prepublish).plus(accessTokenTtl).plus(Duration.ofHours(1));
+        this.clock = clock;
+        if (!cipher.encrypts()) {
+            LOG.warning("warden.oauth.key-encryption-key is not set: OAuth signing keys are stored unencrypted");
+        }
+    }
+
+    /** The key to sign with now (making one first when none is current). */
+    public ECKey signingKey() {
+        Instant now = clock.instant();
+        List<ECKey> keys = keys(now);
+        Instant newest = keys.isEmpty() ? Instant.EPOCH : createdAt(keys.getLast());
+        if (keys.isEmpty() || newest.isBefore(now.minus(rotation.minus(prepublish)))) {
+            // With no key this process can open (none yet, or all sealed with another key-encryption key), any
+            // stored row counts as old: a usable key is made rather than failing every token request.
+            if (repository.insertUnlessNewer(keys.isEmpty() ? now : newest, () -> generate(now))) {
+                LOG.info("made a new OAuth signing key");
+            }
+            keys = reload(now);
+        }
+        // The newest key that has been published long enough, else the oldest (the first key of a deployment).
+        Instant ready = now.minus(prepublish);
+        return keys.reversed().stream().filter(k -> !createdAt(k).isAfter(ready)).findFirst()
+                .orElse(keys.getFirst());
+    }
+
+    /** The public key with id {@code kid}, reloading (rate-limited) when another instance may have made it. */
+    public Optional<ECKey> verificationKey(String kid) {
+        Instant now = clock.instant();
+        Optional<ECKey> key = find(keys(now), kid);
+        if (key.isEmpty() && lastUnknownKidReload.isBefore(now.minus(UNKNOWN_KID_RELOAD_GAP))) {
+            lastUnknownKidReload = now;
+            key = find(reload(now), kid);
+        }
+        return key.map(k -> {
+            if (publicKeys.size() >= MAX_CACHED_PUBLIC_KEYS) {
+                publicKeys.clear();
+            }
+            // toPublicJWK() re-validates the point: done once per key, not once per token.
+            return publicKeys.computeIfAbsent(kid, id -> k.toPublicJWK());
+        });
+    }
+
+    /** The JWK set to publish: every unexpired key's public half. */
+    public JWKSet publicSet() {
+        signingKey();
+        return new JWKSet(keys(clock.instant()).stream().map(k -> (com.nimbusds.jose.jwk.JWK) k.toPublicJWK()).toList());
+    }
+
+    private static Optional<ECKey> find(List<ECKey> keys, String kid) {
+        return keys.stream().filter(k -> kid.equals(k.getKeyID())).findFirst();
+    }
+
+    private List<ECKey> keys(Instant now) {
+        Loaded current = loaded;
+        if (current.at().plus(RELOAD_EVERY).isBefore(now) || current.keys().isEmpty()) {
+            return reload(now);
+        }
+        return current.keys().stream().filter(k -> expiresAt(k).isAfter(now)).toList();
+    }
+
+    private synchronized List<ECKey> reload(Instant now) {
+        List<ECKey> keys = repository.unexpired(now).stream()
+                .map(this::open)
+                .flatMap(Optional::stream)
+                .sorted(Comparator.comparing(SigningKeys::createdAt))
+                .toList();
+        loaded = new Loaded(keys, now);
+        return keys;
+    }
+
+    private Optional<ECKey> open(SigningKeyRepository.StoredKey stored) {
+        try {
+            ECKey key = ECKey.parse(cipher.open(stored.kid(), stored.sealedPrivateJwk()));
+            return Optional.of(new ECKey.Builder(key).issueTime(java.util.Date.from(stored.createdAt()))
+                    .expirationTime(java.util.Date.from(stored.expiresAt())).build());
+        } catch (ParseException | RuntimeException e) {
+            LOG.severe("OAuth signing key " + stored.kid() + " cannot be opened (wrong key-encryption key?); skipped");
+            return Optional.empty();
+        }
+    }
+
+    private SigningKeyRepository.StoredKey generate(Instant at) {
+        // milliseconds: what a JWK's iat keeps, so the stored and the loaded creation times agree
+        Instant now = at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        String kid = UUID.randomUUID().toString();
+        try {
+            ECKey key = new ECKeyGenerator(Curve.P_256).keyID(kid).algorithm(JWSAlgorithm.ES256)
+                    .keyUse(KeyUse.SIGNATURE).generate();
+            return new SigningKeyRepository.StoredKey(kid, JWSAlgorithm.ES256.getName(),
+                    cipher.seal(kid, key.toJSONString()), key.toPublicJWK().toJSONString(), now, now.plus(publishFor));
+        } catch (JOSEException e) {
+            throw new IllegalStateException("cannot make an EC P-256 key", e);
+        }
+    }
+
+    private static Instant createdAt(ECKey key) {
+        return key.getIssueTime().toInstant();
+    }
+
+    private static Instant expiresAt(ECKey key) {
+        return key.getExpirationTime().toInstant();
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.warden.api.oauth.token;
+
+import dev.warden.api.oauth.OAuthConfig;
+import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.agents.AgentDirectory;
+import dev.warden.api.oauth.authorize.CodeRepository;
+import dev.warden.api.oauth.device.DeviceCodes;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The grant types this server offers, in the order its metadata lists them: the one list the token endpoint, the
+ * discovery document, client registration and the OpenAPI document read ({@link TokenGrant}).
+ */
+public final class TokenGrants {
+    private final List<TokenGrant> grants;
+
+    /**
+     * @throws IllegalArgumentException when two grants have the same type
+     */
+    public TokenGrants(List<TokenGrant> grants) {
+        Set<String> seen = new HashSet<>();
+        for (TokenGrant grant : grants) {
+            if (!seen.add(grant.type())) {
+                throw new IllegalArgumentException("two token grants of type " + grant.type());
+            }
+        }
+        this.grants = List.copyOf(grants);
+    }
+
+    /**
+     * Warden's grants (authorization code, refresh token, client credentials, device code, token exchange), then
+     * {@code extra} (extensions, tests).
+     */
+    public static TokenGrants standard(CodeRepository codes, DeviceCodes deviceCodes, GrantRepository grants,
+                                       AccessTokens accessTokens, ProtectedResources resources,
+                                       AgentDirectory directory, OAuthConfig config, InstantSource clock,
+                                       List<TokenGrant> extra) {
+        TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl(), config.grantMaxLifetime());
+        AgentTokenIssuer agentIssuer = new AgentTokenIssuer(accessTokens, grants.agentGrants(),
+                config.effectiveAgentTokenTtl());
+        List<TokenGrant> all = new ArrayList<>(List.of(
+                new AuthorizationCodeGrant(codes, grants, issuer, clock),
+                new RefreshTokenGrant(grants, issuer, clock),
+                new ClientCredentialsGrant(directory, resources, agentIssuer, clock),
+                new DeviceCodeGrant(deviceCodes, issuer, clock),
+                new TokenExchangeGrant(accessTokens, grants, directory, resources, agentIssuer, clock)));
+        all.addAll(extra);
+        return new TokenGrants(all);
+    }
+
+    /** The grant of type {@code type}, if offered. */
+    public Optional<TokenGrant> find(String type) {
+        return grants.stream().filter(g -> g.type().equals(type)).findFirst();
+    }
+
+    /** Every offered type, in order ({@code grant_types_supported}). */
+    public List<String> types() {
+        return grants.stream().map(TokenGrant::type).toList();
+    }
+
+    /** The types a client may register ({@link TokenGrant#registrable()}). */
+    public Set<String> registrable() {
+        Set<String> types = new LinkedHashSet<>();
+        grants.stream().filter(TokenGrant::registrable).forEach(g -> types.add(g.type()));
+        return types;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.warden.api.webhooks;
+
+import dev.warden.api.db.Database;
+import dev.warden.api.db.SecretCipher;
+import dev.warden.api.observe.HealthCheck.Result;
+import dev.warden.api.observe.HealthCheck;
+import dev.warden.sinks.runtime.DeadLetters;
+import dev.warden.sinks.runtime.SinkHealth;
+import dev.warden.sinks.webhooks.TargetGuard;
+import dev.warden.sinks.webhooks.WebhookCounters;
+import dev.warden.sinks.webhooks.WebhookWorker;
+import java.time.InstantSource;
+import java.util.logging.Logger;
+
+/**
+ * The webhooks feature wired from configuration, shared by both of its halves: the REST surface of the
+ * {@code api} role ({@link #routes}) and the delivery worker of the {@code sinks} role ({@link #startWorker}).
+ * Create one per process: it logs, once, when signing secrets will be stored unencrypted.
+ */
+public final class Webhooks {
+    private static final Logger LOG = Logger.getLogger(Webhooks.class.getName());
+
+    private final WebhooksConfig config;
+    private final JdbcWebhookRepository repository;
+    private final WebhookCounters counters = new WebhookCounters();
+    private final InstantSource clock;
+    private final Database db;
+
+    private Webhooks(WebhooksConfig config, JdbcWebhookRepository repository, Database db, InstantSource clock) {
+        this.db = db;
+        this.config = config;
+        this.repository = repository;
+        this.clock = clock;
+    }
+
+    /**
+     * Wires the feature from {@code warden.webhooks}; warns once when {@code encryption-key} is unset and this
+     * process stores or reads secrets ({@code usesSecrets}: the api or sinks role runs).
+     */
+    public static Webhooks create(WebhooksConfig config, boolean usesSecrets, Database db, InstantSource clock) {
+        SecretCipher cipher = config.keyBytes().map(SecretCipher::aes256).orElseGet(() -> {
+            if (usesSecrets) {
+                LOG.warning("warden.webhooks.encryption-key is not set: webhook signing secrets are stored unencrypted"
+                        + " in the database; set it to base64 of 32 random bytes (e.g. `openssl rand -base64 32`)");
+            }
+            return SecretCipher.none();
+        });
+        return new Webhooks(config, new JdbcWebhookRepository(db, cipher), db, clock);
+    }
+
+    /** {@code /webhooks}, reading bodies of at most {@code maxBodyBytes}. */
+    public WebhookRoutes routes(long maxBodyBytes) {
+        return new WebhookRoutes(new WebhookService(repository, clock), TargetGuard.system(config.allowPrivateTargets()),
+                maxBodyBytes);
+    }
+
+    /** Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}. */
+    public Worker startWorker(String kafkaBootstrap, String groupId, String eventsTopic) {
+        WebhookWorker worker = new WebhookWorker(kafkaBootstrap, groupId, eventsTopic, repository, config.toOptions(),
+                counters, clock,
+                letters -> DeadLetters.store(db.dataSource(), letters));
+        worker.start();
+        return new Worker(worker);
+    }
+
+    /** This process's delivery counters (zero where the sinks role does not run). */
+    public WebhookCounters counters() {
+        return counters;
+    }
+
+    /** A running delivery worker. */
+    public static final class Worker implements AutoCloseable {
+        private final WebhookWorker worker;
+
+        private Worker(WebhookWorker worker) {
+            this.worker = worker;
+        }
+
+        /** UP once the worker has joined its consumer group. */
+        public HealthCheck health() {
+            return HealthCheck.of("webhook-worker", () -> {
+                if (!worker.isAssigned()) {
+                    return Result.down("joining the consumer group");
+                }
+                return worker.health().degradedReason().map(Result::degraded).orElse(Result.up("consuming"));
+            });
+        }
+
+        /** Dead letters and lag of the worker, for metrics. */
+        public SinkHealth sinkHealth() {
+            return worker.health();
+        }
+
+        @Override
+        public void close() {
+            worker.close();
+        }
+    }
+}
