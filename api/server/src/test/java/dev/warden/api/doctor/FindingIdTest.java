@@ -2,13 +2,12 @@ package dev.warden.api.doctor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.warden.testing.RepositoryFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class FindingIdTest {
@@ -40,9 +39,6 @@ class FindingIdTest {
 
     /** {@code docs/doctor.md} of the repository, found from the working directory (the module or the root). */
     private static Path docsDoctorMd() {
-        Optional<Path> found = Stream.iterate(Path.of("").toAbsolutePath(), p -> p != null, Path::getParent)
-                .map(p -> p.resolve("docs/doctor.md")).filter(Files::exists).findFirst();
-        assertThat(found).as("docs/doctor.md above " + Path.of("").toAbsolutePath()).isPresent();
-        return found.orElseThrow();
+        return RepositoryFiles.file("docs/doctor.md");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.testing.Http;
+import dev.warden.testing.RepositoryFiles;
 import dev.warden.testing.TestPlatform;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -131,8 +132,8 @@ class MetricsIT {
             assertThat(samples).as(name).anyMatch(s -> s.name().equals(name));
         }
         // Every name the dashboard and the alert rules use (deploy/observability/metric-names.txt) is in the scrape.
-        List<String> used = java.nio.file.Files.readAllLines(java.nio.file.Path.of("..", "deploy", "observability",
-                        "metric-names.txt")).stream().filter(l -> !l.isBlank() && !l.startsWith("#"))
+        List<String> used = java.nio.file.Files.readAllLines(RepositoryFiles.file(
+                        "deploy/observability/metric-names.txt")).stream().filter(l -> !l.isBlank() && !l.startsWith("#"))
                 .map(l -> l.split("\\s+")[0]).toList();
         assertThat(used).hasSizeGreaterThan(20);
         assertThat(used).allSatisfy(name -> assertThat(samples).as(name).anyMatch(s -> s.name().equals(name)));
