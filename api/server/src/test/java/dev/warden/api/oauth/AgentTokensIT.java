@@ -436,7 +436,7 @@ class AgentTokensIT {
         Http.Response done = decide(user, userCode, "allow");
         assertThat(done.status()).as(done.body()).isEqualTo(200);
         assertThat(done.body()).contains("Device connected");
-        Thread.sleep(6_100); // the interval grew by 5 s with slow_down
+        warden.clock().advance(Duration.ofMillis(6_100)); // the interval grew by 5 s with slow_down
         Http.Response tokens = poll(deviceCode);
         assertThat(tokens.status()).as(tokens.body()).isEqualTo(200);
         assertThat(tokens.json().get("scope").asText()).isEqualTo("agents:read");
@@ -445,7 +445,7 @@ class AgentTokensIT {
         assertThat(claims(access).get("sub").asText()).isEqualTo(user.id());
         assertThat(http.get("/agents", access).status()).isEqualTo(200);
         // Spent.
-        Thread.sleep(6_100);
+        warden.clock().advance(Duration.ofMillis(6_100));
         assertRefused(poll(deviceCode), 400, "invalid_grant", null);
     }
 
@@ -502,7 +502,7 @@ class AgentTokensIT {
         form.put("user_code", code);
         form.put("decision", "allow");
         assertThat(driver.postForm("/auth/device/verify", form, cookie).body()).contains("Device connected");
-        Thread.sleep(6_100);
+        warden.clock().advance(Duration.ofMillis(6_100));
         Http.Response tokens = driver.token(poll);
         assertThat(tokens.status()).as(tokens.body()).isEqualTo(200);
         JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");
