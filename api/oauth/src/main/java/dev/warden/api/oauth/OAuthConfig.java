@@ -1,6 +1,5 @@
 package dev.warden.api.oauth;
 
-import dev.warden.api.oauth.token.TokenGrant;
 import io.helidon.config.Config;
 import java.net.URI;
 import java.time.Duration;

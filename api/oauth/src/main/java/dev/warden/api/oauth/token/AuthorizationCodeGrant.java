@@ -3,6 +3,7 @@ package dev.warden.api.oauth.token;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.OAuthException;
+import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.authorize.Pkce;
 import dev.warden.api.oauth.clients.GrantTypes;

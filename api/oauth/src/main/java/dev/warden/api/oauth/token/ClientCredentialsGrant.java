@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.agents.AgentClientRepository;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.agents.AgentScopes;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
+import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.oauth.device.DeviceCodes;

@@ -6,6 +6,7 @@ import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.agents.AgentScopes;
 import dev.warden.api.oauth.clients.GrantTypes;

@@ -2,6 +2,7 @@ package dev.warden.api.oauth.token;
 
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.device.DeviceCodes;

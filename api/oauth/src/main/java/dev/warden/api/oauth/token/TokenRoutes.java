@@ -10,6 +10,7 @@ import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
+import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.ratelimit.ClientIp;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.OAuthDriver;
+import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;

@@ -1,10 +1,14 @@
-package dev.warden.api.oauth;
+package dev.warden.api.oauth.server;
 
 import dev.warden.api.WardenApi;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.CredentialResolver;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.SecretCipher;
+import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.OAuthConfig;
+import dev.warden.api.oauth.OAuthErrors;
+import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.agents.AgentClientRepository;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.authorize.AuthorizationFlow;
@@ -24,6 +28,7 @@ import dev.warden.api.oauth.device.DeviceAuthorizationRoutes;
 import dev.warden.api.oauth.device.DeviceCodes;
 import dev.warden.api.oauth.device.DeviceVerificationRoutes;
 import dev.warden.api.oauth.discovery.DiscoveryRoutes;
+import dev.warden.api.oauth.discovery.ResourceChallenges;
 import dev.warden.api.oauth.introspection.IntrospectionRoutes;
 import dev.warden.api.oauth.introspection.RevocationRoutes;
 import dev.warden.api.oauth.keys.JwksRoutes;

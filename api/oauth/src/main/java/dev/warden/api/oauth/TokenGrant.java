@@ -1,4 +1,4 @@
-package dev.warden.api.oauth.token;
+package dev.warden.api.oauth;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.errors.OAuthException;
@@ -6,7 +6,7 @@ import dev.warden.api.oauth.clients.OAuthClient;
 import java.util.Map;
 
 /**
- * One grant type of the token endpoint. The server's list of grants ({@link TokenGrants}) is the single source of
+ * One grant type of the token endpoint. The server's list of grants ({@code TokenGrants}) is the single source of
  * what it offers: the token endpoint dispatches on it, the discovery document's {@code grant_types_supported},
  * client registration's accepted {@code grant_types} and the OpenAPI document's {@code grant_type} enum are read
  * from it. Adding a grant type is one implementation of this interface and one entry in that list.

@@ -1,8 +1,8 @@
-package dev.warden.api.oauth;
+package dev.warden.api.oauth.discovery;
 
 import dev.warden.api.access.Scopes;
 import dev.warden.api.auth.BearerChallenges;
-import dev.warden.api.oauth.discovery.DiscoveryRoutes;
+import dev.warden.api.oauth.Issuer;
 import java.util.Optional;
 
 /**
