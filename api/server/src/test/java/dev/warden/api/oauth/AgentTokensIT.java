@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jwt.SignedJWT;
+import dev.warden.api.oauth.AgentOAuth.User;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,9 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * of any link ends the tokens at once (introspection and the REST API).
  */
 class AgentTokensIT {
-    static final String EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+    static final String EXCHANGE = AgentOAuth.EXCHANGE;
     static final String DEVICE = "urn:ietf:params:oauth:grant-type:device_code";
-    static final String ACCESS = "urn:ietf:params:oauth:token-type:access_token";
+    static final String ACCESS = AgentOAuth.ACCESS;
 
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b
@@ -47,7 +47,7 @@ class AgentTokensIT {
     static OAuthDriver driver;
     static String issuer;
     static String client;
-    static int users;
+    static AgentOAuth fixture;
 
     @BeforeAll
     static void setUp() {
@@ -59,53 +59,28 @@ class AgentTokensIT {
                 + "\",\"" + DEVICE + "\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
         client = reg.json().get("client_id").asText();
-    }
-
-    /** A signed-up user: its id and session token. */
-    record User(String id, String session) {
+        fixture = new AgentOAuth(http, client, "agent_user_");
     }
 
     static User newUser() {
-        Http.Response r = http.post("/auth/sign-up", null, "{\"username\":\"agent_user_" + (++users)
-                + "\",\"password\":\"a long enough password\"}");
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new User(r.json().get("user").get("id").asText(), r.json().get("token").asText());
+        return fixture.newUser();
     }
 
     /** The user's access token for the REST API with {@code scope}, through the code flow. */
     static String userToken(User user, String scope) {
-        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        Map<String, String> request = OAuthDriver.request(client, pkce, "st");
-        request.put("scope", scope);
-        URI back = driver.authorize(user.session(), request);
-        Http.Response token = driver.exchange(client, OAuthDriver.query(back).get("code"), pkce);
-        assertThat(token.status()).as(token.body()).isEqualTo(200);
-        return token.json().get("access_token").asText();
+        return fixture.userToken(user, scope);
     }
 
     /** An agent created by {@code owner} (as bearer): {@code {id, token, ...}}. */
     static JsonNode agent(String bearer, String ownerId, String type, String permissions, String extra) {
-        Http.Response r = http.post("/agents", bearer, "{\"ownerId\":\"" + ownerId + "\",\"name\":\"a\",\"type\":\""
-                + type + "\",\"permissions\":" + permissions + extra + "}");
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return r.json();
+        return fixture.agent(bearer, ownerId, type, permissions, extra);
     }
 
-    static final String READ_AGENTS = "[{\"resource\":\"agents\",\"actions\":[\"read\"]}]";
+    static final String READ_AGENTS = AgentOAuth.READ_AGENTS;
     static final String READ_AUDIT = "[{\"resource\":\"audit\",\"actions\":[\"read\"]}]";
 
     static Http.Response exchange(String subject, String actor, Map<String, String> extra) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", EXCHANGE);
-        form.put("client_id", client);
-        form.put("subject_token", subject);
-        form.put("subject_token_type", ACCESS);
-        if (actor != null) {
-            form.put("actor_token", actor);
-            form.put("actor_token_type", ACCESS);
-        }
-        form.putAll(extra);
-        return driver.token(form);
+        return fixture.exchange(subject, actor, extra);
     }
 
     static JsonNode claims(String jwt) throws Exception {

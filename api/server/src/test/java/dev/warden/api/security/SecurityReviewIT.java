@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jwt.SignedJWT;
+import dev.warden.api.oauth.AgentOAuth.User;
+import dev.warden.api.oauth.AgentOAuth;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.OAuthDriver;
 import dev.warden.api.ratelimit.AuthEndpoint;
@@ -14,14 +16,12 @@ import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import dev.warden.testing.TlsDocumentServer;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -35,10 +35,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The rules behind them are in docs/security.md.
  */
 class SecurityReviewIT {
-    static final String EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
-    static final String ACCESS = "urn:ietf:params:oauth:token-type:access_token";
+    static final String EXCHANGE = AgentOAuth.EXCHANGE;
     static final String REGISTRATION_TOKEN = "security-review-initial-access-token";
-    static final String READ_AGENTS = "[{\"resource\":\"agents\",\"actions\":[\"read\"]}]";
+    static final String READ_AGENTS = AgentOAuth.READ_AGENTS;
 
     /** Stands in for the web servers of client metadata documents (finding 3); started before the platform. */
     static final TlsDocumentServer documents = TlsDocumentServer.start();
@@ -58,7 +57,7 @@ class SecurityReviewIT {
     static OAuthDriver driver;
     static String issuer;
     static String app;
-    static int users;
+    static AgentOAuth agents;
 
     @BeforeAll
     static void setUp() {
@@ -70,6 +69,7 @@ class SecurityReviewIT {
                 + "\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
         app = reg.json().get("client_id").asText();
+        agents = new AgentOAuth(http, app, "review_user_");
     }
 
     @AfterAll
@@ -79,21 +79,12 @@ class SecurityReviewIT {
 
     // ------------------------------------------------------------------ helpers
 
-    record User(String id, String session) {
-    }
-
     static User newUser() {
-        Http.Response r = http.post("/auth/sign-up", null, "{\"username\":\"review_user_" + (++users)
-                + "\",\"password\":\"a long enough password\"}");
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new User(r.json().get("user").get("id").asText(), r.json().get("token").asText());
+        return agents.newUser();
     }
 
     static JsonNode agent(User owner, String permissions) {
-        Http.Response r = http.post("/agents", owner.session(), "{\"ownerId\":\"" + owner.id() + "\",\"name\":\"a\","
-                + "\"type\":\"delegated\",\"permissions\":" + permissions + "}");
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return r.json();
+        return agents.agent(owner.session(), owner.id(), "delegated", permissions, "");
     }
 
     static void delegate(User by, JsonNode from, JsonNode to, int maxDepth) {
@@ -105,24 +96,11 @@ class SecurityReviewIT {
 
     /** The user's access token (scope agents:read) through the code flow of the runtime's client. */
     static String userToken(User user) {
-        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        Map<String, String> request = OAuthDriver.request(app, pkce, "st");
-        request.put("scope", "agents:read");
-        URI back = driver.authorize(user.session(), request);
-        Http.Response token = driver.exchange(app, OAuthDriver.query(back).get("code"), pkce);
-        assertThat(token.status()).as(token.body()).isEqualTo(200);
-        return token.json().get("access_token").asText();
+        return agents.userToken(user, "agents:read");
     }
 
     static Http.Response exchange(String subject, JsonNode actor) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", EXCHANGE);
-        form.put("client_id", app);
-        form.put("subject_token", subject);
-        form.put("subject_token_type", ACCESS);
-        form.put("actor_token", actor.get("token").asText());
-        form.put("actor_token_type", ACCESS);
-        return driver.token(form);
+        return agents.exchange(subject, actor.get("token").asText(), Map.of());
     }
 
     static String accessToken(Http.Response r) {
