@@ -29,10 +29,13 @@ import dev.warden.api.config.Role;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.contract.OpenApiRoutes;
 import dev.warden.api.costs.CostRoutes;
+import dev.warden.api.costs.CostService;
 import dev.warden.api.dashboard.DashboardRoutes;
+import dev.warden.api.dashboard.DashboardStats;
 import dev.warden.api.dashboard.DashboardView;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.ServerSecrets;
+import dev.warden.api.deadletters.DeadLetterRepository;
 import dev.warden.api.deadletters.DeadLetterRoutes;
 import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
@@ -368,20 +371,20 @@ public final class WardenPlatform implements AutoCloseable {
         AuthorizationService authorization = new AuthorizationService(resolver, quota, audit, clock,
                 new DecisionMeters(metrics.registry()));
         JdbcAuditReader auditReader = new JdbcAuditReader(db, config.kafka().topics().audit());
-        DashboardRoutes dashboard = new DashboardRoutes(dashboardView, agentRepository, clock);
+        DashboardStats dashboard = new DashboardStats(dashboardView, agentRepository, clock);
         List<WardenApi.Mount> mounts = new ArrayList<>(List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
                 new WardenApi.Mount("/agents", new AgentClientRoutes(agents::manageable, agentClients, issuer, clock)),
-                new WardenApi.Mount("/agents", new CostRoutes(agentRepository, db, outbox, clock, maxBody)),
+                new WardenApi.Mount("/agents", new CostRoutes(new CostService(agentRepository, db, outbox, clock), maxBody)),
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(tokenRepository, clock, maxBody)),
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
                 new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, maxBody)),
                 new WardenApi.Mount("/audit", new AuditRoutes(auditReader,
                         new AuditTopicEnd(admin, config.kafka().topics().audit(), audit), counters, Duration.ofSeconds(5))),
-                new WardenApi.Mount("/dashboard", dashboard),
+                new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboard)),
                 new WardenApi.Mount("/mcp", McpRoutes.create(agents, authorization, auditReader, dashboard, clock, issuer,
                         config.oauth().allowedOrigins(), maxBody)),
-                new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(db)),
+                new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(new DeadLetterRepository(db))),
                 new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH,
                         rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)),
                 new WardenApi.Mount("/", new OpenApiRoutes(grantTypes)),

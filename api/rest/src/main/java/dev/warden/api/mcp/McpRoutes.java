@@ -54,7 +54,7 @@ public final class McpRoutes implements DeclaredService {
     public static McpRoutes create(dev.warden.api.agents.AgentService agents,
                                    dev.warden.api.authorize.AuthorizationService authorization,
                                    dev.warden.api.audit.JdbcAuditReader audit,
-                                   dev.warden.api.dashboard.DashboardRoutes dashboard, java.time.InstantSource clock,
+                                   dev.warden.api.dashboard.DashboardStats dashboard, java.time.InstantSource clock,
                                    Issuer issuer, List<String> allowedOrigins, long maxBodyBytes) {
         return new McpRoutes(new McpTools(agents, authorization, audit, dashboard, clock), issuer, allowedOrigins,
                 maxBodyBytes);

@@ -10,10 +10,10 @@ import dev.warden.api.audit.AuditQuery;
 import dev.warden.api.audit.AuditScope;
 import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.authorize.AuthorizationService;
-import dev.warden.api.authorize.AuthorizeRoutes;
-import dev.warden.api.dashboard.DashboardRoutes;
-import dev.warden.api.errors.ForbiddenException;
+import dev.warden.api.authorize.DecisionRequests;
+import dev.warden.api.dashboard.DashboardStats;
 import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -42,7 +42,7 @@ final class McpTools {
 
     private final List<Tool> tools;
 
-    McpTools(AgentService agents, AuthorizationService authorization, JdbcAuditReader audit, DashboardRoutes dashboard,
+    McpTools(AgentService agents, AuthorizationService authorization, JdbcAuditReader audit, DashboardStats dashboard,
              InstantSource clock) {
         this.tools = List.of(
                 new Tool("check_authorization", "Ask whether an agent may perform an action on a resource. The "
@@ -50,7 +50,7 @@ final class McpTools {
                         schema(Map.of("agentId", "string", "action", "string", "resource", "string"),
                                 List.of("agentId", "action", "resource")),
                         "authorize:write", (caller, args) -> {
-                            AuthorizationService.Decision d = authorization.decide(caller, AuthorizeRoutes.parse(args));
+                            AuthorizationService.Decision d = authorization.decide(caller, DecisionRequests.parse(args));
                             ObjectNode out = Json.mapper().createObjectNode().put("allowed", d.allowed());
                             d.reason().ifPresent(r -> out.put("reason", r.name()));
                             out.put("auditId", d.auditId());
