@@ -245,21 +245,17 @@ public final class WardenPlatform implements AutoCloseable {
             boolean api = config.runs(Role.API);
             List<WardenApi.Mount> mounts = List.of();
             if (api) {
-                mounts = apiRoutes(config, kafkaBootstrap, admin, clock, resources, db, producer, outbox,
-                        agentRepository, tokenRepository, delegationRepository, authenticator, agentTokens, resolver, counters, metrics,
-                        tracing, allChecks, issuer, oauth.agentClients(), oauth.tokenGrants().types());
-                mounts = java.util.stream.Stream.concat(mounts.stream(),
-                        oauth.mounts(authenticator, config.server().maxBodyBytes()).stream()).toList();
-                mounts = java.util.stream.Stream.concat(mounts.stream(),
-                        java.util.stream.Stream.of(new WardenApi.Mount("/webhooks",
-                                webhooks.routes(config.server().maxBodyBytes())))).toList();
-                mounts = java.util.stream.Stream.concat(mounts.stream(),
-                        java.util.stream.Stream.of(new WardenApi.Mount("/auth", users.routes()))).toList();
+                List<WardenApi.Mount> all = new ArrayList<>(apiRoutes(config, kafkaBootstrap, admin, clock, resources, db,
+                        producer, outbox, agentRepository, tokenRepository, delegationRepository, authenticator,
+                        agentTokens, resolver, counters, metrics, tracing, allChecks, issuer, oauth.agentClients(),
+                        oauth.tokenGrants().types()));
+                all.addAll(oauth.mounts(authenticator, config.server().maxBodyBytes()));
+                all.add(new WardenApi.Mount("/webhooks", webhooks.routes(config.server().maxBodyBytes())));
+                all.add(new WardenApi.Mount("/auth", users.routes()));
                 Doctor doctor = push(resources, Doctor.start(DoctorSettings.from(config), issuer,
                         rateLimiting.clientIp(), sinkHealth, db, clock));
-                mounts = java.util.stream.Stream.concat(mounts.stream(),
-                        java.util.stream.Stream.of(new WardenApi.Mount("/auth/admin/doctor", new DoctorRoutes(doctor))))
-                        .toList();
+                all.add(new WardenApi.Mount("/auth/admin/doctor", new DoctorRoutes(doctor)));
+                mounts = List.copyOf(all);
             }
             RouteTable routes = new RouteTable();
             WardenApi wardenApi = new WardenApi(

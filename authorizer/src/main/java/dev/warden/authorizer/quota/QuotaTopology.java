@@ -5,6 +5,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
@@ -71,7 +72,7 @@ public final class QuotaTopology {
         public void init(ProcessorContext<String, QuotaReply> context) {
             this.context = context;
             this.counters = context.getStateStore(STORE);
-            context.schedule(java.time.Duration.ofMinutes(5), PunctuationType.WALL_CLOCK_TIME, t -> evictOldHours());
+            context.schedule(Duration.ofMinutes(5), PunctuationType.WALL_CLOCK_TIME, t -> evictOldHours());
         }
 
         @Override

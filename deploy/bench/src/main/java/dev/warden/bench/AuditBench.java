@@ -14,11 +14,13 @@ import dev.warden.testing.SharedInfra;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +57,7 @@ public final class AuditBench {
             writer(db, kafka.bootstrap(), writerRows);
             query(db, queryRows);
         } finally {
-            try (Connection c = java.sql.DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             }
             SharedInfra.deleteTree(kafkaDir);
@@ -140,7 +142,7 @@ public final class AuditBench {
             st.execute("ANALYZE audit_events");
             System.out.printf("loaded %d rows in %.1f s%n", rows, (System.nanoTime() - start) / 1e9);
         }
-        Map<String, String> queries = new java.util.LinkedHashMap<>();
+        Map<String, String> queries = new LinkedHashMap<>();
         queries.put("newest 100 (no filter)", "");
         queries.put("agentId", " WHERE agent_id = 'agt_42'");
         queries.put("userId + result", " WHERE user_id = 'usr_7' AND result = 'denied'");

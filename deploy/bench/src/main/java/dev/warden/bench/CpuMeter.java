@@ -1,5 +1,6 @@
 package dev.warden.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
@@ -20,7 +21,7 @@ final class CpuMeter {
 
     /** CPU time used so far, in nanoseconds: this JVM's. */
     static long jvm() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 

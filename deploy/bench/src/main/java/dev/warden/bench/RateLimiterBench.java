@@ -9,6 +9,7 @@ import dev.warden.api.ratelimit.RateLimiter;
 import dev.warden.api.ratelimit.RedisRateLimitStore;
 import io.helidon.http.Method;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -104,7 +105,7 @@ public final class RateLimiterBench {
     }
 
     private static void redis(String url, int ops) {
-        try (JedisPooled admin = new JedisPooled(java.net.URI.create(url));
+        try (JedisPooled admin = new JedisPooled(URI.create(url));
              RedisRateLimitStore store = new RedisRateLimitStore(url, "warden-bench:" + System.nanoTime() + ":",
                      Duration.ofSeconds(2), InstantSource.system())) {
             if (!store.ping()) {

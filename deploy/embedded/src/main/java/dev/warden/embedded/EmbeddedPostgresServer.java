@@ -4,11 +4,13 @@ import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -163,7 +165,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             }
             if (process.exitValue() != 0) {
                 throw new IllegalStateException("failed (exit " + process.exitValue() + "): " + String.join(" ", command)
-                        + "\n" + new String(output, java.nio.charset.StandardCharsets.UTF_8));
+                        + "\n" + new String(output, StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -224,7 +226,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
         }

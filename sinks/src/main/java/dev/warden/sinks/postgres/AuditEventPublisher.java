@@ -6,6 +6,7 @@ import dev.warden.pipeline.contract.AuditBatchRows;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import java.nio.charset.StandardCharsets;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -412,7 +413,7 @@ public final class AuditEventPublisher implements AutoCloseable {
     }
 
     /** The marks column as an array indexed by partition. */
-    private static long[] marksOf(java.sql.Array column) throws SQLException {
+    private static long[] marksOf(Array column) throws SQLException {
         Object[] values = (Object[]) column.getArray();
         long[] out = new long[values.length];
         for (int i = 0; i < values.length; i++) {

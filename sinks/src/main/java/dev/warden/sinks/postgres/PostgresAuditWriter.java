@@ -1,5 +1,6 @@
 package dev.warden.sinks.postgres;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.AuditBatchRows;
@@ -12,9 +13,11 @@ import dev.warden.sinks.runtime.BatchWriter;
 import dev.warden.sinks.runtime.DeadLetter;
 import dev.warden.sinks.runtime.DeadLetters;
 import dev.warden.sinks.runtime.PoisonedBatchException;
-import dev.warden.sinks.runtime.SinkOffsets;
 import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.sinks.runtime.SinkOffsets;
+import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -201,7 +204,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                     throw new PoisonedBatchException("audit batch refused by PostgreSQL: " + e.getMessage(), e);
                 }
                 throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 conn.rollback();
                 throw new IllegalStateException("audit batch not written: " + e.getMessage(), e);
             }
@@ -216,7 +219,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     }
 
     /** The safe path: stage, then insert what is not there yet. Answers the rows inserted. */
-    private static long merge(Connection conn, String rows) throws SQLException, java.io.IOException {
+    private static long merge(Connection conn, String rows) throws SQLException, IOException {
         try (Statement st = conn.createStatement()) {
             st.execute(STAGE);
         }
@@ -258,7 +261,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
             AuditEntry entry = batch.getFirst();
             try {
                 DeadLetters.store(dataSource, List.of(new DeadLetter(SinkNames.AUDIT_SINK_PREFIX + sink.name(), topic, -1, -1,
-                        Optional.of(entry.agentId().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        Optional.of(entry.agentId().getBytes(StandardCharsets.UTF_8)),
                         Optional.of(AuditEntryCodec.encode(entry)), cause.getMessage())));
             } catch (RuntimeException e) {
                 LOG.warning("audit sink " + sink.name() + ": dead letter for " + entry.id() + " not stored: "
@@ -327,7 +330,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private static String json(Map<String, Object> value) {
         try {
             return Json.mapper().writeValueAsString(value);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e);
         }
     }

@@ -9,6 +9,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
 
@@ -143,7 +144,7 @@ public final class ConsumerLoop<K, V> implements AutoCloseable {
 
     /** Seeks back to the first offset of each partition in {@code records}, so the batch is polled again. */
     private void redeliver(ConsumerRecords<K, V> records) {
-        for (org.apache.kafka.common.TopicPartition tp : records.partitions()) {
+        for (TopicPartition tp : records.partitions()) {
             if (consumer.assignment().contains(tp)) {
                 consumer.seek(tp, records.records(tp).getFirst().offset());
             }

@@ -4,7 +4,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The {@code sink_dead_letters} table. The Postgres sinks write a dead letter in the same transaction as the
@@ -45,11 +48,11 @@ public final class DeadLetters {
      * @throws IllegalStateException when nothing was stored
      */
     public static void storeWithOffsets(DataSource dataSource, String sink, DeadLetter letter,
-                                        java.util.Map<org.apache.kafka.common.TopicPartition, Long> nextOffsets) {
+                                        Map<TopicPartition, Long> nextOffsets) {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {
-                store(conn, java.util.List.of(letter));
+                store(conn, List.of(letter));
                 SinkOffsets.store(conn, sink, nextOffsets);
                 conn.commit();
             } catch (SQLException | RuntimeException e) {

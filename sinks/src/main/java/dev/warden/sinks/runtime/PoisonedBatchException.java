@@ -1,5 +1,7 @@
 package dev.warden.sinks.runtime;
 
+import java.sql.SQLException;
+
 /**
  * The store refused the data of a batch (a value it cannot hold), not the act of storing: the same batch
  * would fail the same way forever. The {@link SinkWorker} answers it by splitting the batch until the
@@ -18,9 +20,9 @@ public final class PoisonedBatchException extends RuntimeException {
      * limit exceeded: a value too large). Connection, resource and serialization failures (08, 53, 57, 40) are
      * transient.
      */
-    public static boolean isDataError(java.sql.SQLException e) {
+    public static boolean isDataError(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
                 String state = sql.getSQLState();
                 return state.startsWith("22") || state.startsWith("23") || state.startsWith("54");
             }

@@ -5,6 +5,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * What one sink worker reports about itself: batches that keep failing, a lag that keeps growing, and the
@@ -86,9 +88,9 @@ public final class SinkHealth {
      * Records the lag of {@code consumer}'s assignment as the consumer last saw it (no request to the broker);
      * call after each poll.
      */
-    public void sampleLag(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
+    public void sampleLag(Consumer<?, ?> consumer) {
         long total = 0;
-        for (org.apache.kafka.common.TopicPartition tp : consumer.assignment()) {
+        for (TopicPartition tp : consumer.assignment()) {
             total += consumer.currentLag(tp).orElse(0);
         }
         lag(total, System.nanoTime());

@@ -27,6 +27,7 @@ import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
@@ -89,7 +90,7 @@ public final class GuardedHttp implements AutoCloseable {
                 .disableCookieManagement()
                 .disableAuthCaching()
                 .disableContentCompression()
-                .evictIdleConnections(org.apache.hc.core5.util.TimeValue.ofSeconds(30))
+                .evictIdleConnections(TimeValue.ofSeconds(30))
                 .build();
     }
 

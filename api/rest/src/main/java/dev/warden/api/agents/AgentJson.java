@@ -1,5 +1,6 @@
 package dev.warden.api.agents;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.http.JsonInput;
@@ -76,7 +77,7 @@ public final class AgentJson {
         node.set("permissions", PermissionJson.render(agent.permissions()));
         node.put("expiresAt", agent.expiresAt().map(Json::timestamp).orElse(null));
         node.set("metadata", Json.mapper().valueToTree(agent.metadata()));
-        node.set("budget", agent.budget().<com.fasterxml.jackson.databind.JsonNode>map(
+        node.set("budget", agent.budget().<JsonNode>map(
                 b -> Json.mapper().valueToTree(BudgetJson.asData(b))).orElse(Json.mapper().nullNode()));
         node.put("createdAt", Json.timestamp(agent.createdAt()));
         node.put("updatedAt", Json.timestamp(agent.updatedAt()));

@@ -1,6 +1,7 @@
 package dev.warden.api.agents;
 
 import dev.warden.api.auth.AgentTokens;
+import dev.warden.api.db.Keyset;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -9,6 +10,7 @@ import dev.warden.authorizer.domain.TenantId;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,7 +30,7 @@ public interface AgentRepository extends AgentTokens {
     Optional<Agent> findByTokenHash(byte[] tokenHash);
 
     /** How many agents exist and how many are active at {@code now}, optionally of one owner only. */
-    Counts count(Optional<UserId> owner, java.time.Instant now);
+    Counts count(Optional<UserId> owner, Instant now);
 
     /** Agent totals. */
     record Counts(long total, long active) {
@@ -41,7 +43,7 @@ public interface AgentRepository extends AgentTokens {
      * One page of the agents of {@code filter.tenantId()} (required) matching the other filters, newest first,
      * after {@code after} when given ({@code ownerId} is ignored).
      */
-    List<Agent> page(Filter filter, Optional<dev.warden.api.db.Keyset> after, int limit);
+    List<Agent> page(Filter filter, Optional<Keyset> after, int limit);
 
     /**
      * Applies {@code change} to the agent under a row lock and stores the result, its new token hash (if
@@ -83,6 +85,6 @@ public interface AgentRepository extends AgentTokens {
      * {@code now}, so {@code expired} finds agents past their expiry.
      */
     record Filter(Optional<UserId> ownerId, Optional<TenantId> tenantId, Optional<AgentType> type,
-                  Optional<AgentStatus> status, java.time.Instant now) {
+                  Optional<AgentStatus> status, Instant now) {
     }
 }

@@ -23,6 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,7 @@ public final class JdbcAgentRepository implements AgentRepository {
     }
 
     @Override
-    public Counts count(Optional<UserId> owner, java.time.Instant now) {
+    public Counts count(Optional<UserId> owner, Instant now) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(COUNT)) {
                 ps.setTimestamp(1, Timestamp.from(now));

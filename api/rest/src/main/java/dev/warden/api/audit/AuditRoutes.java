@@ -1,6 +1,7 @@
 package dev.warden.api.audit;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
@@ -130,7 +131,7 @@ public final class AuditRoutes implements DeclaredService {
         String parameters;
         try {
             parameters = Json.mapper().writeValueAsString(e.parameters());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+        } catch (JsonProcessingException ex) {
             throw new UncheckedIOException(ex);
         }
         return List.of(e.id(), e.agentId(), e.userId().orElse(""), e.callerId(), e.action(), e.resource(), parameters,

@@ -6,6 +6,7 @@ import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.sinks.AuditRows;
 import dev.warden.sinks.SinkNames;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -130,7 +131,7 @@ public final class JdbcAuditReader {
         ps.setTimestamp(i++, since);
         ps.setTimestamp(i++, until);
         ps.setTimestamp(i++, until);
-        java.sql.Array actions = conn.createArrayOf("text", q.actions().toArray());
+        Array actions = conn.createArrayOf("text", q.actions().toArray());
         ps.setArray(i++, actions);
         ps.setArray(i++, actions);
         i = pair(ps, i, q.result().map(AuditResult::wireName).orElse(null));

@@ -3,6 +3,7 @@ package dev.warden.api.dashboard;
 import dev.warden.pipeline.dashboard.DecisionCounts;
 import dev.warden.sinks.runtime.ConsumerLoop;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,7 +54,7 @@ public final class DashboardView implements AutoCloseable {
 
     /** Per-agent counts over the hours {@code [fromHour, toHour]} (hours since the epoch, UTC). */
     public Map<String, DecisionCounts> perAgent(long fromHour, long toHour, Predicate<String> include) {
-        Map<String, DecisionCounts> out = new java.util.HashMap<>();
+        Map<String, DecisionCounts> out = new HashMap<>();
         for (long h = fromHour; h <= toHour; h++) {
             Map<String, DecisionCounts> bucket = hours.get(h);
             if (bucket != null) {

@@ -1,6 +1,7 @@
 package dev.warden.api.delegations;
 
 import dev.warden.api.authorize.PolicyResolver;
+import dev.warden.api.db.Keyset;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
@@ -30,7 +31,7 @@ public interface DelegationRepository extends PolicyResolver.IncomingDelegations
      * One page of the unrevoked delegations whose source agent's tenant is {@code tenant}, newest first, after
      * {@code after} when given.
      */
-    List<Delegation> pageOfTenant(String tenant, Optional<dev.warden.api.db.Keyset> after, int limit);
+    List<Delegation> pageOfTenant(String tenant, Optional<Keyset> after, int limit);
 
     /** Every delegation from {@code from} to {@code to}, revoked or not, oldest first. */
     List<Delegation> between(AgentId from, AgentId to);

@@ -6,13 +6,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
 import dev.warden.api.access.Principal;
 import dev.warden.api.access.Scopes;
+import dev.warden.api.agents.AgentService;
+import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.authorize.AuthorizationService;
+import dev.warden.api.dashboard.DashboardStats;
 import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
+import dev.warden.api.http.Responses;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HeaderNames;
@@ -20,6 +25,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.net.URI;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -51,10 +57,10 @@ public final class McpRoutes implements DeclaredService {
     }
 
     /** The endpoint over the given services. */
-    public static McpRoutes create(dev.warden.api.agents.AgentService agents,
-                                   dev.warden.api.authorize.AuthorizationService authorization,
-                                   dev.warden.api.audit.JdbcAuditReader audit,
-                                   dev.warden.api.dashboard.DashboardStats dashboard, java.time.InstantSource clock,
+    public static McpRoutes create(AgentService agents,
+                                   AuthorizationService authorization,
+                                   JdbcAuditReader audit,
+                                   DashboardStats dashboard, InstantSource clock,
                                    Issuer issuer, List<String> allowedOrigins, long maxBodyBytes) {
         return new McpRoutes(new McpTools(agents, authorization, audit, dashboard, clock), issuer, allowedOrigins,
                 maxBodyBytes);
@@ -206,6 +212,6 @@ public final class McpRoutes implements DeclaredService {
     }
 
     private static void send(ServerResponse res, Status status, ObjectNode body) {
-        dev.warden.api.http.Responses.json(res, status, body);
+        Responses.json(res, status, body);
     }
 }

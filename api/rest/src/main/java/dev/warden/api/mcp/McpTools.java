@@ -15,6 +15,7 @@ import dev.warden.api.dashboard.DashboardStats;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.http.InputContract;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
 import dev.warden.authorizer.domain.WireEnum;
@@ -138,7 +139,7 @@ final class McpTools {
 
     private static Instant instant(String value) {
         try {
-            return dev.warden.api.http.InputContract.timestamp(value);
+            return InputContract.timestamp(value);
         } catch (IllegalArgumentException | DateTimeParseException e) {
             throw InvalidInputException.field("since", "must be an ISO 8601 timestamp between years 0001 and 9999");
         }

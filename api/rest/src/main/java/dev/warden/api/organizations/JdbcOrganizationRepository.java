@@ -8,6 +8,7 @@ import dev.warden.api.db.Sql;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -272,7 +273,7 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     }
 
     private static String[] strings(ResultSet rs, int column) throws SQLException {
-        java.sql.Array array = rs.getArray(column);
+        Array array = rs.getArray(column);
         return array == null ? new String[0] : (String[]) array.getArray();
     }
 }

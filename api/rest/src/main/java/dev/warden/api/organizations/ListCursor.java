@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -63,7 +64,7 @@ public final class ListCursor {
                 throw bad();
             }
             return position;
-        } catch (IllegalArgumentException | java.time.format.DateTimeParseException e) {
+        } catch (IllegalArgumentException | DateTimeParseException e) {
             throw bad();
         }
     }

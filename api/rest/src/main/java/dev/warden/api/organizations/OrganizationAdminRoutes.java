@@ -22,11 +22,13 @@ import dev.warden.authorizer.domain.AgentStatus;
 import dev.warden.authorizer.domain.AgentType;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -122,7 +124,7 @@ public final class OrganizationAdminRoutes implements DeclaredService {
         OrgAuthority authority = authority(req, "delegations:admin");
         action(req, DelegationAction.class);
         DelegationId id = delegationId(req);
-        Function<List<Delegation>, dev.warden.pipeline.contract.AuditEntry> audit = revoked -> AdminAudit.entry(
+        Function<List<Delegation>, AuditEntry> audit = revoked -> AdminAudit.entry(
                 "delegation.revoke", authority, AdminAudit.Target.of("delegation", id.value(), Optional.empty()),
                 Optional.of(Map.of("status", "active")),
                 Optional.of(Map.of("status", "revoked", "revoked", revoked.stream().map(d -> d.id().value()).toList())),
@@ -166,7 +168,7 @@ public final class OrganizationAdminRoutes implements DeclaredService {
             }
         }
         throw new InvalidInputException(ErrorCode.UNSUPPORTED_ACTION, "unsupported action '" + action + "'",
-                List.of(new FieldError("action", "must be one of " + java.util.Arrays.stream(type.getEnumConstants())
+                List.of(new FieldError("action", "must be one of " + Arrays.stream(type.getEnumConstants())
                         .map(e -> e.name().toLowerCase(Locale.ROOT)).toList())));
     }
 

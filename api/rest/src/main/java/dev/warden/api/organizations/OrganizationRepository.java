@@ -3,6 +3,7 @@ package dev.warden.api.organizations;
 import dev.warden.api.access.OrgStanding;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -72,7 +73,7 @@ public interface OrganizationRepository {
         long holders(String role);
 
         /** Adds a member; the organization becomes their active one when they had none. */
-        void add(UserId user, String role, java.time.Instant at);
+        void add(UserId user, String role, Instant at);
 
         /** Changes a member's role. */
         void assign(UserId user, String role);
@@ -84,7 +85,7 @@ public interface OrganizationRepository {
         List<Role> customRoles();
 
         /** Stores a custom role. */
-        void addRole(Role role, java.time.Instant at);
+        void addRole(Role role, Instant at);
 
         /** Deletes a custom role. */
         void deleteRole(String name);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Loads Warden's configuration. Highest priority first: JVM system properties ({@code -Dwarden.server.port=9090}),
@@ -31,7 +32,7 @@ public final class ConfigLoader {
 
     /** Loads with an explicit environment (tests). */
     public static Config load(Optional<Path> file, Map<String, String> env) {
-        List<java.util.function.Supplier<? extends ConfigSource>> sources = new ArrayList<>();
+        List<Supplier<? extends ConfigSource>> sources = new ArrayList<>();
         sources.add(ConfigSources.systemProperties());
         sources.add(ConfigSources.create(fromEnvironment(env)));
         file.ifPresent(f -> sources.add(ConfigSources.file(f)));

@@ -1,5 +1,6 @@
 package dev.warden.api.access;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ public final class OrgRoles {
         c.put("members:read", "list the members and the roles");
         c.put("members:admin", "add and remove members and change their roles (the owner role: owners only)");
         c.put("roles:admin", "create and delete custom roles");
-        return java.util.Collections.unmodifiableMap(c);
+        return Collections.unmodifiableMap(c);
     }
 
     /** The built-in role names, in the order they are documented. */

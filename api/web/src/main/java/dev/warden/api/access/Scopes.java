@@ -1,6 +1,8 @@
 package dev.warden.api.access;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -50,7 +52,7 @@ public final class Scopes {
 
     /** Every concrete scope an OAuth client may ask for: {@link #MCP} and each area's read and write. */
     public static List<String> oauthScopes() {
-        List<String> all = new java.util.ArrayList<>();
+        List<String> all = new ArrayList<>();
         all.add(MCP);
         AREAS.forEach(a -> {
             all.add(a + ":read");
@@ -64,7 +66,7 @@ public final class Scopes {
         if (!granted.contains(MCP)) {
             return List.copyOf(granted);
         }
-        java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(granted);
+        LinkedHashSet<String> all = new LinkedHashSet<>(granted);
         all.addAll(MCP_GRANTS);
         return List.copyOf(all);
     }

@@ -2,6 +2,7 @@ package dev.warden.api.auth;
 
 import dev.warden.api.access.Principal;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -57,7 +58,7 @@ public final class Authenticator {
 
     /** A chain with {@code more} resolvers after this one's (OAuth access tokens join once their keys exist). */
     public Authenticator with(CredentialResolver more) {
-        java.util.List<CredentialResolver> all = new java.util.ArrayList<>(chain);
+        List<CredentialResolver> all = new ArrayList<>(chain);
         all.add(more);
         return new Authenticator(all);
     }

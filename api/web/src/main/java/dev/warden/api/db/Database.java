@@ -2,6 +2,7 @@ package dev.warden.api.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -37,7 +38,7 @@ public final class Database implements AutoCloseable {
 
     /** A pool for {@code postgres} connecting to {@code jdbcUrl}. Does not touch the schema. */
     public static Database connect(String jdbcUrl, PoolSettings postgres) {
-        return connect(jdbcUrl, postgres, java.util.Optional.empty());
+        return connect(jdbcUrl, postgres, Optional.empty());
     }
 
     /**
@@ -45,7 +46,7 @@ public final class Database implements AutoCloseable {
      * {@code meters} when given.
      */
     public static Database connect(String jdbcUrl, PoolSettings postgres,
-                                   java.util.Optional<io.micrometer.core.instrument.MeterRegistry> meters) {
+                                   Optional<MeterRegistry> meters) {
         HikariConfig hikari = new HikariConfig();
         meters.ifPresent(hikari::setMetricRegistry);
         hikari.setJdbcUrl(jdbcUrl);

@@ -6,6 +6,7 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -97,7 +98,7 @@ public final class SecretCipher {
             cipher.init(mode, key.orElseThrow(), new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(endpointId.getBytes(StandardCharsets.UTF_8));
             return cipher.doFinal(input);
-        } catch (javax.crypto.AEADBadTagException e) {
+        } catch (AEADBadTagException e) {
             throw new IllegalStateException("the stored secret does not decrypt with the configured key");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES/GCM failed: " + e.getClass().getSimpleName(), e);

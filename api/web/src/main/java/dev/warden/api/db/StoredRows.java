@@ -1,9 +1,11 @@
 package dev.warden.api.db;
 
+import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
@@ -24,7 +26,7 @@ public final class StoredRows {
     /** Decodes one row. */
     @FunctionalInterface
     public interface RowDecoder<T> {
-        T decode(ResultSet rs) throws SQLException, java.io.IOException;
+        T decode(ResultSet rs) throws SQLException, IOException;
     }
 
     /**
@@ -36,7 +38,7 @@ public final class StoredRows {
             throws SQLException {
         try {
             return Optional.of(decoder.decode(rs));
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             SKIPPED.computeIfAbsent(table, t -> new LongAdder()).increment();
             LOG.warning("skipping unreadable row " + rs.getString(idColumn) + " of " + table + ": " + e.getMessage());
             return Optional.empty();
@@ -45,7 +47,7 @@ public final class StoredRows {
 
     /** Rows skipped so far, per table. */
     public static Map<String, Long> skipped() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         SKIPPED.forEach((table, n) -> out.put(table, n.sum()));
         return out;
     }

@@ -2,6 +2,7 @@ package dev.warden.api.errors;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What a service throws when a request cannot be served: a stable {@link ErrorCode}, a detail for humans and,
@@ -48,7 +49,7 @@ public abstract sealed class WardenException extends RuntimeException
             return detail;
         }
         return detail + ": " + errors.stream().map(f -> f.field() + " " + f.message())
-                .collect(java.util.stream.Collectors.joining("; "));
+                .collect(Collectors.joining("; "));
     }
 
     /** The detail text, if any. */

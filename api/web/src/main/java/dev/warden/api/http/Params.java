@@ -3,6 +3,7 @@ package dev.warden.api.http;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.authorizer.domain.WireEnum;
 import io.helidon.webserver.http.ServerRequest;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -36,7 +37,7 @@ public final class Params {
     }
 
     /** Optional timestamp query parameter (ISO 8601 with offset, years 0001 to 9999). */
-    public static Optional<java.time.Instant> queryInstant(ServerRequest req, String name) {
+    public static Optional<Instant> queryInstant(ServerRequest req, String name) {
         return query(req, name, InputContract::timestamp);
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.InsufficientScopeException;
 import dev.warden.api.errors.RetriableException;
 import dev.warden.api.errors.UnauthenticatedException;
@@ -71,7 +72,7 @@ public final class Problems implements ErrorMapper {
     }
 
     private static void write(ServerRequest req, ServerResponse res, ErrorCode code, Optional<String> detail,
-                              List<dev.warden.api.errors.FieldError> errors) {
+                              List<FieldError> errors) {
         if (res.isSent()) {
             return;
         }
@@ -80,7 +81,7 @@ public final class Problems implements ErrorMapper {
         res.send(body(code, detail, errors, req.prologue().uriPath().path()));
     }
 
-    static byte[] body(ErrorCode code, Optional<String> detail, List<dev.warden.api.errors.FieldError> errors,
+    static byte[] body(ErrorCode code, Optional<String> detail, List<FieldError> errors,
                        String instance) {
         ObjectNode node = Json.mapper().createObjectNode()
                 .put("type", "urn:warden:problem:" + code.code())

@@ -4,6 +4,7 @@ import dev.warden.api.db.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
@@ -44,7 +45,7 @@ public final class StandardChecks {
         });
     }
 
-    private record Named(String name, java.util.function.Supplier<HealthCheck.Result> probe) implements HealthCheck {
+    private record Named(String name, Supplier<HealthCheck.Result> probe) implements HealthCheck {
         @Override
         public Result check() {
             return probe.get();

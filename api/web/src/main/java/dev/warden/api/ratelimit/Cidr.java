@@ -1,6 +1,7 @@
 package dev.warden.api.ratelimit;
 
 import java.net.InetAddress;
+import java.util.Arrays;
 
 /**
  * A network prefix such as {@code 10.0.0.0/8}, {@code 2001:db8::/32} or a single address ({@code 192.0.2.7},
@@ -67,12 +68,12 @@ public record Cidr(byte[] network, int bits) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Cidr other && bits == other.bits && java.util.Arrays.equals(network, other.network);
+        return o instanceof Cidr other && bits == other.bits && Arrays.equals(network, other.network);
     }
 
     @Override
     public int hashCode() {
-        return 31 * java.util.Arrays.hashCode(network) + bits;
+        return 31 * Arrays.hashCode(network) + bits;
     }
 
     @Override

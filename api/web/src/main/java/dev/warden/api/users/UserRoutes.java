@@ -1,5 +1,6 @@
 package dev.warden.api.users;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
@@ -119,7 +120,7 @@ public final class UserRoutes implements DeclaredService {
 
     /** A required string taken as is (blank allowed: the policies judge it). */
     private static Optional<String> rawString(JsonInput in, String field) {
-        Optional<com.fasterxml.jackson.databind.JsonNode> raw = in.raw(field);
+        Optional<JsonNode> raw = in.raw(field);
         if (raw.isEmpty()) {
             in.error(field, "is required");
             return Optional.empty();

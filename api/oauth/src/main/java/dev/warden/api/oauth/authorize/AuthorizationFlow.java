@@ -11,6 +11,9 @@ import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.clients.Clients;
 import io.helidon.webserver.http.ServerRequest;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -91,9 +94,9 @@ public final class AuthorizationFlow {
     /** Where to send a browser that is not signed in: the login page, then back to {@code authorizeUrl}. */
     public String loginLocation(String authorizeUrl) {
         return loginPage.map(p -> p + (p.contains("?") ? "&" : "?") + "return_to="
-                        + java.net.URLEncoder.encode(issuer.value() + authorizeUrl, java.nio.charset.StandardCharsets.UTF_8))
-                .orElse("/oauth/login?return_to=" + java.net.URLEncoder.encode(authorizeUrl,
-                        java.nio.charset.StandardCharsets.UTF_8));
+                        + URLEncoder.encode(issuer.value() + authorizeUrl, StandardCharsets.UTF_8))
+                .orElse("/oauth/login?return_to=" + URLEncoder.encode(authorizeUrl,
+                        StandardCharsets.UTF_8));
     }
 
     /** Where to ask for consent to {@code request}. */
@@ -134,7 +137,7 @@ public final class AuthorizationFlow {
             URI uri = new URI(redirectUri);
             return uri.getHost() != null ? uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
                     : uri.getScheme() + ":";
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             return redirectUri;
         }
     }

@@ -8,6 +8,7 @@ import dev.warden.sinks.webhooks.GuardedHttp;
 import dev.warden.sinks.webhooks.TargetGuard;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
@@ -85,7 +86,7 @@ public final class ClientMetadataDocuments {
             URI uri = new URI(clientId);
             return uri.getHost() != null && uri.getRawPath() != null && uri.getRawPath().length() > 1
                     && uri.getRawFragment() == null && uri.getRawUserInfo() == null;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             return false;
         }
     }

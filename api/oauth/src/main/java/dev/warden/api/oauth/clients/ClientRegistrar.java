@@ -6,6 +6,7 @@ import dev.warden.api.auth.Tokens;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -33,7 +34,7 @@ public final class ClientRegistrar {
 
     /** Registers a client with {@code metadata}, through {@code via} ({@code mcp} or {@code oauth}). */
     public Registered register(ClientMetadata metadata, String via) {
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         String clientId = UUID.randomUUID().toString();
         Optional<String> secret = metadata.authMethod().equals(OAuthClient.NONE)
                 ? Optional.empty() : Optional.of(Tokens.mint(TokenKind.CLIENT_SECRET));

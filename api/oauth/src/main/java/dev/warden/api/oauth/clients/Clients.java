@@ -1,7 +1,10 @@
 package dev.warden.api.oauth.clients;
 
 import dev.warden.api.errors.OAuthException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Finds a client by {@code client_id}: a registered one, the one a metadata document URL describes, or a service
@@ -18,7 +21,7 @@ public final class Clients {
     }
 
     /** Registered clients never change (no client management yet), so a found one is kept for a while. */
-    private static final long KEEP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    private static final long KEEP_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final int MAX_CACHED = 10_000;
 
     private record Cached(OAuthClient client, long until) {
@@ -27,7 +30,7 @@ public final class Clients {
     private final ClientRepository repository;
     private final ClientMetadataDocuments documents;
     private final Source agents;
-    private final java.util.Map<String, Cached> registered = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Cached> registered = new ConcurrentHashMap<>();
 
     public Clients(ClientRepository repository, ClientMetadataDocuments documents, Source agents) {
         this.repository = repository;

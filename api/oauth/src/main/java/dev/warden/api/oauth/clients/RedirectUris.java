@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -79,8 +80,8 @@ public final class RedirectUris {
             URI req = new URI(requested);
             return "http".equals(reg.getScheme()) && "http".equals(req.getScheme()) && isLoopback(reg)
                     && reg.getHost().equals(req.getHost())
-                    && java.util.Objects.equals(reg.getRawPath(), req.getRawPath())
-                    && java.util.Objects.equals(reg.getRawQuery(), req.getRawQuery())
+                    && Objects.equals(reg.getRawPath(), req.getRawPath())
+                    && Objects.equals(reg.getRawQuery(), req.getRawQuery())
                     && req.getRawFragment() == null && req.getRawUserInfo() == null;
         } catch (URISyntaxException e) {
             return false;

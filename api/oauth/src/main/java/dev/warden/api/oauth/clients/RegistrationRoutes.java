@@ -14,6 +14,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -108,7 +109,7 @@ public final class RegistrationRoutes implements DeclaredService {
         answer.put("client_id_issued_at", client.createdAt().getEpochSecond());
         registered.secret().ifPresent(secret -> {
             answer.put("client_secret", secret);
-            answer.put("client_secret_expires_at", client.secretExpiresAt().map(java.time.Instant::getEpochSecond)
+            answer.put("client_secret_expires_at", client.secretExpiresAt().map(Instant::getEpochSecond)
                     .orElse(0L));
         });
         Responses.json(res, Status.CREATED_201, answer);

@@ -2,6 +2,7 @@ package dev.warden.api.oauth.introspection;
 
 import dev.warden.api.access.Access;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
@@ -52,7 +53,7 @@ public final class RevocationRoutes implements DeclaredService {
                 .orElseThrow(() -> OAuthException.invalidRequest("token is required"));
         String hint = form.getOrDefault("token_type_hint", "");
         if (!hint.isEmpty() && !hint.equals("access_token") && !hint.equals("refresh_token")) {
-            throw new OAuthException(dev.warden.api.errors.ErrorCode.OAUTH_INVALID_REQUEST,
+            throw new OAuthException(ErrorCode.OAUTH_INVALID_REQUEST,
                     "token_type_hint must be access_token or refresh_token");
         }
         if (AccessTokens.looksLikeJwt(token)) {

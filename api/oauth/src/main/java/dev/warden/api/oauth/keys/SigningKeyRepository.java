@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -64,7 +65,7 @@ final class SigningKeyRepository {
             try (PreparedStatement ps = conn.prepareStatement(NEWEST); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 Timestamp newest = rs.getTimestamp(1);
-                if (newest != null && newest.toInstant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                if (newest != null && newest.toInstant().truncatedTo(ChronoUnit.MILLIS)
                         .isAfter(newerThan)) {
                     return false;
                 }

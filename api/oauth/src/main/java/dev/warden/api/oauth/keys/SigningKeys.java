@@ -4,6 +4,7 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
@@ -13,10 +14,14 @@ import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 /**
@@ -36,7 +41,7 @@ public final class SigningKeys {
     private final SecretCipher cipher;
     private static final int MAX_CACHED_PUBLIC_KEYS = 64;
 
-    private final java.util.Map<String, ECKey> publicKeys = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, ECKey> publicKeys = new ConcurrentHashMap<>();
     private final Duration rotation;
     private final Duration prepublish;
     private final Duration publishFor;
@@ -101,7 +106,7 @@ public final class SigningKeys {
     /** The JWK set to publish: every unexpired key's public half. */
     public JWKSet publicSet() {
         signingKey();
-        return new JWKSet(keys(clock.instant()).stream().map(k -> (com.nimbusds.jose.jwk.JWK) k.toPublicJWK()).toList());
+        return new JWKSet(keys(clock.instant()).stream().map(k -> (JWK) k.toPublicJWK()).toList());
     }
 
     private static Optional<ECKey> find(List<ECKey> keys, String kid) {
@@ -129,8 +134,8 @@ public final class SigningKeys {
     private Optional<ECKey> open(SigningKeyRepository.StoredKey stored) {
         try {
             ECKey key = ECKey.parse(cipher.open(stored.kid(), stored.sealedPrivateJwk()));
-            return Optional.of(new ECKey.Builder(key).issueTime(java.util.Date.from(stored.createdAt()))
-                    .expirationTime(java.util.Date.from(stored.expiresAt())).build());
+            return Optional.of(new ECKey.Builder(key).issueTime(Date.from(stored.createdAt()))
+                    .expirationTime(Date.from(stored.expiresAt())).build());
         } catch (ParseException | RuntimeException e) {
             LOG.severe("OAuth signing key " + stored.kid() + " cannot be opened (wrong key-encryption key?); skipped");
             return Optional.empty();
@@ -139,7 +144,7 @@ public final class SigningKeys {
 
     private SigningKeyRepository.StoredKey generate(Instant at) {
         // milliseconds: what a JWK's iat keeps, so the stored and the loaded creation times agree
-        Instant now = at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Instant now = at.truncatedTo(ChronoUnit.MILLIS);
         String kid = UUID.randomUUID().toString();
         try {
             ECKey key = new ECKeyGenerator(Curve.P_256).keyID(kid).algorithm(JWSAlgorithm.ES256)

@@ -17,6 +17,7 @@ import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Access tokens as RFC 9068 JWTs: header {@code typ} {@code at+jwt}, ES256 with the current {@link SigningKeys}
@@ -49,8 +51,8 @@ public final class AccessTokens {
     private static final int MAX_CACHED_KEYS = 64;
 
     private final SigningKeys keys;
-    private final Map<String, JWSSigner> signers = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<String, JWSVerifier> verifiers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, JWSSigner> signers = new ConcurrentHashMap<>();
+    private final Map<String, JWSVerifier> verifiers = new ConcurrentHashMap<>();
     private final Issuer issuer;
     private final Duration ttl;
     private final InstantSource clock;
@@ -118,10 +120,10 @@ public final class AccessTokens {
 
     /** Signs a new token as {@code spec} says. */
     public Issued issue(Spec spec) {
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Instant expiresAt = now.plus(spec.ttl());
         if (spec.notAfter().isPresent() && spec.notAfter().get().isBefore(expiresAt)) {
-            expiresAt = spec.notAfter().get().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            expiresAt = spec.notAfter().get().truncatedTo(ChronoUnit.SECONDS);
         }
         Claims claims = new Claims(spec.subject(), spec.subjectKind(), spec.clientId(), spec.scopes(), spec.audience(),
                 UUID.randomUUID().toString(), now, expiresAt, spec.grantId(), spec.actors());

@@ -10,6 +10,7 @@ import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,7 +50,7 @@ final class AuthorizationCodeGrant implements TokenGrant {
         String verifier = required(form, "code_verifier");
         Optional<String> resource = Optional.ofNullable(form.get("resource"));
         byte[] hash = Tokens.hash(code);
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         GrantOutcome outcome = grants.db().inTransaction(conn -> {
             Optional<CodeRepository.Code> found = codes.lock(conn, hash);
             if (found.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.warden.api.oauth.token;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.pipeline.contract.CleanText;
 import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -48,7 +49,7 @@ final class OAuthEvents {
         g.put("id", grant.id());
         g.put("scope", grant.scope());
         g.put("resource", grant.resource());
-        g.put("expiresAt", dev.warden.pipeline.contract.Json.timestamp(grant.expiresAt()));
+        g.put("expiresAt", Json.timestamp(grant.expiresAt()));
         data.put("grant", g);
         data.put("method", "oauth_" + grant.grantType());
         data.put("ip", ip);

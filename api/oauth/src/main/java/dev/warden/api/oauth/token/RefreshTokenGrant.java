@@ -6,8 +6,11 @@ import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +34,7 @@ final class RefreshTokenGrant implements TokenGrant {
         this.clock = clock;
     }
 
-    private GrantOutcome reused(java.sql.Connection conn, GrantRepository.Grant grant) throws java.sql.SQLException {
+    private GrantOutcome reused(Connection conn, GrantRepository.Grant grant) throws SQLException {
         grants.revokeGrant(conn, grant.id(), "refresh token reused", clock.instant());
         return new GrantOutcome.Refused(OAuthException.invalidGrant(
                 "the refresh token was already used; every token of this grant is now revoked"));
@@ -52,7 +55,7 @@ final class RefreshTokenGrant implements TokenGrant {
         Optional<String> scope = Optional.ofNullable(form.get("scope"));
         Optional<String> resource = Optional.ofNullable(form.get("resource"));
         byte[] hash = Tokens.hash(token);
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         GrantOutcome outcome = grants.db().inTransaction(conn -> {
             Optional<GrantRepository.RefreshToken> found = grants.lockRefreshToken(conn, hash, now);
             if (found.isEmpty()) {

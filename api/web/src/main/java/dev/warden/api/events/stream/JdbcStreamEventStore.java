@@ -14,6 +14,7 @@ import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.sinks.AuditRows;
 import dev.warden.sinks.SinkNames;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -119,7 +120,7 @@ public final class JdbcStreamEventStore implements StreamEventStore {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(NEWEST)) {
                 ps.setTimestamp(1, Timestamp.from(since));
-                java.sql.Array names = conn.createArrayOf("text", types.stream().map(EventType::wireName).toArray());
+                Array names = conn.createArrayOf("text", types.stream().map(EventType::wireName).toArray());
                 ps.setArray(2, names);
                 ps.setArray(3, names);
                 ps.setInt(4, limit);

@@ -2,15 +2,17 @@ package dev.warden.api.events.stream;
 
 import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * One SSE client. The hub only enqueues (never blocks on a slow client); the request's own thread writes.
@@ -50,7 +52,7 @@ final class SseConnection {
     }
 
     /** The audience of this connection's subscriber (how the hub indexes it). */
-    java.util.Optional<Subscriber.Audience> audience() {
+    Optional<Subscriber.Audience> audience() {
         return subscriber.audience();
     }
 
@@ -139,7 +141,7 @@ final class SseConnection {
 
     /** Writer side: a control event outside the id sequence (no {@code id:} line). */
     void sendControl(String name, Map<String, Object> data) throws IOException {
-        byte[] json = dev.warden.pipeline.contract.Json.mapper().writeValueAsBytes(data);
+        byte[] json = Json.mapper().writeValueAsBytes(data);
         write(name, null, json);
     }
 
