@@ -5,7 +5,7 @@
 # inside each event, and
 # measures publish-to-receive latency for every delivery (deploy/bench/sse/SseLoad.java), the resident memory
 # per connection (VmRSS after connecting - before, / clients) and the server's CPU. Prints one table and the
-# Warden/Pushpin ratios; see docs/benchmarks.md ("SSE fan-out: Warden vs Pushpin").
+# Warden/Pushpin ratios; see docs/benchmarks-notebook.md ("SSE fan-out: Warden vs Pushpin").
 #
 #   deploy/bench/sse.sh
 #
