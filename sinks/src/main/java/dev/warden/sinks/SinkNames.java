@@ -15,6 +15,5 @@ public final class SinkNames {
     /** Prefix of an external audit sink's name in dead letters ({@code audit-sink:splunk-hec}). */
     public static final String AUDIT_SINK_PREFIX = "audit-sink:";
 
-    private SinkNames() {
-    }
+    private SinkNames() {}
 }

@@ -28,8 +28,13 @@ public final class SinkTables implements AutoCloseable {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setURL(jdbcUrl);
         ds.setCurrentSchema(schema);
-        Flyway.configure().dataSource(ds).schemas(schema).createSchemas(true).locations("classpath:db/migration")
-                .load().migrate();
+        Flyway.configure()
+                .dataSource(ds)
+                .schemas(schema)
+                .createSchemas(true)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         return new SinkTables(ds, schema);
     }
 
@@ -39,7 +44,8 @@ public final class SinkTables implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement st = c.createStatement()) {
             st.execute("DROP SCHEMA " + schema + " CASCADE");
         }
     }

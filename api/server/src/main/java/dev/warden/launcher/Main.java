@@ -44,8 +44,7 @@ public final class Main {
         int run(Map<String, String> options, PrintStream out);
     }
 
-    private Main() {
-    }
+    private Main() {}
 
     /** The production entry point: {@code serve} (the image's command) and {@code help}. */
     public static void main(String[] args) {
@@ -76,9 +75,12 @@ public final class Main {
         }
         Map<String, String> options = options(List.of(args).subList(1, args.length));
         return switch (args[0]) {
-            case "dev" -> dev.orElseThrow(() -> new IllegalArgumentException("'dev' is not part of this build: the "
-                    + "production image runs 'serve'; 'warden dev' is the developer distribution that ./warden runs"))
-                    .run(options, out);
+            case "dev" ->
+                dev.orElseThrow(
+                                () -> new IllegalArgumentException(
+                                        "'dev' is not part of this build: the "
+                                                + "production image runs 'serve'; 'warden dev' is the developer distribution that ./warden runs"))
+                        .run(options, out);
             case "serve" -> serve(options, out);
             default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'\n" + USAGE);
         };
@@ -86,23 +88,29 @@ public final class Main {
 
     private static int serve(Map<String, String> options, PrintStream out) {
         WardenConfig config = config(options);
-        String kafka = config.kafka().bootstrap().orElseThrow(() -> new IllegalArgumentException(
-                "serve needs Kafka: set WARDEN_KAFKA_BOOTSTRAP, warden.kafka.bootstrap or --kafka"));
-        String pg = config.postgres().url().orElseThrow(() -> new IllegalArgumentException(
-                "serve needs PostgreSQL: set WARDEN_PG_URL, warden.pg.url or --postgres"));
+        String kafka = config.kafka()
+                .bootstrap()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "serve needs Kafka: set WARDEN_KAFKA_BOOTSTRAP, warden.kafka.bootstrap or --kafka"));
+        String pg = config.postgres()
+                .url()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "serve needs PostgreSQL: set WARDEN_PG_URL, warden.pg.url or --postgres"));
         WardenPlatform platform = WardenPlatform.start(config, kafka, pg, Clock.systemUTC());
         out.printf("Warden serving roles %s on %s%n", config.roles(), platform.baseUri());
         if (config.bootstrapToken().isEmpty()) {
             out.printf("No WARDEN_BOOTSTRAP_TOKEN was set; this process's admin token is: %s%n", platform.adminToken());
         }
-        awaitShutdown(platform, () -> { });
+        awaitShutdown(platform, () -> {});
         return 0;
     }
 
     /** The configuration (defaults, the file, WARDEN_* variables; see ConfigLoader) with the command-line options on top. */
     public static WardenConfig config(Map<String, String> options) {
-        WardenConfig.Builder b = WardenConfig.from(ConfigLoader.load(Optional.ofNullable(options.get("config"))
-                .map(Path::of))).toBuilder();
+        WardenConfig.Builder b =
+                WardenConfig.from(ConfigLoader.load(
+                                Optional.ofNullable(options.get("config")).map(Path::of)))
+                        .toBuilder();
         Optional.ofNullable(options.get("port")).map(Main::port).ifPresent(b::port);
         Optional.ofNullable(options.get("roles")).ifPresent(b::roles);
         Optional.ofNullable(options.get("kafka")).ifPresent(b::kafkaBootstrap);
@@ -152,16 +160,19 @@ public final class Main {
     /** Blocks until the JVM is asked to stop, then closes the platform and then what it ran on. */
     public static void awaitShutdown(WardenPlatform platform, AutoCloseable infra) {
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("warden: stopping...");
-            platform.close();
-            try {
-                infra.close();
-            } catch (Exception e) {
-                System.err.println("warden: error while stopping: " + e.getMessage());
-            }
-            stopped.countDown();
-        }, "warden-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("warden: stopping...");
+                            platform.close();
+                            try {
+                                infra.close();
+                            } catch (Exception e) {
+                                System.err.println("warden: error while stopping: " + e.getMessage());
+                            }
+                            stopped.countDown();
+                        },
+                        "warden-shutdown"));
         try {
             stopped.await();
         } catch (InterruptedException e) {

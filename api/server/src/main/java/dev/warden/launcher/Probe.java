@@ -16,10 +16,10 @@ import java.time.Duration;
 public final class Probe {
     /** What {@code probe} checks when given no URL: this process's own health, on the default port. */
     public static final String DEFAULT_URL = "http://127.0.0.1:8080/observe/health";
+
     static final int TIMEOUT_SECONDS = 2;
 
-    private Probe() {
-    }
+    private Probe() {}
 
     /** Probes {@link #DEFAULT_URL}; see {@link #run(String, PrintStream)}. */
     public static int run(PrintStream out) {
@@ -30,8 +30,12 @@ public final class Probe {
     public static int run(String target, PrintStream out) {
         Duration timeout = Duration.ofSeconds(TIMEOUT_SECONDS);
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build()) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(target)).timeout(timeout).GET().build();
-            int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(target))
+                    .timeout(timeout)
+                    .GET()
+                    .build();
+            int status =
+                    client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
             out.printf("probe: %s %d%n", target, status);
             return status == 200 ? 0 : 1;
         } catch (InterruptedException e) {
@@ -40,8 +44,9 @@ public final class Probe {
             return 1;
         } catch (Exception e) {
             // IOException (refused, reset, timed out) and IllegalArgumentException (a malformed URL) alike.
-            out.printf("probe: %s failed: %s%n", target, e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            out.printf(
+                    "probe: %s failed: %s%n",
+                    target, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
             return 1;
         }
     }

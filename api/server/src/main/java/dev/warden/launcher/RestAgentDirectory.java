@@ -18,8 +18,9 @@ import java.util.Optional;
  * agents by token through the same cache {@code POST /authorize} uses, delegations, and policies through the
  * authorize path's resolver.
  */
-record RestAgentDirectory(AgentRepository agents, AgentTokens tokens, DelegationRepository delegations,
-                          PolicyResolver policies) implements AgentDirectory {
+record RestAgentDirectory(
+        AgentRepository agents, AgentTokens tokens, DelegationRepository delegations, PolicyResolver policies)
+        implements AgentDirectory {
     @Override
     public Optional<Agent> agent(AgentId id) {
         return agents.find(id);

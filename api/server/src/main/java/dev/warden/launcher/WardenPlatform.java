@@ -59,8 +59,8 @@ import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.agents.AgentClientRepository;
 import dev.warden.api.oauth.agents.AgentClientRoutes;
 import dev.warden.api.oauth.server.OAuthServer;
-import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.HealthRoutes;
 import dev.warden.api.observe.HttpObservation;
 import dev.warden.api.observe.Logs;
@@ -123,8 +123,13 @@ public final class WardenPlatform implements AutoCloseable {
     private final RouteTable routes;
     private final Authenticator authenticator;
 
-    private WardenPlatform(Deque<AutoCloseable> resources, WebServer server, String adminToken, List<HealthCheck> checks,
-                           RouteTable routes, Authenticator authenticator) {
+    private WardenPlatform(
+            Deque<AutoCloseable> resources,
+            WebServer server,
+            String adminToken,
+            List<HealthCheck> checks,
+            RouteTable routes,
+            Authenticator authenticator) {
         this.resources = resources;
         this.server = server;
         this.adminToken = adminToken;
@@ -171,14 +176,15 @@ public final class WardenPlatform implements AutoCloseable {
      * @param kafkaBootstrap Kafka {@code host:port} list
      * @param jdbcUrl        PostgreSQL JDBC URL
      */
-    public static WardenPlatform start(WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock) {
-        return start(config, kafkaBootstrap, jdbcUrl, clock,
-                config.tracing() ? Tracing.fromEnvironment() : Tracing.off());
+    public static WardenPlatform start(
+            WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock) {
+        return start(
+                config, kafkaBootstrap, jdbcUrl, clock, config.tracing() ? Tracing.fromEnvironment() : Tracing.off());
     }
 
     /** As {@link #start(WardenConfig, String, String, InstantSource)}, recording spans with {@code tracing}. */
-    public static WardenPlatform start(WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock,
-                                       Tracing tracing) {
+    public static WardenPlatform start(
+            WardenConfig config, String kafkaBootstrap, String jdbcUrl, InstantSource clock, Tracing tracing) {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
             push(resources, tracing);
@@ -198,8 +204,8 @@ public final class WardenPlatform implements AutoCloseable {
                 QuotaRole quota = push(resources, QuotaRole.start(config, kafkaBootstrap, tracing.tracer()));
                 allChecks.add(quota.health());
             }
-            Database db = push(resources, Database.connect(jdbcUrl, config.postgres().pool(),
-                    Optional.of(metrics.registry())));
+            Database db = push(
+                    resources, Database.connect(jdbcUrl, config.postgres().pool(), Optional.of(metrics.registry())));
             db.migrate();
             allChecks.add(0, StandardChecks.postgres(db));
             allChecks.add(1, StandardChecks.kafka(admin));
@@ -207,62 +213,129 @@ public final class WardenPlatform implements AutoCloseable {
             KafkaProducer<String, byte[]> producer =
                     push(resources, KafkaClients.durableProducer(kafkaBootstrap, config.instanceId() + "-events"));
             push(resources, new KafkaClientMetrics(producer)).bindTo(metrics.registry());
-            EventOutbox outbox = push(resources, new EventOutbox(db, producer, config.kafka().topics().events(),
-                    config.kafka().topics().audit()));
+            EventOutbox outbox = push(
+                    resources,
+                    new EventOutbox(
+                            db,
+                            producer,
+                            config.kafka().topics().events(),
+                            config.kafka().topics().audit()));
             outbox.start(1_000);
 
             JdbcAgentRepository agentRepository = new JdbcAgentRepository(db);
             JdbcApiTokenRepository tokenRepository = new JdbcApiTokenRepository(db);
             JdbcDelegationRepository delegationRepository = new JdbcDelegationRepository(db);
             // Open registration at /mcp/register counts as anonymous registration for its per-IP cap (SPEC Limits).
-            RateLimiting rateLimiting = push(resources, RateLimiting.start(config.rateLimit(), config.redisUrl(),
-                    config.oauth().allowAnonymousRegistration() || config.oauth().mcpRegistrationOpen(), clock));
-            UsersComponent users = UsersComponent.create(config.users(), db, outbox, rateLimiting.clientIp(), clock,
+            RateLimiting rateLimiting = push(
+                    resources,
+                    RateLimiting.start(
+                            config.rateLimit(),
+                            config.redisUrl(),
+                            config.oauth().allowAnonymousRegistration()
+                                    || config.oauth().mcpRegistrationOpen(),
+                            clock));
+            UsersComponent users = UsersComponent.create(
+                    config.users(),
+                    db,
+                    outbox,
+                    rateLimiting.clientIp(),
+                    clock,
                     config.server().maxBodyBytes());
             AgentTokenResolver agentTokens = new AgentTokenResolver(agentRepository, clock);
             Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
             PolicyResolver resolver = new PolicyResolver(agentRepository, delegationRepository, clock);
-            OAuthServer oauth = push(resources, new OAuthServer(config.oauth(), issuer, db, users,
-                    new RestAgentDirectory(agentRepository, agentTokens.cached(), delegationRepository, resolver),
-                    rateLimiting.clientIp(),
-                    config.webhooks().allowPrivateTargets(), clock));
-            Authenticator authenticator = Authenticator.standard(Tokens.hash(adminToken), agentTokens, tokenRepository,
-                    users.service(), clock).with(oauth.accessTokenResolver());
+            OAuthServer oauth = push(
+                    resources,
+                    new OAuthServer(
+                            config.oauth(),
+                            issuer,
+                            db,
+                            users,
+                            new RestAgentDirectory(
+                                    agentRepository, agentTokens.cached(), delegationRepository, resolver),
+                            rateLimiting.clientIp(),
+                            config.webhooks().allowPrivateTargets(),
+                            clock));
+            Authenticator authenticator = Authenticator.standard(
+                            Tokens.hash(adminToken), agentTokens, tokenRepository, users.service(), clock)
+                    .with(oauth.accessTokenResolver());
             SinkCounters counters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
-            Webhooks webhooks = Webhooks.create(config.webhooks(), config.runs(Role.API) || config.runs(Role.SINKS), db,
-                    clock);
+            Webhooks webhooks =
+                    Webhooks.create(config.webhooks(), config.runs(Role.API) || config.runs(Role.SINKS), db, clock);
             if (config.runs(Role.SINKS)) {
-                SinksRole sinks = push(resources, SinksRole.start(config, kafkaBootstrap, admin, db,
-                        AuditSinks.build(config.auditSinks(), clock), counters, clock, tracing.tracer()));
+                SinksRole sinks = push(
+                        resources,
+                        SinksRole.start(
+                                config,
+                                kafkaBootstrap,
+                                admin,
+                                db,
+                                AuditSinks.build(config.auditSinks(), clock),
+                                counters,
+                                clock,
+                                tracing.tracer()));
                 allChecks.add(sinks.health());
                 sinkHealth.addAll(sinks.sinkHealth());
-                Webhooks.Worker webhookWorker = push(resources, webhooks.startWorker(kafkaBootstrap,
-                        config.streams().applicationPrefix() + "webhooks", config.kafka().topics().events()));
+                Webhooks.Worker webhookWorker = push(
+                        resources,
+                        webhooks.startWorker(
+                                kafkaBootstrap,
+                                config.streams().applicationPrefix() + "webhooks",
+                                config.kafka().topics().events()));
                 allChecks.add(webhookWorker.health());
                 sinkHealth.add(webhookWorker.sinkHealth());
             }
             boolean api = config.runs(Role.API);
             List<WardenApi.Mount> mounts = List.of();
             if (api) {
-                List<WardenApi.Mount> all = new ArrayList<>(apiRoutes(config, kafkaBootstrap, admin, clock, resources, db,
-                        producer, outbox, agentRepository, tokenRepository, delegationRepository, authenticator,
-                        agentTokens, resolver, counters, metrics, tracing, allChecks, issuer, oauth.agentClients(),
+                List<WardenApi.Mount> all = new ArrayList<>(apiRoutes(
+                        config,
+                        kafkaBootstrap,
+                        admin,
+                        clock,
+                        resources,
+                        db,
+                        producer,
+                        outbox,
+                        agentRepository,
+                        tokenRepository,
+                        delegationRepository,
+                        authenticator,
+                        agentTokens,
+                        resolver,
+                        counters,
+                        metrics,
+                        tracing,
+                        allChecks,
+                        issuer,
+                        oauth.agentClients(),
                         oauth.tokenGrants().types()));
                 all.addAll(oauth.mounts(authenticator, config.server().maxBodyBytes()));
-                all.add(new WardenApi.Mount("/webhooks", webhooks.routes(config.server().maxBodyBytes())));
+                all.add(new WardenApi.Mount(
+                        "/webhooks", webhooks.routes(config.server().maxBodyBytes())));
                 all.add(new WardenApi.Mount("/auth", users.routes()));
-                Doctor doctor = push(resources, Doctor.start(DoctorSettings.from(config), issuer,
-                        rateLimiting.clientIp(), sinkHealth, db, clock));
+                Doctor doctor = push(
+                        resources,
+                        Doctor.start(
+                                DoctorSettings.from(config), issuer, rateLimiting.clientIp(), sinkHealth, db, clock));
                 all.add(new WardenApi.Mount("/auth/admin/doctor", new DoctorRoutes(doctor)));
                 mounts = List.copyOf(all);
             }
             RouteTable routes = new RouteTable();
             WardenApi wardenApi = new WardenApi(
-                    new AuthFilter(authenticator, routes, Optional.of(new AuthFilter.CookieSessions(
-                            users.cookies().name(), issuer::origin)), oauth.challenges()),
-                    new HealthRoutes(allChecks, config.roles().stream().map(Role::wireName).sorted().toList()),
-                    new MetricsRoutes(metrics), mounts, routes);
+                    new AuthFilter(
+                            authenticator,
+                            routes,
+                            Optional.of(new AuthFilter.CookieSessions(
+                                    users.cookies().name(), issuer::origin)),
+                            oauth.challenges()),
+                    new HealthRoutes(
+                            allChecks,
+                            config.roles().stream().map(Role::wireName).sorted().toList()),
+                    new MetricsRoutes(metrics),
+                    mounts,
+                    routes);
             WardenMeters.audit(metrics.registry(), counters);
             WardenMeters.webhooks(metrics.registry(), webhooks.counters());
             WardenMeters.sinks(metrics.registry(), sinkHealth);
@@ -271,7 +344,8 @@ public final class WardenPlatform implements AutoCloseable {
             if (tracing.enabled()) {
                 routing.addFilter(new TracingFilter(tracing.tracer(), routes));
             }
-            routing.addFilter(new HttpObservation(metrics.registry(), routes, config.log().access()));
+            routing.addFilter(
+                    new HttpObservation(metrics.registry(), routes, config.log().access()));
             if (api) {
                 // Before authentication, so that public endpoints (sign-in, sign-up) are limited too.
                 // CORS first: preflights carry no token, and a browser client must be able to read a 429 too.
@@ -301,17 +375,28 @@ public final class WardenPlatform implements AutoCloseable {
         }
     }
 
-
-    private static List<WardenApi.Mount> apiRoutes(WardenConfig config, String kafkaBootstrap, Admin admin,
-                                       InstantSource clock,
-                                       Deque<AutoCloseable> resources, Database db, KafkaProducer<String, byte[]> producer,
-                                       EventOutbox outbox, JdbcAgentRepository agentRepository,
-                                       JdbcApiTokenRepository tokenRepository,
-                                       JdbcDelegationRepository delegationRepository, Authenticator authenticator,
-                                       AgentTokenResolver agentTokens,
-                                       PolicyResolver resolver, SinkCounters counters, Metrics metrics,
-                                       Tracing tracing, List<HealthCheck> checks, Issuer issuer,
-                                       AgentClientRepository agentClients, List<String> grantTypes) {
+    private static List<WardenApi.Mount> apiRoutes(
+            WardenConfig config,
+            String kafkaBootstrap,
+            Admin admin,
+            InstantSource clock,
+            Deque<AutoCloseable> resources,
+            Database db,
+            KafkaProducer<String, byte[]> producer,
+            EventOutbox outbox,
+            JdbcAgentRepository agentRepository,
+            JdbcApiTokenRepository tokenRepository,
+            JdbcDelegationRepository delegationRepository,
+            Authenticator authenticator,
+            AgentTokenResolver agentTokens,
+            PolicyResolver resolver,
+            SinkCounters counters,
+            Metrics metrics,
+            Tracing tracing,
+            List<HealthCheck> checks,
+            Issuer issuer,
+            AgentClientRepository agentClients,
+            List<String> grantTypes) {
         long maxBody = config.server().maxBodyBytes();
         Runnable invalidate = () -> {
             resolver.invalidateAll();
@@ -319,8 +404,9 @@ public final class WardenPlatform implements AutoCloseable {
         };
         // The first path: PostgreSQL delivers the change's NOTIFY when it commits, behind no audit traffic.
         push(resources, AccessChanges.listen(db, invalidate));
-        EventFeed feed = push(resources, new EventFeed(kafkaBootstrap, config.kafka().topics().events(),
-                config.instanceId() + "-feed"));
+        EventFeed feed = push(
+                resources,
+                new EventFeed(kafkaBootstrap, config.kafka().topics().events(), config.instanceId() + "-feed"));
         // The second path, at no extra cost: the SSE hub's own reader of warden.events, which sees each change
         // once it is on the topic (behind no transaction of audit traffic: docs/events.md).
         feed.subscribe(event -> {
@@ -330,63 +416,106 @@ public final class WardenPlatform implements AutoCloseable {
         });
         feed.meters().bindTo(metrics.registry());
         feed.start();
-        EventStream stream = push(resources, new EventStream(EventStreamConfig.builder()
-                .maxConnections(config.eventStream().maxConnections())
-                .heartbeatInterval(Duration.ofMillis(config.eventStream().heartbeatIntervalMs()))
-                .maxPerSubscriber(config.eventStream().maxPerSubscriber())
-                .adminReserve(config.eventStream().adminReserve())
-                .validateToken(token -> authenticator.authenticate(token)
-                        .filter(p -> p.holds(STREAM_SCOPE) && p.validFor(issuer.restResource()))
-                        .map(WardenPlatform::subscriber))
-                .build(), new JdbcStreamEventStore(db, config.kafka().topics().events()), feed.startPosition()));
+        EventStream stream = push(
+                resources,
+                new EventStream(
+                        EventStreamConfig.builder()
+                                .maxConnections(config.eventStream().maxConnections())
+                                .heartbeatInterval(
+                                        Duration.ofMillis(config.eventStream().heartbeatIntervalMs()))
+                                .maxPerSubscriber(config.eventStream().maxPerSubscriber())
+                                .adminReserve(config.eventStream().adminReserve())
+                                .validateToken(token -> authenticator
+                                        .authenticate(token)
+                                        .filter(p -> p.holds(STREAM_SCOPE) && p.validFor(issuer.restResource()))
+                                        .map(WardenPlatform::subscriber))
+                                .build(),
+                        new JdbcStreamEventStore(db, config.kafka().topics().events()),
+                        feed.startPosition()));
         feed.subscribe(tracing.traced("sse deliver", SpanKind.CONSUMER, FeedEvent::trace, stream::emit));
         WardenMeters.stream(metrics.registry(), stream);
-        DelegationService delegations = new DelegationService(delegationRepository, agentRepository, resolver, outbox,
-                clock);
+        DelegationService delegations =
+                new DelegationService(delegationRepository, agentRepository, resolver, outbox, clock);
         OrganizationService organizations = new OrganizationService(new JdbcOrganizationRepository(db), outbox, clock);
-        AgentService agents = new AgentService(agentRepository, outbox, clock, List.of(
-                (agent, change, actor) -> invalidate.run(),
-                (agent, change, actor) -> {
+        AgentService agents = new AgentService(
+                agentRepository,
+                outbox,
+                clock,
+                List.of((agent, change, actor) -> invalidate.run(), (agent, change, actor) -> {
                     if (change == EventType.AGENT_REVOKED) {
                         delegations.revokeChainsFrom(agent.id(), actor);
                     }
-                }), organizations);
-        QuotaClient quota = push(resources, new QuotaClient(kafkaBootstrap, config.kafka().topics().quotaRequests(),
-                config.kafka().topics().quotaReplies(), config.instanceId(), Duration.ofSeconds(5)));
-        DashboardView dashboardView = push(resources, new DashboardView(kafkaBootstrap,
-                config.kafka().topics().dashboardHourly(), config.kafka().topics().dashboardTotals(),
-                config.instanceId() + "-dashboard"));
+                }),
+                organizations);
+        QuotaClient quota = push(
+                resources,
+                new QuotaClient(
+                        kafkaBootstrap,
+                        config.kafka().topics().quotaRequests(),
+                        config.kafka().topics().quotaReplies(),
+                        config.instanceId(),
+                        Duration.ofSeconds(5)));
+        DashboardView dashboardView = push(
+                resources,
+                new DashboardView(
+                        kafkaBootstrap,
+                        config.kafka().topics().dashboardHourly(),
+                        config.kafka().topics().dashboardTotals(),
+                        config.instanceId() + "-dashboard"));
         dashboardView.start();
-        checks.add(consumersHealth(Map.of("event-feed", feed::health, "quota-replies", quota::health,
-                "dashboard-view", dashboardView::health)));
-        AuditPublisher audit = new AuditPublisher(producer, config.kafka().topics().audit(), counters,
-                tracing.tracer());
+        checks.add(consumersHealth(Map.of(
+                "event-feed", feed::health, "quota-replies", quota::health, "dashboard-view", dashboardView::health)));
+        AuditPublisher audit =
+                new AuditPublisher(producer, config.kafka().topics().audit(), counters, tracing.tracer());
         FunctionCounter.builder("warden.audit.publish.failures", audit, AuditPublisher::failureCount)
                 .description("Audit entries Kafka did not acknowledge (each answered 503; no decision made).")
                 .register(metrics.registry());
-        AuthorizationService authorization = new AuthorizationService(resolver, quota, audit, clock,
-                new DecisionMeters(metrics.registry()));
-        JdbcAuditReader auditReader = new JdbcAuditReader(db, config.kafka().topics().audit());
+        AuthorizationService authorization =
+                new AuthorizationService(resolver, quota, audit, clock, new DecisionMeters(metrics.registry()));
+        JdbcAuditReader auditReader =
+                new JdbcAuditReader(db, config.kafka().topics().audit());
         DashboardStats dashboard = new DashboardStats(dashboardView, agentRepository, clock);
         List<WardenApi.Mount> mounts = new ArrayList<>(List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
                 new WardenApi.Mount("/agents", new AgentClientRoutes(agents::manageable, agentClients, issuer, clock)),
-                new WardenApi.Mount("/agents", new CostRoutes(new CostService(agentRepository, db, outbox, clock), maxBody)),
+                new WardenApi.Mount(
+                        "/agents", new CostRoutes(new CostService(agentRepository, db, outbox, clock), maxBody)),
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(tokenRepository, clock, maxBody)),
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
                 new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, maxBody)),
-                new WardenApi.Mount("/audit", new AuditRoutes(auditReader,
-                        new AuditTopicEnd(admin, config.kafka().topics().audit(), audit), counters, Duration.ofSeconds(5))),
+                new WardenApi.Mount(
+                        "/audit",
+                        new AuditRoutes(
+                                auditReader,
+                                new AuditTopicEnd(admin, config.kafka().topics().audit(), audit),
+                                counters,
+                                Duration.ofSeconds(5))),
                 new WardenApi.Mount("/dashboard", new DashboardRoutes(dashboard)),
-                new WardenApi.Mount("/mcp", McpRoutes.create(agents, authorization, auditReader, dashboard, clock, issuer,
-                        config.oauth().allowedOrigins(), maxBody)),
+                new WardenApi.Mount(
+                        "/mcp",
+                        McpRoutes.create(
+                                agents,
+                                authorization,
+                                auditReader,
+                                dashboard,
+                                clock,
+                                issuer,
+                                config.oauth().allowedOrigins(),
+                                maxBody)),
                 new WardenApi.Mount("/admin/dead-letters", new DeadLetterRoutes(new DeadLetterRepository(db))),
-                new WardenApi.Mount(WardenApi.EVENT_STREAM_PATH,
+                new WardenApi.Mount(
+                        WardenApi.EVENT_STREAM_PATH,
                         rules -> rules.any("/", Access.selfAuthenticating(), stream::handleRequest)),
                 new WardenApi.Mount("/", new OpenApiRoutes(grantTypes)),
                 new WardenApi.Mount("/admin/v1", new OrganizationRoutes(organizations, maxBody)),
-                new WardenApi.Mount("/admin/v1", new OrganizationAdminRoutes(organizations, agents, delegations,
-                        new ListCursor(ServerSecrets.get(db, "list-cursor")), clock))));
+                new WardenApi.Mount(
+                        "/admin/v1",
+                        new OrganizationAdminRoutes(
+                                organizations,
+                                agents,
+                                delegations,
+                                new ListCursor(ServerSecrets.get(db, "list-cursor")),
+                                clock))));
         if (config.server().accountRoutes()) {
             mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
         }
@@ -419,7 +548,8 @@ public final class WardenPlatform implements AutoCloseable {
         return switch (AccessPolicy.eventVisibility(principal)) {
             case AccessPolicy.EventVisibility.All all -> Subscriber.administrator(principal.subjectId());
             case AccessPolicy.EventVisibility.OfUser user -> Subscriber.ofUser(principal.subjectId(), user.userId());
-            case AccessPolicy.EventVisibility.OfAgent agent -> Subscriber.ofAgent(principal.subjectId(), agent.agentId());
+            case AccessPolicy.EventVisibility.OfAgent agent ->
+                Subscriber.ofAgent(principal.subjectId(), agent.agentId());
         };
     }
 

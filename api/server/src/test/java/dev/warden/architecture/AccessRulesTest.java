@@ -17,7 +17,10 @@ import dev.warden.api.access.Principal;
 class AccessRulesTest {
     @ArchTest
     static final ArchRule onlyTheAccessPolicyTellsCallersApart = noClasses()
-            .that().resideOutsideOfPackages("dev.warden.api.access..", "dev.warden.api.auth..")
-            .should().dependOnClassesThat().belongToAnyOf(Principal.Admin.class, Principal.AgentCaller.class)
+            .that()
+            .resideOutsideOfPackages("dev.warden.api.access..", "dev.warden.api.auth..")
+            .should()
+            .dependOnClassesThat()
+            .belongToAnyOf(Principal.Admin.class, Principal.AgentCaller.class)
             .because("access rules live in dev.warden.api.access.AccessPolicy");
 }

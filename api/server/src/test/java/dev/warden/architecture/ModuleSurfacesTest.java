@@ -15,14 +15,25 @@ import com.tngtech.archunit.lang.ArchRule;
 class ModuleSurfacesTest {
     @ArchTest
     static final ArchRule theApiTierDoesNotReachIntoSinkWriters = noClasses()
-            .that().resideInAPackage("dev.warden.api..")
-            .should().dependOnClassesThat().resideInAnyPackage("dev.warden.sinks.postgres..",
-                    "dev.warden.sinks.streamstore..")
+            .that()
+            .resideInAPackage("dev.warden.api..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("dev.warden.sinks.postgres..", "dev.warden.sinks.streamstore..")
             .because("the API reads sink state through dev.warden.sinks.SinkNames and the runtime's counters");
 
     @ArchTest
     static final ArchRule theEngineStaysPure = noClasses()
-            .that().resideInAPackage("dev.warden.authorizer.engine..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "io.helidon..", "java.sql..",
-                    "javax.sql..", "dev.warden.api..", "dev.warden.sinks..", "dev.warden.pipeline..");
+            .that()
+            .resideInAPackage("dev.warden.authorizer.engine..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "org.apache.kafka..",
+                    "io.helidon..",
+                    "java.sql..",
+                    "javax.sql..",
+                    "dev.warden.api..",
+                    "dev.warden.sinks..",
+                    "dev.warden.pipeline..");
 }

@@ -14,8 +14,9 @@ import com.tngtech.archunit.lang.ArchRule;
  * its subpackages fails as well as one between siblings. Packages are by concept, each with one direction of use.
  * The modules themselves cannot form cycles: Maven refuses them.
  */
-@AnalyzeClasses(packages = "dev.warden", importOptions = {ImportOption.DoNotIncludeTests.class,
-        PackageCyclesTest.DoNotIncludeTestJars.class})
+@AnalyzeClasses(
+        packages = "dev.warden",
+        importOptions = {ImportOption.DoNotIncludeTests.class, PackageCyclesTest.DoNotIncludeTestJars.class})
 class PackageCyclesTest {
     /** Test code that reaches the classpath as a test-jar (warden-embedded's SharedInfra and its tests). */
     static final class DoNotIncludeTestJars implements ImportOption {
@@ -26,6 +27,6 @@ class PackageCyclesTest {
     }
 
     @ArchTest
-    static final ArchRule noPackageDependsOnItselfThroughOthers = slices().matching("dev.warden.(**)")
-            .should().beFreeOfCycles();
+    static final ArchRule noPackageDependsOnItselfThroughOthers =
+            slices().matching("dev.warden.(**)").should().beFreeOfCycles();
 }

@@ -81,9 +81,12 @@ class ProbeTest {
             closedPort = socket.getLocalPort();
         }
         Output out = new Output();
-        assertThat(Probe.run("http://127.0.0.1:" + closedPort + "/observe/health", out.stream)).isEqualTo(1);
-        assertThat(out.text()).startsWith("probe: http://127.0.0.1:" + closedPort + "/observe/health failed: ")
-                .endsWith("\n").hasLineCount(1);
+        assertThat(Probe.run("http://127.0.0.1:" + closedPort + "/observe/health", out.stream))
+                .isEqualTo(1);
+        assertThat(out.text())
+                .startsWith("probe: http://127.0.0.1:" + closedPort + "/observe/health failed: ")
+                .endsWith("\n")
+                .hasLineCount(1);
     }
 
     @Test
@@ -104,7 +107,8 @@ class ProbeTest {
 
     @Test
     void mainRunsProbeWithTheGivenUrl() {
-        assertThat(Main.run(new String[] {"probe", base + "/up"}, new Output().stream, Optional.empty())).isZero();
+        assertThat(Main.run(new String[] {"probe", base + "/up"}, new Output().stream, Optional.empty()))
+                .isZero();
         assertThat(Main.run(new String[] {"probe", base + "/down"}, new Output().stream, Optional.empty()))
                 .isEqualTo(1);
     }
@@ -112,14 +116,19 @@ class ProbeTest {
     @Test
     void withoutUrlProbesThisProcessHealthOnTheDefaultPort() {
         Output out = new Output();
-        assertThat(Main.run(new String[] {"probe"}, out.stream, Optional.empty())).isBetween(0, 1);
-        assertThat(out.text()).startsWith("probe: http://127.0.0.1:8080/observe/health ").hasLineCount(1);
+        assertThat(Main.run(new String[] {"probe"}, out.stream, Optional.empty()))
+                .isBetween(0, 1);
+        assertThat(out.text())
+                .startsWith("probe: http://127.0.0.1:8080/observe/health ")
+                .hasLineCount(1);
     }
 
     @Test
     void moreThanOneUrlIsAUsageError() {
-        assertThatThrownBy(() -> Main.run(new String[] {"probe", base + "/up", base + "/up"}, new Output().stream,
-                Optional.empty())).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("probe takes");
+        assertThatThrownBy(() -> Main.run(
+                        new String[] {"probe", base + "/up", base + "/up"}, new Output().stream, Optional.empty()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("probe takes");
     }
 
     private static final class Output {

@@ -40,8 +40,8 @@ import java.util.stream.Collectors;
 public final class ContractValidator {
     private static final String COMPONENT_SCHEMAS = "#/components/schemas/";
     private static final int BODY_SHOWN = 4000;
-    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options",
-            "trace");
+    private static final Set<String> METHODS =
+            Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
 
     private final JsonNode document;
     private final ObjectNode defs;
@@ -55,7 +55,8 @@ public final class ContractValidator {
     /** A validator of responses against {@code document}, an OpenAPI 3.1 document as a JSON tree. */
     public ContractValidator(JsonNode document) {
         this.document = document;
-        this.defs = (ObjectNode) rewriteRefs(document.path("components").path("schemas").deepCopy());
+        this.defs = (ObjectNode)
+                rewriteRefs(document.path("components").path("schemas").deepCopy());
     }
 
     /** A validator against the document on the classpath, the one {@code GET /openapi.json} serves. */
@@ -98,21 +99,32 @@ public final class ContractValidator {
             throw new AssertionError(operation + " is not documented");
         }
         JsonNode response = documentedResponse(op.path("responses"), status)
-                .orElseThrow(() -> failure(operation, status, "status " + status + " is not documented (documented: "
-                        + fieldNames(op.path("responses")) + ")", body));
+                .orElseThrow(() -> failure(
+                        operation,
+                        status,
+                        "status " + status + " is not documented (documented: " + fieldNames(op.path("responses"))
+                                + ")",
+                        body));
         JsonNode content = response.path("content");
         if (content.isMissingNode() || content.isEmpty()) {
             if (!body.isEmpty()) {
                 throw failure(operation, status, "a body where the document says there is none", body);
             }
         } else {
-            String type = contentType.map(ContractValidator::essence)
-                    .orElseThrow(() -> failure(operation, status, "no Content-Type; documented: " + fieldNames(content),
+            String type = contentType
+                    .map(ContractValidator::essence)
+                    .orElseThrow(() ->
+                            failure(operation, status, "no Content-Type; documented: " + fieldNames(content), body));
+            String documented = mediaType(content, type)
+                    .orElseThrow(() -> failure(
+                            operation,
+                            status,
+                            "Content-Type " + contentType.get() + " is not documented (documented: "
+                                    + fieldNames(content) + ")",
                             body));
-            String documented = mediaType(content, type).orElseThrow(() -> failure(operation, status, "Content-Type "
-                    + contentType.get() + " is not documented (documented: " + fieldNames(content) + ")", body));
             if (isJson(type)) {
-                validateJson(operation, status, documented, content.path(documented).path("schema"), body);
+                validateJson(
+                        operation, status, documented, content.path(documented).path("schema"), body);
             }
         }
         validated.add(operation + " " + status);
@@ -123,7 +135,10 @@ public final class ContractValidator {
     public Set<String> documentedOperations() {
         Set<String> out = new TreeSet<>();
         for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
-            for (String method : path.getValue().propertyStream().map(Map.Entry::getKey).filter(METHODS::contains)
+            for (String method : path.getValue()
+                    .propertyStream()
+                    .map(Map.Entry::getKey)
+                    .filter(METHODS::contains)
                     .toList()) {
                 out.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey());
             }
@@ -145,7 +160,8 @@ public final class ContractValidator {
                 if (!METHODS.contains(op.getKey())) {
                     continue;
                 }
-                String route = op.getValue().has("x-warden-route") ? op.getValue().get("x-warden-route").asText()
+                String route = op.getValue().has("x-warden-route")
+                        ? op.getValue().get("x-warden-route").asText()
                         : op.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey();
                 if (out.put(route, op.getValue()) != null) {
                     throw new AssertionError(route + " is documented twice");
@@ -175,10 +191,13 @@ public final class ContractValidator {
         int compiled = 0;
         for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
             for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
-                for (Map.Entry<String, JsonNode> status : op.getValue().path("responses").properties()) {
-                    for (Map.Entry<String, JsonNode> type : resolve(status.getValue()).path("content").properties()) {
+                for (Map.Entry<String, JsonNode> status :
+                        op.getValue().path("responses").properties()) {
+                    for (Map.Entry<String, JsonNode> type :
+                            resolve(status.getValue()).path("content").properties()) {
                         if (isJson(type.getKey())) {
-                            schema(op.getKey() + " " + path.getKey() + " " + status.getKey() + " " + type.getKey(),
+                            schema(
+                                    op.getKey() + " " + path.getKey() + " " + status.getKey() + " " + type.getKey(),
                                     type.getValue().path("schema"));
                             compiled++;
                         }
@@ -199,10 +218,17 @@ public final class ContractValidator {
         if (json.isMissingNode()) {
             throw failure(operation, status, "an empty body where " + mediaType + " is documented", body);
         }
-        Set<ValidationMessage> messages = schema(operation + " " + status + " " + mediaType, schemaNode).validate(json);
+        Set<ValidationMessage> messages =
+                schema(operation + " " + status + " " + mediaType, schemaNode).validate(json);
         if (!messages.isEmpty()) {
-            throw failure(operation, status, "the body does not match the documented " + mediaType + " schema:\n  "
-                    + messages.stream().map(ValidationMessage::getMessage).sorted().collect(Collectors.joining("\n  ")),
+            throw failure(
+                    operation,
+                    status,
+                    "the body does not match the documented " + mediaType + " schema:\n  "
+                            + messages.stream()
+                                    .map(ValidationMessage::getMessage)
+                                    .sorted()
+                                    .collect(Collectors.joining("\n  ")),
                     body);
         }
     }
@@ -210,7 +236,8 @@ public final class ContractValidator {
     private JsonSchema schema(String key, JsonNode schemaNode) {
         return schemas.computeIfAbsent(key, k -> {
             JsonNode rewritten = rewriteRefs(schemaNode.deepCopy());
-            ObjectNode root = rewritten instanceof ObjectNode o ? o : Json.mapper().createObjectNode();
+            ObjectNode root =
+                    rewritten instanceof ObjectNode o ? o : Json.mapper().createObjectNode();
             root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
             root.set("$defs", defs);
             return factory.getSchema(root, config);
@@ -237,7 +264,8 @@ public final class ContractValidator {
         if (!ref.textValue().startsWith(prefix)) {
             throw new AssertionError("unsupported response reference " + ref.textValue());
         }
-        JsonNode target = document.path("components").path("responses")
+        JsonNode target = document.path("components")
+                .path("responses")
                 .path(ref.textValue().substring(prefix.length()));
         if (target.isMissingNode()) {
             throw new AssertionError("the document has no response " + ref.textValue());
@@ -246,14 +274,18 @@ public final class ContractValidator {
     }
 
     private static Optional<String> mediaType(JsonNode content, String essence) {
-        return content.propertyStream().map(Map.Entry::getKey).filter(name -> essence(name).equals(essence))
+        return content.propertyStream()
+                .map(Map.Entry::getKey)
+                .filter(name -> essence(name).equals(essence))
                 .findFirst();
     }
 
     /** {@code type/subtype} of a media type, lower case, without parameters. */
     private static String essence(String mediaType) {
         int semicolon = mediaType.indexOf(';');
-        return (semicolon < 0 ? mediaType : mediaType.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
+        return (semicolon < 0 ? mediaType : mediaType.substring(0, semicolon))
+                .strip()
+                .toLowerCase(Locale.ROOT);
     }
 
     private static boolean isJson(String mediaType) {

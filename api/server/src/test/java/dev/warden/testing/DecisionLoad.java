@@ -28,8 +28,10 @@ public final class DecisionLoad implements AutoCloseable {
         for (int c = 0; c < threads; c++) {
             clients.execute(() -> {
                 while (flowing.get()) {
-                    Http.Response res = http.post("/authorize", token, "{\"agentId\":\"" + agentId
-                            + "\",\"action\":\"read\",\"resource\":\"x:y\"}");
+                    Http.Response res = http.post(
+                            "/authorize",
+                            token,
+                            "{\"agentId\":\"" + agentId + "\",\"action\":\"read\",\"resource\":\"x:y\"}");
                     if (res.status() == 200) {
                         answered.add(res.json().get("auditId").asText());
                     }
@@ -68,7 +70,8 @@ public final class DecisionLoad implements AutoCloseable {
         Map<String, Integer> counts = new HashMap<>();
         while (System.nanoTime() < deadline) {
             counts = new HashMap<>();
-            try (Connection conn = DriverManager.getConnection(jdbcUrl); Statement st = conn.createStatement()) {
+            try (Connection conn = DriverManager.getConnection(jdbcUrl);
+                    Statement st = conn.createStatement()) {
                 st.execute("SET search_path TO " + schema);
                 try (ResultSet rs = st.executeQuery("SELECT id, count(*) FROM audit_events GROUP BY id")) {
                     while (rs.next()) {

@@ -21,31 +21,48 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * could: well-formed ones with entries that are not audit entries, and records that only claim to be batches.
  */
 public final class HandMadeBatches {
-    private HandMadeBatches() {
-    }
+    private HandMadeBatches() {}
 
     /** The bytes of an audit entry {@code id} for {@code agentId}, owned by {@code userId}, made {@code at}. */
     public static byte[] entry(String id, String agentId, String userId, Instant at) {
-        return AuditEntryCodec.encode(new AuditEntry(id, agentId, Optional.of(userId), "admin", "read", "x:hand",
-                Map.of(), AuditResult.ALLOWED, Optional.empty(), 0.1, 0, at, Optional.empty(),
+        return AuditEntryCodec.encode(new AuditEntry(
+                id,
+                agentId,
+                Optional.of(userId),
+                "admin",
+                "read",
+                "x:hand",
+                Map.of(),
+                AuditResult.ALLOWED,
+                Optional.empty(),
+                0.1,
+                0,
+                at,
+                Optional.empty(),
                 Optional.empty()));
     }
 
     /** Writes a well-formed batch of {@code entries} (each any bytes at all); answers its offset. */
     public static long produce(TestPlatform warden, String key, List<byte[]> entries) {
         long now = System.currentTimeMillis();
-        return produceRaw(warden, key, AuditBatch.encode(entries.stream()
-                .map(value -> new AuditBatch.Entry(now, "", value)).toList()));
+        return produceRaw(
+                warden,
+                key,
+                AuditBatch.encode(entries.stream()
+                        .map(value -> new AuditBatch.Entry(now, "", value))
+                        .toList()));
     }
 
     /** Writes {@code value} with the batch header, whatever it holds; answers its offset. */
     public static long produceRaw(TestPlatform warden, String key, byte[] value) {
-        Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, warden.infra().kafkaBootstrap());
+        Map<String, Object> props =
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, warden.infra().kafkaBootstrap());
         try (KafkaProducer<String, byte[]> producer =
-                     new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+                new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
             RecordHeaders headers = new RecordHeaders();
             headers.add(AuditBatch.header());
-            return producer.send(new ProducerRecord<>(warden.topics().events(), null, key, value, headers)).get()
+            return producer.send(new ProducerRecord<>(warden.topics().events(), null, key, value, headers))
+                    .get()
                     .offset();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -13,7 +13,8 @@ import java.util.Optional;
 
 /** A small HTTP client for tests against the real server. */
 public final class Http {
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
 
     public Http(URI base) {
@@ -45,7 +46,8 @@ public final class Http {
     }
 
     public Response post(String path, String token, String json) {
-        return send(builder(path, token).header("Content-Type", "application/json")
+        return send(builder(path, token)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
@@ -54,12 +56,14 @@ public final class Http {
     }
 
     public Response put(String path, String token, String json) {
-        return send(builder(path, token).header("Content-Type", "application/json")
+        return send(builder(path, token)
+                .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     public Response patch(String path, String token, String json) {
-        return send(builder(path, token).header("Content-Type", "application/json")
+        return send(builder(path, token)
+                .header("Content-Type", "application/json")
                 .method("PATCH", HttpRequest.BodyPublishers.ofString(json)));
     }
 

@@ -1,8 +1,8 @@
 package dev.warden.testing;
 
 import dev.warden.api.config.WardenConfig;
-import dev.warden.launcher.WardenPlatform;
 import dev.warden.embedded.EmbeddedKafka;
+import dev.warden.launcher.WardenPlatform;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,7 +17,8 @@ import java.util.UUID;
 public final class OwnBrokerPlatform implements AutoCloseable {
     private final Path brokerDir = SharedInfra.worldTraversableTempDir();
     private final Path stateDir = SharedInfra.worldTraversableTempDir();
-    private final String schema = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final String schema =
+            "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final String jdbcUrl;
     private final WardenPlatform platform;
     private EmbeddedKafka kafka;
@@ -26,9 +27,16 @@ public final class OwnBrokerPlatform implements AutoCloseable {
     /** Starts a broker and a platform running {@code roles} on it. */
     public OwnBrokerPlatform(SharedInfra infra, String roles) {
         this.jdbcUrl = infra.jdbcUrl();
-        WardenConfig config = WardenConfig.builder().host("127.0.0.1").port(0).roles(roles)
-                .bootstrapToken("wdn_adm_own_" + schema).pgSchema(schema).pgPoolSize(5)
-                .streamsApplicationPrefix(schema + "-").streamsStateDir(stateDir.toString()).build();
+        WardenConfig config = WardenConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .roles(roles)
+                .bootstrapToken("wdn_adm_own_" + schema)
+                .pgSchema(schema)
+                .pgPoolSize(5)
+                .streamsApplicationPrefix(schema + "-")
+                .streamsStateDir(stateDir.toString())
+                .build();
         this.kafka = EmbeddedKafka.start(brokerDir);
         this.platform = WardenPlatform.start(config, kafka.bootstrap(), jdbcUrl, Clock.systemUTC());
     }
@@ -66,7 +74,8 @@ public final class OwnBrokerPlatform implements AutoCloseable {
             if (brokerUp) {
                 kafka.close();
             }
-            try (Connection conn = DriverManager.getConnection(jdbcUrl); Statement st = conn.createStatement()) {
+            try (Connection conn = DriverManager.getConnection(jdbcUrl);
+                    Statement st = conn.createStatement()) {
                 st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             }
             SharedInfra.deleteTree(brokerDir);

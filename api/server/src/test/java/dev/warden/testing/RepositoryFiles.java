@@ -6,8 +6,7 @@ import java.util.stream.Stream;
 
 /** Files of the repository that tests check the code against (docs, deploy files), whatever module runs them. */
 public final class RepositoryFiles {
-    private RepositoryFiles() {
-    }
+    private RepositoryFiles() {}
 
     /**
      * {@code relative} (e.g. {@code docs/doctor.md}) in the repository, found upwards from the working directory.
@@ -16,8 +15,10 @@ public final class RepositoryFiles {
      */
     public static Path file(String relative) {
         Path here = Path.of("").toAbsolutePath();
-        return Stream.iterate(here, p -> p != null, Path::getParent).map(p -> p.resolve(relative))
-                .filter(Files::exists).findFirst()
+        return Stream.iterate(here, p -> p != null, Path::getParent)
+                .map(p -> p.resolve(relative))
+                .filter(Files::exists)
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException(relative + " is in no directory above " + here));
     }
 }

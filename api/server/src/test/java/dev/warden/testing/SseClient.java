@@ -18,8 +18,7 @@ import java.util.stream.Stream;
 /** A minimal SSE client for tests: parses {@code id/event/data} blocks and comment lines into a queue. */
 public final class SseClient implements AutoCloseable {
     /** One parsed block; {@code comment} is set for {@code : ...} lines. */
-    public record Message(String id, String event, String data, String comment) {
-    }
+    public record Message(String id, String event, String data, String comment) {}
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
@@ -82,8 +81,8 @@ public final class SseClient implements AutoCloseable {
             for (String line : (Iterable<String>) lines::iterator) {
                 if (line.isEmpty()) {
                     if (event != null || data != null) {
-                        messages.add(new Message(id, event == null ? "message" : event,
-                                data == null ? "" : data.toString(), null));
+                        messages.add(new Message(
+                                id, event == null ? "message" : event, data == null ? "" : data.toString(), null));
                     }
                     id = null;
                     event = null;
@@ -95,7 +94,8 @@ public final class SseClient implements AutoCloseable {
                 } else if (line.startsWith("event:")) {
                     event = line.substring(6).strip();
                 } else if (line.startsWith("data:")) {
-                    data = (data == null ? new StringBuilder() : data.append('\n')).append(line.substring(5).strip());
+                    data = (data == null ? new StringBuilder() : data.append('\n'))
+                            .append(line.substring(5).strip());
                 }
             }
         } catch (RuntimeException e) {

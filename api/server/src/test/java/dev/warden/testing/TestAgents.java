@@ -9,7 +9,11 @@ public final class TestAgents {
 
     private TestAgents(String ownerId) {
         body.put("ownerId", ownerId).put("name", "research-bot").put("type", "autonomous");
-        body.putArray("permissions").addObject().put("resource", "mcp:github:*").putArray("actions").add("read");
+        body.putArray("permissions")
+                .addObject()
+                .put("resource", "mcp:github:*")
+                .putArray("actions")
+                .add("read");
     }
 
     /** A valid autonomous agent owned by {@code ownerId} with one permission. */

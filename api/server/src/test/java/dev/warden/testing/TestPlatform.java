@@ -18,8 +18,8 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
     private final UnaryOperator<WardenConfig.Builder> customizer;
     private final java.util.function.Supplier<dev.warden.api.observe.Tracing> tracing;
     private final MutableClock clock = MutableClock.running();
-    private final String isolation = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
-            .toLowerCase(Locale.ROOT);
+    private final String isolation =
+            "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
     private final java.nio.file.Path stateDir = SharedInfra.worldTraversableTempDir();
     private SharedInfra infra;
     private WardenPlatform platform;
@@ -35,8 +35,9 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** A platform whose config the test adjusts, recording spans with the tracing {@code tracing} gives. */
-    public TestPlatform(UnaryOperator<WardenConfig.Builder> customizer,
-                        java.util.function.Supplier<dev.warden.api.observe.Tracing> tracing) {
+    public TestPlatform(
+            UnaryOperator<WardenConfig.Builder> customizer,
+            java.util.function.Supplier<dev.warden.api.observe.Tracing> tracing) {
         this.customizer = customizer;
         this.tracing = tracing;
     }
@@ -59,7 +60,7 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
 
     private void dropSchema() {
         try (java.sql.Connection conn = java.sql.DriverManager.getConnection(infra.jdbcUrl());
-             java.sql.Statement st = conn.createStatement()) {
+                java.sql.Statement st = conn.createStatement()) {
             st.execute("DROP SCHEMA IF EXISTS " + isolation + " CASCADE");
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException("could not drop test schema " + isolation, e);
@@ -68,16 +69,18 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
 
     /** This platform's config: port 0, own schema, own topics, a fixed admin token. */
     public WardenConfig config() {
-        return customizer.apply(WardenConfig.builder()
-                .host("127.0.0.1")
-                .port(0)
-                .instanceId("it-" + isolation)
-                .bootstrapToken("wdn_adm_test_" + isolation)
-                .pgSchema(isolation)
-                .pgPoolSize(5)
-                .streamsApplicationPrefix(isolation + "-")
-                .streamsStateDir(stateDir.toString())
-                .topics(Topics.defaults().withPrefix(isolation + "."))).build();
+        return customizer
+                .apply(WardenConfig.builder()
+                        .host("127.0.0.1")
+                        .port(0)
+                        .instanceId("it-" + isolation)
+                        .bootstrapToken("wdn_adm_test_" + isolation)
+                        .pgSchema(isolation)
+                        .pgPoolSize(5)
+                        .streamsApplicationPrefix(isolation + "-")
+                        .streamsStateDir(stateDir.toString())
+                        .topics(Topics.defaults().withPrefix(isolation + ".")))
+                .build();
     }
 
     /**
@@ -91,8 +94,12 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
     /** As {@link #startAnother(String)}, with {@code adjust} applied to the config (e.g. the API role only). */
     public WardenPlatform startAnother(String suffix, UnaryOperator<WardenConfig.Builder> adjust) {
         WardenConfig config = config();
-        return WardenPlatform.start(adjust.apply(config.toBuilder().instanceId(config.instanceId() + "-" + suffix))
-                .build(), infra.kafkaBootstrap(), infra.jdbcUrl(), clock);
+        return WardenPlatform.start(
+                adjust.apply(config.toBuilder().instanceId(config.instanceId() + "-" + suffix))
+                        .build(),
+                infra.kafkaBootstrap(),
+                infra.jdbcUrl(),
+                clock);
     }
 
     public Http http() {

@@ -122,7 +122,7 @@ public final class TlsDocumentServer implements AutoCloseable {
             }
             if (path.equals("/good.json")) {
                 byte[] body = ("{\"client_id\":\"" + url(path) + "\",\"client_name\":\"Document client\","
-                        + "\"redirect_uris\":[\"http://127.0.0.1:9/cb\"],\"token_endpoint_auth_method\":\"none\"}")
+                                + "\"redirect_uris\":[\"http://127.0.0.1:9/cb\"],\"token_endpoint_auth_method\":\"none\"}")
                         .getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
                 exchange.sendResponseHeaders(200, body.length);
@@ -140,13 +140,18 @@ public final class TlsDocumentServer implements AutoCloseable {
     private static X509Certificate selfSigned(KeyPair keys) throws Exception {
         X500Name name = new X500Name("CN=localhost");
         Instant now = Instant.now();
-        JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(now.toEpochMilli()),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), name, keys.getPublic());
+        JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                name,
+                BigInteger.valueOf(now.toEpochMilli()),
+                Date.from(now.minus(Duration.ofHours(1))),
+                Date.from(now.plus(Duration.ofDays(1))),
+                name,
+                keys.getPublic());
         builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
-        return new JcaX509CertificateConverter().getCertificate(builder.build(
-                new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+            new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")
+        }));
+        return new JcaX509CertificateConverter()
+                .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
     }
 
     @Override

@@ -28,7 +28,8 @@ import java.util.List;
  * its access as it is mounted; {@link #routes()} collects them for the authentication filter (a request that
  * matches no route needs a caller with every scope: fail closed).
  */
-public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, List<Mount> mounts, RouteTable routes) {
+public record WardenApi(
+        AuthFilter auth, HealthRoutes health, MetricsRoutes metrics, List<Mount> mounts, RouteTable routes) {
 
     public WardenApi {
         mounts = List.copyOf(mounts);
@@ -54,13 +55,20 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
         register(routing, "/observe", health);
         register(routing, "/observe", metrics);
         mounts.forEach(m -> register(routing, m.path(), m.service()));
-        routing.any((req, res) -> mapperFor(req).send(req, res,
-                new NotFoundException(ErrorCode.NOT_FOUND, "no route for " + req.prologue().method().text() + " "
-                        + req.prologue().uriPath().path())));
+        routing.any((req, res) -> mapperFor(req)
+                .send(
+                        req,
+                        res,
+                        new NotFoundException(
+                                ErrorCode.NOT_FOUND,
+                                "no route for " + req.prologue().method().text() + " "
+                                        + req.prologue().uriPath().path())));
         routing.error(WardenException.class, (req, res, e) -> mapperFor(req).send(req, res, e));
         routing.error(DatabaseException.class, (req, res, e) -> {
-            if (e.getCause() instanceof SQLTransientException || e.sqlState() != null && e.sqlState().startsWith("08")) {
-                mapperFor(req).send(req, res, new UnavailableException("the database is unavailable", Duration.ofSeconds(2)));
+            if (e.getCause() instanceof SQLTransientException
+                    || e.sqlState() != null && e.sqlState().startsWith("08")) {
+                mapperFor(req)
+                        .send(req, res, new UnavailableException("the database is unavailable", Duration.ofSeconds(2)));
             } else {
                 Problems.handleUnexpected(req, res, e);
             }
@@ -78,8 +86,10 @@ public record WardenApi(AuthFilter auth, HealthRoutes health, MetricsRoutes metr
     private ErrorMapper mapperFor(ServerRequest req) {
         String path = req.prologue().uriPath().path();
         return mounts.stream()
-                .filter(m -> path.equals(m.path()) || path.startsWith(m.path().endsWith("/") ? m.path() : m.path() + "/"))
+                .filter(m ->
+                        path.equals(m.path()) || path.startsWith(m.path().endsWith("/") ? m.path() : m.path() + "/"))
                 .max(Comparator.comparingInt(m -> m.path().length()))
-                .map(Mount::errors).orElse(Problems.REST);
+                .map(Mount::errors)
+                .orElse(Problems.REST);
     }
 }

@@ -9,8 +9,8 @@ package dev.warden.pipeline.anomaly;
  * @param burstMinDenials  denials in one minute that make a burst ...
  * @param burstMinRatio    ... when they are at least this share of the minute's calls
  */
-public record AnomalyRules(double spikeFactor, long spikeMinCalls, long warmupMinutes, long burstMinDenials,
-                           double burstMinRatio) {
+public record AnomalyRules(
+        double spikeFactor, long spikeMinCalls, long warmupMinutes, long burstMinDenials, double burstMinRatio) {
     /** The defaults: 5x baseline and 30 calls, 5 minutes warm-up, 10 denials at 50%. */
     public static AnomalyRules defaults() {
         return new AnomalyRules(5.0, 30, 5, 10, 0.5);

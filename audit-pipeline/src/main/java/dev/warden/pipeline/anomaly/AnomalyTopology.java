@@ -37,31 +37,39 @@ public final class AnomalyTopology {
     static final String STORE = "anomaly-rates";
     private static final double ALPHA = 1.0 / 60;
 
-    private AnomalyTopology() {
-    }
+    private AnomalyTopology() {}
 
     /** Adds the topology to {@code builder}. */
     public static void build(StreamsBuilder builder, String auditTopic, String eventsTopic, AnomalyRules rules) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.String(),
-                Serdes.String()));
-        builder.stream(auditTopic, Consumed.with(Serdes.String(), AuditSerdes.entries())
-                        .withTimestampExtractor(AuditSerdes.decisionTime()))
+        builder.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.String(), Serdes.String()));
+        builder.stream(
+                        auditTopic,
+                        Consumed.with(Serdes.String(), AuditSerdes.entries())
+                                .withTimestampExtractor(AuditSerdes.decisionTime()))
                 .filter((agent, entry) -> entry == null || !entry.isAdministrative())
                 .process(() -> new Detector(rules), STORE)
                 .to(eventsTopic, Produced.with(Serdes.String(), StreamEventSerdes.drafts()));
     }
 
     /** Per-agent state: current minute's counts, baseline, first minute seen, what already fired this minute. */
-    record Rate(long minute, long calls, long denied, double baseline, long firstMinute, boolean spiked,
-                boolean bursted) {
+    record Rate(
+            long minute, long calls, long denied, double baseline, long firstMinute, boolean spiked, boolean bursted) {
         static Rate parse(String s) {
             String[] f = s.split(",");
-            return new Rate(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Double.parseDouble(f[3]),
-                    Long.parseLong(f[4]), Boolean.parseBoolean(f[5]), Boolean.parseBoolean(f[6]));
+            return new Rate(
+                    Long.parseLong(f[0]),
+                    Long.parseLong(f[1]),
+                    Long.parseLong(f[2]),
+                    Double.parseDouble(f[3]),
+                    Long.parseLong(f[4]),
+                    Boolean.parseBoolean(f[5]),
+                    Boolean.parseBoolean(f[6]));
         }
 
         String format() {
-            return minute + "," + calls + "," + denied + "," + baseline + "," + firstMinute + "," + spiked + "," + bursted;
+            return minute + "," + calls + "," + denied + "," + baseline + "," + firstMinute + "," + spiked + ","
+                    + bursted;
         }
 
         /** The state as of {@code now}: closed minutes folded into the baseline, idle ones as zero calls. */
@@ -80,7 +88,8 @@ public final class AnomalyTopology {
 
         /** Adds one closed minute: a plain average over the first hour, then an hourly moving average. */
         private static double fold(double baseline, long closedBefore, long calls) {
-            return closedBefore < 60 ? (baseline * closedBefore + calls) / (closedBefore + 1)
+            return closedBefore < 60
+                    ? (baseline * closedBefore + calls) / (closedBefore + 1)
                     : baseline * (1 - ALPHA) + calls * ALPHA;
         }
     }
@@ -109,27 +118,65 @@ public final class AnomalyTopology {
             String agent = entry.agentId();
             long minute = entry.timestamp().getEpochSecond() / 60;
             String stored = rates.get(agent);
-            Rate rate = stored == null ? new Rate(minute, 0, 0, 0, minute, false, false) : Rate.parse(stored).rollTo(minute);
+            Rate rate = stored == null
+                    ? new Rate(minute, 0, 0, 0, minute, false, false)
+                    : Rate.parse(stored).rollTo(minute);
             if (minute < rate.minute()) {
                 return;
             }
             boolean denied = entry.result() != AuditResult.ALLOWED;
-            rate = new Rate(rate.minute(), rate.calls() + 1, rate.denied() + (denied ? 1 : 0), rate.baseline(),
-                    rate.firstMinute(), rate.spiked(), rate.bursted());
+            rate = new Rate(
+                    rate.minute(),
+                    rate.calls() + 1,
+                    rate.denied() + (denied ? 1 : 0),
+                    rate.baseline(),
+                    rate.firstMinute(),
+                    rate.spiked(),
+                    rate.bursted());
             if (!rate.spiked() && isSpike(rate)) {
                 double threshold = Math.max(rules.spikeMinCalls(), rules.spikeFactor() * rate.baseline());
-                emit(record, entry, "call_rate_spike", rate.calls() >= 2 * threshold, Map.of(
-                        "minute", Instant.ofEpochSecond(rate.minute() * 60).toString(), "calls", rate.calls(),
-                        "baselinePerMinute", Math.round(rate.baseline() * 100) / 100.0));
-                rate = new Rate(rate.minute(), rate.calls(), rate.denied(), rate.baseline(), rate.firstMinute(), true,
+                emit(
+                        record,
+                        entry,
+                        "call_rate_spike",
+                        rate.calls() >= 2 * threshold,
+                        Map.of(
+                                "minute",
+                                Instant.ofEpochSecond(rate.minute() * 60).toString(),
+                                "calls",
+                                rate.calls(),
+                                "baselinePerMinute",
+                                Math.round(rate.baseline() * 100) / 100.0));
+                rate = new Rate(
+                        rate.minute(),
+                        rate.calls(),
+                        rate.denied(),
+                        rate.baseline(),
+                        rate.firstMinute(),
+                        true,
                         rate.bursted());
             }
             if (!rate.bursted() && isBurst(rate)) {
-                emit(record, entry, "denial_burst", rate.denied() >= 2 * rules.burstMinDenials(), Map.of(
-                        "minute", Instant.ofEpochSecond(rate.minute() * 60).toString(), "calls", rate.calls(),
-                        "denied", rate.denied()));
-                rate = new Rate(rate.minute(), rate.calls(), rate.denied(), rate.baseline(), rate.firstMinute(),
-                        rate.spiked(), true);
+                emit(
+                        record,
+                        entry,
+                        "denial_burst",
+                        rate.denied() >= 2 * rules.burstMinDenials(),
+                        Map.of(
+                                "minute",
+                                Instant.ofEpochSecond(rate.minute() * 60).toString(),
+                                "calls",
+                                rate.calls(),
+                                "denied",
+                                rate.denied()));
+                rate = new Rate(
+                        rate.minute(),
+                        rate.calls(),
+                        rate.denied(),
+                        rate.baseline(),
+                        rate.firstMinute(),
+                        rate.spiked(),
+                        true);
             }
             rates.put(agent, rate.format());
         }
@@ -141,19 +188,29 @@ public final class AnomalyTopology {
         }
 
         private boolean isBurst(Rate rate) {
-            return rate.denied() >= rules.burstMinDenials()
-                    && rate.denied() >= rules.burstMinRatio() * rate.calls();
+            return rate.denied() >= rules.burstMinDenials() && rate.denied() >= rules.burstMinRatio() * rate.calls();
         }
 
-        private void emit(Record<String, AuditEntry> record, AuditEntry entry, String kind, boolean high,
-                          Map<String, Object> evidence) {
+        private void emit(
+                Record<String, AuditEntry> record,
+                AuditEntry entry,
+                String kind,
+                boolean high,
+                Map<String, Object> evidence) {
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("agentId", entry.agentId());
             data.put("kind", kind);
             data.put("severity", high ? "high" : "medium");
             data.put("evidence", evidence);
-            context.forward(new Record<>(entry.agentId(), new StreamEvent.Draft(EventType.ANOMALY_DETECTED,
-                    entry.timestamp(), data, Optional.of(entry.agentId()), entry.userId()), record.timestamp()));
+            context.forward(new Record<>(
+                    entry.agentId(),
+                    new StreamEvent.Draft(
+                            EventType.ANOMALY_DETECTED,
+                            entry.timestamp(),
+                            data,
+                            Optional.of(entry.agentId()),
+                            entry.userId()),
+                    record.timestamp()));
         }
     }
 }

@@ -31,18 +31,17 @@ public final class BudgetTopology {
     static final String BUDGETS = "budget-limits";
     static final String SPENT = "budget-spent";
     /** The event types the topology reads; every other event is skipped undecoded. */
-    static final Set<EventType> INPUT_TYPES = EnumSet.of(EventType.AGENT_CREATED, EventType.AGENT_UPDATED,
-            EventType.COST_RECORDED);
+    static final Set<EventType> INPUT_TYPES =
+            EnumSet.of(EventType.AGENT_CREATED, EventType.AGENT_UPDATED, EventType.COST_RECORDED);
 
-    private BudgetTopology() {
-    }
+    private BudgetTopology() {}
 
     /** Adds the topology to {@code builder}. */
     public static void build(StreamsBuilder builder, String eventsTopic) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(BUDGETS), Serdes.String(),
-                Serdes.String()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPENT), Serdes.String(),
-                Serdes.String()));
+        builder.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(BUDGETS), Serdes.String(), Serdes.String()));
+        builder.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPENT), Serdes.String(), Serdes.String()));
         builder.stream(eventsTopic, Consumed.with(Serdes.String(), StreamEventSerdes.drafts(INPUT_TYPES)))
                 .process(BudgetProcessor::new, BUDGETS, SPENT)
                 .to(eventsTopic, Produced.with(Serdes.String(), StreamEventSerdes.drafts()));
@@ -75,7 +74,7 @@ public final class BudgetTopology {
             switch (event.type()) {
                 case AGENT_CREATED, AGENT_UPDATED -> learnBudget(agent, event);
                 case COST_RECORDED -> addCost(agent, event, record);
-                default -> { }
+                default -> {}
             }
         }
 
@@ -84,7 +83,8 @@ public final class BudgetTopology {
             Object view = event.data().get("agent");
             Object budget = view instanceof Map<?, ?> m ? m.get("budget") : null;
             if (budget instanceof Map<?, ?> b && b.get("maxCostUsd") != null && b.get("period") != null) {
-                budgets.put(agent, new BigDecimal(b.get("maxCostUsd").toString()).toPlainString() + "|" + b.get("period"));
+                budgets.put(
+                        agent, new BigDecimal(b.get("maxCostUsd").toString()).toPlainString() + "|" + b.get("period"));
             } else {
                 budgets.delete(agent);
             }
@@ -100,7 +100,8 @@ public final class BudgetTopology {
             String period = limit.substring(limit.indexOf('|') + 1);
             String key = agent + "|" + periodKey(period, LocalDate.ofInstant(event.timestamp(), ZoneOffset.UTC));
             String state = spent.get(key);
-            BigDecimal before = state == null ? BigDecimal.ZERO : new BigDecimal(state.substring(0, state.indexOf('|')));
+            BigDecimal before =
+                    state == null ? BigDecimal.ZERO : new BigDecimal(state.substring(0, state.indexOf('|')));
             boolean alerted = state != null && state.endsWith("|alerted");
             BigDecimal after = before.add(new BigDecimal(cost.toString()));
             boolean crossing = !alerted && after.compareTo(max) > 0;
@@ -112,8 +113,13 @@ public final class BudgetTopology {
                 data.put("period", period);
                 data.put("periodKey", key.substring(agent.length() + 1));
                 data.put("spentUsd", after);
-                context.forward(record.withKey(agent).withValue(new StreamEvent.Draft(EventType.BUDGET_EXCEEDED,
-                        event.timestamp(), data, Optional.of(agent), event.userId())));
+                context.forward(record.withKey(agent)
+                        .withValue(new StreamEvent.Draft(
+                                EventType.BUDGET_EXCEEDED,
+                                event.timestamp(),
+                                data,
+                                Optional.of(agent),
+                                event.userId())));
             }
         }
     }

@@ -37,8 +37,7 @@ public final class AuditBatch {
     private static final byte[] VERSION = {1};
     private static final byte[] NONE = new byte[0];
 
-    private AuditBatch() {
-    }
+    private AuditBatch() {}
 
     /**
      * One audit entry in a batch.
@@ -85,7 +84,11 @@ public final class AuditBatch {
         ByteBuffer out = ByteBuffer.allocate(size).put(MAGIC).putInt(entries.size());
         for (Entry e : entries) {
             byte[] trace = e.traceparent().getBytes(StandardCharsets.US_ASCII);
-            out.putLong(e.timestamp()).putInt(trace.length).put(trace).putInt(e.value().length).put(e.value());
+            out.putLong(e.timestamp())
+                    .putInt(trace.length)
+                    .put(trace)
+                    .putInt(e.value().length)
+                    .put(e.value());
         }
         return out.array();
     }
@@ -112,8 +115,7 @@ public final class AuditBatch {
     }
 
     /** How many entries a batch holds and its newest entry's timestamp. */
-    public record Summary(int count, long newestTimestamp) {
-    }
+    public record Summary(int count, long newestTimestamp) {}
 
     /**
      * The {@link Summary} of a batch's value, without copying the entries; {@link IllegalArgumentException} when it
@@ -121,7 +123,9 @@ public final class AuditBatch {
      */
     public static Summary summary(byte[] value) {
         List<Entry> entries = read(value, false);
-        return new Summary(entries.size(), entries.stream().mapToLong(Entry::timestamp).max().orElseThrow());
+        return new Summary(
+                entries.size(),
+                entries.stream().mapToLong(Entry::timestamp).max().orElseThrow());
     }
 
     /** The entries of {@code value}, each with its bytes when {@code withValues}, else with none. */
@@ -168,8 +172,13 @@ public final class AuditBatch {
 
     /** The {@code audit} event of {@code entry}, with its id (as {@link #event(byte[], String)}). */
     public static StreamEvent event(AuditEntry entry, String id) {
-        return new StreamEvent(id, EventType.AUDIT, entry.timestamp(),
-                Map.of("entry", AuditEntryCodec.asJsonValue(entry)), Optional.of(entry.agentId()), entry.userId());
+        return new StreamEvent(
+                id,
+                EventType.AUDIT,
+                entry.timestamp(),
+                Map.of("entry", AuditEntryCodec.asJsonValue(entry)),
+                Optional.of(entry.agentId()),
+                entry.userId());
     }
 
     /** The next length-prefixed bytes of {@code in}: a copy when {@code copy}, else skipped (none). */

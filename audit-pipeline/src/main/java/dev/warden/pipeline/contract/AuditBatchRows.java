@@ -25,12 +25,10 @@ public final class AuditBatchRows {
 
     private static final byte[] MAGIC = "WAR1".getBytes(StandardCharsets.US_ASCII);
 
-    private AuditBatchRows() {
-    }
+    private AuditBatchRows() {}
 
     /** One entry's row in {@code audit_events}: its primary key {@code (ts, id)}. */
-    public record Key(long timestampMillis, String id) {
-    }
+    public record Key(long timestampMillis, String id) {}
 
     /** The header holding {@code keys}. */
     public static Header header(List<Key> keys) {

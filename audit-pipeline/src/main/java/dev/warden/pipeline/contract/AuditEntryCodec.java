@@ -14,7 +14,6 @@ import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.warden.authorizer.domain.WireEnum;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
@@ -29,12 +28,12 @@ import java.util.Optional;
  */
 public final class AuditEntryCodec {
     /** Reads a written entry back as a tree with exactly the numbers it was written with. */
-    private static final ObjectReader TREES = Json.mapper().reader()
+    private static final ObjectReader TREES = Json.mapper()
+            .reader()
             .without(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .with(JsonNodeFactory.withExactBigDecimals(true));
 
-    private AuditEntryCodec() {
-    }
+    private AuditEntryCodec() {}
 
     /** Writes the JSON object of {@code entry} to {@code g}. */
     public static void write(JsonGenerator g, AuditEntry entry) throws IOException {
@@ -117,8 +116,8 @@ public final class AuditEntryCodec {
                     case "callerId" -> f.callerId = Json.nullableString(p);
                     case "action" -> f.action = Json.nullableString(p);
                     case "resource" -> f.resource = Json.nullableString(p);
-                    case "parameters" -> f.parameters = p.currentToken() == JsonToken.VALUE_NULL ? null
-                            : Json.readNestedObject(p);
+                    case "parameters" ->
+                        f.parameters = p.currentToken() == JsonToken.VALUE_NULL ? null : Json.readNestedObject(p);
                     case "result" -> f.result = Json.nullableString(p);
                     case "reason" -> f.reason = Json.nullableString(p);
                     case "durationMs" -> f.durationMs = number(p).doubleValue();
@@ -182,11 +181,20 @@ public final class AuditEntryCodec {
         AuditEntry entry() {
             AuditResult parsed = WireEnum.parse(AuditResult.class, required("result", result))
                     .orElseThrow(() -> new IllegalArgumentException("unknown result " + result));
-            return new AuditEntry(required("id", id), required("agentId", agentId), Optional.ofNullable(userId).filter(u -> !u.isEmpty()),
-                    required("callerId", callerId), required("action", action), required("resource", resource),
-                    required("parameters", parameters), parsed, Optional.ofNullable(reason),
-                    required("durationMs", durationMs), required("tokensCost", tokensCost),
-                    Json.parseTimestamp(required("timestamp", timestamp)), Optional.ofNullable(ip),
+            return new AuditEntry(
+                    required("id", id),
+                    required("agentId", agentId),
+                    Optional.ofNullable(userId).filter(u -> !u.isEmpty()),
+                    required("callerId", callerId),
+                    required("action", action),
+                    required("resource", resource),
+                    required("parameters", parameters),
+                    parsed,
+                    Optional.ofNullable(reason),
+                    required("durationMs", durationMs),
+                    required("tokensCost", tokensCost),
+                    Json.parseTimestamp(required("timestamp", timestamp)),
+                    Optional.ofNullable(ip),
                     Optional.ofNullable(userAgent));
         }
 

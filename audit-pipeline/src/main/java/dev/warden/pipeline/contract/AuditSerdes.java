@@ -8,12 +8,12 @@ import org.apache.kafka.streams.processor.TimestampExtractor;
 
 /** Kafka serdes for audit entries, and the extractor that gives a record its decision time. */
 public final class AuditSerdes {
-    private AuditSerdes() {
-    }
+    private AuditSerdes() {}
 
     /** JSON (see {@link AuditEntryCodec}); an undecodable value deserializes to {@code null} and is skipped. */
     public static Serde<AuditEntry> entries() {
-        return Serdes.serdeFrom((Serializer<AuditEntry>) (topic, e) -> e == null ? null : AuditEntryCodec.encode(e),
+        return Serdes.serdeFrom(
+                (Serializer<AuditEntry>) (topic, e) -> e == null ? null : AuditEntryCodec.encode(e),
                 (Deserializer<AuditEntry>) (topic, bytes) -> {
                     if (bytes == null) {
                         return null;
@@ -37,6 +37,7 @@ public final class AuditSerdes {
      */
     public static TimestampExtractor decisionTime() {
         return (record, partitionTime) -> record.value() instanceof AuditEntry e
-                ? Math.min(e.timestamp().toEpochMilli(), record.timestamp() + MAX_AHEAD_MILLIS) : record.timestamp();
+                ? Math.min(e.timestamp().toEpochMilli(), record.timestamp() + MAX_AHEAD_MILLIS)
+                : record.timestamp();
     }
 }

@@ -12,8 +12,7 @@ public final class CleanText {
     /** What replaces a character {@link #scrub} removes. */
     public static final char REPLACEMENT = '\uFFFD';
 
-    private CleanText() {
-    }
+    private CleanText() {}
 
     /** Why {@code text} may not be stored, or empty when it may. */
     public static Optional<String> problem(String text) {
@@ -23,7 +22,9 @@ public final class CleanText {
                 return Optional.of("must not contain the character U+0000");
             }
             if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                if (Character.isHighSurrogate(c)
+                        && i + 1 < text.length()
+                        && Character.isLowSurrogate(text.charAt(i + 1))) {
                     i++;
                 } else {
                     return Optional.of("must be valid Unicode (it contains a lone surrogate)");

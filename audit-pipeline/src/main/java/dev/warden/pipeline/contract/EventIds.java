@@ -22,8 +22,7 @@ public final class EventIds {
     /** The largest offset a position holds. */
     private static final long MAX_OFFSET = Long.MAX_VALUE >> INDEX_BITS;
 
-    private EventIds() {
-    }
+    private EventIds() {}
 
     /** The position of the ordinary event at {@code offset}, and of everything at that offset. */
     public static long record(long offset) {
@@ -60,7 +59,10 @@ public final class EventIds {
             }
             long offset = Long.parseLong(id.substring(0, dot));
             int index = Integer.parseInt(id.substring(dot + 1));
-            if (offset < 0 || offset > MAX_OFFSET || index < 0 || index >= MAX_INDEX
+            if (offset < 0
+                    || offset > MAX_OFFSET
+                    || index < 0
+                    || index >= MAX_INDEX
                     || !id.substring(dot + 1).equals(Integer.toString(index))) {
                 return Optional.empty();
             }

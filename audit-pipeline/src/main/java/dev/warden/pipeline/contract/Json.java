@@ -34,8 +34,8 @@ import java.util.Map;
  * objects sit a few levels deeper inside an audit entry or a stream event.
  */
 public final class Json {
-    private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MILLIS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .addModule(new SimpleModule("warden-time").addSerializer(Instant.class, new InstantSerializer()))
@@ -60,11 +60,19 @@ public final class Json {
             .build();
 
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(64).maxStringLength(1 << 20).maxNumberLength(STORED_MAX_NUMBER_CHARS).build());
-        REQUEST_MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(REQUEST_MAX_DEPTH).maxStringLength(1 << 20).maxNumberLength(REQUEST_MAX_NUMBER_CHARS)
-                .build());
+        MAPPER.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(64)
+                        .maxStringLength(1 << 20)
+                        .maxNumberLength(STORED_MAX_NUMBER_CHARS)
+                        .build());
+        REQUEST_MAPPER
+                .getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(REQUEST_MAX_DEPTH)
+                        .maxStringLength(1 << 20)
+                        .maxNumberLength(REQUEST_MAX_NUMBER_CHARS)
+                        .build());
     }
 
     /**
@@ -76,11 +84,10 @@ public final class Json {
     }
 
     /** Reads a JSON object nested in a larger document, so what follows it is not "trailing". */
-    private static final ObjectReader NESTED_OBJECT = MAPPER.readerFor(new TypeReference<Map<String, Object>>() { })
+    private static final ObjectReader NESTED_OBJECT = MAPPER.readerFor(new TypeReference<Map<String, Object>>() {})
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private Json() {
-    }
+    private Json() {}
 
     /** Writes one JSON document with a generator. */
     @FunctionalInterface
@@ -154,8 +161,15 @@ public final class Json {
         if (!isWardenTimestamp(text)) {
             return Instant.parse(text);
         }
-        return LocalDateTime.of(number(text, 0, 4), number(text, 5, 2), number(text, 8, 2), number(text, 11, 2),
-                number(text, 14, 2), number(text, 17, 2), number(text, 20, 3) * 1_000_000).toInstant(ZoneOffset.UTC);
+        return LocalDateTime.of(
+                        number(text, 0, 4),
+                        number(text, 5, 2),
+                        number(text, 8, 2),
+                        number(text, 11, 2),
+                        number(text, 14, 2),
+                        number(text, 17, 2),
+                        number(text, 20, 3) * 1_000_000)
+                .toInstant(ZoneOffset.UTC);
     }
 
     /** Warden's timestamp form: {@code d} is a digit, every other character stands for itself. */

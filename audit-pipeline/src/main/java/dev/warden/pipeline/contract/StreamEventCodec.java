@@ -16,8 +16,7 @@ import java.util.Optional;
  */
 public final class StreamEventCodec {
 
-    private StreamEventCodec() {
-    }
+    private StreamEventCodec() {}
 
     /** The topic value for {@code draft}. */
     public static byte[] encode(StreamEvent.Draft draft) {
@@ -26,8 +25,9 @@ public final class StreamEventCodec {
 
     /** The client-facing JSON of a positioned event (SSE {@code data:}, replay, webhooks). */
     public static byte[] encode(StreamEvent event) {
-        return write(event.id(), new StreamEvent.Draft(event.type(), event.timestamp(), event.data(), event.agentId(),
-                event.userId()));
+        return write(
+                event.id(),
+                new StreamEvent.Draft(event.type(), event.timestamp(), event.data(), event.agentId(), event.userId()));
     }
 
     /**
@@ -60,7 +60,11 @@ public final class StreamEventCodec {
             if (type == null || timestamp == null) {
                 throw new IllegalArgumentException(type == null ? "missing type" : "missing timestamp");
             }
-            return new StreamEvent.Draft(type, timestamp, data == null ? Map.of() : data, Optional.ofNullable(agentId),
+            return new StreamEvent.Draft(
+                    type,
+                    timestamp,
+                    data == null ? Map.of() : data,
+                    Optional.ofNullable(agentId),
                     Optional.ofNullable(userId));
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a stream event: " + e.getMessage(), e);

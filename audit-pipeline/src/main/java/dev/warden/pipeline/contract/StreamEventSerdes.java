@@ -8,8 +8,7 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /** Kafka serde for the topic form of stream events; an undecodable value reads as {@code null}. */
 public final class StreamEventSerdes {
-    private StreamEventSerdes() {
-    }
+    private StreamEventSerdes() {}
 
     /**
      * Like {@link #drafts()}, but a value of any other type reads as {@code null} without being decoded: for
@@ -17,13 +16,17 @@ public final class StreamEventSerdes {
      */
     public static Serde<StreamEvent.Draft> drafts(Set<EventType> wanted) {
         Serde<StreamEvent.Draft> all = drafts();
-        return Serdes.serdeFrom(all.serializer(), (Deserializer<StreamEvent.Draft>) (topic, bytes) ->
-                bytes != null && StreamEventCodec.peekType(bytes).filter(wanted::contains).isPresent()
-                        ? all.deserializer().deserialize(topic, bytes) : null);
+        return Serdes.serdeFrom(all.serializer(), (Deserializer<StreamEvent.Draft>) (topic, bytes) -> bytes != null
+                        && StreamEventCodec.peekType(bytes)
+                                .filter(wanted::contains)
+                                .isPresent()
+                ? all.deserializer().deserialize(topic, bytes)
+                : null);
     }
 
     public static Serde<StreamEvent.Draft> drafts() {
-        return Serdes.serdeFrom((Serializer<StreamEvent.Draft>) (topic, d) -> d == null ? null : StreamEventCodec.encode(d),
+        return Serdes.serdeFrom(
+                (Serializer<StreamEvent.Draft>) (topic, d) -> d == null ? null : StreamEventCodec.encode(d),
                 (Deserializer<StreamEvent.Draft>) (topic, bytes) -> {
                     if (bytes == null) {
                         return null;

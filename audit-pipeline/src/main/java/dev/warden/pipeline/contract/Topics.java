@@ -27,14 +27,29 @@ public record Topics(
 
     /** The default topic layout. */
     public static Topics defaults() {
-        return new Topics("warden.audit", 12, "warden.events", "warden.quota.requests", "warden.quota.replies", 12,
-                (short) 1, "warden.dashboard.hourly", "warden.dashboard.totals");
+        return new Topics(
+                "warden.audit",
+                12,
+                "warden.events",
+                "warden.quota.requests",
+                "warden.quota.replies",
+                12,
+                (short) 1,
+                "warden.dashboard.hourly",
+                "warden.dashboard.totals");
     }
 
     /** The same layout with every name prefixed by {@code prefix}. */
     public Topics withPrefix(String prefix) {
-        return new Topics(prefix + audit, auditPartitions, prefix + events, prefix + quotaRequests,
-                prefix + quotaReplies, quotaPartitions, replicationFactor, prefix + dashboardHourly,
+        return new Topics(
+                prefix + audit,
+                auditPartitions,
+                prefix + events,
+                prefix + quotaRequests,
+                prefix + quotaReplies,
+                quotaPartitions,
+                replicationFactor,
+                prefix + dashboardHourly,
                 prefix + dashboardTotals);
     }
 }

@@ -27,30 +27,36 @@ public final class DashboardTopology {
     /** Hourly window length. */
     public static final Duration HOUR = Duration.ofHours(1);
 
-    private DashboardTopology() {
-    }
+    private DashboardTopology() {}
 
     /** Adds the topology to {@code builder}. */
     public static void build(StreamsBuilder builder, String auditTopic, String hourlyTopic, String totalsTopic) {
-        KGroupedStream<String, AuditEntry> byAgent = builder
-                .stream(auditTopic, Consumed.with(Serdes.String(), AuditSerdes.entries())
-                        .withTimestampExtractor(AuditSerdes.decisionTime()))
+        KGroupedStream<String, AuditEntry> byAgent = builder.stream(
+                        auditTopic,
+                        Consumed.with(Serdes.String(), AuditSerdes.entries())
+                                .withTimestampExtractor(AuditSerdes.decisionTime()))
                 .filter((agent, entry) -> agent != null && entry != null && !entry.isAdministrative())
                 .groupByKey(Grouped.with(Serdes.String(), AuditSerdes.entries()));
 
         byAgent.windowedBy(TimeWindows.ofSizeAndGrace(HOUR, HOUR))
-                .aggregate(() -> DecisionCounts.ZERO, (agent, entry, counts) -> counts.plus(entry.result()),
+                .aggregate(
+                        () -> DecisionCounts.ZERO,
+                        (agent, entry, counts) -> counts.plus(entry.result()),
                         Materialized.<String, DecisionCounts, WindowStore<Bytes, byte[]>>as("dashboard-hourly")
-                                .withKeySerde(Serdes.String()).withValueSerde(DecisionCounts.serde())
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(DecisionCounts.serde())
                                 .withRetention(Duration.ofHours(50)))
                 .toStream()
-                .map((window, counts) -> KeyValue.pair(hourKey(window.window().start() / HOUR.toMillis(), window.key()),
-                        counts))
+                .map((window, counts) ->
+                        KeyValue.pair(hourKey(window.window().start() / HOUR.toMillis(), window.key()), counts))
                 .to(hourlyTopic, Produced.with(Serdes.String(), DecisionCounts.serde()));
 
-        byAgent.aggregate(() -> DecisionCounts.ZERO, (agent, entry, counts) -> counts.plus(entry.result()),
+        byAgent.aggregate(
+                        () -> DecisionCounts.ZERO,
+                        (agent, entry, counts) -> counts.plus(entry.result()),
                         Materialized.<String, DecisionCounts, KeyValueStore<Bytes, byte[]>>as("dashboard-totals")
-                                .withKeySerde(Serdes.String()).withValueSerde(DecisionCounts.serde()))
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(DecisionCounts.serde()))
                 .toStream()
                 .to(totalsTopic, Produced.with(Serdes.String(), DecisionCounts.serde()));
     }

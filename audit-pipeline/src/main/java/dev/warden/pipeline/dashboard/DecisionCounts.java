@@ -26,8 +26,13 @@ public record DecisionCounts(long calls, long denied) {
 
     /** 16-byte big-endian serde. */
     public static Serde<DecisionCounts> serde() {
-        return Serdes.serdeFrom((Serializer<DecisionCounts>) (topic, c) -> c == null ? null
-                        : ByteBuffer.allocate(16).putLong(c.calls).putLong(c.denied).array(),
+        return Serdes.serdeFrom(
+                (Serializer<DecisionCounts>) (topic, c) -> c == null
+                        ? null
+                        : ByteBuffer.allocate(16)
+                                .putLong(c.calls)
+                                .putLong(c.denied)
+                                .array(),
                 (Deserializer<DecisionCounts>) (topic, bytes) -> {
                     if (bytes == null || bytes.length != 16) {
                         return null;

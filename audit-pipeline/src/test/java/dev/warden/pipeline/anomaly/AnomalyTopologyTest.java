@@ -37,8 +37,12 @@ class AnomalyTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "anomaly-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(builder.build(), props);
-        audit = driver.createInputTopic("audit", Serdes.String().serializer(), AuditSerdes.entries().serializer());
-        events = driver.createOutputTopic("events", Serdes.String().deserializer(), StreamEventSerdes.drafts().deserializer());
+        audit = driver.createInputTopic(
+                "audit", Serdes.String().serializer(), AuditSerdes.entries().serializer());
+        events = driver.createOutputTopic(
+                "events",
+                Serdes.String().deserializer(),
+                StreamEventSerdes.drafts().deserializer());
     }
 
     @AfterEach
@@ -49,8 +53,23 @@ class AnomalyTopologyTest {
     private void calls(String agent, int minute, int n, AuditResult result) {
         for (int i = 0; i < n; i++) {
             Instant at = T0.plusSeconds(minute * 60L + (i % 50));
-            audit.pipeInput(agent, new AuditEntry("aud_" + (++seq), agent, Optional.of("u"), "admin", "read", "a:b",
-                    Map.of(), result, Optional.empty(), 1, 0, at, Optional.empty(), Optional.empty()));
+            audit.pipeInput(
+                    agent,
+                    new AuditEntry(
+                            "aud_" + (++seq),
+                            agent,
+                            Optional.of("u"),
+                            "admin",
+                            "read",
+                            "a:b",
+                            Map.of(),
+                            result,
+                            Optional.empty(),
+                            1,
+                            0,
+                            at,
+                            Optional.empty(),
+                            Optional.empty()));
         }
     }
 
@@ -67,7 +86,9 @@ class AnomalyTopologyTest {
         calls("agt_a", 10, 80, AuditResult.ALLOWED);
         List<StreamEvent.Draft> found = anomalies();
         assertThat(found).hasSize(1);
-        assertThat(found.getFirst().data()).containsEntry("kind", "call_rate_spike").containsEntry("agentId", "agt_a")
+        assertThat(found.getFirst().data())
+                .containsEntry("kind", "call_rate_spike")
+                .containsEntry("agentId", "agt_a")
                 .containsKey("evidence");
     }
 

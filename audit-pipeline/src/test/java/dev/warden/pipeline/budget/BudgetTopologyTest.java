@@ -32,7 +32,10 @@ class BudgetTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "budget-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(builder.build(), props);
-        events = driver.createInputTopic("events", Serdes.String().serializer(), StreamEventSerdes.drafts().serializer());
+        events = driver.createInputTopic(
+                "events",
+                Serdes.String().serializer(),
+                StreamEventSerdes.drafts().serializer());
     }
 
     @AfterEach
@@ -44,19 +47,34 @@ class BudgetTopologyTest {
         Map<String, Object> view = new java.util.HashMap<>();
         view.put("id", id);
         view.put("budget", budget);
-        events.pipeInput(id, new StreamEvent.Draft(EventType.AGENT_CREATED, DAY1, Map.of("agent", view),
-                Optional.of(id), Optional.of("u")));
+        events.pipeInput(
+                id,
+                new StreamEvent.Draft(
+                        EventType.AGENT_CREATED, DAY1, Map.of("agent", view), Optional.of(id), Optional.of("u")));
     }
 
     private List<StreamEvent.Draft> cost(String agent, String usd, Instant at) {
-        events.pipeInput(agent, new StreamEvent.Draft(EventType.COST_RECORDED, at,
-                Map.of("cost", Map.of("costUsd", new java.math.BigDecimal(usd))), Optional.of(agent), Optional.of("u")));
+        events.pipeInput(
+                agent,
+                new StreamEvent.Draft(
+                        EventType.COST_RECORDED,
+                        at,
+                        Map.of("cost", Map.of("costUsd", new java.math.BigDecimal(usd))),
+                        Optional.of(agent),
+                        Optional.of("u")));
         return exceeded();
     }
 
     private List<StreamEvent.Draft> exceeded() {
-        return driver.createOutputTopic("events", Serdes.String().deserializer(), StreamEventSerdes.drafts().deserializer())
-                .readValuesToList().stream().filter(e -> e.type() == EventType.BUDGET_EXCEEDED).toList();
+        return driver
+                .createOutputTopic(
+                        "events",
+                        Serdes.String().deserializer(),
+                        StreamEventSerdes.drafts().deserializer())
+                .readValuesToList()
+                .stream()
+                .filter(e -> e.type() == EventType.BUDGET_EXCEEDED)
+                .toList();
     }
 
     @Test
@@ -67,8 +85,12 @@ class BudgetTopologyTest {
         assertThat(crossed).hasSize(1);
         assertThat(crossed.getFirst().data()).containsEntry("period", "day").containsEntry("periodKey", "2026-05-10");
         assertThat(crossed.getFirst().data().get("spentUsd").toString()).isEqualTo("10.01");
-        assertThat(cost("agt_a", "50", DAY1.plusSeconds(120))).as("once per period").isEmpty();
-        assertThat(cost("agt_a", "11", DAY1.plusSeconds(86_400))).as("a new day").hasSize(1);
+        assertThat(cost("agt_a", "50", DAY1.plusSeconds(120)))
+                .as("once per period")
+                .isEmpty();
+        assertThat(cost("agt_a", "11", DAY1.plusSeconds(86_400)))
+                .as("a new day")
+                .hasSize(1);
     }
 
     @Test

@@ -13,9 +13,21 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class AuditBatchTest {
-    private static final AuditEntry ENTRY = new AuditEntry("aud_1", "agt_1", Optional.of("alice"), "agt_1", "read",
-            "mcp:github:x", Map.of("repo", "warden"), AuditResult.ALLOWED, Optional.empty(), 0.25, 0,
-            Instant.parse("2026-01-01T00:00:00.123Z"), Optional.empty(), Optional.empty());
+    private static final AuditEntry ENTRY = new AuditEntry(
+            "aud_1",
+            "agt_1",
+            Optional.of("alice"),
+            "agt_1",
+            "read",
+            "mcp:github:x",
+            Map.of("repo", "warden"),
+            AuditResult.ALLOWED,
+            Optional.empty(),
+            0.25,
+            0,
+            Instant.parse("2026-01-01T00:00:00.123Z"),
+            Optional.empty(),
+            Optional.empty());
 
     @Test
     void entriesRoundTripInOrderWithTheirTimeAndTrace() {
@@ -23,8 +35,8 @@ class AuditBatchTest {
         byte[] second = "not json at all".getBytes(StandardCharsets.UTF_8);
         String trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
-        List<AuditBatch.Entry> back = AuditBatch.decode(AuditBatch.encode(List.of(
-                new AuditBatch.Entry(1_000, trace, first), new AuditBatch.Entry(2_000, "", second))));
+        List<AuditBatch.Entry> back = AuditBatch.decode(AuditBatch.encode(
+                List.of(new AuditBatch.Entry(1_000, trace, first), new AuditBatch.Entry(2_000, "", second))));
 
         assertThat(back).hasSize(2);
         assertThat(back.get(0).timestamp()).isEqualTo(1_000);
@@ -37,24 +49,29 @@ class AuditBatchTest {
     @Test
     void traceparentsAreReadWithoutTheEntriesAndAMalformedBatchIsRefusedAlike() {
         String trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-        byte[] good = AuditBatch.encode(List.of(new AuditBatch.Entry(1, trace, AuditEntryCodec.encode(ENTRY)),
+        byte[] good = AuditBatch.encode(List.of(
+                new AuditBatch.Entry(1, trace, AuditEntryCodec.encode(ENTRY)),
                 new AuditBatch.Entry(2, "", new byte[] {1, 2, 3})));
 
         assertThat(AuditBatch.traceparents(good)).containsExactly(trace, "");
         byte[] cut = Arrays.copyOf(good, good.length - 1);
-        assertThatThrownBy(() -> AuditBatch.traceparents(cut)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> AuditBatch.traceparents(cut))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("overruns the batch");
         assertThatThrownBy(() -> AuditBatch.decode(cut)).hasMessageContaining("overruns the batch");
     }
 
     @Test
     void theNewestTimestampIsReadWithoutTheEntriesAndAMalformedBatchIsRefused() {
-        byte[] good = AuditBatch.encode(List.of(new AuditBatch.Entry(2_000, "", new byte[] {1}),
-                new AuditBatch.Entry(5_000, "", new byte[] {2}), new AuditBatch.Entry(3_000, "", new byte[] {3})));
+        byte[] good = AuditBatch.encode(List.of(
+                new AuditBatch.Entry(2_000, "", new byte[] {1}),
+                new AuditBatch.Entry(5_000, "", new byte[] {2}),
+                new AuditBatch.Entry(3_000, "", new byte[] {3})));
 
         assertThat(AuditBatch.newestTimestamp(good)).isEqualTo(5_000);
         assertThatThrownBy(() -> AuditBatch.newestTimestamp(Arrays.copyOf(good, good.length - 1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overruns the batch");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overruns the batch");
         assertThatThrownBy(() -> AuditBatch.newestTimestamp(Arrays.copyOf(good, good.length + 1)))
                 .hasMessageContaining("after its entries");
     }
@@ -68,7 +85,11 @@ class AuditBatchTest {
         assertThat(event.timestamp()).isEqualTo(ENTRY.timestamp());
         assertThat(event.agentId()).contains("agt_1");
         assertThat(event.userId()).contains("alice");
-        assertThat(Json.mapper().readTree(StreamEventCodec.encode(event)).get("data").get("entry").toString())
+        assertThat(Json.mapper()
+                        .readTree(StreamEventCodec.encode(event))
+                        .get("data")
+                        .get("entry")
+                        .toString())
                 .isEqualTo(AuditEntryCodec.toJson(ENTRY).toString());
     }
 

@@ -12,9 +12,21 @@ import org.junit.jupiter.api.Test;
 class AuditEntryCodecTest {
     @Test
     void entryRoundTripsWithEveryField() {
-        AuditEntry entry = new AuditEntry("aud_1", "agt_1", Optional.of("alice"), "agt_1", "read", "mcp:github:x",
-                Map.of("repo", "warden", "token", "[REDACTED]"), AuditResult.RATE_LIMITED, Optional.of("RATE_LIMITED"),
-                0.25, 0, Instant.parse("2026-01-01T00:00:00.123Z"), Optional.of("10.0.0.1"), Optional.empty());
+        AuditEntry entry = new AuditEntry(
+                "aud_1",
+                "agt_1",
+                Optional.of("alice"),
+                "agt_1",
+                "read",
+                "mcp:github:x",
+                Map.of("repo", "warden", "token", "[REDACTED]"),
+                AuditResult.RATE_LIMITED,
+                Optional.of("RATE_LIMITED"),
+                0.25,
+                0,
+                Instant.parse("2026-01-01T00:00:00.123Z"),
+                Optional.of("10.0.0.1"),
+                Optional.empty());
 
         assertThat(AuditEntryCodec.decode(AuditEntryCodec.encode(entry))).isEqualTo(entry);
         assertThat(new String(AuditEntryCodec.encode(entry), StandardCharsets.UTF_8))
@@ -29,28 +41,61 @@ class AuditEntryCodecTest {
 
     @Test
     void treeAndBytesAreTheSameObject() throws Exception {
-        AuditEntry entry = new AuditEntry("aud_2", "agt_2", Optional.empty(), "admin", "write", "db:x",
-                Map.of("n", new java.math.BigDecimal("1.50"), "list", java.util.List.of(1, "a")), AuditResult.ALLOWED,
-                Optional.empty(), 0.125, 3, Instant.parse("2026-01-01T00:00:00.123Z"), Optional.empty(),
+        AuditEntry entry = new AuditEntry(
+                "aud_2",
+                "agt_2",
+                Optional.empty(),
+                "admin",
+                "write",
+                "db:x",
+                Map.of("n", new java.math.BigDecimal("1.50"), "list", java.util.List.of(1, "a")),
+                AuditResult.ALLOWED,
+                Optional.empty(),
+                0.125,
+                3,
+                Instant.parse("2026-01-01T00:00:00.123Z"),
+                Optional.empty(),
                 Optional.of("curl/8"));
 
         assertThat(Json.mapper().writeValueAsString(AuditEntryCodec.toJson(entry)))
                 .isEqualTo(new String(AuditEntryCodec.encode(entry), StandardCharsets.UTF_8));
         assertThat(AuditEntryCodec.toJson(entry).get("durationMs").isDouble()).isTrue();
         assertThat(AuditEntryCodec.toJson(entry).get("userId").textValue()).isEqualTo(""); // SPEC: always a string
-        assertThat(AuditEntryCodec.toJson(entry).at("/context/userAgent").asText()).isEqualTo("curl/8");
+        assertThat(AuditEntryCodec.toJson(entry).at("/context/userAgent").asText())
+                .isEqualTo("curl/8");
     }
 
     @Test
     void missingFieldsWrongTypesAndTrailingContentAreRejected() {
-        String ok = new String(AuditEntryCodec.encode(new AuditEntry("aud_3", "agt_3", Optional.empty(), "admin",
-                "read", "a:b", Map.of(), AuditResult.DENIED, Optional.of("X"), 1, 0,
-                Instant.parse("2026-01-01T00:00:00.123Z"), Optional.empty(), Optional.empty())), StandardCharsets.UTF_8);
-        assertThat(AuditEntryCodec.decode(ok.getBytes(StandardCharsets.UTF_8)).reason()).contains("X");
-        for (String bad : new String[] {ok.replace("\"tokensCost\":0,", ""), ok.replace("\"aud_3\"", "3"),
-                ok + "{}", ok.replace("\"denied\"", "\"maybe\""), "[]"}) {
+        String ok = new String(
+                AuditEntryCodec.encode(new AuditEntry(
+                        "aud_3",
+                        "agt_3",
+                        Optional.empty(),
+                        "admin",
+                        "read",
+                        "a:b",
+                        Map.of(),
+                        AuditResult.DENIED,
+                        Optional.of("X"),
+                        1,
+                        0,
+                        Instant.parse("2026-01-01T00:00:00.123Z"),
+                        Optional.empty(),
+                        Optional.empty())),
+                StandardCharsets.UTF_8);
+        assertThat(AuditEntryCodec.decode(ok.getBytes(StandardCharsets.UTF_8)).reason())
+                .contains("X");
+        for (String bad : new String[] {
+            ok.replace("\"tokensCost\":0,", ""),
+            ok.replace("\"aud_3\"", "3"),
+            ok + "{}",
+            ok.replace("\"denied\"", "\"maybe\""),
+            "[]"
+        }) {
             assertThatThrownBy(() -> AuditEntryCodec.decode(bad.getBytes(StandardCharsets.UTF_8)))
-                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
     }
 }

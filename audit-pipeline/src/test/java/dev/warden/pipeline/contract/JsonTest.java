@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** The hand-written timestamp paths agree with java.time on every instant they take. */
 class JsonTest {
-    private static final DateTimeFormatter REFERENCE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter REFERENCE =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     @Test
     void timestampMatchesTheFormatterOnRandomInstantsIncludingBeforeTheEpoch() {
@@ -44,9 +44,13 @@ class JsonTest {
 
     @Test
     void parseRejectsImpossibleDatesOnTheFastPath() {
-        assertThatThrownBy(() -> Json.parseTimestamp("2026-13-01T00:00:00.000Z")).isInstanceOf(DateTimeException.class);
-        assertThatThrownBy(() -> Json.parseTimestamp("2026-02-30T00:00:00.000Z")).isInstanceOf(DateTimeException.class);
-        assertThatThrownBy(() -> Json.parseTimestamp("2026-01-01T24:00:00.000Z")).isInstanceOf(DateTimeException.class);
-        assertThatThrownBy(() -> Json.parseTimestamp("2026-01-01 00:00:00.000Z")).isInstanceOf(DateTimeException.class);
+        assertThatThrownBy(() -> Json.parseTimestamp("2026-13-01T00:00:00.000Z"))
+                .isInstanceOf(DateTimeException.class);
+        assertThatThrownBy(() -> Json.parseTimestamp("2026-02-30T00:00:00.000Z"))
+                .isInstanceOf(DateTimeException.class);
+        assertThatThrownBy(() -> Json.parseTimestamp("2026-01-01T24:00:00.000Z"))
+                .isInstanceOf(DateTimeException.class);
+        assertThatThrownBy(() -> Json.parseTimestamp("2026-01-01 00:00:00.000Z"))
+                .isInstanceOf(DateTimeException.class);
     }
 }

@@ -12,8 +12,12 @@ import org.junit.jupiter.api.Test;
 class StreamEventCodecTest {
     @Test
     void draftRoundTripsThroughTheTopicForm() {
-        StreamEvent.Draft draft = new StreamEvent.Draft(EventType.AGENT_CREATED, Instant.parse("2026-01-02T03:04:05.678Z"),
-                Map.of("agent", Map.of("id", "agt_1")), Optional.of("agt_1"), Optional.of("usr_1"));
+        StreamEvent.Draft draft = new StreamEvent.Draft(
+                EventType.AGENT_CREATED,
+                Instant.parse("2026-01-02T03:04:05.678Z"),
+                Map.of("agent", Map.of("id", "agt_1")),
+                Optional.of("agt_1"),
+                Optional.of("usr_1"));
 
         StreamEvent.Draft decoded = StreamEventCodec.decodeDraft(StreamEventCodec.encode(draft));
 
@@ -23,53 +27,75 @@ class StreamEventCodecTest {
 
     @Test
     void positionedEventCarriesItsOffsetAsIdAndMillisecondTimestamp() {
-        StreamEvent event = new StreamEvent.Draft(EventType.AUTH_SIGNIN, Instant.parse("2026-01-02T03:04:05Z"), Map.of(),
-                Optional.empty(), Optional.of("usr_1")).at(42);
+        StreamEvent event = new StreamEvent.Draft(
+                        EventType.AUTH_SIGNIN,
+                        Instant.parse("2026-01-02T03:04:05Z"),
+                        Map.of(),
+                        Optional.empty(),
+                        Optional.of("usr_1"))
+                .at(42);
 
         String json = new String(StreamEventCodec.encode(event), StandardCharsets.UTF_8);
 
-        assertThat(json).startsWith("{\"id\":\"42\",\"type\":\"auth.signin\",\"timestamp\":\"2026-01-02T03:04:05.000Z\"")
+        assertThat(json)
+                .startsWith("{\"id\":\"42\",\"type\":\"auth.signin\",\"timestamp\":\"2026-01-02T03:04:05.000Z\"")
                 .doesNotContain("agentId");
     }
 
     @Test
     void unknownTypeIsRejected() {
-        byte[] bad = "{\"type\":\"nope\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"data\":{}}".getBytes(StandardCharsets.UTF_8);
+        byte[] bad = "{\"type\":\"nope\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"data\":{}}"
+                .getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> StreamEventCodec.decodeDraft(bad)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void peekTypeReadsTheTypeWhereverItIsAndNothingElse() {
-        StreamEvent.Draft draft = new StreamEvent.Draft(EventType.COST_RECORDED, Instant.parse("2026-01-02T03:04:05.678Z"),
-                Map.of("cost", Map.of("costUsd", 1)), Optional.of("agt_1"), Optional.empty());
+        StreamEvent.Draft draft = new StreamEvent.Draft(
+                EventType.COST_RECORDED,
+                Instant.parse("2026-01-02T03:04:05.678Z"),
+                Map.of("cost", Map.of("costUsd", 1)),
+                Optional.of("agt_1"),
+                Optional.empty());
         assertThat(StreamEventCodec.peekType(StreamEventCodec.encode(draft))).contains(EventType.COST_RECORDED);
 
         byte[] typeLast = "{\"data\":{\"type\":\"audit\"},\"timestamp\":\"x\",\"type\":\"agent.created\"}"
                 .getBytes(StandardCharsets.UTF_8);
         assertThat(StreamEventCodec.peekType(typeLast)).contains(EventType.AGENT_CREATED);
-        assertThat(StreamEventCodec.peekType("{\"type\":\"nope\"}".getBytes(StandardCharsets.UTF_8))).isEmpty();
-        assertThat(StreamEventCodec.peekType("[1]".getBytes(StandardCharsets.UTF_8))).isEmpty();
-        assertThat(StreamEventCodec.peekType("{\"ty".getBytes(StandardCharsets.UTF_8))).isEmpty();
+        assertThat(StreamEventCodec.peekType("{\"type\":\"nope\"}".getBytes(StandardCharsets.UTF_8)))
+                .isEmpty();
+        assertThat(StreamEventCodec.peekType("[1]".getBytes(StandardCharsets.UTF_8)))
+                .isEmpty();
+        assertThat(StreamEventCodec.peekType("{\"ty".getBytes(StandardCharsets.UTF_8)))
+                .isEmpty();
     }
 
     @Test
     void typedSerdeDecodesOnlyTheWantedTypes() {
-        StreamEvent.Draft cost = new StreamEvent.Draft(EventType.COST_RECORDED, Instant.parse("2026-01-02T03:04:05.678Z"),
-                Map.of("cost", Map.of("costUsd", 1)), Optional.of("agt_1"), Optional.empty());
-        StreamEvent.Draft audit = new StreamEvent.Draft(EventType.AUDIT, cost.timestamp(), Map.of("entry", Map.of()),
-                Optional.of("agt_1"), Optional.empty());
-        var deserializer = StreamEventSerdes.drafts(java.util.Set.of(EventType.COST_RECORDED)).deserializer();
+        StreamEvent.Draft cost = new StreamEvent.Draft(
+                EventType.COST_RECORDED,
+                Instant.parse("2026-01-02T03:04:05.678Z"),
+                Map.of("cost", Map.of("costUsd", 1)),
+                Optional.of("agt_1"),
+                Optional.empty());
+        StreamEvent.Draft audit = new StreamEvent.Draft(
+                EventType.AUDIT, cost.timestamp(), Map.of("entry", Map.of()), Optional.of("agt_1"), Optional.empty());
+        var deserializer = StreamEventSerdes.drafts(java.util.Set.of(EventType.COST_RECORDED))
+                .deserializer();
 
         assertThat(deserializer.deserialize("t", StreamEventCodec.encode(cost))).isEqualTo(cost);
-        assertThat(deserializer.deserialize("t", StreamEventCodec.encode(audit))).isNull();
+        assertThat(deserializer.deserialize("t", StreamEventCodec.encode(audit)))
+                .isNull();
     }
 
     @Test
     void missingTimestampOrNonStringFieldsAreRejected() {
-        assertThatThrownBy(() -> StreamEventCodec.decodeDraft("{\"type\":\"audit\",\"data\":{}}"
-                .getBytes(StandardCharsets.UTF_8))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> StreamEventCodec.decodeDraft(("{\"type\":\"audit\",\"timestamp\":"
-                + "\"2026-01-01T00:00:00.000Z\",\"agentId\":7}").getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> StreamEventCodec.decodeDraft(
+                        "{\"type\":\"audit\",\"data\":{}}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StreamEventCodec.decodeDraft(
+                        ("{\"type\":\"audit\",\"timestamp\":" + "\"2026-01-01T00:00:00.000Z\",\"agentId\":7}")
+                                .getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

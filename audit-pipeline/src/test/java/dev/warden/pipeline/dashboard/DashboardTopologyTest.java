@@ -35,9 +35,12 @@ class DashboardTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         driver = new TopologyTestDriver(builder.build(), props);
-        audit = driver.createInputTopic("audit", Serdes.String().serializer(), AuditSerdes.entries().serializer());
-        hourly = driver.createOutputTopic("hourly", Serdes.String().deserializer(), DecisionCounts.serde().deserializer());
-        totals = driver.createOutputTopic("totals", Serdes.String().deserializer(), DecisionCounts.serde().deserializer());
+        audit = driver.createInputTopic(
+                "audit", Serdes.String().serializer(), AuditSerdes.entries().serializer());
+        hourly = driver.createOutputTopic(
+                "hourly", Serdes.String().deserializer(), DecisionCounts.serde().deserializer());
+        totals = driver.createOutputTopic(
+                "totals", Serdes.String().deserializer(), DecisionCounts.serde().deserializer());
     }
 
     @AfterEach
@@ -46,8 +49,23 @@ class DashboardTopologyTest {
     }
 
     private void decide(String agent, AuditResult result, Instant at) {
-        audit.pipeInput(agent, new AuditEntry("aud_" + at.toEpochMilli() + result, agent, Optional.of("u"), "admin",
-                "read", "a:b", Map.of(), result, Optional.empty(), 1.0, 0, at, Optional.empty(), Optional.empty()));
+        audit.pipeInput(
+                agent,
+                new AuditEntry(
+                        "aud_" + at.toEpochMilli() + result,
+                        agent,
+                        Optional.of("u"),
+                        "admin",
+                        "read",
+                        "a:b",
+                        Map.of(),
+                        result,
+                        Optional.empty(),
+                        1.0,
+                        0,
+                        at,
+                        Optional.empty(),
+                        Optional.empty()));
     }
 
     @Test
@@ -59,16 +77,19 @@ class DashboardTopologyTest {
 
         Map<String, DecisionCounts> hours = hourly.readKeyValuesToMap();
         long hour = T0.getEpochSecond() / 3600;
-        assertThat(hours).containsEntry(hour + "|agt_a", new DecisionCounts(2, 1))
+        assertThat(hours)
+                .containsEntry(hour + "|agt_a", new DecisionCounts(2, 1))
                 .containsEntry((hour + 1) + "|agt_a", new DecisionCounts(1, 1))
                 .containsEntry(hour + "|agt_b", new DecisionCounts(1, 0));
-        assertThat(totals.readKeyValuesToMap()).containsEntry("agt_a", new DecisionCounts(3, 2))
+        assertThat(totals.readKeyValuesToMap())
+                .containsEntry("agt_a", new DecisionCounts(3, 2))
                 .containsEntry("agt_b", new DecisionCounts(1, 0));
     }
 
     @Test
     void undecodableRecordsAreSkipped() {
-        driver.createInputTopic("audit", Serdes.String().serializer(), Serdes.String().serializer())
+        driver.createInputTopic(
+                        "audit", Serdes.String().serializer(), Serdes.String().serializer())
                 .pipeInput("agt_a", "{not json");
         decide("agt_a", AuditResult.ALLOWED, T0);
         assertThat(totals.readKeyValuesToMap()).containsEntry("agt_a", new DecisionCounts(1, 0));

@@ -32,8 +32,7 @@ final class BenchPolicy {
     static final int EXACT_PER_NAMESPACE = 4;
 
     /** One grant: a resource pattern ({@code a:b:c} or {@code a:b:*}) and a single action. */
-    record Rule(String resource, String action, boolean wildcard, boolean delegated) {
-    }
+    record Rule(String resource, String action, boolean wildcard, boolean delegated) {}
 
     /** The three benchmarked decisions. */
     enum Query {
@@ -67,8 +66,7 @@ final class BenchPolicy {
         {"mcp:shared:builds:*", "read"},
     };
 
-    private BenchPolicy() {
-    }
+    private BenchPolicy() {}
 
     /** The 104 rules, own first. */
     static List<Rule> rules() {
@@ -96,22 +94,31 @@ final class BenchPolicy {
         for (Rule rule : rules()) {
             if (!rule.delegated()) {
                 int namespace = Integer.parseInt(rule.resource().split(":")[1].substring("svc".length()));
-                Constraints constraints = rule.wildcard() && namespace % 5 == 0
-                        ? Constraints.maxCallsPerHour(500) : Constraints.NONE;
-                grants.add(EffectiveGrant.direct(agent,
-                        new Permission(rule.resource(), List.of(rule.action()), constraints)));
+                Constraints constraints =
+                        rule.wildcard() && namespace % 5 == 0 ? Constraints.maxCallsPerHour(500) : Constraints.NONE;
+                grants.add(EffectiveGrant.direct(
+                        agent, new Permission(rule.resource(), List.of(rule.action()), constraints)));
                 continue;
             }
             String[] segments = rule.resource().split(":");
             String area = segments[0] + ":" + segments[1] + ":" + segments[2] + ":*";
-            EffectiveGrant grant = EffectiveGrant
-                    .direct(root, new Permission("mcp:shared:*", List.of("read", "write", "delete"),
-                            Constraints.maxCallsPerHour(10_000)))
-                    .delegate(DelegationId.of("dlg_bench_" + chain + "_1"), mid1,
+            EffectiveGrant grant = EffectiveGrant.direct(
+                            root,
+                            new Permission(
+                                    "mcp:shared:*",
+                                    List.of("read", "write", "delete"),
+                                    Constraints.maxCallsPerHour(10_000)))
+                    .delegate(
+                            DelegationId.of("dlg_bench_" + chain + "_1"),
+                            mid1,
                             new Permission(area, List.of("read", "write"), Constraints.NONE))
-                    .delegate(DelegationId.of("dlg_bench_" + chain + "_2"), mid2,
+                    .delegate(
+                            DelegationId.of("dlg_bench_" + chain + "_2"),
+                            mid2,
                             new Permission(area, List.of(rule.action()), Constraints.maxCallsPerHour(1_000)))
-                    .delegate(DelegationId.of("dlg_bench_" + chain + "_3"), agent,
+                    .delegate(
+                            DelegationId.of("dlg_bench_" + chain + "_3"),
+                            agent,
                             new Permission(rule.resource(), List.of(rule.action()), Constraints.NONE));
             if (grant.depth() != 3) {
                 throw new IllegalStateException("expected a depth-3 grant, got " + grant.depth());
@@ -133,10 +140,15 @@ final class BenchPolicy {
     static String cedar() {
         StringBuilder out = new StringBuilder();
         for (Rule rule : rules()) {
-            out.append("permit(principal == Agent::\"").append(AGENT).append("\", action == Action::\"")
-                    .append(rule.action()).append("\", ");
+            out.append("permit(principal == Agent::\"")
+                    .append(AGENT)
+                    .append("\", action == Action::\"")
+                    .append(rule.action())
+                    .append("\", ");
             if (rule.wildcard()) {
-                out.append("resource) when { resource.path like \"").append(rule.resource()).append("\" };\n");
+                out.append("resource) when { resource.path like \"")
+                        .append(rule.resource())
+                        .append("\" };\n");
             } else {
                 out.append("resource == Resource::\"").append(rule.resource()).append("\");\n");
             }
@@ -173,9 +185,17 @@ final class BenchPolicy {
             }
         }
         for (String action : actions) {
-            for (String resource : new String[] {"mcp:shared:docs:a", "mcp:shared:docs:a:b", "mcp:shared:wiki:home",
-                    "mcp:shared:tickets:42", "mcp:shared:tickets:43", "mcp:shared:builds:7", "mcp:shared:other:x",
-                    "mcp:shared:docs", "other:svc1:res:0"}) {
+            for (String resource : new String[] {
+                "mcp:shared:docs:a",
+                "mcp:shared:docs:a:b",
+                "mcp:shared:wiki:home",
+                "mcp:shared:tickets:42",
+                "mcp:shared:tickets:43",
+                "mcp:shared:builds:7",
+                "mcp:shared:other:x",
+                "mcp:shared:docs",
+                "other:svc1:res:0"
+            }) {
                 probes.add(new String[] {action, resource});
             }
         }

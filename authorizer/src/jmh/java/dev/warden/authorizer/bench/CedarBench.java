@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Benchmark)
 public class CedarBench {
     @Param({"direct", "chain", "miss"})
@@ -63,8 +65,8 @@ public class CedarBench {
             boolean expected = warden.firstMatch(probe[0], probe[1]).isPresent();
             boolean actual = allowed(engine.isAuthorized(request(probe[0], probe[1]), policies, entities(probe[1])));
             if (actual != expected) {
-                throw new IllegalStateException("Cedar and Warden disagree on " + probe[0] + " " + probe[1]
-                        + ": Cedar " + actual + ", Warden " + expected);
+                throw new IllegalStateException("Cedar and Warden disagree on " + probe[0] + " " + probe[1] + ": Cedar "
+                        + actual + ", Warden " + expected);
             }
         }
 
@@ -82,12 +84,17 @@ public class CedarBench {
     }
 
     private static boolean allowed(AuthorizationResponse response) {
-        return response.success.orElseThrow(() -> new IllegalStateException("Cedar failed: " + response)).isAllowed();
+        return response.success
+                .orElseThrow(() -> new IllegalStateException("Cedar failed: " + response))
+                .isAllowed();
     }
 
     private static AuthorizationRequest request(String action, String resource) {
-        return new AuthorizationRequest(uid("Agent", BenchPolicy.AGENT), uid("Action", action),
-                uid("Resource", resource), Map.<String, Value>of());
+        return new AuthorizationRequest(
+                uid("Agent", BenchPolicy.AGENT),
+                uid("Action", action),
+                uid("Resource", resource),
+                Map.<String, Value>of());
     }
 
     private static Set<Entity> entities(String resource) {

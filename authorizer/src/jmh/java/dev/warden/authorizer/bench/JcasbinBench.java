@@ -24,7 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @State(Scope.Benchmark)
 public class JcasbinBench {
     @Param({"direct", "chain", "miss"})
@@ -43,7 +45,8 @@ public class JcasbinBench {
             enforcer.addPolicy(BenchPolicy.AGENT, rule.resource(), rule.action());
         }
         if (enforcer.getPolicy().size() != 104) {
-            throw new IllegalStateException("expected 104 jCasbin lines, got " + enforcer.getPolicy().size());
+            throw new IllegalStateException(
+                    "expected 104 jCasbin lines, got " + enforcer.getPolicy().size());
         }
 
         CompiledPolicy warden = BenchPolicy.warden();

@@ -17,8 +17,7 @@ public final class Ids {
     private static final char[] ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz".toCharArray();
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Ids() {
-    }
+    private Ids() {}
 
     /** True when {@code value} may be used as an id: 1 to 128 characters of {@code [A-Za-z0-9._:@-]}. */
     public static boolean isValid(String value) {
@@ -27,8 +26,14 @@ public final class Ids {
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == ':' || c == '@' || c == '-';
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == ':'
+                    || c == '@'
+                    || c == '-';
             if (!ok) {
                 return false;
             }
@@ -54,7 +59,9 @@ public final class Ids {
         // callers, and an audit id is minted for every decision.
         byte[] bits = new byte[17];
         RANDOM.nextBytes(bits);
-        StringBuilder out = new StringBuilder(prefix.length() + 27).append(prefix.toLowerCase(Locale.ROOT)).append('_');
+        StringBuilder out = new StringBuilder(prefix.length() + 27)
+                .append(prefix.toLowerCase(Locale.ROOT))
+                .append('_');
         for (int i = 0; i < 26; i++) {
             int bit = i * 5;
             int window = ((bits[bit / 8] & 0xff) << 8) | (bits[bit / 8 + 1] & 0xff);

@@ -21,8 +21,7 @@ public final class ResourcePattern {
     /** Longest pattern or resource accepted. */
     public static final int MAX_LENGTH = 512;
 
-    private ResourcePattern() {
-    }
+    private ResourcePattern() {}
 
     /** Why {@code pattern} is not a valid pattern, or empty when it is. */
     public static Optional<String> problem(String pattern) {
@@ -67,9 +66,10 @@ public final class ResourcePattern {
                 continue;
             }
             if (segment.indexOf('*') >= 0) {
-                return Optional.of(wildcardAllowed
-                        ? "may use '*' only as the whole last segment"
-                        : "must be a concrete resource without '*'");
+                return Optional.of(
+                        wildcardAllowed
+                                ? "may use '*' only as the whole last segment"
+                                : "must be a concrete resource without '*'");
             }
             if (!segment.strip().equals(segment) || segment.chars().anyMatch(Character::isISOControl)) {
                 return Optional.of("must not have leading/trailing blanks or control characters in a segment");

@@ -20,8 +20,7 @@ import java.util.Set;
  * supplies the lookups ({@link Graph}); nothing here does I/O.
  */
 public final class ChainWalk {
-    private ChainWalk() {
-    }
+    private ChainWalk() {}
 
     /** Where the walk finds agents and the delegations into them (storage, a cache, a test fixture). */
     public interface Graph {
@@ -38,8 +37,7 @@ public final class ChainWalk {
      * @param agent      empty when there is no such agent
      * @param validUntil the earliest expiry among the agents and delegations involved: the result holds until then
      */
-    public record Result(Optional<Agent> agent, CompiledPolicy policy, Instant validUntil) {
-    }
+    public record Result(Optional<Agent> agent, CompiledPolicy policy, Instant validUntil) {}
 
     /** The effective policy of {@code id} at {@code now}. */
     public static Result resolve(AgentId id, Instant now, Graph graph) {
@@ -65,7 +63,8 @@ public final class ChainWalk {
             validUntil = earliest(validUntil, source.validUntil());
             validUntil = earliest(validUntil, delegation.expiresAt().orElse(Instant.MAX));
             for (Permission permission : delegation.permissions()) {
-                source.policy().coveringGrant(permission)
+                source.policy()
+                        .coveringGrant(permission)
                         .ifPresent(parent -> grants.add(parent.delegate(delegation.id(), id, permission)));
             }
         }

@@ -28,6 +28,7 @@ public final class CompiledPattern {
     private final boolean wildcard;
     /** Exact: the whole pattern. Wildcard: the literal segments with their trailing {@code ':'}, or "". */
     private final String literal;
+
     private final int literalSegments;
 
     private CompiledPattern(String pattern, boolean wildcard, String literal, int literalSegments) {

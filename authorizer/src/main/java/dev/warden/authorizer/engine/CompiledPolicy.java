@@ -56,7 +56,8 @@ public final class CompiledPolicy {
 
     /** Compiles the permissions listed on {@code agent} itself, for an agent that holds no delegations. */
     public static CompiledPolicy ofDirect(AgentId agent, Collection<Permission> permissions) {
-        return compile(permissions.stream().map(p -> EffectiveGrant.direct(agent, p)).toList());
+        return compile(
+                permissions.stream().map(p -> EffectiveGrant.direct(agent, p)).toList());
     }
 
     /** A policy that allows nothing. */
@@ -123,6 +124,7 @@ public final class CompiledPolicy {
 
     @Override
     public String toString() {
-        return "CompiledPolicy" + compiled.stream().map(g -> g.pattern.pattern() + g.actions).toList();
+        return "CompiledPolicy"
+                + compiled.stream().map(g -> g.pattern.pattern() + g.actions).toList();
     }
 }

@@ -5,8 +5,7 @@ import java.util.Optional;
 
 /** The reasons a decision is denied before any permission is looked at. Pure. */
 public final class DecisionRules {
-    private DecisionRules() {
-    }
+    private DecisionRules() {}
 
     /** Why an agent in {@code status} may do nothing, or empty when it is active. */
     public static Optional<DecisionReason> statusReason(AgentStatus status) {

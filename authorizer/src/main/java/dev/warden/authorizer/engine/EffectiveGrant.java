@@ -26,8 +26,12 @@ import java.util.Optional;
  * @param source      where the grant this one was delegated from comes from (the delegating agent's own list, or
  *                    the delegation that reached it); empty for a direct grant
  */
-public record EffectiveGrant(GrantOrigin origin, Permission permission, int depth, List<ConstrainedStep> constraints,
-                             Optional<GrantOrigin> source) {
+public record EffectiveGrant(
+        GrantOrigin origin,
+        Permission permission,
+        int depth,
+        List<ConstrainedStep> constraints,
+        Optional<GrantOrigin> source) {
     public EffectiveGrant {
         constraints = List.copyOf(constraints);
         boolean direct = origin instanceof GrantOrigin.Direct;
@@ -53,8 +57,9 @@ public record EffectiveGrant(GrantOrigin origin, Permission permission, int dept
      */
     public EffectiveGrant delegate(DelegationId delegation, AgentId holder, Permission delegated) {
         if (!PermissionCoverage.covers(permission, delegated)) {
-            throw new IllegalArgumentException("delegated permission " + delegated.resource() + " "
-                    + delegated.actions() + " is not a subset of " + permission.resource() + " " + permission.actions());
+            throw new IllegalArgumentException(
+                    "delegated permission " + delegated.resource() + " " + delegated.actions() + " is not a subset of "
+                            + permission.resource() + " " + permission.actions());
         }
         GrantOrigin childOrigin = new GrantOrigin.Delegated(delegation, holder);
         List<ConstrainedStep> chain = new ArrayList<>(ownStep(childOrigin, delegated));
@@ -73,8 +78,6 @@ public record EffectiveGrant(GrantOrigin origin, Permission permission, int dept
     }
 
     private static List<ConstrainedStep> ownStep(GrantOrigin origin, Permission permission) {
-        return permission.constraints().isEmpty()
-                ? List.of()
-                : List.of(new ConstrainedStep(origin, permission));
+        return permission.constraints().isEmpty() ? List.of() : List.of(new ConstrainedStep(origin, permission));
     }
 }

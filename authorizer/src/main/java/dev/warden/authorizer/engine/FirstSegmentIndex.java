@@ -39,7 +39,9 @@ final class FirstSegmentIndex {
                 universal.add(grant);
                 bySegment.values().forEach(list -> list.add(grant));
             } else {
-                bySegment.computeIfAbsent(grant.pattern.firstSegment(), k -> new ArrayList<>(universal)).add(grant);
+                bySegment
+                        .computeIfAbsent(grant.pattern.firstSegment(), k -> new ArrayList<>(universal))
+                        .add(grant);
             }
         }
         // A power of two above 2n, so the table is under half full and every probe ends at an empty slot.

@@ -13,8 +13,7 @@ import java.util.TreeSet;
  * grant's {@code maxCallsPerHour} keeps its counter.
  */
 final class GrantKeys {
-    private GrantKeys() {
-    }
+    private GrantKeys() {}
 
     static String of(GrantOrigin origin, Permission permission) {
         StringBuilder key = new StringBuilder(64).append(origin.key()).append('|');

@@ -17,20 +17,19 @@ import java.util.List;
  * </ol>
  */
 final class GrantOrder {
-    static final Comparator<CompiledGrant> ORDER = Comparator
-            .comparing((CompiledGrant g) -> g.grant.isConstrained())
+    static final Comparator<CompiledGrant> ORDER = Comparator.comparing((CompiledGrant g) -> g.grant.isConstrained())
             .thenComparing(g -> g.pattern.literalSegments(), Comparator.reverseOrder())
             .thenComparing(g -> g.pattern.isWildcard())
             .thenComparing(g -> g.pattern.pattern())
             .thenComparingInt(g -> g.grant.constraints().size())
             .thenComparing(g -> g.grant.key())
             .thenComparing((a, b) -> compareChains(a.grant.constraints(), b.grant.constraints()))
-            .thenComparing((a, b) -> compareNames(a.grant.permission().actions(), b.grant.permission().actions()))
+            .thenComparing((a, b) -> compareNames(
+                    a.grant.permission().actions(), b.grant.permission().actions()))
             .thenComparing(g -> g.grant.origin().holder())
             .thenComparingInt(g -> g.grant.depth());
 
-    private GrantOrder() {
-    }
+    private GrantOrder() {}
 
     /** Lexicographic over steps of equal count (the count was compared before). */
     private static int compareChains(List<ConstrainedStep> a, List<ConstrainedStep> b) {

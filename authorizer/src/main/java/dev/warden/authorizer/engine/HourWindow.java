@@ -7,8 +7,7 @@ import java.time.Instant;
  * the counter resets at the top of each clock hour). Pure.
  */
 public final class HourWindow {
-    private HourWindow() {
-    }
+    private HourWindow() {}
 
     /** The hour {@code now} falls in, as hours since the epoch (the key of the hour's counters). */
     public static long hourOf(Instant now) {

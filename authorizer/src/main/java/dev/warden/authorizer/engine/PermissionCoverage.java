@@ -10,8 +10,7 @@ import dev.warden.authorizer.domain.Permission;
  * (see {@link EffectiveGrant#delegate}), so it can never escape the parent's budget.
  */
 public final class PermissionCoverage {
-    private PermissionCoverage() {
-    }
+    private PermissionCoverage() {}
 
     /**
      * True when {@code source} alone allows every call {@code delegated} allows: its pattern covers the

@@ -6,5 +6,4 @@ package dev.warden.authorizer.quota;
  *
  * @param remaining for a grant, the smallest number of calls left in the hour across the request's counters
  */
-public record QuotaReply(String requestId, boolean granted, long hour, String exhaustedCounter, long remaining) {
-}
+public record QuotaReply(String requestId, boolean granted, long hour, String exhaustedCounter, long remaining) {}

@@ -18,44 +18,49 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class QuotaSerdes {
     private static final byte VERSION = 1;
 
-    private QuotaSerdes() {
-    }
+    private QuotaSerdes() {}
 
     public static Serde<QuotaRequest> requests() {
-        return Serdes.serdeFrom((Serializer<QuotaRequest>) (topic, r) -> write(out -> {
-            out.writeUTF(r.requestId());
-            out.writeUTF(r.replyTo());
-            out.writeLong(r.hour());
-            out.writeInt(r.steps().size());
-            for (QuotaRequest.Step step : r.steps()) {
-                out.writeUTF(step.counterKey());
-                out.writeLong(step.limit());
-            }
-        }), (Deserializer<QuotaRequest>) (topic, bytes) -> read(bytes, in -> {
-            String id = in.readUTF();
-            String replyTo = in.readUTF();
-            long hour = in.readLong();
-            int n = in.readInt();
-            if (n < 1 || n > 1000) {
-                throw new IOException("bad step count " + n);
-            }
-            List<QuotaRequest.Step> steps = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                steps.add(new QuotaRequest.Step(in.readUTF(), in.readLong()));
-            }
-            return new QuotaRequest(id, replyTo, hour, steps);
-        }));
+        return Serdes.serdeFrom(
+                (Serializer<QuotaRequest>) (topic, r) -> write(out -> {
+                    out.writeUTF(r.requestId());
+                    out.writeUTF(r.replyTo());
+                    out.writeLong(r.hour());
+                    out.writeInt(r.steps().size());
+                    for (QuotaRequest.Step step : r.steps()) {
+                        out.writeUTF(step.counterKey());
+                        out.writeLong(step.limit());
+                    }
+                }),
+                (Deserializer<QuotaRequest>) (topic, bytes) -> read(bytes, in -> {
+                    String id = in.readUTF();
+                    String replyTo = in.readUTF();
+                    long hour = in.readLong();
+                    int n = in.readInt();
+                    if (n < 1 || n > 1000) {
+                        throw new IOException("bad step count " + n);
+                    }
+                    List<QuotaRequest.Step> steps = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        steps.add(new QuotaRequest.Step(in.readUTF(), in.readLong()));
+                    }
+                    return new QuotaRequest(id, replyTo, hour, steps);
+                }));
     }
 
     public static Serde<QuotaReply> replies() {
-        return Serdes.serdeFrom((Serializer<QuotaReply>) (topic, r) -> write(out -> {
-            out.writeUTF(r.requestId());
-            out.writeBoolean(r.granted());
-            out.writeLong(r.hour());
-            out.writeUTF(r.exhaustedCounter());
-            out.writeLong(r.remaining());
-        }), (Deserializer<QuotaReply>) (topic, bytes) -> read(bytes, in ->
-                new QuotaReply(in.readUTF(), in.readBoolean(), in.readLong(), in.readUTF(), in.readLong())));
+        return Serdes.serdeFrom(
+                (Serializer<QuotaReply>) (topic, r) -> write(out -> {
+                    out.writeUTF(r.requestId());
+                    out.writeBoolean(r.granted());
+                    out.writeLong(r.hour());
+                    out.writeUTF(r.exhaustedCounter());
+                    out.writeLong(r.remaining());
+                }),
+                (Deserializer<QuotaReply>) (topic, bytes) -> read(
+                        bytes,
+                        in -> new QuotaReply(
+                                in.readUTF(), in.readBoolean(), in.readLong(), in.readUTF(), in.readLong())));
     }
 
     private interface Writer {

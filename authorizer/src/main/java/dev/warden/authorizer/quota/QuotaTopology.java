@@ -33,8 +33,7 @@ public final class QuotaTopology {
     /** Name of the counter store. */
     public static final String STORE = "quota-counters";
 
-    private QuotaTopology() {
-    }
+    private QuotaTopology() {}
 
     /** Adds the topology to {@code builder}: {@code requestsTopic} in, {@code repliesTopic} out; no tracing. */
     public static void build(StreamsBuilder builder, String requestsTopic, String repliesTopic) {
@@ -46,8 +45,8 @@ public final class QuotaTopology {
      * carries a trace context (its reply carries the same context back).
      */
     public static void build(StreamsBuilder builder, String requestsTopic, String repliesTopic, Tracer tracer) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
-                Serdes.Long()));
+        builder.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(), Serdes.Long()));
         builder.stream(requestsTopic, Consumed.with(Serdes.String(), QuotaSerdes.requests()))
                 .process(() -> new CounterProcessor(tracer), STORE)
                 .to(repliesTopic, Produced.with(Serdes.String(), QuotaSerdes.replies()));

@@ -62,8 +62,7 @@ public final class TraceHeaders {
         }
     };
 
-    private TraceHeaders() {
-    }
+    private TraceHeaders() {}
 
     /** Writes {@code context}'s span (if any) into {@code headers}. */
     public static void inject(Context context, Headers headers) {
@@ -103,6 +102,9 @@ public final class TraceHeaders {
         if (!present(headers)) {
             return Span.getInvalid();
         }
-        return tracer.spanBuilder(name).setSpanKind(kind).setParent(extract(headers)).startSpan();
+        return tracer.spanBuilder(name)
+                .setSpanKind(kind)
+                .setParent(extract(headers))
+                .startSpan();
     }
 }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 class EngineImportsTest {
     private static final Path SOURCES = Path.of("src/main/java/dev/warden/authorizer");
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
-    private static final List<String> ALLOWED = List.of("java.", "dev.warden.authorizer.domain.",
-            "dev.warden.authorizer.engine.");
+    private static final List<String> ALLOWED =
+            List.of("java.", "dev.warden.authorizer.domain.", "dev.warden.authorizer.engine.");
     /** JDK packages that mean I/O or JDBC, which the engine must not touch. */
     private static final List<String> FORBIDDEN = List.of("java.sql.", "javax.sql.", "java.net.", "java.nio.channels.");
 
@@ -31,23 +31,29 @@ class EngineImportsTest {
             Matcher m = IMPORT.matcher(Files.readString(file));
             while (m.find()) {
                 String imported = m.group(1);
-                assertThat(isAllowed(imported)).as("%s imports %s", file, imported).isTrue();
+                assertThat(isAllowed(imported))
+                        .as("%s imports %s", file, imported)
+                        .isTrue();
             }
         }
     }
 
     @Test
     void theCheckCatchesAForbiddenImport() {
-        Matcher m = IMPORT.matcher("package x;\nimport org.apache.kafka.streams.KafkaStreams;\nimport java.sql.Connection;\n");
+        Matcher m = IMPORT.matcher(
+                "package x;\nimport org.apache.kafka.streams.KafkaStreams;\nimport java.sql.Connection;\n");
         assertThat(m.find()).isTrue();
         assertThat(isAllowed(m.group(1))).isFalse();
         assertThat(m.find()).isTrue();
-        assertThat(isAllowed(m.group(1))).as("JDBC is part of the JDK but forbidden").isFalse();
+        assertThat(isAllowed(m.group(1)))
+                .as("JDBC is part of the JDK but forbidden")
+                .isFalse();
         assertThat(isAllowed("java.util.List")).isTrue();
     }
 
     private static boolean isAllowed(String imported) {
-        return ALLOWED.stream().anyMatch(imported::startsWith) && FORBIDDEN.stream().noneMatch(imported::startsWith);
+        return ALLOWED.stream().anyMatch(imported::startsWith)
+                && FORBIDDEN.stream().noneMatch(imported::startsWith);
     }
 
     private static List<Path> javaFiles(String... packages) throws IOException {

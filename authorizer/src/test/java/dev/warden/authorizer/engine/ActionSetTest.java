@@ -38,17 +38,19 @@ class ActionSetTest {
     }
 
     @ParameterizedTest(name = "{0} covers {1}: {2}")
-    @CsvSource(delimiter = '|', value = {
-            "read,write  | read        | true",
-            "read,write  | write,read  | true",
-            "read,write  | read,export | false",
-            "read        | read,write  | false",
-            "*           | read,export | true",
-            "*           | *           | true",
-            "read,write  | *           | false",
-            "read,*      | *           | true",
-            "read        | READ        | false",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "read,write  | read        | true",
+                "read,write  | write,read  | true",
+                "read,write  | read,export | false",
+                "read        | read,write  | false",
+                "*           | read,export | true",
+                "*           | *           | true",
+                "read,write  | *           | false",
+                "read,*      | *           | true",
+                "read        | READ        | false",
+            })
     void coverageTable(String source, String delegated, boolean expected) {
         ActionSet from = ActionSet.of(List.of(source.split(",")));
         ActionSet to = ActionSet.of(List.of(delegated.split(",")));

@@ -23,13 +23,11 @@ class CompiledPolicyTest {
 
     @Test
     void unconstrainedGrantsAreTriedBeforeConstrainedOnes() {
-        CompiledPolicy policy = policyOf(
-                aliceLimited(10, "mcp:github:issues:42", "read"),
-                aliceGrant("*", "read"));
+        CompiledPolicy policy = policyOf(aliceLimited(10, "mcp:github:issues:42", "read"), aliceGrant("*", "read"));
 
         assertThat(resourcesOf(policy.grants())).containsExactly("*", "mcp:github:issues:42");
-        assertThat(policy.firstMatch("read", "mcp:github:issues:42")).hasValueSatisfying(
-                g -> assertThat(g.isConstrained()).isFalse());
+        assertThat(policy.firstMatch("read", "mcp:github:issues:42"))
+                .hasValueSatisfying(g -> assertThat(g.isConstrained()).isFalse());
     }
 
     @Test
@@ -58,9 +56,7 @@ class CompiledPolicyTest {
     @Test
     void patternTextBreaksRemainingTiesLexicographically() {
         CompiledPolicy policy = policyOf(
-                aliceGrant("mcp:zeta:*", "read"),
-                aliceGrant("db:orders:*", "read"),
-                aliceGrant("mcp:alpha:*", "read"));
+                aliceGrant("mcp:zeta:*", "read"), aliceGrant("db:orders:*", "read"), aliceGrant("mcp:alpha:*", "read"));
 
         assertThat(resourcesOf(policy.grants())).containsExactly("db:orders:*", "mcp:alpha:*", "mcp:zeta:*");
     }
@@ -73,8 +69,7 @@ class CompiledPolicyTest {
                 aliceLimited(100, "mcp:github:*", "read"),
                 aliceGrant("db:*", "read"));
 
-        assertThat(resourcesOf(policy.grants()))
-                .containsExactly("db:*", "mcp:github:issues", "mcp:github:*", "mcp:*");
+        assertThat(resourcesOf(policy.grants())).containsExactly("db:*", "mcp:github:issues", "mcp:github:*", "mcp:*");
         assertThat(policy.matches("read", "mcp:github:issues"))
                 .extracting(g -> g.constraints().get(0).maxCallsPerHour())
                 .containsExactly(10L, 100L, 1000L);
@@ -87,8 +82,8 @@ class CompiledPolicyTest {
         EffectiveGrant bobWrite = EffectiveGrant.direct(BOB, limited(5, "mcp:github:*", "write"));
         EffectiveGrant bobDelegated = aliceWide.delegate(ALICE_TO_BOB, BOB, permission("mcp:github:*", "read"));
         // two steps (its own and Alice's), although its key ("delegation:dlg_aaa|...") sorts before the others'
-        EffectiveGrant bobTwoSteps = aliceWide.delegate(
-                DelegationId.of("dlg_aaa"), BOB, limited(3, "mcp:github:*", "read"));
+        EffectiveGrant bobTwoSteps =
+                aliceWide.delegate(DelegationId.of("dlg_aaa"), BOB, limited(3, "mcp:github:*", "read"));
 
         CompiledPolicy policy = CompiledPolicy.compile(List.of(bobTwoSteps, bobDelegated, bobWrite, bobRead));
 
@@ -116,11 +111,14 @@ class CompiledPolicyTest {
                 aliceGrant("mcp:github:*", "read"),
                 aliceGrant("mcp:*", "read", "write"));
 
-        assertThat(policy.firstMatch("read", "mcp:github:issues").map(g -> g.permission().resource()))
+        assertThat(policy.firstMatch("read", "mcp:github:issues")
+                        .map(g -> g.permission().resource()))
                 .contains("mcp:github:*");
-        assertThat(policy.firstMatch("write", "mcp:github:issues").map(g -> g.permission().resource()))
+        assertThat(policy.firstMatch("write", "mcp:github:issues")
+                        .map(g -> g.permission().resource()))
                 .contains("mcp:github:issues");
-        assertThat(policy.firstMatch("write", "mcp:github:prs").map(g -> g.permission().resource()))
+        assertThat(policy.firstMatch("write", "mcp:github:prs")
+                        .map(g -> g.permission().resource()))
                 .contains("mcp:*");
     }
 
@@ -185,8 +183,8 @@ class CompiledPolicyTest {
     void ofDirectCompilesAnAgentsOwnPermissions() {
         CompiledPolicy policy = CompiledPolicy.ofDirect(ALICE, List.of(permission("db:*", "read")));
 
-        assertThat(policy.firstMatch("read", "db:x")).hasValueSatisfying(
-                g -> assertThat(g.origin()).isEqualTo(new GrantOrigin.Direct(ALICE)));
+        assertThat(policy.firstMatch("read", "db:x"))
+                .hasValueSatisfying(g -> assertThat(g.origin()).isEqualTo(new GrantOrigin.Direct(ALICE)));
     }
 
     @Test
@@ -195,7 +193,8 @@ class CompiledPolicyTest {
         EffectiveGrant freeWide = aliceGrant("mcp:*", "read", "write");
         CompiledPolicy policy = policyOf(limitedNarrow, freeWide);
 
-        assertThat(policy.coveringGrant(permission("mcp:github:issues", "read"))).contains(freeWide);
+        assertThat(policy.coveringGrant(permission("mcp:github:issues", "read")))
+                .contains(freeWide);
     }
 
     @Test
@@ -204,16 +203,19 @@ class CompiledPolicyTest {
         EffectiveGrant narrow = aliceLimited(5, "mcp:github:*", "read");
         CompiledPolicy policy = policyOf(wide, narrow);
 
-        assertThat(policy.coveringGrant(permission("mcp:github:issues", "read"))).contains(narrow);
+        assertThat(policy.coveringGrant(permission("mcp:github:issues", "read")))
+                .contains(narrow);
     }
 
     @Test
     void coveringGrantIsEmptyWhenOnlyTheUnionOfGrantsCovers() {
         CompiledPolicy policy = policyOf(aliceGrant("mcp:github:*", "read"), aliceGrant("mcp:github:*", "write"));
 
-        assertThat(policy.coveringGrant(permission("mcp:github:issues", "read", "write"))).isEmpty();
+        assertThat(policy.coveringGrant(permission("mcp:github:issues", "read", "write")))
+                .isEmpty();
         assertThat(policy.coveringGrant(permission("mcp:*", "read"))).isEmpty();
-        assertThat(policy.coveringGrant(permission("mcp:github:issues", "write"))).isPresent();
+        assertThat(policy.coveringGrant(permission("mcp:github:issues", "write")))
+                .isPresent();
     }
 
     @Test
@@ -252,7 +254,8 @@ class CompiledPolicyTest {
 
             assertThat(actual).as("%s %s", action, resource).containsExactlyElementsOf(expected);
             assertThat(actual).isSortedAccordingTo(NaiveMatcher.DOCUMENTED_ORDER);
-            assertThat(policy.firstMatch(action, resource)).isEqualTo(expected.stream().findFirst());
+            assertThat(policy.firstMatch(action, resource))
+                    .isEqualTo(expected.stream().findFirst());
             allowed += expected.isEmpty() ? 0 : 1;
         }
         // the generator must exercise both outcomes, or this test proves little
@@ -277,9 +280,11 @@ class CompiledPolicyTest {
             boolean everything = random.nextInt(40) == 0;
             String resource = everything ? "*" : randomPattern(random);
             // a bare * grant allows one action only, so that some calls stay denied
-            List<String> actions = everything ? List.of("delete")
-                    : random.nextInt(8) == 0 ? List.of("*")
-                    : List.of(ACTIONS[random.nextInt(ACTIONS.length)], ACTIONS[random.nextInt(ACTIONS.length)]);
+            List<String> actions = everything
+                    ? List.of("delete")
+                    : random.nextInt(8) == 0
+                            ? List.of("*")
+                            : List.of(ACTIONS[random.nextInt(ACTIONS.length)], ACTIONS[random.nextInt(ACTIONS.length)]);
             String[] names = actions.toArray(String[]::new);
             Permission granted = random.nextInt(3) == 0
                     ? limited(1 + random.nextInt(100), resource, names)

@@ -95,18 +95,24 @@ class EffectiveGrantTest {
 
     @Test
     void depthMustAgreeWithTheOrigin() {
-        assertThatIllegalArgumentException().isThrownBy(() ->
-                new EffectiveGrant(new GrantOrigin.Direct(ALICE), permission("a", "r"), 1, List.of(),
-                        Optional.empty()));
-        assertThatIllegalArgumentException().isThrownBy(() ->
-                new EffectiveGrant(new GrantOrigin.Delegated(ALICE_TO_BOB, BOB), permission("a", "r"), 0,
-                        List.of(), Optional.of(new GrantOrigin.Direct(ALICE))));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new EffectiveGrant(
+                        new GrantOrigin.Direct(ALICE), permission("a", "r"), 1, List.of(), Optional.empty()));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new EffectiveGrant(
+                        new GrantOrigin.Delegated(ALICE_TO_BOB, BOB),
+                        permission("a", "r"),
+                        0,
+                        List.of(),
+                        Optional.of(new GrantOrigin.Direct(ALICE))));
     }
 
     @Test
     void counterKeyIgnoresTheLimitAndTheOrderOfActions() {
-        ConstrainedStep a = new ConstrainedStep(new GrantOrigin.Direct(ALICE), limited(10, "mcp:github:*", "write", "read"));
-        ConstrainedStep b = new ConstrainedStep(new GrantOrigin.Direct(ALICE), limited(99, "mcp:github:*", "read", "write"));
+        ConstrainedStep a =
+                new ConstrainedStep(new GrantOrigin.Direct(ALICE), limited(10, "mcp:github:*", "write", "read"));
+        ConstrainedStep b =
+                new ConstrainedStep(new GrantOrigin.Direct(ALICE), limited(99, "mcp:github:*", "read", "write"));
 
         assertThat(a.counterKey()).isEqualTo(b.counterKey()).isEqualTo("agent:agt_alice|4:read5:write|mcp:github:*");
     }
@@ -117,12 +123,14 @@ class EffectiveGrantTest {
         String base = new ConstrainedStep(alice, limited(10, "db:x", "a", "b")).counterKey();
 
         assertThat(List.of(
-                new ConstrainedStep(new GrantOrigin.Direct(BOB), limited(10, "db:x", "a", "b")).counterKey(),
-                new ConstrainedStep(new GrantOrigin.Delegated(DelegationId.of("agt_alice"), BOB),
-                        limited(10, "db:x", "a", "b")).counterKey(),
-                new ConstrainedStep(alice, limited(10, "db:x", "a")).counterKey(),
-                new ConstrainedStep(alice, limited(10, "db:x", "1:a1:b")).counterKey(),
-                new ConstrainedStep(alice, limited(10, "db:y", "a", "b")).counterKey()))
+                        new ConstrainedStep(new GrantOrigin.Direct(BOB), limited(10, "db:x", "a", "b")).counterKey(),
+                        new ConstrainedStep(
+                                        new GrantOrigin.Delegated(DelegationId.of("agt_alice"), BOB),
+                                        limited(10, "db:x", "a", "b"))
+                                .counterKey(),
+                        new ConstrainedStep(alice, limited(10, "db:x", "a")).counterKey(),
+                        new ConstrainedStep(alice, limited(10, "db:x", "1:a1:b")).counterKey(),
+                        new ConstrainedStep(alice, limited(10, "db:y", "a", "b")).counterKey()))
                 .doesNotContain(base)
                 .doesNotHaveDuplicates();
     }

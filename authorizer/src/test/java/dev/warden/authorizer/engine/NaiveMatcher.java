@@ -10,14 +10,12 @@ import java.util.Comparator;
  */
 final class NaiveMatcher {
     /** The documented order up to the pattern text (the part a reader can check by eye). */
-    static final Comparator<EffectiveGrant> DOCUMENTED_ORDER = Comparator
-            .comparing(EffectiveGrant::isConstrained)
+    static final Comparator<EffectiveGrant> DOCUMENTED_ORDER = Comparator.comparing(EffectiveGrant::isConstrained)
             .thenComparing(g -> literalSegments(g.permission().resource()), Comparator.reverseOrder())
             .thenComparing(g -> g.permission().resource().endsWith("*"))
             .thenComparing(g -> g.permission().resource());
 
-    private NaiveMatcher() {
-    }
+    private NaiveMatcher() {}
 
     static boolean allows(Permission permission, String action, String resource) {
         return matches(permission.resource(), resource)

@@ -15,8 +15,7 @@ final class TestGrants {
     static final DelegationId ALICE_TO_BOB = DelegationId.of("dlg_alice_bob");
     static final DelegationId BOB_TO_CAROL = DelegationId.of("dlg_bob_carol");
 
-    private TestGrants() {
-    }
+    private TestGrants() {}
 
     static Permission permission(String resource, String... actions) {
         return Permission.of(resource, actions);

@@ -28,8 +28,10 @@ class QuotaTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "quota-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(builder.build(), props);
-        requests = driver.createInputTopic("requests", Serdes.String().serializer(), QuotaSerdes.requests().serializer());
-        replies = driver.createOutputTopic("replies", Serdes.String().deserializer(), QuotaSerdes.replies().deserializer());
+        requests = driver.createInputTopic(
+                "requests", Serdes.String().serializer(), QuotaSerdes.requests().serializer());
+        replies = driver.createOutputTopic(
+                "replies", Serdes.String().deserializer(), QuotaSerdes.replies().deserializer());
     }
 
     @AfterEach
@@ -55,7 +57,8 @@ class QuotaTopologyTest {
         QuotaReply refused = ask(10, step);
         assertThat(refused.granted()).isFalse();
         assertThat(refused.exhaustedCounter()).isEqualTo("agent:a|read|x:*");
-        assertThat(driver.<String, Long>getKeyValueStore(QuotaTopology.STORE).get("10|agent:a|read|x:*")).isEqualTo(3L);
+        assertThat(driver.<String, Long>getKeyValueStore(QuotaTopology.STORE).get("10|agent:a|read|x:*"))
+                .isEqualTo(3L);
     }
 
     @Test
@@ -66,7 +69,8 @@ class QuotaTopologyTest {
         assertThat(ask(10, parent).granted()).isTrue();
         assertThat(ask(10, child, parent).granted()).isFalse();
         assertThat(driver.<String, Long>getKeyValueStore(QuotaTopology.STORE).get("10|delegation:d1|read|x:y"))
-                .as("a refused chain leaves the child counter untouched").isEqualTo(1L);
+                .as("a refused chain leaves the child counter untouched")
+                .isEqualTo(1L);
     }
 
     @Test
@@ -83,7 +87,9 @@ class QuotaTopologyTest {
         ask(10, step);
         ask(12, step);
         driver.advanceWallClockTime(java.time.Duration.ofMinutes(6));
-        assertThat(driver.<String, Long>getKeyValueStore(QuotaTopology.STORE).get("10|agent:a|read|x:*")).isNull();
-        assertThat(driver.<String, Long>getKeyValueStore(QuotaTopology.STORE).get("12|agent:a|read|x:*")).isEqualTo(1L);
+        assertThat(driver.<String, Long>getKeyValueStore(QuotaTopology.STORE).get("10|agent:a|read|x:*"))
+                .isNull();
+        assertThat(driver.<String, Long>getKeyValueStore(QuotaTopology.STORE).get("12|agent:a|read|x:*"))
+                .isEqualTo(1L);
     }
 }

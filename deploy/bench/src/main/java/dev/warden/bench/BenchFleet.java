@@ -22,10 +22,10 @@ import java.util.stream.Stream;
  */
 final class BenchFleet {
     static final String ADMIN = "wdn_adm_fleet_bench";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private BenchFleet() {
-    }
+    private BenchFleet() {}
 
     /**
      * Instance A of the deployment {@code isolation} (every role; its own schema, topics and Streams applications),
@@ -36,9 +36,14 @@ final class BenchFleet {
     static WardenConfig instanceA(String isolation, Path stateDir, boolean mirror, long mirrorCommitMs) {
         return WardenConfig.builder()
                 .roles(System.getProperty("bench.roles", "api,quota,pipeline,sinks"))
-                .host("127.0.0.1").port(0).instanceId(isolation + "-a").bootstrapToken(ADMIN)
-                .pgSchema(isolation).pgPoolSize(10)
-                .streamsApplicationPrefix(isolation + "-").streamsStateDir(stateDir.toString())
+                .host("127.0.0.1")
+                .port(0)
+                .instanceId(isolation + "-a")
+                .bootstrapToken(ADMIN)
+                .pgSchema(isolation)
+                .pgPoolSize(10)
+                .streamsApplicationPrefix(isolation + "-")
+                .streamsStateDir(stateDir.toString())
                 .topics(Topics.defaults().withPrefix(isolation + "."))
                 .mirrorAudit(mirror)
                 .mirrorCommitIntervalMs(mirrorCommitMs)
@@ -53,7 +58,8 @@ final class BenchFleet {
     /** A new agent on {@code base} allowed to read {@code resource}: {@code [id, token]}. */
     static String[] agent(URI base, String resource) throws Exception {
         HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/agents"))
-                .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + ADMIN)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"ownerId\":\"fleet\",\"name\":\"p\",\"type\":\"service\","
                         + "\"permissions\":[{\"resource\":\"" + resource + "\",\"actions\":[\"read\"]}]}")));
         var json = Json.mapper().readTree(r.body());
@@ -62,8 +68,12 @@ final class BenchFleet {
 
     /** The administrator's SSE stream of {@code types} on {@code base}, as lines (sent asynchronously). */
     static CompletableFuture<HttpResponse<Stream<String>>> events(URI base, String types) {
-        return HTTP.sendAsync(HttpRequest.newBuilder(base.resolve("/events/stream?types=" + types))
-                .header("Authorization", "Bearer " + ADMIN).header("Accept", "text/event-stream").GET().build(),
+        return HTTP.sendAsync(
+                HttpRequest.newBuilder(base.resolve("/events/stream?types=" + types))
+                        .header("Authorization", "Bearer " + ADMIN)
+                        .header("Accept", "text/event-stream")
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofLines());
     }
 
@@ -77,13 +87,17 @@ final class BenchFleet {
      * segments (docs/operations.md, "PostgreSQL").
      */
     static String postgresSettings(String jdbcUrl) throws Exception {
-        try (Connection conn = DriverManager.getConnection(jdbcUrl); Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name, setting, coalesce(unit, '') FROM pg_settings WHERE name IN"
-                     + " ('server_version', 'min_wal_size', 'max_wal_size', 'wal_init_zero', 'wal_recycle',"
-                     + " 'synchronous_commit', 'shared_buffers') ORDER BY name")) {
+        try (Connection conn = DriverManager.getConnection(jdbcUrl);
+                Statement st = conn.createStatement();
+                ResultSet rs = st.executeQuery("SELECT name, setting, coalesce(unit, '') FROM pg_settings WHERE name IN"
+                        + " ('server_version', 'min_wal_size', 'max_wal_size', 'wal_init_zero', 'wal_recycle',"
+                        + " 'synchronous_commit', 'shared_buffers') ORDER BY name")) {
             StringBuilder line = new StringBuilder("PostgreSQL:");
             while (rs.next()) {
-                line.append(' ').append(rs.getString(1)).append('=').append(rs.getString(2))
+                line.append(' ')
+                        .append(rs.getString(1))
+                        .append('=')
+                        .append(rs.getString(2))
                         .append(rs.getString(3).equals("8kB") ? "×8kB" : rs.getString(3));
             }
             return line.toString();
@@ -92,7 +106,8 @@ final class BenchFleet {
 
     /** Drops the deployment's schema. */
     static void dropSchema(String jdbcUrl, String isolation) throws Exception {
-        try (Connection conn = DriverManager.getConnection(jdbcUrl); Statement st = conn.createStatement()) {
+        try (Connection conn = DriverManager.getConnection(jdbcUrl);
+                Statement st = conn.createStatement()) {
             st.execute("DROP SCHEMA IF EXISTS " + isolation + " CASCADE");
         }
     }

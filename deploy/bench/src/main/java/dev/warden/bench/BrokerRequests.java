@@ -14,8 +14,7 @@ import javax.management.ObjectName;
  * the benches report requests per decision beside CPU time.
  */
 final class BrokerRequests {
-    private BrokerRequests() {
-    }
+    private BrokerRequests() {}
 
     /** Requests handled so far, by type. */
     static Map<String, Long> counts() {

@@ -16,13 +16,11 @@ final class CpuMeter {
     /** Linux's USER_HZ: /proc reports CPU times in hundredths of a second. */
     private static final long TICK_NANOS = 10_000_000L;
 
-    private CpuMeter() {
-    }
+    private CpuMeter() {}
 
     /** CPU time used so far, in nanoseconds: this JVM's. */
     static long jvm() {
-        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /**
@@ -31,8 +29,8 @@ final class CpuMeter {
      */
     static long postgres() {
         long ticks = 0;
-        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString()
-                .chars().allMatch(Character::isDigit))) {
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(
+                Path.of("/proc"), p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
             for (Path proc : procs) {
                 String stat;
                 try {

@@ -42,8 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FleetBench {
     private static final long WARMUP_MS = Long.getLong("bench.warmup-ms", 20_000);
 
-    private FleetBench() {
-    }
+    private FleetBench() {}
 
     public static void main(String[] args) throws Exception {
         String jdbcUrl = args[0];
@@ -67,26 +66,44 @@ public final class FleetBench {
                     + " gave after A's answer (last: the latest, ms after it); answer p50/p99: B's own time to answer"
                     + " the refused request (part of the delay); SSE: the revocation's event on B's SSE stream after"
                     + " A's answer");
-            System.out.printf("%-9s %-13s %7s %9s %9s %9s %9s %14s %9s %9s %9s %12s %9s %9s %9s%n", "instances",
-                    "audit events", "rounds", "p50 ms", "p90 ms", "p99 ms", "max ms", "allowed after", "last ms",
-                    "answer50", "answer99", "decisions/s", "SSE p50", "SSE p90", "SSE max");
+            System.out.printf(
+                    "%-9s %-13s %7s %9s %9s %9s %9s %14s %9s %9s %9s %12s %9s %9s %9s%n",
+                    "instances",
+                    "audit events",
+                    "rounds",
+                    "p50 ms",
+                    "p90 ms",
+                    "p99 ms",
+                    "max ms",
+                    "allowed after",
+                    "last ms",
+                    "answer50",
+                    "answer99",
+                    "decisions/s",
+                    "SSE p50",
+                    "SSE p90",
+                    "SSE max");
             lines.forEach(System.out::println);
         } finally {
             SharedInfra.deleteTree(kafkaDir);
         }
     }
 
-    private static String run(String bootstrap, String jdbcUrl, int instances, int rounds, int workers,
-                              boolean mirror) throws Exception {
+    private static String run(String bootstrap, String jdbcUrl, int instances, int rounds, int workers, boolean mirror)
+            throws Exception {
         String isolation = "fleet_" + Long.toHexString(System.nanoTime());
         Path state = Files.createTempDirectory("fleet-bench");
-        WardenConfig a = BenchFleet.instanceA(isolation, state, mirror, Long.parseLong(System.getenv()
-                // The audit writer's batch interval, as warden.streams.mirror-commit-interval-ms sets it.
-                .getOrDefault("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "20")));
+        WardenConfig a = BenchFleet.instanceA(
+                isolation,
+                state,
+                mirror,
+                Long.parseLong(System.getenv()
+                        // The audit writer's batch interval, as warden.streams.mirror-commit-interval-ms sets it.
+                        .getOrDefault("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "20")));
         WardenConfig b = a.toBuilder().roles("api").instanceId(isolation + "-b").build();
         try (WardenPlatform first = WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC());
-             WardenPlatform second = instances == 2 ? WardenPlatform.start(b, bootstrap, jdbcUrl, Clock.systemUTC())
-                     : null) {
+                WardenPlatform second =
+                        instances == 2 ? WardenPlatform.start(b, bootstrap, jdbcUrl, Clock.systemUTC()) : null) {
             URI ua = first.baseUri();
             URI ub = second == null ? ua : second.baseUri();
             String[] load = BenchFleet.agent(ua);
@@ -152,7 +169,10 @@ public final class FleetBench {
                 long waitUntil = System.nanoTime() + 5_000_000_000L;
                 Long seen = null;
                 while (seen == null && System.nanoTime() < waitUntil) {
-                    seen = seenOnB.stream().filter(e -> e.line().contains(probe.eventKey())).map(Seen::at).findFirst()
+                    seen = seenOnB.stream()
+                            .filter(e -> e.line().contains(probe.eventKey()))
+                            .map(Seen::at)
+                            .findFirst()
                             .orElse(null);
                     Thread.sleep(1);
                 }
@@ -166,10 +186,23 @@ public final class FleetBench {
             Collections.sort(delays);
             Collections.sort(sseDelays);
             Collections.sort(answerTimes);
-            return String.format(Locale.ROOT, "%-9d %-13s %7d %9.1f %9.1f %9.1f %9.1f %14d %9.1f %9.1f %9.1f %12d"
-                            + " %9.1f %9.1f %9.1f", instances, mirror ? "on (default)" : "off", rounds, pct(delays, 50),
-                    pct(delays, 90), pct(delays, 99), delays.getLast(), allowedAfter, lastAllowed,
-                    pct(answerTimes, 50), pct(answerTimes, 99), perSecond, pct(sseDelays, 50), pct(sseDelays, 90),
+            return String.format(
+                    Locale.ROOT,
+                    "%-9d %-13s %7d %9.1f %9.1f %9.1f %9.1f %14d %9.1f %9.1f %9.1f %12d" + " %9.1f %9.1f %9.1f",
+                    instances,
+                    mirror ? "on (default)" : "off",
+                    rounds,
+                    pct(delays, 50),
+                    pct(delays, 90),
+                    pct(delays, 99),
+                    delays.getLast(),
+                    allowedAfter,
+                    lastAllowed,
+                    pct(answerTimes, 50),
+                    pct(answerTimes, 99),
+                    perSecond,
+                    pct(sseDelays, 50),
+                    pct(sseDelays, 90),
                     sseDelays.getLast());
         } finally {
             SharedInfra.deleteTree(state);
@@ -182,11 +215,14 @@ public final class FleetBench {
     }
 
     /** An SSE line and when it arrived. */
-    private record Seen(long at, String line) {
-    }
+    private record Seen(long at, String line) {}
 
     /** What a round revokes. */
-    private enum Kind { AGENT_REVOKED, TOKEN_ROTATED, DELEGATION_REVOKED }
+    private enum Kind {
+        AGENT_REVOKED,
+        TOKEN_ROTATED,
+        DELEGATION_REVOKED
+    }
 
     /**
      * One round's subject: the agent B is asked about ({@code [id, token]}, the token B presents), what A revokes
@@ -219,8 +255,9 @@ public final class FleetBench {
         /** Revokes on {@code a} and answers when A's answer arrived ({@link System#nanoTime()}). */
         long revoke(URI a) throws Exception {
             int status = BenchFleet.send(HttpRequest.newBuilder(a.resolve(path))
-                    .header("Authorization", "Bearer " + BenchFleet.ADMIN)
-                    .method(method, HttpRequest.BodyPublishers.noBody())).statusCode();
+                            .header("Authorization", "Bearer " + BenchFleet.ADMIN)
+                            .method(method, HttpRequest.BodyPublishers.noBody()))
+                    .statusCode();
             long answered = System.nanoTime();
             if (status != 204 && status != 200) {
                 throw new IllegalStateException(kind + " answered " + status);
@@ -232,9 +269,10 @@ public final class FleetBench {
     /** True when {@code base} allows the agent to read; false on a denial or a refused token. */
     private static boolean authorize(URI base, String[] agent) throws Exception {
         HttpResponse<String> r = BenchFleet.send(HttpRequest.newBuilder(base.resolve("/authorize"))
-                .header("Authorization", "Bearer " + agent[1]).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"agentId\":\"" + agent[0]
-                        + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:x\"}")));
+                .header("Authorization", "Bearer " + agent[1])
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"agentId\":\"" + agent[0] + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:x\"}")));
         return r.statusCode() == 200 && r.body().contains("\"allowed\":true");
     }
 }

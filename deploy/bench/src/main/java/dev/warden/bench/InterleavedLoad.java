@@ -29,8 +29,16 @@ final class InterleavedLoad {
      * Loads fleet {@code f} ({@code bases[f]}, its instances, which its workers take turns on, and
      * {@code agents[f]}) with {@code workers} keep-alive connections in its windows: {@code warmup} windows first (not counted), then {@code windows} counted ones.
      */
-    static List<StreamBench.Load> run(URI[][] bases, String[][] agents, int workers, int warmup, int windows, long windowMs,
-                            long settleMs, Decider decider) throws Exception {
+    static List<StreamBench.Load> run(
+            URI[][] bases,
+            String[][] agents,
+            int workers,
+            int warmup,
+            int windows,
+            long windowMs,
+            long settleMs,
+            Decider decider)
+            throws Exception {
         return new InterleavedLoad().measure(bases, agents, workers, warmup, windows, windowMs, settleMs, decider);
     }
 
@@ -39,8 +47,16 @@ final class InterleavedLoad {
         void decide(KeepAliveClient client, String[] agent) throws Exception;
     }
 
-    private List<StreamBench.Load> measure(URI[][] bases, String[][] agents, int workers, int warmup, int windows, long windowMs,
-                                 long settleMs, Decider decider) throws Exception {
+    private List<StreamBench.Load> measure(
+            URI[][] bases,
+            String[][] agents,
+            int workers,
+            int warmup,
+            int windows,
+            long windowMs,
+            long settleMs,
+            Decider decider)
+            throws Exception {
         int fleets = bases.length;
         AtomicLong[] decisions = new AtomicLong[fleets];
         AtomicReference<String> failure = new AtomicReference<>();
@@ -50,16 +66,19 @@ final class InterleavedLoad {
             int fleet = f;
             for (int w = 0; w < workers; w++) {
                 URI target = bases[f][w % bases[f].length];
-                threads.add(Thread.ofPlatform().daemon().name("load-" + f + "-" + w).start(() -> {
-                    try (KeepAliveClient client = new KeepAliveClient(target)) {
-                        while (awaitTurn(fleet)) {
-                            decider.decide(client, agents[fleet]);
-                            decisions[fleet].incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        failure.compareAndSet(null, e.toString());
-                    }
-                }));
+                threads.add(Thread.ofPlatform()
+                        .daemon()
+                        .name("load-" + f + "-" + w)
+                        .start(() -> {
+                            try (KeepAliveClient client = new KeepAliveClient(target)) {
+                                while (awaitTurn(fleet)) {
+                                    decider.decide(client, agents[fleet]);
+                                    decisions[fleet].incrementAndGet();
+                                }
+                            } catch (Exception e) {
+                                failure.compareAndSet(null, e.toString());
+                            }
+                        }));
             }
         }
         long[] counted = new long[fleets];
@@ -93,8 +112,9 @@ final class InterleavedLoad {
                 postgres[fleet] += (CpuMeter.postgres() - startPostgres) / 1e3;
                 ThreadCpu.between(startThreads, ThreadCpu.snapshot())
                         .forEach((group, nanos) -> byThread.get(fleet).merge(group, nanos, Long::sum));
-                BrokerRequests.counts().forEach((type, count) -> requests.get(fleet).merge(type,
-                        count - startRequests.getOrDefault(type, 0L), Long::sum));
+                BrokerRequests.counts()
+                        .forEach((type, count) -> requests.get(fleet)
+                                .merge(type, count - startRequests.getOrDefault(type, 0L), Long::sum));
                 if (failure.get() != null) {
                     break;
                 }
@@ -112,8 +132,13 @@ final class InterleavedLoad {
         List<StreamBench.Load> results = new ArrayList<>();
         for (int f = 0; f < fleets; f++) {
             long n = Math.max(1, counted[f]);
-            results.add(new StreamBench.Load(Math.round(counted[f] / seconds[f]), jvm[f] / n, postgres[f] / n,
-                    BrokerRequests.perThousand(Map.of(), requests.get(f), counted[f]), counted[f], byThread.get(f)));
+            results.add(new StreamBench.Load(
+                    Math.round(counted[f] / seconds[f]),
+                    jvm[f] / n,
+                    postgres[f] / n,
+                    BrokerRequests.perThousand(Map.of(), requests.get(f), counted[f]),
+                    counted[f],
+                    byThread.get(f)));
         }
         return results;
     }

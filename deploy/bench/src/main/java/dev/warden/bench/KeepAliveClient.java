@@ -32,8 +32,7 @@ final class KeepAliveClient implements AutoCloseable {
     }
 
     /** The answer's status and body. */
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     Answer post(String path, String bearer, String json) throws IOException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
@@ -57,8 +56,7 @@ final class KeepAliveClient implements AutoCloseable {
     }
 
     /** An answer's status line and the headers that frame its body (length -1 when not given). */
-    private record Head(int status, long length, boolean chunked) {
-    }
+    private record Head(int status, long length, boolean chunked) {}
 
     /** Reads an answer's status line and headers. */
     private Head head() throws IOException {
@@ -83,7 +81,8 @@ final class KeepAliveClient implements AutoCloseable {
      */
     void stream(String path, String bearer, Consumer<String> lines) throws IOException {
         out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + bearer
-                + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                        + "\r\nAccept: text/event-stream\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         Head head = head();
         if (head.status() != 200) {

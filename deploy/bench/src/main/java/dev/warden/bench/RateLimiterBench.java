@@ -37,13 +37,13 @@ public final class RateLimiterBench {
     private static final int OPS = 2_000_000;
     private static final AtomicLong SINK = new AtomicLong();
 
-    private RateLimiterBench() {
-    }
+    private RateLimiterBench() {}
 
     public static void main(String[] args) throws Exception {
         String redisUrl = args.length > 0 ? args[0] : "redis://127.0.0.1:6379";
         int redisOps = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
-        System.out.printf("JDK %s, %d cpus%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+                "JDK %s, %d cpus%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
         memory("hot client, mostly rejected", 1, 1, 1_000_000_000);
         memory("100k clients, admitted", 100_000, 1, 1_000_000_000);
         memory("hot client, mostly rejected", 1, 2, 1_000_000_000);
@@ -54,8 +54,12 @@ public final class RateLimiterBench {
     /** ns per request of the limiter's in-process work, median of {@link #ROUNDS} rounds. */
     private static void memory(String scenario, int clients, int threads, int limit) throws Exception {
         InstantSource clock = InstantSource.system();
-        RateLimiter limiter = RateLimiter.builder("bench").limit(clients == 1 ? 10 : limit).window(60)
-                .store(new MemoryRateLimitStore(clock)).clock(clock).build();
+        RateLimiter limiter = RateLimiter.builder("bench")
+                .limit(clients == 1 ? 10 : limit)
+                .window(60)
+                .store(new MemoryRateLimitStore(clock))
+                .clock(clock)
+                .build();
         RateLimitFilter filter = new RateLimitFilter(List.of(
                 new RateLimitFilter.Rule(Method.POST, "/auth/sign-in", limiter),
                 new RateLimitFilter.Rule(Method.POST, "/auth/sign-up", limiter),
@@ -66,7 +70,8 @@ public final class RateLimiterBench {
             double nsPerOp = timed(threads, () -> {
                 long admitted = 0;
                 for (int i = 0; i < OPS; i++) {
-                    RateLimiter matched = filter.limiterFor(Method.POST, "/auth/sign-in").orElseThrow();
+                    RateLimiter matched =
+                            filter.limiterFor(Method.POST, "/auth/sign-in").orElseThrow();
                     String key = ClientIp.keyOf(addresses[i % addresses.length]);
                     admitted += matched.acquire(key).allowed() ? 1 : 0;
                 }
@@ -77,7 +82,8 @@ public final class RateLimiterBench {
             }
         }
         Arrays.sort(results);
-        System.out.printf("memory  %-28s threads=%d  %7.0f ns/request (median of %d; min %.0f, max %.0f)%n",
+        System.out.printf(
+                "memory  %-28s threads=%d  %7.0f ns/request (median of %d; min %.0f, max %.0f)%n",
                 scenario, threads, results[ROUNDS / 2], ROUNDS, results[0], results[ROUNDS - 1]);
     }
 
@@ -106,8 +112,11 @@ public final class RateLimiterBench {
 
     private static void redis(String url, int ops) {
         try (JedisPooled admin = new JedisPooled(URI.create(url));
-             RedisRateLimitStore store = new RedisRateLimitStore(url, "warden-bench:" + System.nanoTime() + ":",
-                     Duration.ofSeconds(2), InstantSource.system())) {
+                RedisRateLimitStore store = new RedisRateLimitStore(
+                        url,
+                        "warden-bench:" + System.nanoTime() + ":",
+                        Duration.ofSeconds(2),
+                        InstantSource.system())) {
             if (!store.ping()) {
                 System.out.println("redis   skipped: no Redis answers at " + RateLimitConfig.mask(url));
                 return;
@@ -127,9 +136,13 @@ public final class RateLimiterBench {
             long evalsha = calls(admin, "cmdstat_evalsha:") - evalshaBefore;
             long all = calls(admin, "cmdstat_") - allBefore - 2;
             Arrays.sort(nanos);
-            System.out.printf("redis   %d acquisitions: p50 %.1f us, p99 %.1f us; client commands (round trips): "
-                            + "%.2f EVALSHA per acquisition, %.2f commands run inside the script%n", ops,
-                    nanos[ops / 2] / 1e3, nanos[(int) (ops * 0.99)] / 1e3, evalsha / (double) ops,
+            System.out.printf(
+                    "redis   %d acquisitions: p50 %.1f us, p99 %.1f us; client commands (round trips): "
+                            + "%.2f EVALSHA per acquisition, %.2f commands run inside the script%n",
+                    ops,
+                    nanos[ops / 2] / 1e3,
+                    nanos[(int) (ops * 0.99)] / 1e3,
+                    evalsha / (double) ops,
                     (all - evalsha) / (double) ops);
         }
     }

@@ -63,8 +63,7 @@ public final class StreamBench {
     private static final long MEASURE_MS = Long.getLong("bench.measure-ms", 15_000);
     private static final boolean SAME = Boolean.getBoolean("bench.same");
 
-    private StreamBench() {
-    }
+    private StreamBench() {}
 
     public static void main(String[] args) throws Exception {
         String jdbcUrl = args[0];
@@ -94,31 +93,57 @@ public final class StreamBench {
                     int latencyRate = r == 0 ? rate : 0;
                     // Every other pair runs "on" first: the first run in the JVM (and on the broker) is the colder.
                     boolean onFirst = r % 2 == 1;
-                    Load on = onFirst && !only.equals("off") ? run(kafka.bootstrap(), jdbcUrl, instances, true,
-                            workers, latencyRate, seconds, lines) : Load.NONE;
-                    Load off = only.equals("on") ? Load.NONE : run(kafka.bootstrap(), jdbcUrl, instances, false,
-                            workers, latencyRate, seconds, lines);
+                    Load on = onFirst && !only.equals("off")
+                            ? run(kafka.bootstrap(), jdbcUrl, instances, true, workers, latencyRate, seconds, lines)
+                            : Load.NONE;
+                    Load off = only.equals("on")
+                            ? Load.NONE
+                            : run(kafka.bootstrap(), jdbcUrl, instances, false, workers, latencyRate, seconds, lines);
                     if (!onFirst && !only.equals("off")) {
                         on = run(kafka.bootstrap(), jdbcUrl, instances, true, workers, latencyRate, seconds, lines);
                     }
                     ratios.add(on.perSecond() / (double) off.perSecond());
                     cpuRatios.add(off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision());
-                    lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: decisions/s with audit events on"
-                            + " / off = %d / %d = %.3f; CPU per decision off / on = %.1f / %.1f µs = %.3f (JVM %.1f /"
-                            + " %.1f, PostgreSQL %.1f / %.1f)", instances, r + 1, on.perSecond(), off.perSecond(),
-                            on.perSecond() / (double) off.perSecond(), off.cpuMicrosPerDecision(),
-                            on.cpuMicrosPerDecision(), off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision(),
-                            off.jvmMicrosPerDecision(), on.jvmMicrosPerDecision(), off.postgresMicrosPerDecision(),
+                    lines.add(String.format(
+                            Locale.ROOT,
+                            "%d instance(s), run %d: decisions/s with audit events on"
+                                    + " / off = %d / %d = %.3f; CPU per decision off / on = %.1f / %.1f µs = %.3f (JVM %.1f /"
+                                    + " %.1f, PostgreSQL %.1f / %.1f)",
+                            instances,
+                            r + 1,
+                            on.perSecond(),
+                            off.perSecond(),
+                            on.perSecond() / (double) off.perSecond(),
+                            off.cpuMicrosPerDecision(),
+                            on.cpuMicrosPerDecision(),
+                            off.cpuMicrosPerDecision() / on.cpuMicrosPerDecision(),
+                            off.jvmMicrosPerDecision(),
+                            on.jvmMicrosPerDecision(),
+                            off.postgresMicrosPerDecision(),
                             on.postgresMicrosPerDecision()));
-                    lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: broker requests per 1,000 decisions,"
-                            + " off: %s; on: %s", instances, r + 1, off.brokerRequests(), on.brokerRequests()));
-                    lines.add(String.format(Locale.ROOT, "%d instance(s), run %d: %s", instances, r + 1,
+                    lines.add(String.format(
+                            Locale.ROOT,
+                            "%d instance(s), run %d: broker requests per 1,000 decisions," + " off: %s; on: %s",
+                            instances,
+                            r + 1,
+                            off.brokerRequests(),
+                            on.brokerRequests()));
+                    lines.add(String.format(
+                            Locale.ROOT,
+                            "%d instance(s), run %d: %s",
+                            instances,
+                            r + 1,
                             ThreadCpu.compare(off.threads(), off.decisions(), on.threads(), on.decisions(), 15)));
                 }
                 ratios.sort(null);
                 cpuRatios.sort(null);
-                lines.add(String.format(Locale.ROOT, "%d instance(s): median over %d runs: throughput on / off = %.3f,"
-                        + " CPU per decision off / on = %.3f", instances, repeats, ratios.get(ratios.size() / 2),
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "%d instance(s): median over %d runs: throughput on / off = %.3f,"
+                                + " CPU per decision off / on = %.3f",
+                        instances,
+                        repeats,
+                        ratios.get(ratios.size() / 2),
                         cpuRatios.get(cpuRatios.size() / 2)));
             }
         } finally {
@@ -134,8 +159,13 @@ public final class StreamBench {
      * second, the CPU time (this JVM, which also runs the broker and the load, and PostgreSQL) per decision, the
      * broker's requests per 1,000 decisions, and the decisions counted with their CPU time by thread group.
      */
-    record Load(long perSecond, double jvmMicrosPerDecision, double postgresMicrosPerDecision,
-                String brokerRequests, long decisions, Map<String, Long> threads) {
+    record Load(
+            long perSecond,
+            double jvmMicrosPerDecision,
+            double postgresMicrosPerDecision,
+            String brokerRequests,
+            long decisions,
+            Map<String, Long> threads) {
         static final Load NONE = new Load(1, 1, 0, "", 1, Map.of());
 
         double cpuMicrosPerDecision() {
@@ -144,8 +174,16 @@ public final class StreamBench {
     }
 
     /** One fleet: its throughput, and (events on) its SSE latency. */
-    private static Load run(String bootstrap, String jdbcUrl, int instances, boolean mirror, int workers, int rate,
-                            int seconds, List<String> lines) throws Exception {
+    private static Load run(
+            String bootstrap,
+            String jdbcUrl,
+            int instances,
+            boolean mirror,
+            int workers,
+            int rate,
+            int seconds,
+            List<String> lines)
+            throws Exception {
         try (Fleet fleet = Fleet.start(bootstrap, jdbcUrl, instances, mirror)) {
             Load load = throughput(fleet.bases(), fleet.agent(), workers);
             if (mirror && rate > 0) {
@@ -160,8 +198,16 @@ public final class StreamBench {
      * ({@link InterleavedLoad}); then, when {@code rate} > 0, the SSE latency on the fleet with the events on, the
      * other stopped.
      */
-    private static void interleaved(String bootstrap, String jdbcUrl, int instances, int workers, int rate,
-                                    int seconds, int windows, List<String> lines) throws Exception {
+    private static void interleaved(
+            String bootstrap,
+            String jdbcUrl,
+            int instances,
+            int workers,
+            int rate,
+            int seconds,
+            int windows,
+            List<String> lines)
+            throws Exception {
         // A/A (bench.same): the first fleet, too, with the events off.
         try (Fleet on = Fleet.start(bootstrap, jdbcUrl, instances, !SAME)) {
             long windowMs = Long.getLong("bench.window-ms", 5_000);
@@ -169,26 +215,50 @@ public final class StreamBench {
             List<Load> r;
             // The fleet with the events off is stopped before the latency phase: it measures one deployment.
             try (Fleet off = Fleet.start(bootstrap, jdbcUrl, instances, false)) {
-                r = InterleavedLoad.run(new URI[][] {on.bases(), off.bases()},
-                        new String[][] {on.agent(), off.agent()}, workers, warmup, windows, windowMs, 1_000,
+                r = InterleavedLoad.run(
+                        new URI[][] {on.bases(), off.bases()},
+                        new String[][] {on.agent(), off.agent()},
+                        workers,
+                        warmup,
+                        windows,
+                        windowMs,
+                        1_000,
                         (client, agent) -> authorize(client, agent, "x"));
             }
             Load onLoad = r.get(0);
             Load offLoad = r.get(1);
-            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved%s (%d windows of %d ms each, after %d"
-                    + " of warm-up): decisions/s with audit events on / off = %d / %d = %.3f; CPU per decision off"
-                    + " / on = %.1f / %.1f µs = %.3f (JVM %.1f / %.1f, PostgreSQL %.1f / %.1f)", instances,
-                    SAME ? ", A/A: the events off in both fleets, 'on' is the first" : "", windows,
-                    windowMs, warmup, onLoad.perSecond(), offLoad.perSecond(),
-                    onLoad.perSecond() / (double) offLoad.perSecond(), offLoad.cpuMicrosPerDecision(),
-                    onLoad.cpuMicrosPerDecision(), offLoad.cpuMicrosPerDecision() / onLoad.cpuMicrosPerDecision(),
-                    offLoad.jvmMicrosPerDecision(), onLoad.jvmMicrosPerDecision(), offLoad.postgresMicrosPerDecision(),
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "%d instance(s), interleaved%s (%d windows of %d ms each, after %d"
+                            + " of warm-up): decisions/s with audit events on / off = %d / %d = %.3f; CPU per decision off"
+                            + " / on = %.1f / %.1f µs = %.3f (JVM %.1f / %.1f, PostgreSQL %.1f / %.1f)",
+                    instances,
+                    SAME ? ", A/A: the events off in both fleets, 'on' is the first" : "",
+                    windows,
+                    windowMs,
+                    warmup,
+                    onLoad.perSecond(),
+                    offLoad.perSecond(),
+                    onLoad.perSecond() / (double) offLoad.perSecond(),
+                    offLoad.cpuMicrosPerDecision(),
+                    onLoad.cpuMicrosPerDecision(),
+                    offLoad.cpuMicrosPerDecision() / onLoad.cpuMicrosPerDecision(),
+                    offLoad.jvmMicrosPerDecision(),
+                    onLoad.jvmMicrosPerDecision(),
+                    offLoad.postgresMicrosPerDecision(),
                     onLoad.postgresMicrosPerDecision()));
-            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved: broker requests per 1,000 decisions,"
-                    + " off: %s; on: %s", instances, offLoad.brokerRequests(), onLoad.brokerRequests()));
-            lines.add(String.format(Locale.ROOT, "%d instance(s), interleaved: %s", instances,
-                    ThreadCpu.compare(offLoad.threads(), offLoad.decisions(), onLoad.threads(), onLoad.decisions(),
-                            15)));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "%d instance(s), interleaved: broker requests per 1,000 decisions," + " off: %s; on: %s",
+                    instances,
+                    offLoad.brokerRequests(),
+                    onLoad.brokerRequests()));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "%d instance(s), interleaved: %s",
+                    instances,
+                    ThreadCpu.compare(
+                            offLoad.threads(), offLoad.decisions(), onLoad.threads(), onLoad.decisions(), 15)));
             if (rate > 0 && !SAME) {
                 lines.add(warmLatency(on.bases(), on.agent(), rate, seconds));
             }
@@ -196,19 +266,25 @@ public final class StreamBench {
     }
 
     /** A deployment of its own (schema, topics, Streams applications) on the shared broker and database. */
-    private record Fleet(List<WardenPlatform> instances, URI[] bases, String[] agent, Path state, String jdbcUrl,
-                         String isolation) implements AutoCloseable {
+    private record Fleet(
+            List<WardenPlatform> instances, URI[] bases, String[] agent, Path state, String jdbcUrl, String isolation)
+            implements AutoCloseable {
         static Fleet start(String bootstrap, String jdbcUrl, int instances, boolean mirror) throws Exception {
             String isolation = "stream_" + Long.toHexString(System.nanoTime());
             Path state = Files.createTempDirectory("stream-bench");
-            WardenConfig a = BenchFleet.instanceA(isolation, state, mirror,
-                    Long.getLong("bench.mirror-commit-ms", 20));
+            WardenConfig a = BenchFleet.instanceA(isolation, state, mirror, Long.getLong("bench.mirror-commit-ms", 20));
             List<WardenPlatform> fleet = new ArrayList<>();
             try {
                 fleet.add(WardenPlatform.start(a, bootstrap, jdbcUrl, Clock.systemUTC()));
                 if (instances == 2) {
-                    fleet.add(WardenPlatform.start(a.toBuilder().roles("api").instanceId(isolation + "-b").build(),
-                            bootstrap, jdbcUrl, Clock.systemUTC()));
+                    fleet.add(WardenPlatform.start(
+                            a.toBuilder()
+                                    .roles("api")
+                                    .instanceId(isolation + "-b")
+                                    .build(),
+                            bootstrap,
+                            jdbcUrl,
+                            Clock.systemUTC()));
                 }
                 URI[] bases = fleet.stream().map(WardenPlatform::baseUri).toArray(URI[]::new);
                 return new Fleet(fleet, bases, BenchFleet.agent(bases[0]), state, jdbcUrl, isolation);
@@ -269,8 +345,13 @@ public final class StreamBench {
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " load workers failed, the first: " + failure.get());
         }
-        return new Load(Math.round(done / elapsed), jvm / Math.max(1, done), postgres / Math.max(1, done),
-                requests, done, threadNanos);
+        return new Load(
+                Math.round(done / elapsed),
+                jvm / Math.max(1, done),
+                postgres / Math.max(1, done),
+                requests,
+                done,
+                threadNanos);
     }
 
     /**
@@ -400,19 +481,38 @@ public final class StreamBench {
         for (Thread reader : readers) {
             reader.join(5_000);
         }
-        double[] sorted = delays.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return String.format(Locale.ROOT, "%d instance(s): SSE audit event after the decision's answer at %.0f events/s"
-                        + " for %d s, %d subscriber(s): p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms,"
-                        + " %d of %d deliveries missing", bases.length, sentPerSecond, seconds, bases.length,
-                pct(sorted, 50), pct(sorted, 90), pct(sorted, 99), sorted.length == 0 ? 0 : sorted[sorted.length - 1],
-                missing, (long) total * bases.length)
+        double[] sorted =
+                delays.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return String.format(
+                        Locale.ROOT,
+                        "%d instance(s): SSE audit event after the decision's answer at %.0f events/s"
+                                + " for %d s, %d subscriber(s): p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms,"
+                                + " %d of %d deliveries missing",
+                        bases.length,
+                        sentPerSecond,
+                        seconds,
+                        bases.length,
+                        pct(sorted, 50),
+                        pct(sorted, 90),
+                        pct(sorted, 99),
+                        sorted.length == 0 ? 0 : sorted[sorted.length - 1],
+                        missing,
+                        (long) total * bases.length)
                 + "; " + feeds
-                + String.format(Locale.ROOT, "; over 100 ms, by second of the pass begun %s: %s", startedAt,
-                slow.isEmpty() ? "none" : slow)
-                + String.format(Locale.ROOT, "; meanwhile cores busy: this JVM %.2f, PostgreSQL %.2f, of %d; broker"
-                + " requests per 1,000 decisions: %s; %s", jvmCores, postgresCores,
-                Runtime.getRuntime().availableProcessors(), requests,
-                ThreadCpu.top(threadNanos, total, 12));
+                + String.format(
+                        Locale.ROOT,
+                        "; over 100 ms, by second of the pass begun %s: %s",
+                        startedAt,
+                        slow.isEmpty() ? "none" : slow)
+                + String.format(
+                        Locale.ROOT,
+                        "; meanwhile cores busy: this JVM %.2f, PostgreSQL %.2f, of %d; broker"
+                                + " requests per 1,000 decisions: %s; %s",
+                        jvmCores,
+                        postgresCores,
+                        Runtime.getRuntime().availableProcessors(),
+                        requests,
+                        ThreadCpu.top(threadNanos, total, 12));
     }
 
     /**
@@ -423,12 +523,15 @@ public final class StreamBench {
         List<Map<String, Double>> out = new ArrayList<>();
         for (URI base : bases) {
             Map<String, Double> buckets = new TreeMap<>();
-            String text = BenchFleet.send(HttpRequest.newBuilder(base.resolve("/observe/metrics"))).body();
+            String text = BenchFleet.send(HttpRequest.newBuilder(base.resolve("/observe/metrics")))
+                    .body();
             for (String line : text.split("\n")) {
                 if (line.startsWith("warden_events_feed_delay_seconds_bucket{")) {
                     int le = line.indexOf("le=\"") + 4;
-                    buckets.merge(line.substring(le, line.indexOf('"', le)),
-                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)), Double::sum);
+                    buckets.merge(
+                            line.substring(le, line.indexOf('"', le)),
+                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)),
+                            Double::sum);
                 }
             }
             out.add(buckets);
@@ -444,9 +547,14 @@ public final class StreamBench {
             end.get(i).forEach((le, n) -> diff.merge(le, n - before.getOrDefault(le, 0.0), Double::sum));
         }
         double all = diff.getOrDefault("+Inf", 0.0);
-        return String.format(Locale.ROOT, "read by the instances' feeds within 25 / 50 / 100 ms of the audit record:"
-                        + " %.1f / %.1f / %.2f %% of %.0f", share(diff, "0.025", all), share(diff, "0.05", all),
-                share(diff, "0.1", all), all);
+        return String.format(
+                Locale.ROOT,
+                "read by the instances' feeds within 25 / 50 / 100 ms of the audit record:"
+                        + " %.1f / %.1f / %.2f %% of %.0f",
+                share(diff, "0.025", all),
+                share(diff, "0.05", all),
+                share(diff, "0.1", all),
+                all);
     }
 
     private static double share(Map<String, Double> buckets, String le, double all) {
@@ -454,13 +562,16 @@ public final class StreamBench {
     }
 
     private static double pct(double[] sorted, int p) {
-        return sorted.length == 0 ? 0
+        return sorted.length == 0
+                ? 0
                 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
     private static void authorize(KeepAliveClient client, String[] agent, String resource) throws Exception {
-        KeepAliveClient.Answer r = client.post("/authorize", agent[1], "{\"agentId\":\"" + agent[0]
-                + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:" + resource + "\"}");
+        KeepAliveClient.Answer r = client.post(
+                "/authorize",
+                agent[1],
+                "{\"agentId\":\"" + agent[0] + "\",\"action\":\"read\",\"resource\":\"mcp:fleet:" + resource + "\"}");
         if (r.status() != 200) {
             throw new IllegalStateException("authorize answered " + r.status() + ": " + r.body());
         }

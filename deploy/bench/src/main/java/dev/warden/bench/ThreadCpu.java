@@ -17,12 +17,10 @@ import java.util.stream.Collectors;
 final class ThreadCpu {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private ThreadCpu() {
-    }
+    private ThreadCpu() {}
 
     /** Thread id to its name and CPU time so far, in nanoseconds. */
-    record Snapshot(Map<Long, String> names, Map<Long, Long> nanos) {
-    }
+    record Snapshot(Map<Long, String> names, Map<Long, Long> nanos) {}
 
     static Snapshot snapshot() {
         Map<Long, String> names = new HashMap<>();
@@ -58,11 +56,13 @@ final class ThreadCpu {
         double onSum = rows.values().stream().mapToDouble(r -> r[1]).sum();
         return String.format(Locale.ROOT, "threads, µs per decision off / on (all %.1f / %.1f): ", offSum, onSum)
                 + rows.entrySet().stream()
-                .sorted((a, b) -> Double.compare(Math.abs(b.getValue()[1] - b.getValue()[0]),
-                        Math.abs(a.getValue()[1] - a.getValue()[0])))
-                .limit(top)
-                .map(e -> String.format(Locale.ROOT, "%s %.1f / %.1f", e.getKey(), e.getValue()[0], e.getValue()[1]))
-                .collect(Collectors.joining("; "));
+                        .sorted((a, b) -> Double.compare(
+                                Math.abs(b.getValue()[1] - b.getValue()[0]),
+                                Math.abs(a.getValue()[1] - a.getValue()[0])))
+                        .limit(top)
+                        .map(e -> String.format(
+                                Locale.ROOT, "%s %.1f / %.1f", e.getKey(), e.getValue()[0], e.getValue()[1]))
+                        .collect(Collectors.joining("; "));
     }
 
     /** The {@code top} groups of {@code threads} by CPU, in µs per decision, largest first. */
@@ -71,10 +71,10 @@ final class ThreadCpu {
         double all = threads.values().stream().mapToLong(Long::longValue).sum() / perDecision;
         return String.format(Locale.ROOT, "threads, µs per decision (all %.1f): ", all)
                 + threads.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .limit(top)
-                .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue() / perDecision))
-                .collect(Collectors.joining("; "));
+                        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                        .limit(top)
+                        .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue() / perDecision))
+                        .collect(Collectors.joining("; "));
     }
 
     private static String group(String name) {

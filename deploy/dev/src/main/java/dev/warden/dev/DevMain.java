@@ -1,20 +1,20 @@
 package dev.warden.dev;
 
 import dev.warden.api.config.WardenConfig;
+import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.embedded.DevInfrastructure;
 import dev.warden.launcher.Main;
 import dev.warden.launcher.WardenPlatform;
-import dev.warden.api.oauth.OAuthConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.Base64;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,8 +24,7 @@ import java.util.Optional;
  * state lives in the data directory (default {@code .warden-data}) and survives restarts.
  */
 public final class DevMain {
-    private DevMain() {
-    }
+    private DevMain() {}
 
     public static void main(String[] args) {
         Main.launch(args, Optional.of(DevMain::dev));
@@ -56,15 +55,20 @@ public final class DevMain {
     }
 
     static int dev(Map<String, String> options, PrintStream out) {
-        Path dataDir = Path.of(options.getOrDefault("data-dir",
+        Path dataDir = Path.of(options.getOrDefault(
+                "data-dir",
                 Optional.ofNullable(System.getenv("WARDEN_DATA_DIR")).orElse(".warden-data")));
         WardenConfig config = Main.config(options).toBuilder()
-                .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString()).build();
+                .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString())
+                .build();
         if (config.oauth().keyEncryptionKey().isEmpty()) {
-            config = config.toBuilder().oauth(withKeyEncryptionKey(config.oauth(), dataDir)).build();
+            config = config.toBuilder()
+                    .oauth(withKeyEncryptionKey(config.oauth(), dataDir))
+                    .build();
         }
         long started = System.nanoTime();
-        DevInfrastructure infra = DevInfrastructure.start(dataDir, config.kafka().bootstrap(), config.postgres().url());
+        DevInfrastructure infra = DevInfrastructure.start(
+                dataDir, config.kafka().bootstrap(), config.postgres().url());
         WardenPlatform platform;
         try {
             platform = WardenPlatform.start(config, infra.kafkaBootstrap(), infra.jdbcUrl(), Clock.systemUTC());
@@ -75,7 +79,8 @@ public final class DevMain {
             infra.close();
             throw e;
         }
-        out.printf("""
+        out.printf(
+                """
 
                 Warden is ready in %.1f s (roles: %s)
                   URL:             %s
@@ -85,8 +90,14 @@ public final class DevMain {
                   PostgreSQL:      %s
                 Try: curl -s -H "Authorization: Bearer $TOKEN" %s/agents
                 Press Ctrl-C to stop.
-                %n""", (System.nanoTime() - started) / 1e9, config.roles(), platform.baseUri(), platform.adminToken(),
-                dataDir.toAbsolutePath().normalize(), infra.kafkaBootstrap(), Main.redact(infra.jdbcUrl()),
+                %n""",
+                (System.nanoTime() - started) / 1e9,
+                config.roles(),
+                platform.baseUri(),
+                platform.adminToken(),
+                dataDir.toAbsolutePath().normalize(),
+                infra.kafkaBootstrap(),
+                Main.redact(infra.jdbcUrl()),
                 platform.baseUri());
         Main.awaitShutdown(platform, infra);
         return 0;

@@ -15,8 +15,11 @@ public final class DevInfrastructure implements AutoCloseable {
     private final String kafkaBootstrap;
     private final String jdbcUrl;
 
-    private DevInfrastructure(Optional<EmbeddedKafka> kafka, Optional<EmbeddedPostgresServer> postgres,
-                              String kafkaBootstrap, String jdbcUrl) {
+    private DevInfrastructure(
+            Optional<EmbeddedKafka> kafka,
+            Optional<EmbeddedPostgresServer> postgres,
+            String kafkaBootstrap,
+            String jdbcUrl) {
         this.kafka = kafka;
         this.postgres = postgres;
         this.kafkaBootstrap = kafkaBootstrap;
@@ -25,10 +28,14 @@ public final class DevInfrastructure implements AutoCloseable {
 
     /** Starts whichever of Kafka and PostgreSQL is not given externally. */
     public static DevInfrastructure start(Path dataDir, Optional<String> externalKafka, Optional<String> externalPg) {
-        CompletableFuture<Optional<EmbeddedPostgresServer>> pg = CompletableFuture.supplyAsync(() ->
-                externalPg.isPresent() ? Optional.empty() : Optional.of(EmbeddedPostgresServer.start(dataDir.resolve("postgres"))));
-        CompletableFuture<Optional<EmbeddedKafka>> broker = CompletableFuture.supplyAsync(() ->
-                externalKafka.isPresent() ? Optional.empty() : Optional.of(EmbeddedKafka.start(dataDir.resolve("kafka"))));
+        CompletableFuture<Optional<EmbeddedPostgresServer>> pg =
+                CompletableFuture.supplyAsync(() -> externalPg.isPresent()
+                        ? Optional.empty()
+                        : Optional.of(EmbeddedPostgresServer.start(dataDir.resolve("postgres"))));
+        CompletableFuture<Optional<EmbeddedKafka>> broker =
+                CompletableFuture.supplyAsync(() -> externalKafka.isPresent()
+                        ? Optional.empty()
+                        : Optional.of(EmbeddedKafka.start(dataDir.resolve("kafka"))));
         try {
             Optional<EmbeddedPostgresServer> postgres = pg.join();
             Optional<EmbeddedKafka> kafka;
@@ -38,7 +45,9 @@ public final class DevInfrastructure implements AutoCloseable {
                 postgres.ifPresent(EmbeddedPostgresServer::close);
                 throw e;
             }
-            return new DevInfrastructure(kafka, postgres,
+            return new DevInfrastructure(
+                    kafka,
+                    postgres,
                     externalKafka.orElseGet(() -> kafka.orElseThrow().bootstrap()),
                     externalPg.orElseGet(() -> postgres.orElseThrow().jdbcUrl()));
         } catch (CompletionException e) {

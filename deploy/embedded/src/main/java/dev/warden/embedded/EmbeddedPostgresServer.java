@@ -113,8 +113,20 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         if (Files.exists(data.resolve("PG_VERSION"))) {
             return;
         }
-        run(command(dist.resolve("bin/initdb").toString(), "-A", "trust", "-U", "postgres", "-D", data.toString(),
-                "-E", "UTF8", "--no-locale", "--no-sync"), 120);
+        run(
+                command(
+                        dist.resolve("bin/initdb").toString(),
+                        "-A",
+                        "trust",
+                        "-U",
+                        "postgres",
+                        "-D",
+                        data.toString(),
+                        "-E",
+                        "UTF8",
+                        "--no-locale",
+                        "--no-sync"),
+                120);
         LOG.info("initialized embedded PostgreSQL data directory " + data);
     }
 
@@ -132,7 +144,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
         String options = "-p " + port + " -h 127.0.0.1 -k " + sockets + " -c fsync=off -c synchronous_commit=off"
                 + " -c full_page_writes=off -c max_connections=200";
-        pgCtl(List.of("start", "-w", "-t", "60", "-l", home.resolve("postgres.log").toString(), "-o", options), 90,
+        pgCtl(
+                List.of(
+                        "start",
+                        "-w",
+                        "-t",
+                        "60",
+                        "-l",
+                        home.resolve("postgres.log").toString(),
+                        "-o",
+                        options),
+                90,
                 true);
     }
 
@@ -157,15 +179,16 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private static void run(List<String> command, int timeoutSeconds) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             byte[] output = process.getInputStream().readAllBytes();
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("timed out: " + String.join(" ", command));
             }
             if (process.exitValue() != 0) {
-                throw new IllegalStateException("failed (exit " + process.exitValue() + "): " + String.join(" ", command)
-                        + "\n" + new String(output, StandardCharsets.UTF_8));
+                throw new IllegalStateException("failed (exit " + process.exitValue() + "): "
+                        + String.join(" ", command) + "\n" + new String(output, StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -181,7 +204,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
         Path staging = Files.createTempDirectory(dist.getParent(), "dist-");
         try (InputStream archive = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system(), architecture());
-             TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(archive))) {
+                TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(archive))) {
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 Path target = staging.resolve(entry.getName()).normalize();
@@ -211,7 +234,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         PosixFilePermission[] order = {
             PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
             PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ
+        };
         for (int bit = 0; bit < order.length; bit++) {
             if ((mode & (1 << bit)) != 0) {
                 perms.add(order[bit]);
@@ -240,8 +264,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         if (os.contains("mac")) {
             return "Darwin";
         }
-        throw new IllegalStateException("the embedded PostgreSQL supports Linux and macOS; on " + os
-                + " pass --postgres with a JDBC URL");
+        throw new IllegalStateException(
+                "the embedded PostgreSQL supports Linux and macOS; on " + os + " pass --postgres with a JDBC URL");
     }
 
     private static String architecture() {
@@ -249,8 +273,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         return switch (arch) {
             case "amd64", "x86_64" -> "x86_64";
             case "aarch64", "arm64" -> "arm_64";
-            default -> throw new IllegalStateException("no embedded PostgreSQL binaries for " + arch
-                    + "; pass --postgres with a JDBC URL");
+            default ->
+                throw new IllegalStateException(
+                        "no embedded PostgreSQL binaries for " + arch + "; pass --postgres with a JDBC URL");
         };
     }
 

@@ -7,8 +7,7 @@ import java.net.ServerSocket;
 
 /** Picks free loopback ports for the embedded servers (bind to port 0, read the port, release it). */
 public final class FreePorts {
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     /** A port free on 127.0.0.1 at the time of the call. */
     public static int next() {

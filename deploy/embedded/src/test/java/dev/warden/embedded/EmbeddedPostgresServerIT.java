@@ -37,7 +37,8 @@ class EmbeddedPostgresServerIT {
     void runsTheComposeMajorVersionKeepsDataAndRefusesAnotherMajorsDirectory() throws Exception {
         Path home = DIR.resolve("postgres");
         try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(home);
-             Connection c = DriverManager.getConnection(pg.jdbcUrl()); Statement st = c.createStatement()) {
+                Connection c = DriverManager.getConnection(pg.jdbcUrl());
+                Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SHOW server_version")) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString(1)).startsWith(EmbeddedPostgresServer.MAJOR_VERSION + ".");
@@ -50,8 +51,9 @@ class EmbeddedPostgresServerIT {
                 .contains("image: postgres:" + EmbeddedPostgresServer.MAJOR_VERSION + "\n");
 
         try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(home);
-             Connection c = DriverManager.getConnection(pg.jdbcUrl()); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT v FROM kept")) {
+                Connection c = DriverManager.getConnection(pg.jdbcUrl());
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT v FROM kept")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("before restart");
         }

@@ -24,8 +24,11 @@ public final class SharedInfra implements ExtensionContext.Store.CloseableResour
     private final Optional<Path> tempDir;
     private final String jdbcUrl;
 
-    private SharedInfra(KafkaClusterTestKit kafka, Optional<EmbeddedPostgresServer> embeddedPg, Optional<Path> tempDir,
-                        String jdbcUrl) {
+    private SharedInfra(
+            KafkaClusterTestKit kafka,
+            Optional<EmbeddedPostgresServer> embeddedPg,
+            Optional<Path> tempDir,
+            String jdbcUrl) {
         this.kafka = kafka;
         this.embeddedPg = embeddedPg;
         this.tempDir = tempDir;
@@ -34,14 +37,18 @@ public final class SharedInfra implements ExtensionContext.Store.CloseableResour
 
     /** The instance of this JUnit run, started on first use. */
     public static SharedInfra get(ExtensionContext context) {
-        return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+        return context.getRoot()
+                .getStore(ExtensionContext.Namespace.GLOBAL)
                 .getOrComputeIfAbsent(SharedInfra.class, k -> start(), SharedInfra.class);
     }
 
     private static SharedInfra start() {
         try {
             KafkaClusterTestKit kafka = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                    .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+                            .setCombined(true)
+                            .setNumBrokerNodes(1)
+                            .setNumControllerNodes(1)
+                            .build())
                     .setConfigProp("auto.create.topics.enable", "false")
                     .setConfigProp("group.initial.rebalance.delay.ms", "0")
                     .setConfigProp("offsets.topic.replication.factor", "1")
@@ -68,8 +75,8 @@ public final class SharedInfra implements ExtensionContext.Store.CloseableResour
     /** A temp dir the embedded PostgreSQL can reach when tests run as root (it then runs as nobody). */
     public static Path worldTraversableTempDir() {
         try {
-            return Files.createTempDirectory("warden-it-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+            return Files.createTempDirectory(
+                    "warden-it-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

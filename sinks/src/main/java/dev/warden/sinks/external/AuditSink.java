@@ -22,8 +22,7 @@ public interface AuditSink extends AutoCloseable {
     void send(List<AuditEntry> batch);
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 
     /**
      * The destination did not accept a batch. {@link #permanent()} when it refused the content (an HTTP 4xx

@@ -28,8 +28,7 @@ public final class AuditSinks {
     /** Prefix of the {@code otlp-logs} options that add a request header. */
     public static final String HEADER_PREFIX = "header.";
 
-    private AuditSinks() {
-    }
+    private AuditSinks() {}
 
     /**
      * One sink per spec, in order. When one spec is invalid, the sinks already built are closed.
@@ -86,7 +85,8 @@ public final class AuditSinks {
 
     private static OtlpLogsConfig otlp(AuditSinkSpec spec, Options options) {
         OtlpLogsConfig.Builder b = OtlpLogsConfig.builder(spec.url()).http(http(options));
-        options.get("encoding").ifPresent(v -> b.encoding(options.choice("encoding", OtlpLogsConfig.Encoding.class, v)));
+        options.get("encoding")
+                .ifPresent(v -> b.encoding(options.choice("encoding", OtlpLogsConfig.Encoding.class, v)));
         options.get("service-name").ifPresent(b::serviceName);
         options.withPrefix(HEADER_PREFIX).forEach(b::header);
         spec.secret().ifPresent(authorization -> b.header("Authorization", authorization));
@@ -96,17 +96,19 @@ public final class AuditSinks {
 
     private static HttpOptions http(Options options) {
         HttpOptions.Builder b = HttpOptions.builder();
-        options.get("connect-timeout-ms").ifPresent(v -> b.connectTimeout(Duration.ofMillis(options.number(
-                "connect-timeout-ms", v))));
-        options.get("request-timeout-ms").ifPresent(v -> b.requestTimeout(Duration.ofMillis(options.number(
-                "request-timeout-ms", v))));
+        options.get("connect-timeout-ms")
+                .ifPresent(v -> b.connectTimeout(Duration.ofMillis(options.number("connect-timeout-ms", v))));
+        options.get("request-timeout-ms")
+                .ifPresent(v -> b.requestTimeout(Duration.ofMillis(options.number("request-timeout-ms", v))));
         options.get("retries").ifPresent(v -> b.retries((int) options.number("retries", v)));
         return b.build();
     }
 
     private static String requireSecret(AuditSinkSpec spec, String what) {
-        return spec.secret().filter(s -> !s.isBlank()).orElseThrow(() -> new IllegalArgumentException(
-                "audit sink " + spec.type().wireName() + ": secret (the " + what + ") is required"));
+        return spec.secret()
+                .filter(s -> !s.isBlank())
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "audit sink " + spec.type().wireName() + ": secret (the " + what + ") is required"));
     }
 
     /** The options of one spec, remembering which were read so that typos are refused, not ignored. */
@@ -140,15 +142,15 @@ public final class AuditSinks {
             try {
                 return Long.parseLong(value.strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("audit sink " + sink + ": option " + key
-                        + " must be a whole number, was '" + value + "'", e);
+                throw new IllegalArgumentException(
+                        "audit sink " + sink + ": option " + key + " must be a whole number, was '" + value + "'", e);
             }
         }
 
         <E extends Enum<E> & WireEnum> E choice(String key, Class<E> type, String value) {
-            return WireEnum.parse(type, value.strip()).orElseThrow(() -> new IllegalArgumentException(
-                    "audit sink " + sink + ": option " + key + " must be one of " + WireEnum.choices(type)
-                            + ", was '" + value + "'"));
+            return WireEnum.parse(type, value.strip())
+                    .orElseThrow(() -> new IllegalArgumentException("audit sink " + sink + ": option " + key
+                            + " must be one of " + WireEnum.choices(type) + ", was '" + value + "'"));
         }
 
         void requireAllUsed() {

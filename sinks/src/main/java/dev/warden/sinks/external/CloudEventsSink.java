@@ -112,15 +112,21 @@ public final class CloudEventsSink implements AuditSink {
 
     private void post(byte[] body, String contentType) {
         String timestamp = Long.toString(clock.instant().getEpochSecond());
-        delivery.post(body, Map.of(
-                "Content-Type", contentType,
-                TIMESTAMP_HEADER, timestamp,
-                SIGNATURE_HEADER, signature(config.secret(), timestamp, body)));
+        delivery.post(
+                body,
+                Map.of(
+                        "Content-Type",
+                        contentType,
+                        TIMESTAMP_HEADER,
+                        timestamp,
+                        SIGNATURE_HEADER,
+                        signature(config.secret(), timestamp, body)));
     }
 
     /** The CloudEvent of {@code entry} (JSON event format 1.0; {@code data} is the entry's JSON object). */
     ObjectNode event(AuditEntry entry) {
-        ObjectNode event = Json.mapper().createObjectNode()
+        ObjectNode event = Json.mapper()
+                .createObjectNode()
                 .put("specversion", "1.0")
                 .put("id", entry.id())
                 .put("source", config.source())
@@ -169,8 +175,13 @@ public final class CloudEventsSink implements AuditSink {
      * @param now             the receiver's current time
      * @param tolerance       the largest accepted clock difference; {@link #DEFAULT_TOLERANCE} is recommended
      */
-    public static Verification verify(String secret, String timestampHeader, String signatureHeader, byte[] body,
-                                      Instant now, Duration tolerance) {
+    public static Verification verify(
+            String secret,
+            String timestampHeader,
+            String signatureHeader,
+            byte[] body,
+            Instant now,
+            Duration tolerance) {
         String timestamp = timestampHeader.strip();
         if (!UNIX_SECONDS.matcher(timestamp).matches()) {
             return Verification.MALFORMED;

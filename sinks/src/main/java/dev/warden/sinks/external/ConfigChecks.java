@@ -4,13 +4,13 @@ import java.net.URI;
 
 /** Validation shared by the sink configurations; every failure names the key. */
 final class ConfigChecks {
-    private ConfigChecks() {
-    }
+    private ConfigChecks() {}
 
     /** Checks that {@code url} is an absolute http(s) URL with a host. */
     static URI requireHttpUrl(String key, URI url) {
         String scheme = url.getScheme();
-        if (scheme == null || url.getHost() == null
+        if (scheme == null
+                || url.getHost() == null
                 || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
             // Not echoed: a mistyped URL may still carry credentials.
             throw new IllegalArgumentException(key + " must be an absolute http(s) URL with a host");

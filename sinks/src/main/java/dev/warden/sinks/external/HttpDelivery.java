@@ -69,7 +69,9 @@ final class HttpDelivery implements AutoCloseable {
         headers.forEach(builder::header);
         HttpRequest request = builder.build();
         Optional<Failure> failure = attempt(request);
-        for (int retry = 0; retry < options.retries() && failure.filter(Failure::retriable).isPresent(); retry++) {
+        for (int retry = 0;
+                retry < options.retries() && failure.filter(Failure::retriable).isPresent();
+                retry++) {
             failure = attempt(request);
         }
         if (failure.isPresent()) {
@@ -96,8 +98,8 @@ final class HttpDelivery implements AutoCloseable {
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
-            return Optional.of(new Failure(new SinkException(sink + ": interrupted while sending to " + shownEndpoint, e),
-                    false));
+            return Optional.of(
+                    new Failure(new SinkException(sink + ": interrupted while sending to " + shownEndpoint, e), false));
         }
     }
 
@@ -107,13 +109,21 @@ final class HttpDelivery implements AutoCloseable {
             return Optional.empty();
         }
         boolean retriable = status == 408 || status == 429 || status >= 500;
-        return Optional.of(new Failure(new SinkException(sink + ": " + shownEndpoint + " answered HTTP " + status
-                + snippet(response.body()), null, !retriable), retriable));
+        return Optional.of(new Failure(
+                new SinkException(
+                        sink + ": " + shownEndpoint + " answered HTTP " + status + snippet(response.body()),
+                        null,
+                        !retriable),
+                retriable));
     }
 
     private Failure timeout(Throwable cause) {
-        return new Failure(new SinkException(sink + ": no answer from " + shownEndpoint + " within "
-                + options.requestTimeout().toMillis() + " ms", cause), true);
+        return new Failure(
+                new SinkException(
+                        sink + ": no answer from " + shownEndpoint + " within "
+                                + options.requestTimeout().toMillis() + " ms",
+                        cause),
+                true);
     }
 
     private Failure unreachable(Throwable cause) {
@@ -126,7 +136,8 @@ final class HttpDelivery implements AutoCloseable {
             return "";
         }
         String text = new String(body, 0, Math.min(body.length, SNIPPET_CHARS * 4), StandardCharsets.UTF_8)
-                .replaceAll("\\s+", " ").strip();
+                .replaceAll("\\s+", " ")
+                .strip();
         return ": " + (text.length() > SNIPPET_CHARS ? text.substring(0, SNIPPET_CHARS) + "…" : text);
     }
 
@@ -136,6 +147,5 @@ final class HttpDelivery implements AutoCloseable {
         client.close();
     }
 
-    private record Failure(SinkException exception, boolean retriable) {
-    }
+    private record Failure(SinkException exception, boolean retriable) {}
 }

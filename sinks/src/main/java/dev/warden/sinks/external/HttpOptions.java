@@ -48,8 +48,7 @@ public record HttpOptions(Duration connectTimeout, Duration requestTimeout, int 
         private Duration requestTimeout = Duration.ofSeconds(5);
         private int retries = 0;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = timeout;

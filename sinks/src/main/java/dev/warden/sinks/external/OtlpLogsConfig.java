@@ -18,11 +18,11 @@ import java.util.Set;
  * @param headers     extra request headers, e.g. {@code Authorization} (default none)
  * @param http        timeouts and retries
  */
-public record OtlpLogsConfig(URI url, Encoding encoding, String serviceName, Map<String, String> headers,
-                             HttpOptions http) {
+public record OtlpLogsConfig(
+        URI url, Encoding encoding, String serviceName, Map<String, String> headers, HttpOptions http) {
     // Set by the sink itself, or refused by java.net.http.
-    private static final Set<String> RESERVED = Set.of("content-type", "content-length", "connection", "expect",
-            "host", "upgrade");
+    private static final Set<String> RESERVED =
+            Set.of("content-type", "content-length", "connection", "expect", "host", "upgrade");
 
     public OtlpLogsConfig {
         ConfigChecks.requireHttpUrl("otlp-logs url", url);
@@ -64,8 +64,8 @@ public record OtlpLogsConfig(URI url, Encoding encoding, String serviceName, Map
     public String toString() {
         Map<String, String> masked = new LinkedHashMap<>();
         headers.keySet().stream().sorted().forEach(name -> masked.put(name, "****"));
-        return "OtlpLogsConfig[url=" + HttpDelivery.shown(url) + ", encoding=" + encoding.wireName()
-                + ", serviceName=" + serviceName + ", headers=" + masked + ", http=" + http + "]";
+        return "OtlpLogsConfig[url=" + HttpDelivery.shown(url) + ", encoding=" + encoding.wireName() + ", serviceName="
+                + serviceName + ", headers=" + masked + ", http=" + http + "]";
     }
 
     private static void requireHeaderName(String name) {

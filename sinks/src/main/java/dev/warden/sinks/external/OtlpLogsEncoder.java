@@ -31,17 +31,17 @@ final class OtlpLogsEncoder {
     static final int SCOPE_LOGS_SCOPE = 1;
     static final int SCOPE_LOGS_LOG_RECORDS = 2;
     static final int SCOPE_NAME = 1;
-    static final int LOG_TIME_UNIX_NANO = 1;            // fixed64
-    static final int LOG_SEVERITY_NUMBER = 2;           // enum SeverityNumber, varint
+    static final int LOG_TIME_UNIX_NANO = 1; // fixed64
+    static final int LOG_SEVERITY_NUMBER = 2; // enum SeverityNumber, varint
     static final int LOG_SEVERITY_TEXT = 3;
-    static final int LOG_BODY = 5;                      // AnyValue
-    static final int LOG_ATTRIBUTES = 6;                // repeated KeyValue
-    static final int LOG_OBSERVED_TIME_UNIX_NANO = 11;  // fixed64
+    static final int LOG_BODY = 5; // AnyValue
+    static final int LOG_ATTRIBUTES = 6; // repeated KeyValue
+    static final int LOG_OBSERVED_TIME_UNIX_NANO = 11; // fixed64
     static final int KEY_VALUE_KEY = 1;
     static final int KEY_VALUE_VALUE = 2;
     static final int ANY_STRING = 1;
-    static final int ANY_INT = 3;                       // int64, varint
-    static final int ANY_DOUBLE = 4;                    // double, fixed64
+    static final int ANY_INT = 3; // int64, varint
+    static final int ANY_DOUBLE = 4; // double, fixed64
 
     /** SeverityNumber INFO, for allowed calls. */
     static final int SEVERITY_INFO = 9;
@@ -56,31 +56,35 @@ final class OtlpLogsEncoder {
 
     /** An attribute value: the three AnyValue kinds the audit fields need. */
     sealed interface Value {
-        record Str(String value) implements Value {
-        }
+        record Str(String value) implements Value {}
 
-        record Int(long value) implements Value {
-        }
+        record Int(long value) implements Value {}
 
-        record Dbl(double value) implements Value {
-        }
+        record Dbl(double value) implements Value {}
     }
 
     /** One KeyValue. */
-    record Attribute(String key, Value value) {
-    }
+    record Attribute(String key, Value value) {}
 
     /** The content of one LogRecord. */
-    record LogRecord(long timeUnixNano, long observedTimeUnixNano, int severityNumber, String severityText,
-                     String body, List<Attribute> attributes) {
-    }
+    record LogRecord(
+            long timeUnixNano,
+            long observedTimeUnixNano,
+            int severityNumber,
+            String severityText,
+            String body,
+            List<Attribute> attributes) {}
 
     /** The log record of {@code entry}, observed at {@code observed}. */
     static LogRecord record(AuditEntry entry, Instant observed) {
         boolean allowed = entry.result() == AuditResult.ALLOWED;
-        return new LogRecord(unixNanos(entry.timestamp()), unixNanos(observed),
-                allowed ? SEVERITY_INFO : SEVERITY_WARN, allowed ? "INFO" : "WARN",
-                entry.action() + " " + entry.resource() + " " + entry.result().wireName(), attributes(entry));
+        return new LogRecord(
+                unixNanos(entry.timestamp()),
+                unixNanos(observed),
+                allowed ? SEVERITY_INFO : SEVERITY_WARN,
+                allowed ? "INFO" : "WARN",
+                entry.action() + " " + entry.resource() + " " + entry.result().wireName(),
+                attributes(entry));
     }
 
     /** One attribute per audit field; absent optional fields have none (OTel omits rather than empties). */
@@ -104,13 +108,22 @@ final class OtlpLogsEncoder {
 
     /** The binary protobuf request. */
     byte[] protobuf(List<LogRecord> records) {
-        return new ProtoWriter().message(REQUEST_RESOURCE_LOGS, resourceLogs -> resourceLogs
-                .message(RESOURCE_LOGS_RESOURCE, resource -> keyValue(resource, RESOURCE_ATTRIBUTES,
-                        new Attribute("service.name", new Value.Str(serviceName))))
-                .message(RESOURCE_LOGS_SCOPE_LOGS, scopeLogs -> {
-                    scopeLogs.message(SCOPE_LOGS_SCOPE, scope -> scope.string(SCOPE_NAME, SCOPE));
-                    records.forEach(r -> scopeLogs.message(SCOPE_LOGS_LOG_RECORDS, log -> logRecord(log, r)));
-                })).toByteArray();
+        return new ProtoWriter()
+                .message(
+                        REQUEST_RESOURCE_LOGS,
+                        resourceLogs -> resourceLogs
+                                .message(
+                                        RESOURCE_LOGS_RESOURCE,
+                                        resource -> keyValue(
+                                                resource,
+                                                RESOURCE_ATTRIBUTES,
+                                                new Attribute("service.name", new Value.Str(serviceName))))
+                                .message(RESOURCE_LOGS_SCOPE_LOGS, scopeLogs -> {
+                                    scopeLogs.message(SCOPE_LOGS_SCOPE, scope -> scope.string(SCOPE_NAME, SCOPE));
+                                    records.forEach(
+                                            r -> scopeLogs.message(SCOPE_LOGS_LOG_RECORDS, log -> logRecord(log, r)));
+                                }))
+                .toByteArray();
     }
 
     private static void logRecord(ProtoWriter log, LogRecord r) {
@@ -124,8 +137,9 @@ final class OtlpLogsEncoder {
     }
 
     private static void keyValue(ProtoWriter out, int field, Attribute a) {
-        out.message(field, kv -> kv.string(KEY_VALUE_KEY, a.key())
-                .message(KEY_VALUE_VALUE, value -> anyValue(value, a.value())));
+        out.message(
+                field,
+                kv -> kv.string(KEY_VALUE_KEY, a.key()).message(KEY_VALUE_VALUE, value -> anyValue(value, a.value())));
     }
 
     private static void anyValue(ProtoWriter out, Value value) {
@@ -141,13 +155,15 @@ final class OtlpLogsEncoder {
     byte[] json(List<LogRecord> records) {
         ObjectNode request = Json.mapper().createObjectNode();
         ObjectNode resourceLogs = request.putArray("resourceLogs").addObject();
-        resourceLogs.putObject("resource").set("attributes", jsonAttributes(
-                List.of(new Attribute("service.name", new Value.Str(serviceName)))));
+        resourceLogs
+                .putObject("resource")
+                .set("attributes", jsonAttributes(List.of(new Attribute("service.name", new Value.Str(serviceName)))));
         ObjectNode scopeLogs = resourceLogs.putArray("scopeLogs").addObject();
         scopeLogs.putObject("scope").put("name", SCOPE);
         ArrayNode logRecords = scopeLogs.putArray("logRecords");
         for (LogRecord r : records) {
-            ObjectNode log = logRecords.addObject()
+            ObjectNode log = logRecords
+                    .addObject()
                     .put("timeUnixNano", Long.toUnsignedString(r.timeUnixNano()))
                     .put("observedTimeUnixNano", Long.toUnsignedString(r.observedTimeUnixNano()))
                     .put("severityNumber", r.severityNumber())

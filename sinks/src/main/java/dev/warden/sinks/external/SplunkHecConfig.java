@@ -15,8 +15,14 @@ import java.util.Optional;
  * @param index      the target index, when set; otherwise the token's default index
  * @param http       timeouts and retries
  */
-public record SplunkHecConfig(URI url, String token, String source, String sourcetype, Optional<String> host,
-                              Optional<String> index, HttpOptions http) {
+public record SplunkHecConfig(
+        URI url,
+        String token,
+        String source,
+        String sourcetype,
+        Optional<String> host,
+        Optional<String> index,
+        HttpOptions http) {
 
     public SplunkHecConfig {
         ConfigChecks.requireHttpUrl("splunk-hec url", url);

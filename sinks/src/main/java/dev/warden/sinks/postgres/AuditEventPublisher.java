@@ -90,8 +90,7 @@ public final class AuditEventPublisher implements AutoCloseable {
     }
 
     /** What one {@link #publish} did, for {@link #committed}: its attempt. */
-    public record Published(long attempt) {
-    }
+    public record Published(long attempt) {}
 
     private final TopicPartition events;
     private final Tracer tracer;
@@ -122,25 +121,43 @@ public final class AuditEventPublisher implements AutoCloseable {
         this.events = new TopicPartition(eventsTopic, 0);
         this.tracer = tracer;
         this.settleTimeout = settleTimeout;
-        this.producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.CLIENT_ID_CONFIG, clientId + "-audit-events",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0,
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024,
-                // The writer's transaction (and the publishers' lock) waits for the acknowledgement: bounded.
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DELIVERY_TIMEOUT.toMillis()), new StringSerializer(),
+        this.producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.CLIENT_ID_CONFIG,
+                        clientId + "-audit-events",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        0,
+                        ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                        "lz4",
+                        ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                        2 * 1024 * 1024,
+                        // The writer's transaction (and the publishers' lock) waits for the acknowledgement: bounded.
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                        10_000,
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                        (int) DELIVERY_TIMEOUT.toMillis()),
+                new StringSerializer(),
                 new ByteArraySerializer());
-        this.reader = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-audit-events-reader",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                // Everything written, committed or not: a batch of this publisher's is never in a transaction.
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(),
+        this.reader = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        clientId + "-audit-events-reader",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        // Everything written, committed or not: a batch of this publisher's is never in a transaction.
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_uncommitted",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
         reader.assign(List.of(events));
     }
@@ -158,7 +175,8 @@ public final class AuditEventPublisher implements AutoCloseable {
         long recorded;
         long[] stored;
         Long lastAttempt;
-        try (PreparedStatement ps = conn.prepareStatement(LOCK); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = conn.prepareStatement(LOCK);
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 throw new IllegalStateException("audit_event_publisher has no row (migration V18)");
             }
@@ -168,7 +186,8 @@ public final class AuditEventPublisher implements AutoCloseable {
         }
         // Taken under the lock: attempts are numbered in the order publishers hold it.
         long attempt;
-        try (PreparedStatement ps = conn.prepareStatement(ATTEMPT); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = conn.prepareStatement(ATTEMPT);
+                ResultSet rs = ps.executeQuery()) {
             rs.next();
             attempt = rs.getLong(1);
         }
@@ -196,7 +215,10 @@ public final class AuditEventPublisher implements AutoCloseable {
             }
             try (PreparedStatement ps = conn.prepareStatement(RECORD)) {
                 ps.setLong(1, lastBatch);
-                ps.setArray(2, conn.createArrayOf("bigint", Arrays.stream(marks).boxed().toArray()));
+                ps.setArray(
+                        2,
+                        conn.createArrayOf(
+                                "bigint", Arrays.stream(marks).boxed().toArray()));
                 ps.setLong(3, attempt);
                 ps.executeUpdate();
             }
@@ -237,7 +259,8 @@ public final class AuditEventPublisher implements AutoCloseable {
         Found found = new Found(marks, -1);
         long from = recorded + 1;
         while (true) {
-            long end = reader.endOffsets(List.of(events), Duration.ofSeconds(10)).get(events);
+            long end =
+                    reader.endOffsets(List.of(events), Duration.ofSeconds(10)).get(events);
             if (end > from) {
                 found = readMarks(from, end, found, arrived);
                 from = end;
@@ -297,8 +320,8 @@ public final class AuditEventPublisher implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while publishing audit events", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("audit events not acknowledged by Kafka: " + e.getCause().getMessage(),
-                    e.getCause());
+            throw new IllegalStateException(
+                    "audit events not acknowledged by Kafka: " + e.getCause().getMessage(), e.getCause());
         }
         return offset;
     }
@@ -321,13 +344,12 @@ public final class AuditEventPublisher implements AutoCloseable {
         if (rows.size() == entries.size()) {
             headers.add(AuditBatchRows.header(rows));
         }
-        return producer.send(new ProducerRecord<>(events.topic(), events.partition(), null, null,
-                AuditBatch.encode(entries), headers));
+        return producer.send(new ProducerRecord<>(
+                events.topic(), events.partition(), null, null, AuditBatch.encode(entries), headers));
     }
 
     /** What reading the topic found: the marks raised by the batches there, and the offset of the last, or -1. */
-    private record Found(long[] marks, long lastBatch) {
-    }
+    private record Found(long[] marks, long lastBatch) {}
 
     /**
      * Reads the topic from {@code from} to {@code end}, raising the marks of {@code found} past every batch there,
@@ -340,8 +362,8 @@ public final class AuditEventPublisher implements AutoCloseable {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (reader.position(events, Duration.ofSeconds(10)) < end) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("could not read " + events + " up to " + end
-                        + " to learn which audit events are published");
+                throw new IllegalStateException(
+                        "could not read " + events + " up to " + end + " to learn which audit events are published");
             }
             for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(200))) {
                 Header header = record.headers().lastHeader(SOURCES_HEADER);
@@ -358,7 +380,8 @@ public final class AuditEventPublisher implements AutoCloseable {
                 Header attempt = record.headers().lastHeader(ATTEMPT_HEADER);
                 long[] nik = attempt == null || attempt.value() == null ? null : parseAttempt(attempt.value());
                 if (nik != null) {
-                    arrived.computeIfAbsent(nik[0], a -> new Arrived(nik[2], new HashSet<>())).indexes()
+                    arrived.computeIfAbsent(nik[0], a -> new Arrived(nik[2], new HashSet<>()))
+                            .indexes()
                             .add((int) nik[1]);
                 }
             }
@@ -424,7 +447,9 @@ public final class AuditEventPublisher implements AutoCloseable {
 
     static byte[] sourcesHeader(Map<Integer, Long> last) {
         StringBuilder out = new StringBuilder();
-        last.forEach((partition, offset) -> out.append(out.isEmpty() ? "" : ",").append(partition).append('=')
+        last.forEach((partition, offset) -> out.append(out.isEmpty() ? "" : ",")
+                .append(partition)
+                .append('=')
                 .append(offset));
         return out.toString().getBytes(StandardCharsets.US_ASCII);
     }
@@ -452,8 +477,11 @@ public final class AuditEventPublisher implements AutoCloseable {
     private void trace(List<Source> published) {
         for (Source source : published) {
             if (!source.entry().traceparent().isEmpty()) {
-                tracer.spanBuilder("audit event publish").setSpanKind(SpanKind.PRODUCER)
-                        .setParent(TraceHeaders.extract(source.entry().traceparent())).startSpan().end();
+                tracer.spanBuilder("audit event publish")
+                        .setSpanKind(SpanKind.PRODUCER)
+                        .setParent(TraceHeaders.extract(source.entry().traceparent()))
+                        .startSpan()
+                        .end();
             }
         }
     }

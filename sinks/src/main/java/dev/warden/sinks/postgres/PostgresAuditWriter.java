@@ -80,6 +80,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private final SinkCounters counters;
     /** Publishes the stored entries as {@code audit} stream events, or null when those are off. */
     private final AuditEventPublisher events;
+
     private final ExecutorService fanOut = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("warden-audit-fanout").daemon().factory());
     /** Entries stored since the last fan-out; touched by the store thread, then (after its wait) afterCommit. */
@@ -94,8 +95,12 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
      * {@code events} (in the same transaction: {@link AuditEventPublisher}); null publishes none. The writer closes
      * it.
      */
-    public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters,
-                               AuditEventPublisher events) {
+    public PostgresAuditWriter(
+            DataSource dataSource,
+            String topic,
+            List<AuditSink> sinks,
+            SinkCounters counters,
+            AuditEventPublisher events) {
         this.dataSource = dataSource;
         this.topic = topic;
         this.sinks = List.copyOf(sinks);
@@ -106,7 +111,8 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     /** Creates the monthly partitions around {@code now} (last month to two months ahead). Idempotent. */
     public void ensurePartitions(Instant now) {
         LocalDate month = LocalDate.ofInstant(now, ZoneOffset.UTC).withDayOfMonth(1);
-        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(ENSURE_PARTITION)) {
+        try (Connection conn = dataSource.getConnection();
+                PreparedStatement ps = conn.prepareStatement(ENSURE_PARTITION)) {
             for (int delta = -1; delta <= 2; delta++) {
                 ps.setObject(1, month.plusMonths(delta));
                 ps.execute();
@@ -163,13 +169,18 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
      * the key of the row {@code entry} becomes ({@code ts} as the COPY writes it: to the millisecond).
      */
     private static AuditEventPublisher.Source source(ConsumerRecord<String, byte[]> record, AuditEntry entry) {
-        return new AuditEventPublisher.Source(record.partition(), record.offset(),
+        return new AuditEventPublisher.Source(
+                record.partition(),
+                record.offset(),
                 new AuditBatch.Entry(record.timestamp(), TraceHeaders.traceparent(record.headers()), record.value()),
                 new AuditBatchRows.Key(entry.timestamp().toEpochMilli(), entry.id()));
     }
 
-    private long store(String rows, List<DeadLetter> undecodable, Map<TopicPartition, Long> nextOffsets,
-                       List<AuditEventPublisher.Source> sources) {
+    private long store(
+            String rows,
+            List<DeadLetter> undecodable,
+            Map<TopicPartition, Long> nextOffsets,
+            List<AuditEventPublisher.Source> sources) {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {
@@ -179,7 +190,9 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                 long written = 0;
                 if (!rows.isEmpty()) {
                     try {
-                        written = conn.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY_DIRECT, new StringReader(rows));
+                        written = conn.unwrap(PGConnection.class)
+                                .getCopyAPI()
+                                .copyIn(COPY_DIRECT, new StringReader(rows));
                     } catch (SQLException e) {
                         if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
                             throw e;
@@ -191,8 +204,8 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
                 DeadLetters.store(conn, undecodable);
                 SinkOffsets.store(conn, SINK, nextOffsets);
                 // Last before the commit: an entry is published only once its row is in.
-                AuditEventPublisher.Published published = events == null || sources.isEmpty() ? null
-                        : events.publish(conn, sources);
+                AuditEventPublisher.Published published =
+                        events == null || sources.isEmpty() ? null : events.publish(conn, sources);
                 conn.commit();
                 if (published != null) {
                     events.committed(published);
@@ -260,9 +273,16 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         if (batch.size() == 1) {
             AuditEntry entry = batch.getFirst();
             try {
-                DeadLetters.store(dataSource, List.of(new DeadLetter(SinkNames.AUDIT_SINK_PREFIX + sink.name(), topic, -1, -1,
-                        Optional.of(entry.agentId().getBytes(StandardCharsets.UTF_8)),
-                        Optional.of(AuditEntryCodec.encode(entry)), cause.getMessage())));
+                DeadLetters.store(
+                        dataSource,
+                        List.of(new DeadLetter(
+                                SinkNames.AUDIT_SINK_PREFIX + sink.name(),
+                                topic,
+                                -1,
+                                -1,
+                                Optional.of(entry.agentId().getBytes(StandardCharsets.UTF_8)),
+                                Optional.of(AuditEntryCodec.encode(entry)),
+                                cause.getMessage())));
             } catch (RuntimeException e) {
                 LOG.warning("audit sink " + sink.name() + ": dead letter for " + entry.id() + " not stored: "
                         + e.getMessage());

@@ -76,6 +76,5 @@ public interface BatchWriter {
     }
 
     /** Called after each durable batch, on the worker's polling thread; must not block for long. */
-    default void afterCommit(WriteResult result) {
-    }
+    default void afterCommit(WriteResult result) {}
 }

@@ -43,13 +43,11 @@ public final class ConsumerLoop<K, V> implements AutoCloseable {
         void handle(ConsumerRecords<K, V> records, Consumer<K, V> consumer);
 
         /** Settles and commits what is finished; called once before the consumer closes. */
-        default void stop(Consumer<K, V> consumer) {
-        }
+        default void stop(Consumer<K, V> consumer) {}
     }
 
     /** A snapshot of the loop's state. */
-    public record Health(boolean started, boolean running, long failures, Optional<String> lastFailure) {
-    }
+    public record Health(boolean started, boolean running, long failures, Optional<String> lastFailure) {}
 
     private final String name;
     private final Consumer<K, V> consumer;

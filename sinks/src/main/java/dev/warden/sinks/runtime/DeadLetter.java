@@ -13,8 +13,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * @param sink   the sink that gave up on the record ({@code postgres-audit}, {@code audit-sink:splunk-hec}, ...)
  * @param error  why, scrubbed of characters PostgreSQL refuses and at most {@value #MAX_ERROR} characters
  */
-public record DeadLetter(String sink, String topic, int partition, long offset, Optional<byte[]> key,
-                         Optional<byte[]> value, String error) {
+public record DeadLetter(
+        String sink,
+        String topic,
+        int partition,
+        long offset,
+        Optional<byte[]> key,
+        Optional<byte[]> value,
+        String error) {
     /** Longest error text kept. */
     public static final int MAX_ERROR = 2000;
 
@@ -24,9 +30,14 @@ public record DeadLetter(String sink, String topic, int partition, long offset, 
 
     /** The dead letter of a polled record. */
     public static DeadLetter of(String sink, ConsumerRecord<String, byte[]> record, String error) {
-        return new DeadLetter(sink, record.topic(), record.partition(), record.offset(),
+        return new DeadLetter(
+                sink,
+                record.topic(),
+                record.partition(),
+                record.offset(),
                 Optional.ofNullable(record.key()).map(k -> k.getBytes(StandardCharsets.UTF_8)),
-                Optional.ofNullable(record.value()), error);
+                Optional.ofNullable(record.value()),
+                error);
     }
 
     private static String shorten(String text) {

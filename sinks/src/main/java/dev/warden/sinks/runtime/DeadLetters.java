@@ -18,8 +18,7 @@ public final class DeadLetters {
     static final String INSERT = "INSERT INTO sink_dead_letters (sink, topic, partition, record_offset, record_key, "
             + "record_value, error) VALUES (?, ?, ?, ?, ?, ?, ?)";
 
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
     /** Stores {@code letters} within the caller's transaction on {@code conn}. */
     public static void store(Connection conn, Collection<DeadLetter> letters) throws SQLException {
@@ -47,8 +46,8 @@ public final class DeadLetters {
      *
      * @throws IllegalStateException when nothing was stored
      */
-    public static void storeWithOffsets(DataSource dataSource, String sink, DeadLetter letter,
-                                        Map<TopicPartition, Long> nextOffsets) {
+    public static void storeWithOffsets(
+            DataSource dataSource, String sink, DeadLetter letter, Map<TopicPartition, Long> nextOffsets) {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);
             try {

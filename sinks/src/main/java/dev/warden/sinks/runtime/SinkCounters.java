@@ -42,7 +42,6 @@ public final class SinkCounters {
     }
 
     /** Counter values at one moment. */
-    public record Snapshot(long auditEmitted, long auditWritten, long auditDropped, long auditFailed,
-                           long auditSinkFailed) {
-    }
+    public record Snapshot(
+            long auditEmitted, long auditWritten, long auditDropped, long auditFailed, long auditSinkFailed) {}
 }

@@ -137,8 +137,8 @@ public final class SinkHealth {
                 }
                 previous = sample;
             }
-            return Optional.of("falling behind: lag grew at each of the last " + GROWTH_SAMPLES + " samples, now "
-                    + lag + " records");
+            return Optional.of("falling behind: lag grew at each of the last " + GROWTH_SAMPLES + " samples, now " + lag
+                    + " records");
         }
         return Optional.empty();
     }

@@ -20,13 +20,13 @@ public final class SinkOffsets {
             + "SET next_offset = EXCLUDED.next_offset, updated_at = now()";
     static final String READ = "SELECT partition, next_offset FROM sink_offsets WHERE sink = ? AND topic = ?";
 
-    private SinkOffsets() {
-    }
+    private SinkOffsets() {}
 
     /** The stored next offset of each of {@code partitions} (of one topic) that has one. */
-    public static Map<TopicPartition, Long> read(DataSource dataSource, String sink, String topic,
-                                                 Collection<TopicPartition> partitions) {
-        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(READ)) {
+    public static Map<TopicPartition, Long> read(
+            DataSource dataSource, String sink, String topic, Collection<TopicPartition> partitions) {
+        try (Connection conn = dataSource.getConnection();
+                PreparedStatement ps = conn.prepareStatement(READ)) {
             ps.setString(1, sink);
             ps.setString(2, topic);
             Map<TopicPartition, Long> out = new HashMap<>();

@@ -62,6 +62,7 @@ public final class SinkWorker implements AutoCloseable {
     private volatile boolean assigned;
     /** The loop's consumer; used on the loop's thread only (set by the handler's start). */
     private Consumer<String, byte[]> consumer;
+
     private final ExecutorService storer;
     /** The batch on the store thread; touched by the polling thread only. */
     private InFlight inFlight;
@@ -70,18 +71,47 @@ public final class SinkWorker implements AutoCloseable {
      * @param name    the sink's name (consumer group {@code groupPrefix + name})
      * @param maxPoll most records per batch
      */
-    public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
-                      SinkCounters counters) {
-        this(name, bootstrap, groupPrefix, topic, maxPoll, writer, counters, OpenTelemetry.noop().getTracer("warden"));
+    public SinkWorker(
+            String name,
+            String bootstrap,
+            String groupPrefix,
+            String topic,
+            int maxPoll,
+            BatchWriter writer,
+            SinkCounters counters) {
+        this(
+                name,
+                bootstrap,
+                groupPrefix,
+                topic,
+                maxPoll,
+                writer,
+                counters,
+                OpenTelemetry.noop().getTracer("warden"));
     }
 
     /**
      * As the other constructor, with a span {@code <name> store} for each stored record that carries a trace
      * context, from the batch's hand-over to the store until its commit.
      */
-    public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
-                      SinkCounters counters, Tracer tracer) {
-        this(name, bootstrap, groupPrefix, topic, maxPoll, writer, counters, tracer,
+    public SinkWorker(
+            String name,
+            String bootstrap,
+            String groupPrefix,
+            String topic,
+            int maxPoll,
+            BatchWriter writer,
+            SinkCounters counters,
+            Tracer tracer) {
+        this(
+                name,
+                bootstrap,
+                groupPrefix,
+                topic,
+                maxPoll,
+                writer,
+                counters,
+                tracer,
                 Duration.ofMillis(BATCH_FETCH_MAX_WAIT_MS));
     }
 
@@ -89,8 +119,16 @@ public final class SinkWorker implements AutoCloseable {
      * As the other constructors, with {@code fetchMaxWait} as the most a record waits for its batch to fill (the
      * audit writer, which publishes the {@code audit} stream events, batches for as long as they may wait).
      */
-    public SinkWorker(String name, String bootstrap, String groupPrefix, String topic, int maxPoll, BatchWriter writer,
-                      SinkCounters counters, Tracer tracer, Duration fetchMaxWait) {
+    public SinkWorker(
+            String name,
+            String bootstrap,
+            String groupPrefix,
+            String topic,
+            int maxPoll,
+            BatchWriter writer,
+            SinkCounters counters,
+            Tracer tracer,
+            Duration fetchMaxWait) {
         this.tracer = tracer;
         this.name = name;
         this.topic = topic;
@@ -110,11 +148,15 @@ public final class SinkWorker implements AutoCloseable {
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, BATCH_FETCH_MIN_BYTES);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchMaxWait.toMillis());
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
-        this.loop = new ConsumerLoop<>("warden-sink-" + name,
-                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()), Duration.ofMillis(200),
+        this.loop = new ConsumerLoop<>(
+                "warden-sink-" + name,
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()),
+                Duration.ofMillis(200),
                 new Store());
-        this.storer = Executors.newSingleThreadExecutor(
-                Thread.ofPlatform().name("warden-sink-" + name + "-store").daemon().factory());
+        this.storer = Executors.newSingleThreadExecutor(Thread.ofPlatform()
+                .name("warden-sink-" + name + "-store")
+                .daemon()
+                .factory());
     }
 
     /** Starts consuming. */
@@ -165,8 +207,8 @@ public final class SinkWorker implements AutoCloseable {
             // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
             if (finishInFlight()) {
                 List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
-                inFlight = new InFlight(storer.submit(() -> storeIsolating(batch, records)), records,
-                        System.nanoTime(), Instant.now());
+                inFlight = new InFlight(
+                        storer.submit(() -> storeIsolating(batch, records)), records, System.nanoTime(), Instant.now());
             }
         }
 
@@ -203,8 +245,8 @@ public final class SinkWorker implements AutoCloseable {
     }
 
     /** Store thread: stores a prepared batch; if the store refuses its data, isolates the culprit(s). */
-    private BatchWriter.WriteResult storeIsolating(BatchWriter.PreparedBatch batch,
-                                                   List<ConsumerRecord<String, byte[]>> records) {
+    private BatchWriter.WriteResult storeIsolating(
+            BatchWriter.PreparedBatch batch, List<ConsumerRecord<String, byte[]>> records) {
         try {
             return batch.store();
         } catch (PoisonedBatchException e) {
@@ -219,7 +261,8 @@ public final class SinkWorker implements AutoCloseable {
      * Halves are stored in order with their own offsets, so progress survives a crash mid-way; a transient
      * failure here ends the isolation and the worker retries from the stored offsets.
      */
-    private BatchWriter.WriteResult isolate(List<ConsumerRecord<String, byte[]>> records, PoisonedBatchException cause) {
+    private BatchWriter.WriteResult isolate(
+            List<ConsumerRecord<String, byte[]>> records, PoisonedBatchException cause) {
         if (records.size() == 1) {
             ConsumerRecord<String, byte[]> record = records.getFirst();
             writer.deadLetter(DeadLetter.of(name, record, cause.getMessage()), nextOffsets(records));
@@ -229,8 +272,8 @@ public final class SinkWorker implements AutoCloseable {
         }
         int half = records.size() / 2;
         BatchWriter.WriteResult result = new BatchWriter.WriteResult(0, 0);
-        for (List<ConsumerRecord<String, byte[]>> part : List.of(records.subList(0, half),
-                records.subList(half, records.size()))) {
+        for (List<ConsumerRecord<String, byte[]>> part :
+                List.of(records.subList(0, half), records.subList(half, records.size()))) {
             try {
                 result = result.plus(writer.prepare(part, nextOffsets(part)).store());
             } catch (PoisonedBatchException e) {
@@ -305,17 +348,22 @@ public final class SinkWorker implements AutoCloseable {
     }
 
     private void traceStored(InFlight batch, Context parent) {
-        tracer.spanBuilder(name + " store").setSpanKind(SpanKind.CONSUMER)
+        tracer.spanBuilder(name + " store")
+                .setSpanKind(SpanKind.CONSUMER)
                 .setParent(parent)
                 .setStartTimestamp(batch.submittedAt())
                 .setAttribute("warden.sink", name)
                 .setAttribute("warden.batch.records", batch.size())
-                .startSpan().end();
+                .startSpan()
+                .end();
     }
 
     /** The batch on the store thread, its records and when it was handed over. */
-    private record InFlight(Future<BatchWriter.WriteResult> result, List<ConsumerRecord<String, byte[]>> records,
-                            long submittedNanos, Instant submittedAt) {
+    private record InFlight(
+            Future<BatchWriter.WriteResult> result,
+            List<ConsumerRecord<String, byte[]>> records,
+            long submittedNanos,
+            Instant submittedAt) {
         int size() {
             return records.size();
         }

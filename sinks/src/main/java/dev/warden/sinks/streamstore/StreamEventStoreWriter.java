@@ -144,7 +144,9 @@ public final class StreamEventStoreWriter implements BatchWriter {
             return Optional.of(String.valueOf(e.getMessage()));
         }
         Header rows = record.headers().lastHeader(AuditBatchRows.HEADER);
-        boolean byRows = AuditBatchRows.of(record.headers()).filter(keys -> keys.size() == batch.count()).isPresent();
+        boolean byRows = AuditBatchRows.of(record.headers())
+                .filter(keys -> keys.size() == batch.count())
+                .isPresent();
         ps.setLong(1, record.offset());
         ps.setString(2, EventType.AUDIT.wireName());
         ps.setTimestamp(3, new Timestamp(batch.newestTimestamp()));
@@ -173,7 +175,8 @@ public final class StreamEventStoreWriter implements BatchWriter {
             return;
         }
         nextExpiry = now.plus(Duration.ofMinutes(10));
-        try (Connection conn = dataSource.getConnection(); PreparedStatement ps = conn.prepareStatement(EXPIRE)) {
+        try (Connection conn = dataSource.getConnection();
+                PreparedStatement ps = conn.prepareStatement(EXPIRE)) {
             ps.setTimestamp(1, Timestamp.from(now.minus(retention)));
             int deleted = ps.executeUpdate();
             if (deleted > 0) {

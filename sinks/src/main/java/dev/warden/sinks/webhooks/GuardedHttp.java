@@ -75,16 +75,21 @@ public final class GuardedHttp implements AutoCloseable {
         Timeout timeout = Timeout.of(deadline);
         PoolingHttpClientConnectionManagerBuilder connections = PoolingHttpClientConnectionManagerBuilder.create()
                 .setDnsResolver(new CheckedResolver(guard))
-                .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout)
-                        .setSocketTimeout(timeout).build())
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(timeout)
+                        .setSocketTimeout(timeout)
+                        .build())
                 .setMaxConnTotal(64)
                 .setMaxConnPerRoute(4);
-        tls.ifPresent(context -> connections.setTlsSocketStrategy(ClientTlsStrategyBuilder.create()
-                .setSslContext(context).buildClassic()));
+        tls.ifPresent(context -> connections.setTlsSocketStrategy(
+                ClientTlsStrategyBuilder.create().setSslContext(context).buildClassic()));
         this.client = HttpClients.custom()
                 .setConnectionManager(connections.build())
-                .setDefaultRequestConfig(RequestConfig.custom().setConnectionRequestTimeout(timeout)
-                        .setResponseTimeout(timeout).setRedirectsEnabled(false).build())
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(timeout)
+                        .setResponseTimeout(timeout)
+                        .setRedirectsEnabled(false)
+                        .build())
                 .disableRedirectHandling()
                 .disableAutomaticRetries()
                 .disableCookieManagement()

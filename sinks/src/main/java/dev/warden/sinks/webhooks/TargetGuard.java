@@ -49,25 +49,25 @@ public final class TargetGuard {
     }
 
     private static final List<Range> FORBIDDEN_V4 = List.of(
-            Range.v4(0, 0, 0, 0, 8),        // "this" network, unspecified
-            Range.v4(10, 0, 0, 0, 8),       // private (RFC 1918)
-            Range.v4(100, 64, 0, 0, 10),    // shared address space, carrier-grade NAT (RFC 6598)
-            Range.v4(127, 0, 0, 0, 8),      // loopback
-            Range.v4(169, 254, 0, 0, 16),   // link-local, cloud metadata services
-            Range.v4(172, 16, 0, 0, 12),    // private (RFC 1918)
-            Range.v4(192, 0, 0, 0, 24),     // IETF protocol assignments
-            Range.v4(192, 168, 0, 0, 16),   // private (RFC 1918)
-            Range.v4(198, 18, 0, 0, 15),    // benchmarking
-            Range.v4(224, 0, 0, 0, 4),      // multicast
-            Range.v4(240, 0, 0, 0, 4));     // reserved, limited broadcast
+            Range.v4(0, 0, 0, 0, 8), // "this" network, unspecified
+            Range.v4(10, 0, 0, 0, 8), // private (RFC 1918)
+            Range.v4(100, 64, 0, 0, 10), // shared address space, carrier-grade NAT (RFC 6598)
+            Range.v4(127, 0, 0, 0, 8), // loopback
+            Range.v4(169, 254, 0, 0, 16), // link-local, cloud metadata services
+            Range.v4(172, 16, 0, 0, 12), // private (RFC 1918)
+            Range.v4(192, 0, 0, 0, 24), // IETF protocol assignments
+            Range.v4(192, 168, 0, 0, 16), // private (RFC 1918)
+            Range.v4(198, 18, 0, 0, 15), // benchmarking
+            Range.v4(224, 0, 0, 0, 4), // multicast
+            Range.v4(240, 0, 0, 0, 4)); // reserved, limited broadcast
 
     private static final List<Range> FORBIDDEN_V6 = List.of(
-            Range.v6(new byte[16], 128),                       // :: unspecified
-            Range.v6(v6Prefix(0, 0, 0, 0, 0, 0, 0, 1), 128),  // ::1 loopback
-            Range.v6(v6Prefix(0xfe80), 10),                    // link-local
-            Range.v6(v6Prefix(0xfec0), 10),                    // site-local (deprecated)
-            Range.v6(v6Prefix(0xfc00), 7),                     // unique local (RFC 4193)
-            Range.v6(v6Prefix(0xff00), 8));                    // multicast
+            Range.v6(new byte[16], 128), // :: unspecified
+            Range.v6(v6Prefix(0, 0, 0, 0, 0, 0, 0, 1), 128), // ::1 loopback
+            Range.v6(v6Prefix(0xfe80), 10), // link-local
+            Range.v6(v6Prefix(0xfec0), 10), // site-local (deprecated)
+            Range.v6(v6Prefix(0xfc00), 7), // unique local (RFC 4193)
+            Range.v6(v6Prefix(0xff00), 8)); // multicast
 
     private final Resolver resolver;
     private final boolean allowPrivateTargets;
@@ -105,8 +105,10 @@ public final class TargetGuard {
         }
         for (InetAddress address : addresses) {
             if (isForbidden(address)) {
-                return new Verdict(Outcome.REFUSED, "must not target a loopback, link-local, private, unique-local,"
-                        + " multicast or reserved address (" + address.getHostAddress() + ")");
+                return new Verdict(
+                        Outcome.REFUSED,
+                        "must not target a loopback, link-local, private, unique-local,"
+                                + " multicast or reserved address (" + address.getHostAddress() + ")");
             }
         }
         return Verdict.ALLOW;
@@ -158,7 +160,9 @@ public final class TargetGuard {
         }
         if (address instanceof Inet6Address) {
             return FORBIDDEN_V6.stream().anyMatch(r -> r.contains(bytes))
-                    || embeddedV4(bytes).map(v4 -> FORBIDDEN_V4.stream().anyMatch(r -> r.contains(v4))).orElse(false);
+                    || embeddedV4(bytes)
+                            .map(v4 -> FORBIDDEN_V4.stream().anyMatch(r -> r.contains(v4)))
+                            .orElse(false);
         }
         return true;
     }
@@ -167,17 +171,20 @@ public final class TargetGuard {
     private static Optional<byte[]> embeddedV4(byte[] v6) {
         boolean firstTenZero = allZero(v6, 0, 10);
         if (firstTenZero && (v6[10] & 0xff) == 0xff && (v6[11] & 0xff) == 0xff) {
-            return Optional.of(Arrays.copyOfRange(v6, 12, 16));   // ::ffff:a.b.c.d
+            return Optional.of(Arrays.copyOfRange(v6, 12, 16)); // ::ffff:a.b.c.d
         }
         if (firstTenZero && v6[10] == 0 && v6[11] == 0) {
-            return Optional.of(Arrays.copyOfRange(v6, 12, 16));   // ::a.b.c.d (deprecated compatible form)
+            return Optional.of(Arrays.copyOfRange(v6, 12, 16)); // ::a.b.c.d (deprecated compatible form)
         }
-        if ((v6[0] & 0xff) == 0x00 && (v6[1] & 0xff) == 0x64 && (v6[2] & 0xff) == 0xff && (v6[3] & 0xff) == 0x9b
+        if ((v6[0] & 0xff) == 0x00
+                && (v6[1] & 0xff) == 0x64
+                && (v6[2] & 0xff) == 0xff
+                && (v6[3] & 0xff) == 0x9b
                 && allZero(v6, 4, 12)) {
-            return Optional.of(Arrays.copyOfRange(v6, 12, 16));   // 64:ff9b::a.b.c.d (NAT64)
+            return Optional.of(Arrays.copyOfRange(v6, 12, 16)); // 64:ff9b::a.b.c.d (NAT64)
         }
         if ((v6[0] & 0xff) == 0x20 && (v6[1] & 0xff) == 0x02) {
-            return Optional.of(Arrays.copyOfRange(v6, 2, 6));     // 2002:aabb:ccdd::/48 (6to4)
+            return Optional.of(Arrays.copyOfRange(v6, 2, 6)); // 2002:aabb:ccdd::/48 (6to4)
         }
         return Optional.empty();
     }

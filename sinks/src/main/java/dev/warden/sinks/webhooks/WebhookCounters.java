@@ -36,6 +36,5 @@ public final class WebhookCounters {
     }
 
     /** Counter values. */
-    public record Snapshot(long delivered, long retried, long dropped, long disabled) {
-    }
+    public record Snapshot(long delivered, long retried, long dropped, long disabled) {}
 }

@@ -53,7 +53,13 @@ public final class WebhookDispatcher implements AutoCloseable {
         void sleep(Duration duration) throws InterruptedException;
     }
 
-    private enum Outcome { DELIVERED, DROPPED, DISABLE, GONE, INTERRUPTED }
+    private enum Outcome {
+        DELIVERED,
+        DROPPED,
+        DISABLE,
+        GONE,
+        INTERRUPTED
+    }
 
     private final WebhookDirectory directory;
     private final WebhookTransport transport;
@@ -67,9 +73,15 @@ public final class WebhookDispatcher implements AutoCloseable {
     private final Set<String> unreadable = new HashSet<>();
     private List<Lane> current = List.of();
 
-    public WebhookDispatcher(WebhookDirectory directory, WebhookTransport transport, TargetGuard guard,
-                             WebhookOptions options, WebhookCounters counters, InstantSource clock, Sleeper sleeper,
-                             Executor executor) {
+    public WebhookDispatcher(
+            WebhookDirectory directory,
+            WebhookTransport transport,
+            TargetGuard guard,
+            WebhookOptions options,
+            WebhookCounters counters,
+            InstantSource clock,
+            Sleeper sleeper,
+            Executor executor) {
         this.directory = directory;
         this.transport = transport;
         this.guard = guard;
@@ -112,8 +124,8 @@ public final class WebhookDispatcher implements AutoCloseable {
             return Optional.of(lane);
         } catch (IllegalArgumentException e) {
             if (unreadable.add(endpoint.id())) {
-                LOG.warning("webhook " + endpoint.id() + " is skipped: its secret is unusable (" + e.getMessage()
-                        + ")");
+                LOG.warning(
+                        "webhook " + endpoint.id() + " is skipped: its secret is unusable (" + e.getMessage() + ")");
             }
             return Optional.empty();
         }
@@ -124,7 +136,8 @@ public final class WebhookDispatcher implements AutoCloseable {
      * when there is none.
      */
     public void dispatch(StreamEvent event, Ticket ticket) {
-        List<Lane> targets = current.stream().filter(lane -> lane.endpoint.accepts(event)).toList();
+        List<Lane> targets =
+                current.stream().filter(lane -> lane.endpoint.accepts(event)).toList();
         if (targets.isEmpty()) {
             ticket.finished();
             return;
@@ -220,7 +233,7 @@ public final class WebhookDispatcher implements AutoCloseable {
                 case DELIVERED -> counters.delivered();
                 case DROPPED -> counters.dropped();
                 case DISABLE -> disable();
-                case GONE, INTERRUPTED -> { }
+                case GONE, INTERRUPTED -> {}
             }
             return outcome;
         }
@@ -299,8 +312,11 @@ public final class WebhookDispatcher implements AutoCloseable {
                 directory.disable(endpoint.id(), clock.instant());
                 LOG.warning("webhook " + endpoint.id() + " answered 410 Gone and is now disabled");
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "webhook " + endpoint.id() + " answered 410 Gone but could not be disabled"
-                        + " now; its lane stops until the endpoint list is read again", e);
+                LOG.log(
+                        Level.WARNING,
+                        "webhook " + endpoint.id() + " answered 410 Gone but could not be disabled"
+                                + " now; its lane stops until the endpoint list is read again",
+                        e);
             }
             counters.disabled();
             dead = true;

@@ -19,8 +19,8 @@ import java.util.Set;
  * @param secret     the signing secret in clear ({@code whsec_...})
  * @param createdAt  when it was created; it receives events that happened at or after that instant
  */
-public record WebhookEndpoint(String id, URI url, Set<EventType> eventTypes, Optional<String> audience,
-                              String secret, Instant createdAt) {
+public record WebhookEndpoint(
+        String id, URI url, Set<EventType> eventTypes, Optional<String> audience, String secret, Instant createdAt) {
 
     public WebhookEndpoint {
         eventTypes = Set.copyOf(eventTypes);
@@ -29,7 +29,8 @@ public record WebhookEndpoint(String id, URI url, Set<EventType> eventTypes, Opt
     /** True when this endpoint is to receive {@code event}: its owner may see it and it subscribed to its type. */
     public boolean accepts(StreamEvent event) {
         return (eventTypes.isEmpty() || eventTypes.contains(event.type()))
-                && audience.map(user -> event.userId().map(user::equals).orElse(false)).orElse(true)
+                && audience.map(user -> event.userId().map(user::equals).orElse(false))
+                        .orElse(true)
                 && !event.timestamp().isBefore(createdAt);
     }
 

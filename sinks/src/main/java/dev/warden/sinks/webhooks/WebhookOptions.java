@@ -16,8 +16,8 @@ public record WebhookOptions(int maxAttempts, Duration backoff, Duration timeout
 
     public WebhookOptions {
         if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
-            throw new IllegalArgumentException("warden.webhooks.max-attempts must be 1.." + MAX_ATTEMPTS
-                    + ", was " + maxAttempts);
+            throw new IllegalArgumentException(
+                    "warden.webhooks.max-attempts must be 1.." + MAX_ATTEMPTS + ", was " + maxAttempts);
         }
         if (backoff.isNegative()) {
             throw new IllegalArgumentException("warden.webhooks.backoff-ms must not be negative");
@@ -43,8 +43,7 @@ public record WebhookOptions(int maxAttempts, Duration backoff, Duration timeout
         private Duration timeout = Duration.ofSeconds(10);
         private boolean allowPrivateTargets;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder maxAttempts(int maxAttempts) {
             this.maxAttempts = maxAttempts;

@@ -18,6 +18,7 @@ public final class WebhookSigner {
     public static final String SECRET_PREFIX = "whsec_";
     /** Random bytes in a freshly minted secret (the specification asks for 24 to 64). */
     static final int SECRET_BYTES = 32;
+
     private static final int MIN_KEY_BYTES = 24;
     private static final int MAX_KEY_BYTES = 64;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -64,8 +65,8 @@ public final class WebhookSigner {
             throw new IllegalArgumentException("a webhook secret must be " + SECRET_PREFIX + " followed by base64");
         }
         if (key.length < MIN_KEY_BYTES || key.length > MAX_KEY_BYTES) {
-            throw new IllegalArgumentException("a webhook secret's key must be " + MIN_KEY_BYTES + " to "
-                    + MAX_KEY_BYTES + " bytes");
+            throw new IllegalArgumentException(
+                    "a webhook secret's key must be " + MIN_KEY_BYTES + " to " + MAX_KEY_BYTES + " bytes");
         }
         return key;
     }

@@ -15,6 +15,5 @@ public interface WebhookTransport extends AutoCloseable {
     int post(URI url, Map<String, String> headers, byte[] body) throws IOException, InterruptedException;
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

@@ -49,6 +49,7 @@ public final class WebhookWorker implements AutoCloseable {
     public static final String SINK = SinkNames.WEBHOOKS;
     /** Unfinished events beyond which consumption pauses (resumes at half). */
     static final int MAX_IN_FLIGHT = 10_000;
+
     private static final Logger LOG = Logger.getLogger(WebhookWorker.class.getName());
     private static final Duration IDLE_REFRESH = Duration.ofSeconds(1);
     private static final int FETCH_MIN_BYTES = 1024 * 1024;
@@ -68,16 +69,29 @@ public final class WebhookWorker implements AutoCloseable {
      * @param groupId     the consumer group, {@code <streams application prefix>webhooks}
      * @param deadLetters stores the events that cannot be decoded (at least once: offsets live in Kafka)
      */
-    public WebhookWorker(String bootstrap, String groupId, String topic, WebhookDirectory directory,
-                         WebhookOptions options, WebhookCounters counters, InstantSource clock,
-                         java.util.function.Consumer<List<DeadLetter>> deadLetters) {
+    public WebhookWorker(
+            String bootstrap,
+            String groupId,
+            String topic,
+            WebhookDirectory directory,
+            WebhookOptions options,
+            WebhookCounters counters,
+            InstantSource clock,
+            java.util.function.Consumer<List<DeadLetter>> deadLetters) {
         this.topic = topic;
         this.deadLetters = deadLetters;
         this.directory = directory;
         TargetGuard guard = TargetGuard.system(options.allowPrivateTargets());
-        this.dispatcher = new WebhookDispatcher(directory, new HttpWebhookTransport(guard, options.timeout()),
-                guard, options, counters, clock, Thread::sleep,
-                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("warden-webhook-", 0).factory()));
+        this.dispatcher = new WebhookDispatcher(
+                directory,
+                new HttpWebhookTransport(guard, options.timeout()),
+                guard,
+                options,
+                counters,
+                clock,
+                Thread::sleep,
+                Executors.newThreadPerTaskExecutor(
+                        Thread.ofVirtual().name("warden-webhook-", 0).factory()));
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -92,8 +106,10 @@ public final class WebhookWorker implements AutoCloseable {
         // thousands of (audit) events a second the worker takes about ten batches a second, not one per 64 KiB.
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, SinkWorker.BATCH_FETCH_MAX_WAIT_MS);
-        this.loop = new ConsumerLoop<>("warden-sink-webhooks",
-                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()), Duration.ofMillis(200),
+        this.loop = new ConsumerLoop<>(
+                "warden-sink-webhooks",
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()),
+                Duration.ofMillis(200),
                 new Delivery());
         this.lastRefreshNanos = System.nanoTime() - IDLE_REFRESH.toNanos() - 1;
     }
@@ -159,8 +175,8 @@ public final class WebhookWorker implements AutoCloseable {
     }
 
     private void dispatch(ConsumerRecord<String, byte[]> record) {
-        WebhookDispatcher.Ticket ticket = tracker.track(new TopicPartition(record.topic(), record.partition()),
-                record.offset());
+        WebhookDispatcher.Ticket ticket =
+                tracker.track(new TopicPartition(record.topic(), record.partition()), record.offset());
         if (dispatcher.endpointCount() == 0) {
             ticket.finished(); // nobody to deliver to: not worth decoding (most events are audit events)
             return;

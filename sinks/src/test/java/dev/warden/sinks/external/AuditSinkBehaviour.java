@@ -63,7 +63,8 @@ abstract class AuditSinkBehaviour {
     @Test
     void sendWhenReceiverIsSlowerThanTheRequestTimeoutThenThrowsSinkExceptionInTime() {
         receiver.answerAfter(Duration.ofSeconds(3));
-        HttpOptions http = HttpOptions.builder().requestTimeout(Duration.ofMillis(300)).build();
+        HttpOptions http =
+                HttpOptions.builder().requestTimeout(Duration.ofMillis(300)).build();
         long started = System.nanoTime();
         try (AuditSink sink = newSink(receiver.url(), http)) {
             assertThatThrownBy(() -> sink.send(List.of(TestAudit.anEntry())))
@@ -78,7 +79,8 @@ abstract class AuditSinkBehaviour {
     void sendWhenNothingListensThenThrowsSinkException() {
         URI closed = receiver.url();
         receiver.close();
-        HttpOptions http = HttpOptions.builder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpOptions http =
+                HttpOptions.builder().connectTimeout(Duration.ofSeconds(1)).build();
         try (AuditSink sink = newSink(closed, http)) {
             assertThatThrownBy(() -> sink.send(List.of(TestAudit.anEntry())))
                     .isInstanceOf(SinkException.class)
@@ -90,11 +92,13 @@ abstract class AuditSinkBehaviour {
     @Test
     void sendWhenRetryConfiguredAndFirstAnswerIs503ThenRetriesOnceAndSucceeds() {
         receiver.thenAnswer(503, "busy");
-        try (AuditSink sink = newSink(receiver.url(), HttpOptions.builder().retries(1).build())) {
+        try (AuditSink sink =
+                newSink(receiver.url(), HttpOptions.builder().retries(1).build())) {
             sink.send(List.of(TestAudit.anEntry()));
         }
         assertThat(receiver.requests()).hasSize(2);
-        assertThat(receiver.requests().get(1).body()).isEqualTo(receiver.requests().get(0).body());
+        assertThat(receiver.requests().get(1).body())
+                .isEqualTo(receiver.requests().get(0).body());
     }
 
     @Test
@@ -102,7 +106,8 @@ abstract class AuditSinkBehaviour {
         receiver.thenAnswer(503, "busy");
         try (AuditSink sink = newSink()) {
             assertThatThrownBy(() -> sink.send(List.of(TestAudit.anEntry())))
-                    .isInstanceOf(SinkException.class).hasMessageContaining("HTTP 503");
+                    .isInstanceOf(SinkException.class)
+                    .hasMessageContaining("HTTP 503");
         }
         assertThat(receiver.requests()).hasSize(1);
     }
@@ -110,9 +115,11 @@ abstract class AuditSinkBehaviour {
     @Test
     void sendWhenReceiverAnswers400ThenDoesNotRetryEvenWhenRetriesAreConfigured() {
         receiver.answer(400, "{\"text\":\"Invalid data format\",\"code\":6}");
-        try (AuditSink sink = newSink(receiver.url(), HttpOptions.builder().retries(1).build())) {
+        try (AuditSink sink =
+                newSink(receiver.url(), HttpOptions.builder().retries(1).build())) {
             assertThatThrownBy(() -> sink.send(List.of(TestAudit.anEntry())))
-                    .isInstanceOf(SinkException.class).hasMessageContaining("HTTP 400");
+                    .isInstanceOf(SinkException.class)
+                    .hasMessageContaining("HTTP 400");
         }
         assertThat(receiver.requests()).hasSize(1);
     }

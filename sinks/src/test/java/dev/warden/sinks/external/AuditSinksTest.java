@@ -22,10 +22,17 @@ class AuditSinksTest {
 
     @Test
     void buildMakesOneSinkPerSpecInOrderWithTheirNames() {
-        List<AuditSink> sinks = AuditSinks.build(List.of(
-                AuditSinkSpec.builder(AuditSinkSpec.Type.SPLUNK_HEC, receiver.url()).secret("hec-token").build(),
-                AuditSinkSpec.builder(AuditSinkSpec.Type.CLOUDEVENTS, receiver.url()).secret("hmac").build(),
-                AuditSinkSpec.builder(AuditSinkSpec.Type.OTLP_LOGS, receiver.url()).build()), CLOCK);
+        List<AuditSink> sinks = AuditSinks.build(
+                List.of(
+                        AuditSinkSpec.builder(AuditSinkSpec.Type.SPLUNK_HEC, receiver.url())
+                                .secret("hec-token")
+                                .build(),
+                        AuditSinkSpec.builder(AuditSinkSpec.Type.CLOUDEVENTS, receiver.url())
+                                .secret("hmac")
+                                .build(),
+                        AuditSinkSpec.builder(AuditSinkSpec.Type.OTLP_LOGS, receiver.url())
+                                .build()),
+                CLOCK);
         try {
             assertThat(sinks).extracting(AuditSink::name).containsExactly("splunk-hec", "cloudevents", "otlp-logs");
         } finally {
@@ -56,18 +63,23 @@ class AuditSinksTest {
     @Test
     void buildMapsCloudEventsModeOption() {
         AuditSinkSpec spec = AuditSinkSpec.builder(AuditSinkSpec.Type.CLOUDEVENTS, receiver.url())
-                .secret("hmac").option("mode", "batch").build();
+                .secret("hmac")
+                .option("mode", "batch")
+                .build();
         try (AuditSink sink = AuditSinks.build(spec, CLOCK)) {
             sink.send(List.of(TestAudit.anEntry(), TestAudit.aDeniedEntry()));
         }
-        assertThat(receiver.requests()).singleElement()
+        assertThat(receiver.requests())
+                .singleElement()
                 .satisfies(r -> assertThat(r.header("Content-Type")).startsWith("application/cloudevents-batch+json"));
     }
 
     @Test
     void buildRefusesAnUnknownOptionNamingIt() {
         AuditSinkSpec spec = AuditSinkSpec.builder(AuditSinkSpec.Type.SPLUNK_HEC, receiver.url())
-                .secret("hec-token").option("sourcetyp", "x").build();
+                .secret("hec-token")
+                .option("sourcetyp", "x")
+                .build();
         assertThatThrownBy(() -> AuditSinks.build(spec, CLOCK))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("splunk-hec")
@@ -88,20 +100,26 @@ class AuditSinksTest {
     @Test
     void buildRefusesBadValuesNamingTheOption() {
         AuditSinkSpec badMode = AuditSinkSpec.builder(AuditSinkSpec.Type.CLOUDEVENTS, receiver.url())
-                .secret("hmac").option("mode", "binary").build();
+                .secret("hmac")
+                .option("mode", "binary")
+                .build();
         assertThatThrownBy(() -> AuditSinks.build(badMode, CLOCK))
-                .hasMessageContaining("mode").hasMessageContaining("structured, batch");
+                .hasMessageContaining("mode")
+                .hasMessageContaining("structured, batch");
         AuditSinkSpec badTimeout = AuditSinkSpec.builder(AuditSinkSpec.Type.OTLP_LOGS, receiver.url())
-                .option("request-timeout-ms", "5s").build();
+                .option("request-timeout-ms", "5s")
+                .build();
         assertThatThrownBy(() -> AuditSinks.build(badTimeout, CLOCK)).hasMessageContaining("request-timeout-ms");
         AuditSinkSpec tooManyRetries = AuditSinkSpec.builder(AuditSinkSpec.Type.OTLP_LOGS, receiver.url())
-                .option("retries", "3").build();
+                .option("retries", "3")
+                .build();
         assertThatThrownBy(() -> AuditSinks.build(tooManyRetries, CLOCK)).hasMessageContaining("retries");
     }
 
     @Test
     void configsRefuseNonHttpUrlsWithoutEchoingThem() {
-        assertThatThrownBy(() -> SplunkHecConfig.builder(URI.create("ftp://user:pw@splunk"), "t").build())
+        assertThatThrownBy(() -> SplunkHecConfig.builder(URI.create("ftp://user:pw@splunk"), "t")
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("http(s)")
                 .hasMessageNotContaining("pw");
@@ -109,15 +127,23 @@ class AuditSinksTest {
 
     @Test
     void specAndConfigStringsMaskSecretsAndHeaderValues() {
-        AuditSinkSpec spec = AuditSinkSpec.builder(AuditSinkSpec.Type.OTLP_LOGS,
+        AuditSinkSpec spec = AuditSinkSpec.builder(
+                        AuditSinkSpec.Type.OTLP_LOGS,
                         URI.create("https://user:url-password@otlp.example/base?api-key=query-secret"))
-                .secret("Bearer s3cret").option("header.X-Api-Key", "header-secret").option("encoding", "json").build();
-        assertThat(spec.toString()).doesNotContain("s3cret", "header-secret", "url-password", "query-secret")
+                .secret("Bearer s3cret")
+                .option("header.X-Api-Key", "header-secret")
+                .option("encoding", "json")
+                .build();
+        assertThat(spec.toString())
+                .doesNotContain("s3cret", "header-secret", "url-password", "query-secret")
                 .contains("otlp-logs", "json", "otlp.example");
         OtlpLogsConfig config = OtlpLogsConfig.builder(URI.create("https://otlp.example"))
-                .header("X-Api-Key", "header-secret").build();
+                .header("X-Api-Key", "header-secret")
+                .build();
         assertThat(config.toString()).doesNotContain("header-secret").contains("X-Api-Key");
-        assertThat(CloudEventsConfig.builder(URI.create("https://ce.example"), "hmac-secret").build().toString())
+        assertThat(CloudEventsConfig.builder(URI.create("https://ce.example"), "hmac-secret")
+                        .build()
+                        .toString())
                 .doesNotContain("hmac-secret");
     }
 

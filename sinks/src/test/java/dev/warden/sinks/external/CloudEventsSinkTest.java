@@ -31,12 +31,14 @@ class CloudEventsSinkTest extends AuditSinkBehaviour {
     // Known answer, computed outside Java:
     //   printf '%s' '1767323045.{"specversion":"1.0","id":"aud_kat"}' | openssl dgst -sha256 -hmac whsec_test_secret
     private static final String KAT_TIMESTAMP = "1767323045";
-    private static final byte[] KAT_BODY = "{\"specversion\":\"1.0\",\"id\":\"aud_kat\"}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] KAT_BODY =
+            "{\"specversion\":\"1.0\",\"id\":\"aud_kat\"}".getBytes(StandardCharsets.UTF_8);
     private static final String KAT_SIGNATURE = "v1=c0d694aef43d4b2fd049be1f866bf7c9015eab391cce50386fe6f80b85a47a9d";
 
     @Override
     protected AuditSink newSink(URI receiverUrl, HttpOptions http) {
-        return new CloudEventsSink(CloudEventsConfig.builder(receiverUrl, SECRET).http(http).build(), CLOCK);
+        return new CloudEventsSink(
+                CloudEventsConfig.builder(receiverUrl, SECRET).http(http).build(), CLOCK);
     }
 
     @Override
@@ -66,7 +68,10 @@ class CloudEventsSinkTest extends AuditSinkBehaviour {
     @Test
     void verifyRejectsACorrectlySignedReplayOlderThanTheTolerance() {
         Instant signedAt = Instant.ofEpochSecond(Long.parseLong(KAT_TIMESTAMP));
-        assertThat(verifyKat(KAT_SIGNATURE, KAT_BODY, signedAt.plus(Duration.ofMinutes(5)).plusSeconds(1)))
+        assertThat(verifyKat(
+                        KAT_SIGNATURE,
+                        KAT_BODY,
+                        signedAt.plus(Duration.ofMinutes(5)).plusSeconds(1)))
                 .isEqualTo(Verification.OUTSIDE_TOLERANCE);
         assertThat(verifyKat(KAT_SIGNATURE, KAT_BODY, signedAt.minus(Duration.ofMinutes(6))))
                 .isEqualTo(Verification.OUTSIDE_TOLERANCE);
@@ -77,18 +82,26 @@ class CloudEventsSinkTest extends AuditSinkBehaviour {
         Instant signedAt = Instant.ofEpochSecond(Long.parseLong(KAT_TIMESTAMP));
         byte[] altered = "{\"specversion\":\"1.0\",\"id\":\"aud_kaT\"}".getBytes(StandardCharsets.UTF_8);
         assertThat(verifyKat(KAT_SIGNATURE, altered, signedAt)).isEqualTo(Verification.SIGNATURE_MISMATCH);
-        assertThat(CloudEventsSink.verify("another-secret", KAT_TIMESTAMP, KAT_SIGNATURE, KAT_BODY, signedAt,
-                CloudEventsSink.DEFAULT_TOLERANCE)).isEqualTo(Verification.SIGNATURE_MISMATCH);
+        assertThat(CloudEventsSink.verify(
+                        "another-secret",
+                        KAT_TIMESTAMP,
+                        KAT_SIGNATURE,
+                        KAT_BODY,
+                        signedAt,
+                        CloudEventsSink.DEFAULT_TOLERANCE))
+                .isEqualTo(Verification.SIGNATURE_MISMATCH);
         // The timestamp is signed too: moving it forward to dodge the tolerance breaks the signature.
-        assertThat(CloudEventsSink.verify(SECRET, "1767323345", KAT_SIGNATURE, KAT_BODY, signedAt,
-                CloudEventsSink.DEFAULT_TOLERANCE)).isEqualTo(Verification.SIGNATURE_MISMATCH);
+        assertThat(CloudEventsSink.verify(
+                        SECRET, "1767323345", KAT_SIGNATURE, KAT_BODY, signedAt, CloudEventsSink.DEFAULT_TOLERANCE))
+                .isEqualTo(Verification.SIGNATURE_MISMATCH);
     }
 
     @Test
     void verifyRejectsMalformedHeaders() {
         Instant signedAt = Instant.ofEpochSecond(Long.parseLong(KAT_TIMESTAMP));
-        assertThat(CloudEventsSink.verify(SECRET, "yesterday", KAT_SIGNATURE, KAT_BODY, signedAt,
-                CloudEventsSink.DEFAULT_TOLERANCE)).isEqualTo(Verification.MALFORMED);
+        assertThat(CloudEventsSink.verify(
+                        SECRET, "yesterday", KAT_SIGNATURE, KAT_BODY, signedAt, CloudEventsSink.DEFAULT_TOLERANCE))
+                .isEqualTo(Verification.MALFORMED);
         assertThat(verifyKat(KAT_SIGNATURE.substring(3), KAT_BODY, signedAt)).isEqualTo(Verification.MALFORMED);
         assertThat(verifyKat("v1=not-hex", KAT_BODY, signedAt)).isEqualTo(Verification.SIGNATURE_MISMATCH);
     }
@@ -107,10 +120,11 @@ class CloudEventsSinkTest extends AuditSinkBehaviour {
         }
         List<TestReceiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(3);
-        assertThat(requests).allSatisfy(r ->
-                // The official cloudevents SDKs detect structured mode by this exact value; a charset parameter
-                // makes them reject the delivery (cloudevents/sdk-javascript HTTP.toEvent).
-                assertThat(r.header("Content-Type")).isEqualTo("application/cloudevents+json"));
+        assertThat(requests)
+                .allSatisfy(r ->
+                        // The official cloudevents SDKs detect structured mode by this exact value; a charset parameter
+                        // makes them reject the delivery (cloudevents/sdk-javascript HTTP.toEvent).
+                        assertThat(r.header("Content-Type")).isEqualTo("application/cloudevents+json"));
 
         JsonNode event = Json.mapper().readTree(requests.get(0).body());
         assertThat(event.get("specversion").asText()).isEqualTo("1.0");
@@ -139,16 +153,30 @@ class CloudEventsSinkTest extends AuditSinkBehaviour {
 
         assertThat(timestamp).isEqualTo("1767323045");
         assertThat(signature).isEqualTo("v1=" + independentHmacHex(SECRET, timestamp + "." + request.bodyText()));
-        assertThat(CloudEventsSink.verify(SECRET, timestamp, signature, request.body(), NOW.plusSeconds(30),
-                CloudEventsSink.DEFAULT_TOLERANCE)).isEqualTo(Verification.VALID);
-        assertThat(CloudEventsSink.verify(SECRET, timestamp, signature, request.body(), NOW.plus(Duration.ofHours(1)),
-                CloudEventsSink.DEFAULT_TOLERANCE)).isEqualTo(Verification.OUTSIDE_TOLERANCE);
+        assertThat(CloudEventsSink.verify(
+                        SECRET,
+                        timestamp,
+                        signature,
+                        request.body(),
+                        NOW.plusSeconds(30),
+                        CloudEventsSink.DEFAULT_TOLERANCE))
+                .isEqualTo(Verification.VALID);
+        assertThat(CloudEventsSink.verify(
+                        SECRET,
+                        timestamp,
+                        signature,
+                        request.body(),
+                        NOW.plus(Duration.ofHours(1)),
+                        CloudEventsSink.DEFAULT_TOLERANCE))
+                .isEqualTo(Verification.OUTSIDE_TOLERANCE);
     }
 
     @Test
     void sendInBatchModePostsOneSignedArrayOfEvents() throws IOException {
         CloudEventsConfig config = CloudEventsConfig.builder(receiver.url(), SECRET)
-                .mode(CloudEventsConfig.Mode.BATCH).source("https://warden.example/eu").build();
+                .mode(CloudEventsConfig.Mode.BATCH)
+                .source("https://warden.example/eu")
+                .build();
         try (AuditSink sink = new CloudEventsSink(config, CLOCK)) {
             sink.send(List.of(TestAudit.anEntry(), TestAudit.aDeniedEntry()));
         }
@@ -160,9 +188,14 @@ class CloudEventsSinkTest extends AuditSinkBehaviour {
         assertThat(events).hasSize(2);
         assertThat(events.get(1).get("id").asText()).isEqualTo("aud_0002");
         assertThat(events.get(1).get("source").asText()).isEqualTo("https://warden.example/eu");
-        assertThat(CloudEventsSink.verify(SECRET, request.header(CloudEventsSink.TIMESTAMP_HEADER),
-                request.header(CloudEventsSink.SIGNATURE_HEADER), request.body(), NOW,
-                CloudEventsSink.DEFAULT_TOLERANCE)).isEqualTo(Verification.VALID);
+        assertThat(CloudEventsSink.verify(
+                        SECRET,
+                        request.header(CloudEventsSink.TIMESTAMP_HEADER),
+                        request.header(CloudEventsSink.SIGNATURE_HEADER),
+                        request.body(),
+                        NOW,
+                        CloudEventsSink.DEFAULT_TOLERANCE))
+                .isEqualTo(Verification.VALID);
     }
 
     @Test

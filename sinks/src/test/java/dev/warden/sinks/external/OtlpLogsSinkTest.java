@@ -30,8 +30,12 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
 
     @Override
     protected AuditSink newSink(URI receiverUrl, HttpOptions http) {
-        return new OtlpLogsSink(OtlpLogsConfig.builder(receiverUrl).header("Authorization", AUTHORIZATION)
-                .http(http).build(), CLOCK);
+        return new OtlpLogsSink(
+                OtlpLogsConfig.builder(receiverUrl)
+                        .header("Authorization", AUTHORIZATION)
+                        .http(http)
+                        .build(),
+                CLOCK);
     }
 
     @Override
@@ -45,7 +49,9 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
     }
 
     private void sendJson() {
-        OtlpLogsConfig config = OtlpLogsConfig.builder(receiver.url()).encoding(OtlpLogsConfig.Encoding.JSON).build();
+        OtlpLogsConfig config = OtlpLogsConfig.builder(receiver.url())
+                .encoding(OtlpLogsConfig.Encoding.JSON)
+                .build();
         try (AuditSink sink = new OtlpLogsSink(config, CLOCK)) {
             sink.send(List.of(TestAudit.anEntry(), TestAudit.aDeniedEntry()));
         }
@@ -67,7 +73,8 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
 
         JsonNode resourceLogs = Json.mapper().readTree(request.body()).get("resourceLogs");
         assertThat(resourceLogs).hasSize(1);
-        JsonNode resourceAttribute = resourceLogs.get(0).get("resource").get("attributes").get(0);
+        JsonNode resourceAttribute =
+                resourceLogs.get(0).get("resource").get("attributes").get(0);
         assertThat(resourceAttribute.get("key").asText()).isEqualTo("service.name");
         assertThat(resourceAttribute.get("value").get("stringValue").asText()).isEqualTo("warden");
         JsonNode scopeLogs = resourceLogs.get(0).get("scopeLogs").get(0);
@@ -97,24 +104,40 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
         sendJson();
         JsonNode records = logRecords(receiver.requests().get(0));
         Map<String, JsonNode> allowed = attributes(records.get(0));
-        assertThat(allowed.keySet()).containsExactlyInAnyOrder("warden.audit.id", "warden.agent.id",
-                "warden.user.id", "warden.caller.id", "warden.action", "warden.resource", "warden.result",
-                "warden.duration_ms", "warden.tokens_cost", "warden.parameters", "client.address",
-                "user_agent.original");
+        assertThat(allowed.keySet())
+                .containsExactlyInAnyOrder(
+                        "warden.audit.id",
+                        "warden.agent.id",
+                        "warden.user.id",
+                        "warden.caller.id",
+                        "warden.action",
+                        "warden.resource",
+                        "warden.result",
+                        "warden.duration_ms",
+                        "warden.tokens_cost",
+                        "warden.parameters",
+                        "client.address",
+                        "user_agent.original");
         assertThat(allowed.get("warden.audit.id").get("stringValue").asText()).isEqualTo("aud_0001");
         assertThat(allowed.get("warden.user.id").get("stringValue").asText()).isEqualTo("alice");
-        assertThat(allowed.get("warden.duration_ms").get("doubleValue").asDouble()).isEqualTo(12.5);
+        assertThat(allowed.get("warden.duration_ms").get("doubleValue").asDouble())
+                .isEqualTo(12.5);
         assertThat(allowed.get("warden.tokens_cost").get("intValue").asText()).isEqualTo("3");
-        assertThat(Json.mapper().readTree(allowed.get("warden.parameters").get("stringValue").asText()))
+        assertThat(Json.mapper()
+                        .readTree(allowed.get("warden.parameters")
+                                .get("stringValue")
+                                .asText()))
                 .isEqualTo(Json.mapper().readTree("{\"repo\":\"warden\",\"limit\":10}"));
         assertThat(allowed.get("client.address").get("stringValue").asText()).isEqualTo("203.0.113.7");
-        assertThat(allowed.get("user_agent.original").get("stringValue").asText()).isEqualTo("triage-bot/1.0");
+        assertThat(allowed.get("user_agent.original").get("stringValue").asText())
+                .isEqualTo("triage-bot/1.0");
 
         Map<String, JsonNode> denied = attributes(records.get(1));
         assertThat(denied).doesNotContainKeys("warden.user.id", "client.address", "user_agent.original");
         assertThat(denied.get("warden.reason").get("stringValue").asText()).isEqualTo("no_permission");
         assertThat(denied.get("warden.result").get("stringValue").asText()).isEqualTo("denied");
-        assertThat(denied.get("warden.duration_ms").get("doubleValue").asDouble()).isZero();
+        assertThat(denied.get("warden.duration_ms").get("doubleValue").asDouble())
+                .isZero();
     }
 
     @Test
@@ -139,21 +162,21 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
         assertThat(records).hasSize(2);
 
         List<Field> allowed = records.get(0).message();
-        assertField(one(allowed, 1), I64, DECIDED_NANOS);            // time_unix_nano, fixed64
-        assertField(one(allowed, 2), VARINT, 9);                      // severity_number
-        assertThat(one(allowed, 3).string()).isEqualTo("INFO");       // severity_text
-        assertThat(one(one(allowed, 5).message(), 1).string())        // body.string_value
+        assertField(one(allowed, 1), I64, DECIDED_NANOS); // time_unix_nano, fixed64
+        assertField(one(allowed, 2), VARINT, 9); // severity_number
+        assertThat(one(allowed, 3).string()).isEqualTo("INFO"); // severity_text
+        assertThat(one(one(allowed, 5).message(), 1).string()) // body.string_value
                 .isEqualTo("read mcp:github:repo allowed");
-        assertField(one(allowed, 11), I64, OBSERVED_NANOS);           // observed_time_unix_nano, fixed64
-        assertThat(all(allowed, 6)).hasSize(12);                      // attributes
+        assertField(one(allowed, 11), I64, OBSERVED_NANOS); // observed_time_unix_nano, fixed64
+        assertThat(all(allowed, 6)).hasSize(12); // attributes
         assertThat(allowed).extracting(Field::number).containsOnly(1, 2, 3, 5, 6, 11);
 
         Map<String, List<Field>> attributes = protoAttributes(allowed);
         assertThat(one(attributes.get("warden.agent.id"), 1).string()).isEqualTo("agt_triage");
-        Field duration = one(attributes.get("warden.duration_ms"), 4);  // double_value, fixed64
+        Field duration = one(attributes.get("warden.duration_ms"), 4); // double_value, fixed64
         assertThat(duration.wireType()).isEqualTo(I64);
         assertThat(Double.longBitsToDouble(duration.value())).isEqualTo(12.5);
-        assertField(one(attributes.get("warden.tokens_cost"), 3), VARINT, 3);  // int_value
+        assertField(one(attributes.get("warden.tokens_cost"), 3), VARINT, 3); // int_value
 
         assertField(one(records.get(1).message(), 2), VARINT, 13);
     }
@@ -163,7 +186,8 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
         try (AuditSink sink = newSink()) {
             sink.send(List.of(TestAudit.aDeniedEntry()));
         }
-        List<Field> resourceLogs = one(ProtoReader.parse(receiver.requests().get(0).body()), 1).message();
+        List<Field> resourceLogs =
+                one(ProtoReader.parse(receiver.requests().get(0).body()), 1).message();
         List<Field> record = one(one(resourceLogs, 2).message(), 2).message();
         Map<String, List<Field>> attributes = protoAttributes(record);
         assertField(one(attributes.get("warden.duration_ms"), 4), I64, 0);
@@ -173,13 +197,15 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
 
     @Test
     void serviceNameIsConfigurable() throws IOException {
-        OtlpLogsConfig config = OtlpLogsConfig.builder(receiver.url()).encoding(OtlpLogsConfig.Encoding.JSON)
-                .serviceName("warden-eu").build();
+        OtlpLogsConfig config = OtlpLogsConfig.builder(receiver.url())
+                .encoding(OtlpLogsConfig.Encoding.JSON)
+                .serviceName("warden-eu")
+                .build();
         try (AuditSink sink = new OtlpLogsSink(config, CLOCK)) {
             sink.send(List.of(TestAudit.anEntry()));
         }
-        JsonNode attribute = Json.mapper().readTree(receiver.requests().get(0).body())
-                .at("/resourceLogs/0/resource/attributes/0");
+        JsonNode attribute =
+                Json.mapper().readTree(receiver.requests().get(0).body()).at("/resourceLogs/0/resource/attributes/0");
         assertThat(attribute.at("/value/stringValue").asText()).isEqualTo("warden-eu");
     }
 

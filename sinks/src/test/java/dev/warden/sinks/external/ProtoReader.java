@@ -41,13 +41,14 @@ final class ProtoReader {
             long tag = r.varint();
             int number = (int) (tag >>> 3);
             int wireType = (int) (tag & 7);
-            fields.add(switch (wireType) {
-                case 0 -> new Field(number, wireType, r.varint(), new byte[0]);
-                case 1 -> new Field(number, wireType, r.littleEndian(8), new byte[0]);
-                case 2 -> new Field(number, wireType, 0, r.bytes((int) r.varint()));
-                case 5 -> new Field(number, wireType, r.littleEndian(4), new byte[0]);
-                default -> throw new AssertionError("unsupported wire type " + wireType + " at byte " + r.pos);
-            });
+            fields.add(
+                    switch (wireType) {
+                        case 0 -> new Field(number, wireType, r.varint(), new byte[0]);
+                        case 1 -> new Field(number, wireType, r.littleEndian(8), new byte[0]);
+                        case 2 -> new Field(number, wireType, 0, r.bytes((int) r.varint()));
+                        case 5 -> new Field(number, wireType, r.littleEndian(4), new byte[0]);
+                        default -> throw new AssertionError("unsupported wire type " + wireType + " at byte " + r.pos);
+                    });
         }
         return fields;
     }

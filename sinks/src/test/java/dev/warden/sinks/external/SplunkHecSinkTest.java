@@ -17,7 +17,8 @@ class SplunkHecSinkTest extends AuditSinkBehaviour {
 
     @Override
     protected AuditSink newSink(URI receiverUrl, HttpOptions http) {
-        return new SplunkHecSink(SplunkHecConfig.builder(receiverUrl, TOKEN).http(http).build());
+        return new SplunkHecSink(
+                SplunkHecConfig.builder(receiverUrl, TOKEN).http(http).build());
     }
 
     @Override
@@ -59,13 +60,18 @@ class SplunkHecSinkTest extends AuditSinkBehaviour {
         assertThat(first.has("host")).isFalse();
         assertThat(first.has("index")).isFalse();
         assertThat(events.get(1).get("time").decimalValue()).isEqualByComparingTo(new BigDecimal("1767323045.130"));
-        assertThat(events.get(1).get("event")).isEqualTo(Json.mapper().readTree(AuditEntryCodec.encode(TestAudit.aDeniedEntry())));
+        assertThat(events.get(1).get("event"))
+                .isEqualTo(Json.mapper().readTree(AuditEntryCodec.encode(TestAudit.aDeniedEntry())));
     }
 
     @Test
     void sendIncludesConfiguredHostIndexSourceAndSourcetype() throws IOException {
         SplunkHecConfig config = SplunkHecConfig.builder(receiver.url(), TOKEN)
-                .host("warden-1").index("security").source("warden-eu").sourcetype("_json").build();
+                .host("warden-1")
+                .index("security")
+                .source("warden-eu")
+                .sourcetype("_json")
+                .build();
         try (AuditSink sink = new SplunkHecSink(config)) {
             sink.send(List.of(TestAudit.anEntry()));
         }
@@ -86,12 +92,15 @@ class SplunkHecSinkTest extends AuditSinkBehaviour {
 
     @Test
     void epochSecondsKeepsExactlyMillisecondPrecision() {
-        assertThat(SplunkHecSink.epochSeconds(TestAudit.anEntry()).toPlainString()).isEqualTo("1767323045.123");
-        assertThat(SplunkHecSink.epochSeconds(TestAudit.aDeniedEntry()).toPlainString()).isEqualTo("1767323045.130");
+        assertThat(SplunkHecSink.epochSeconds(TestAudit.anEntry()).toPlainString())
+                .isEqualTo("1767323045.123");
+        assertThat(SplunkHecSink.epochSeconds(TestAudit.aDeniedEntry()).toPlainString())
+                .isEqualTo("1767323045.130");
     }
 
     private static List<JsonNode> events(String body) throws IOException {
-        try (MappingIterator<JsonNode> it = Json.mapper().readerFor(JsonNode.class).readValues(body)) {
+        try (MappingIterator<JsonNode> it =
+                Json.mapper().readerFor(JsonNode.class).readValues(body)) {
             return it.readAll();
         }
     }

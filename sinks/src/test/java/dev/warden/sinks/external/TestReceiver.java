@@ -34,8 +34,7 @@ final class TestReceiver implements AutoCloseable {
         }
     }
 
-    private record Answer(int status, String body) {
-    }
+    private record Answer(int status, String body) {}
 
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool(
@@ -90,9 +89,13 @@ final class TestReceiver implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange; InputStream in = exchange.getRequestBody()) {
-            requests.add(new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-                    exchange.getRequestHeaders(), in.readAllBytes()));
+        try (exchange;
+                InputStream in = exchange.getRequestBody()) {
+            requests.add(new Request(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestHeaders(),
+                    in.readAllBytes()));
             Thread.sleep(delay.toMillis());
             Answer answer = next();
             byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);

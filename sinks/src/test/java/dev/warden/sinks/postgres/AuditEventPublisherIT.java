@@ -65,26 +65,29 @@ class AuditEventPublisherIT {
     @Test
     void aBatchWhoseTransactionNeverCommittedIsNotPublishedAgainByThisOrAnotherPublisher() throws Exception {
         try (SinkTables db = SinkTables.create(infra.jdbcUrl());
-             AuditEventPublisher a = publisher("a");
-             AuditEventPublisher b = publisher("b")) {
+                AuditEventPublisher a = publisher("a");
+                AuditEventPublisher b = publisher("b")) {
             publishAndRollBack(db, a, sources(0, 0, 10));
-            publishAndCommit(db, a, sources(0, 0, 15));      // 0-9 are on the topic already: 10-14
-            publishAndRollBack(db, b, sources(0, 5, 20));    // another instance: 15-19, never committed
-            publishAndCommit(db, b, sources(0, 0, 25));      // 20-24
+            publishAndCommit(db, a, sources(0, 0, 15)); // 0-9 are on the topic already: 10-14
+            publishAndRollBack(db, b, sources(0, 5, 20)); // another instance: 15-19, never committed
+            publishAndCommit(db, b, sources(0, 0, 25)); // 20-24
             publishAndCommit(db, a, merge(sources(0, 20, 30), sources(1, 0, 3))); // a's view is stale: 25-29, 1:0-2
             publishAndCommit(db, a, merge(sources(0, 28, 31), sources(1, 0, 4))); // 30, 1:3
 
             Map<Integer, List<Long>> published = published();
-            assertThat(published.get(0)).as("partition 0: each entry once, in order")
+            assertThat(published.get(0))
+                    .as("partition 0: each entry once, in order")
                     .isEqualTo(LongStream.range(0, 31).boxed().toList());
-            assertThat(published.get(1)).as("partition 1").isEqualTo(LongStream.range(0, 4).boxed().toList());
+            assertThat(published.get(1))
+                    .as("partition 1")
+                    .isEqualTo(LongStream.range(0, 4).boxed().toList());
         }
     }
 
     @Test
     void aBatchStillOnItsWayWhenItsPublishersSessionEndedIsWaitedForAndNotPublishedAgain() throws Exception {
         try (SinkTables db = SinkTables.create(infra.jdbcUrl());
-             AuditEventPublisher b = publisher("b")) {
+                AuditEventPublisher b = publisher("b")) {
             publishAndCommit(db, b, sources(0, 0, 2));
             long attempt = attemptThatNeverCommits(db); // a publisher's session ends while its batch is in flight
             try (ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor()) {
@@ -94,7 +97,8 @@ class AuditEventPublisherIT {
             }
             publishAndCommit(db, b, sources(0, 12, 20));
 
-            assertThat(published().get(0)).as("each entry once, in order")
+            assertThat(published().get(0))
+                    .as("each entry once, in order")
                     .isEqualTo(LongStream.range(0, 20).boxed().toList());
         }
     }
@@ -102,14 +106,19 @@ class AuditEventPublisherIT {
     @Test
     void anAttemptThatNeverSentAnythingHoldsTheNextPublisherOnlyUntilNoBatchOfItCanArrive() throws Exception {
         try (SinkTables db = SinkTables.create(infra.jdbcUrl());
-             AuditEventPublisher b = new AuditEventPublisher(infra.kafkaBootstrap(), topic, "publisher-it-b",
-                     OpenTelemetry.noop().getTracer("test"), Duration.ofSeconds(1))) {
+                AuditEventPublisher b = new AuditEventPublisher(
+                        infra.kafkaBootstrap(),
+                        topic,
+                        "publisher-it-b",
+                        OpenTelemetry.noop().getTracer("test"),
+                        Duration.ofSeconds(1))) {
             publishAndCommit(db, b, sources(0, 0, 2));
             attemptThatNeverCommits(db);
             publishAndCommit(db, b, sources(0, 0, 5));
             publishAndCommit(db, b, sources(0, 0, 8));
 
-            assertThat(published().get(0)).isEqualTo(LongStream.range(0, 8).boxed().toList());
+            assertThat(published().get(0))
+                    .isEqualTo(LongStream.range(0, 8).boxed().toList());
         }
     }
 
@@ -117,8 +126,10 @@ class AuditEventPublisherIT {
     void aMalformedSourcesHeaderMarksNothing() {
         assertThat(AuditEventPublisher.parseSources("0=5,1=7".getBytes(StandardCharsets.US_ASCII)))
                 .isEqualTo(Map.of(0, 5L, 1, 7L));
-        assertThat(AuditEventPublisher.parseSources("0=5,x".getBytes(StandardCharsets.US_ASCII))).isEmpty();
-        assertThat(AuditEventPublisher.parseSources("0=-1".getBytes(StandardCharsets.US_ASCII))).isEmpty();
+        assertThat(AuditEventPublisher.parseSources("0=5,x".getBytes(StandardCharsets.US_ASCII)))
+                .isEmpty();
+        assertThat(AuditEventPublisher.parseSources("0=-1".getBytes(StandardCharsets.US_ASCII)))
+                .isEmpty();
         assertThat(AuditEventPublisher.parseSources(new byte[0])).isEmpty();
     }
 
@@ -126,10 +137,14 @@ class AuditEventPublisherIT {
     void aMalformedAttemptHeaderNamesNoAttempt() {
         assertThat(AuditEventPublisher.parseAttempt(AuditEventPublisher.attemptHeader(7, 1, 3)))
                 .containsExactly(7, 1, 3);
-        assertThat(AuditEventPublisher.parseAttempt("7/3/3".getBytes(StandardCharsets.US_ASCII))).isNull();
-        assertThat(AuditEventPublisher.parseAttempt("0/0/1".getBytes(StandardCharsets.US_ASCII))).isNull();
-        assertThat(AuditEventPublisher.parseAttempt("x/0/1".getBytes(StandardCharsets.US_ASCII))).isNull();
-        assertThat(AuditEventPublisher.parseAttempt("7/0".getBytes(StandardCharsets.US_ASCII))).isNull();
+        assertThat(AuditEventPublisher.parseAttempt("7/3/3".getBytes(StandardCharsets.US_ASCII)))
+                .isNull();
+        assertThat(AuditEventPublisher.parseAttempt("0/0/1".getBytes(StandardCharsets.US_ASCII)))
+                .isNull();
+        assertThat(AuditEventPublisher.parseAttempt("x/0/1".getBytes(StandardCharsets.US_ASCII)))
+                .isNull();
+        assertThat(AuditEventPublisher.parseAttempt("7/0".getBytes(StandardCharsets.US_ASCII)))
+                .isNull();
     }
 
     /**
@@ -137,9 +152,11 @@ class AuditEventPublisherIT {
      * number. Answers the number.
      */
     private static long attemptThatNeverCommits(SinkTables db) throws Exception {
-        try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement()) {
+        try (Connection conn = db.dataSource().getConnection();
+                Statement st = conn.createStatement()) {
             conn.setAutoCommit(false);
-            st.executeQuery("SELECT 1 FROM audit_event_publisher WHERE id = 1 FOR UPDATE").close();
+            st.executeQuery("SELECT 1 FROM audit_event_publisher WHERE id = 1 FOR UPDATE")
+                    .close();
             try (ResultSet rs = st.executeQuery("SELECT nextval('audit_event_publish_attempt')")) {
                 rs.next();
                 long attempt = rs.getLong(1);
@@ -156,25 +173,37 @@ class AuditEventPublisherIT {
         RecordHeaders headers = new RecordHeaders();
         headers.add(AuditBatch.header());
         headers.add(new RecordHeader(AuditEventPublisher.SOURCES_HEADER, AuditEventPublisher.sourcesHeader(last)));
-        headers.add(new RecordHeader(AuditEventPublisher.ATTEMPT_HEADER,
-                AuditEventPublisher.attemptHeader(attempt, index, count)));
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()), new ByteArraySerializer(),
+        headers.add(new RecordHeader(
+                AuditEventPublisher.ATTEMPT_HEADER, AuditEventPublisher.attemptHeader(attempt, index, count)));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()),
+                new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topic, 0, null, null,
-                    AuditBatch.encode(sources.stream().map(AuditEventPublisher.Source::entry).toList()), headers)).get();
+            producer.send(new ProducerRecord<>(
+                            topic,
+                            0,
+                            null,
+                            null,
+                            AuditBatch.encode(sources.stream()
+                                    .map(AuditEventPublisher.Source::entry)
+                                    .toList()),
+                            headers))
+                    .get();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
     private static AuditEventPublisher publisher(String instance) {
-        return new AuditEventPublisher(infra.kafkaBootstrap(), topic, "publisher-it-" + instance,
+        return new AuditEventPublisher(
+                infra.kafkaBootstrap(),
+                topic,
+                "publisher-it-" + instance,
                 OpenTelemetry.noop().getTracer("test"));
     }
 
-    private static void publishAndRollBack(SinkTables db, AuditEventPublisher publisher,
-                                           List<AuditEventPublisher.Source> sources) throws Exception {
+    private static void publishAndRollBack(
+            SinkTables db, AuditEventPublisher publisher, List<AuditEventPublisher.Source> sources) throws Exception {
         try (Connection conn = db.dataSource().getConnection()) {
             conn.setAutoCommit(false);
             publisher.publish(conn, sources);
@@ -182,8 +211,8 @@ class AuditEventPublisherIT {
         }
     }
 
-    private static void publishAndCommit(SinkTables db, AuditEventPublisher publisher,
-                                         List<AuditEventPublisher.Source> sources) throws Exception {
+    private static void publishAndCommit(
+            SinkTables db, AuditEventPublisher publisher, List<AuditEventPublisher.Source> sources) throws Exception {
         try (Connection conn = db.dataSource().getConnection()) {
             conn.setAutoCommit(false);
             AuditEventPublisher.Published published = publisher.publish(conn, sources);
@@ -196,14 +225,16 @@ class AuditEventPublisherIT {
     private static List<AuditEventPublisher.Source> sources(int partition, long from, long to) {
         List<AuditEventPublisher.Source> out = new ArrayList<>();
         for (long offset = from; offset < to; offset++) {
-            out.add(new AuditEventPublisher.Source(partition, offset, new AuditBatch.Entry(0, "",
-                    (partition + ":" + offset).getBytes(StandardCharsets.UTF_8))));
+            out.add(new AuditEventPublisher.Source(
+                    partition,
+                    offset,
+                    new AuditBatch.Entry(0, "", (partition + ":" + offset).getBytes(StandardCharsets.UTF_8))));
         }
         return out;
     }
 
-    private static List<AuditEventPublisher.Source> merge(List<AuditEventPublisher.Source> a,
-                                                          List<AuditEventPublisher.Source> b) {
+    private static List<AuditEventPublisher.Source> merge(
+            List<AuditEventPublisher.Source> a, List<AuditEventPublisher.Source> b) {
         List<AuditEventPublisher.Source> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
@@ -213,8 +244,9 @@ class AuditEventPublisherIT {
     private static Map<Integer, List<Long>> published() {
         Map<Integer, List<Long>> out = new TreeMap<>();
         TopicPartition events = new TopicPartition(topic, 0);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()), new ByteArrayDeserializer(),
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()),
+                new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.assign(List.of(events));
             consumer.seekToBeginning(List.of(events));
@@ -223,7 +255,8 @@ class AuditEventPublisherIT {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     for (AuditBatch.Entry entry : AuditBatch.decode(record.value())) {
                         String[] po = new String(entry.value(), StandardCharsets.UTF_8).split(":");
-                        out.computeIfAbsent(Integer.parseInt(po[0]), k -> new ArrayList<>()).add(Long.parseLong(po[1]));
+                        out.computeIfAbsent(Integer.parseInt(po[0]), k -> new ArrayList<>())
+                                .add(Long.parseLong(po[1]));
                     }
                 }
             }

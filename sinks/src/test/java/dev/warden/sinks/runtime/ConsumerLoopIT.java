@@ -59,18 +59,24 @@ class ConsumerLoopIT {
         }
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
             for (String value : List.of("a", "poison", "b", "c")) {
                 producer.send(new ProducerRecord<>(topic, value)).get();
             }
         }
         List<String> handled = new CopyOnWriteArrayList<>();
         AtomicBoolean failedOnce = new AtomicBoolean();
-        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new Picky());
-        try (ConsumerLoop<String, String> loop = new ConsumerLoop<>("loop-test", consumer, Duration.ofMillis(100),
-                new ConsumerLoop.Handler<>() {
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        infra.kafkaBootstrap(),
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new Picky());
+        try (ConsumerLoop<String, String> loop =
+                new ConsumerLoop<>("loop-test", consumer, Duration.ofMillis(100), new ConsumerLoop.Handler<>() {
                     @Override
                     public void start(Consumer<String, String> c) {
                         TopicPartition tp = new TopicPartition(topic, 0);
@@ -98,7 +104,10 @@ class ConsumerLoopIT {
             assertThat(health.running()).isTrue();
             assertThat(health.failures()).isEqualTo(2);
         }
-        assertThat(handled).doesNotContain("poison").containsSubsequence("a", "b", "c").endsWith("c");
+        assertThat(handled)
+                .doesNotContain("poison")
+                .containsSubsequence("a", "b", "c")
+                .endsWith("c");
         assertThat(handled.stream().filter("c"::equals)).hasSize(1);
     }
 }

@@ -15,7 +15,8 @@ class SinkHealthTest {
         health.failed("boom");
         assertThat(health.degradedReason()).isEmpty();
         health.failed("table gone");
-        assertThat(health.degradedReason()).hasValueSatisfying(r -> assertThat(r).contains("failing").contains("table gone"));
+        assertThat(health.degradedReason())
+                .hasValueSatisfying(r -> assertThat(r).contains("failing").contains("table gone"));
         health.stored();
         assertThat(health.degradedReason()).isEmpty();
         assertThat(health.failedBatchCount()).isEqualTo(3);
@@ -28,7 +29,8 @@ class SinkHealthTest {
         for (int i = 0; i <= SinkHealth.GROWTH_SAMPLES; i++) {
             health.lag(2_000 + i * 500L, t += SAMPLE);
         }
-        assertThat(health.degradedReason()).hasValueSatisfying(r -> assertThat(r).contains("falling behind"));
+        assertThat(health.degradedReason())
+                .hasValueSatisfying(r -> assertThat(r).contains("falling behind"));
         health.lag(10, t += SAMPLE);
         assertThat(health.degradedReason()).isEmpty();
 

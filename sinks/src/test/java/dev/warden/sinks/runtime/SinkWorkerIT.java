@@ -53,8 +53,8 @@ class SinkWorkerIT {
         produce(topic, 3, n, 30);
         RecordingWriter writer = new RecordingWriter(Set.of(2, 5, 6));
         SinkCounters counters = new SinkCounters();
-        try (SinkWorker worker = new SinkWorker("test", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 100, writer,
-                counters)) {
+        try (SinkWorker worker =
+                new SinkWorker("test", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 100, writer, counters)) {
             worker.start();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (writer.total() < n && System.nanoTime() < deadline) {
@@ -70,10 +70,14 @@ class SinkWorkerIT {
             Map<Integer, Integer> lastByKey = new HashMap<>();
             for (int v : partition) {
                 Integer last = lastByKey.put(v % 30, v);
-                assertThat(last == null || last < v).as("order within key %s", v % 30).isTrue();
+                assertThat(last == null || last < v)
+                        .as("order within key %s", v % 30)
+                        .isTrue();
             }
         }
-        assertThat(counters.snapshot().auditFailed()).as("failed stores are counted").isPositive();
+        assertThat(counters.snapshot().auditFailed())
+                .as("failed stores are counted")
+                .isPositive();
         assertThat(writer.prepareThreads).allMatch(t -> t.equals("warden-sink-test"));
         assertThat(writer.storeThreads).allMatch(t -> t.equals("warden-sink-test-store"));
     }
@@ -86,8 +90,8 @@ class SinkWorkerIT {
         Set<Integer> poison = Set.of(7, 500, 501, 1999);
         RecordingWriter writer = new RecordingWriter(Set.of(3), poison);
         SinkCounters counters = new SinkCounters();
-        try (SinkWorker worker = new SinkWorker("poison", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 300, writer,
-                counters)) {
+        try (SinkWorker worker =
+                new SinkWorker("poison", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 300, writer, counters)) {
             worker.start();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (writer.total() + writer.deadLetters.size() < n && System.nanoTime() < deadline) {
@@ -100,7 +104,8 @@ class SinkWorkerIT {
         List<Integer> all = new ArrayList<>();
         writer.rows.values().forEach(all::addAll);
         assertThat(all).hasSize(n - poison.size()).doesNotHaveDuplicates().doesNotContainAnyElementsOf(poison);
-        assertThat(writer.deadLetters).extracting(d -> Integer.parseInt(new String(d.value().orElseThrow())))
+        assertThat(writer.deadLetters)
+                .extracting(d -> Integer.parseInt(new String(d.value().orElseThrow())))
                 .containsExactlyInAnyOrderElementsOf(poison);
         assertThat(writer.deadLetters).allSatisfy(d -> {
             assertThat(d.sink()).isEqualTo("poison");
@@ -118,15 +123,18 @@ class SinkWorkerIT {
             everyStore.add(i);
         }
         RecordingWriter writer = new RecordingWriter(everyStore);
-        try (SinkWorker worker = new SinkWorker("down", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 100, writer,
-                new SinkCounters())) {
+        try (SinkWorker worker = new SinkWorker(
+                "down", infra.kafkaBootstrap(), "it-" + topic + "-", topic, 100, writer, new SinkCounters())) {
             worker.start();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (worker.health().degradedReason().isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertThat(worker.health().degradedReason()).get().asString()
-                    .contains("failing").contains("fails (injected)");
+            assertThat(worker.health().degradedReason())
+                    .get()
+                    .asString()
+                    .contains("failing")
+                    .contains("fails (injected)");
             assertThat(writer.total()).as("a transient failure drops nothing").isZero();
             assertThat(writer.deadLetters).isEmpty();
         }
@@ -139,10 +147,13 @@ class SinkWorkerIT {
      */
     private static void produce(String topic, int partitions, int n, int keys) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                    .all()
+                    .get();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (!leadersKnown(admin, topic)) {
-                assertThat(System.nanoTime()).as("partitions of %s without a leader after 30 s", topic)
+                assertThat(System.nanoTime())
+                        .as("partitions of %s without a leader after 30 s", topic)
                         .isLessThan(deadline);
                 Thread.sleep(50);
             }
@@ -157,9 +168,11 @@ class SinkWorkerIT {
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < n; i++) {
-                sent.add(producer.send(new ProducerRecord<>(topic, "k" + (i % keys), Integer.toString(i).getBytes())));
+                sent.add(producer.send(new ProducerRecord<>(
+                        topic, "k" + (i % keys), Integer.toString(i).getBytes())));
             }
             for (int i = 0; i < n; i++) {
                 sent.get(i).get(60, TimeUnit.SECONDS);
@@ -170,7 +183,8 @@ class SinkWorkerIT {
     private static boolean leadersKnown(Admin admin, String topic) throws Exception {
         try {
             return admin.describeTopics(List.of(topic)).allTopicNames().get().values().stream()
-                    .allMatch(t -> t.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
+                    .allMatch(t -> t.partitions().stream()
+                            .allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return false; // created, not loaded yet
@@ -229,7 +243,8 @@ class SinkWorkerIT {
         }
 
         @Override
-        public PreparedBatch prepare(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
+        public PreparedBatch prepare(
+                List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
             prepareThreads.add(Thread.currentThread().getName());
             List<ConsumerRecord<String, byte[]>> batch = List.copyOf(records);
             Map<TopicPartition, Long> next = Map.copyOf(nextOffsets);
@@ -240,7 +255,8 @@ class SinkWorkerIT {
                 }
                 for (ConsumerRecord<String, byte[]> r : batch) {
                     if (poison.contains(Integer.parseInt(new String(r.value())))) {
-                        throw new PoisonedBatchException("value " + new String(r.value()) + " refused (injected)", null);
+                        throw new PoisonedBatchException(
+                                "value " + new String(r.value()) + " refused (injected)", null);
                     }
                 }
                 synchronized (this) {

@@ -70,14 +70,19 @@ class GuardedHttpTest {
     void theConnectionGoesOnlyToAnAddressThatPassedTheGuard() throws Exception {
         AtomicInteger lookups = new AtomicInteger();
         // DNS rebinding: the first answer is public, every later one is loopback.
-        TargetGuard guard = new TargetGuard(host -> lookups.incrementAndGet() == 1
-                ? new InetAddress[] {InetAddress.getByName("93.184.216.34")}
-                : new InetAddress[] {InetAddress.getLoopbackAddress()}, false);
+        TargetGuard guard = new TargetGuard(
+                host -> lookups.incrementAndGet() == 1
+                        ? new InetAddress[] {InetAddress.getByName("93.184.216.34")}
+                        : new InetAddress[] {InetAddress.getLoopbackAddress()},
+                false);
         URI target = url("rebind.example", "/ok");
-        assertThat(guard.check(target).allowed()).as("the check before the delivery sees the public answer").isTrue();
+        assertThat(guard.check(target).allowed())
+                .as("the check before the delivery sees the public answer")
+                .isTrue();
         try (GuardedHttp http = new GuardedHttp(guard, Duration.ofSeconds(5), Optional.empty())) {
             assertThatThrownBy(() -> http.send("GET", target, Map.of(), Optional.empty(), 1024))
-                    .isInstanceOf(GuardedHttp.RefusedTarget.class).hasMessageContaining("127.0.0.1");
+                    .isInstanceOf(GuardedHttp.RefusedTarget.class)
+                    .hasMessageContaining("127.0.0.1");
         }
         assertThat(requests).as("nothing reached the internal server").hasValue(0);
     }
@@ -94,8 +99,9 @@ class GuardedHttpTest {
             assertThat(cut.truncated()).isTrue();
 
             Instant start = Instant.now();
-            assertThatThrownBy(() -> http.send("GET", url("target.example", "/dribble"), Map.of(), Optional.empty(),
-                    1024 * 1024)).isInstanceOf(HttpTimeoutException.class);
+            assertThatThrownBy(() -> http.send(
+                            "GET", url("target.example", "/dribble"), Map.of(), Optional.empty(), 1024 * 1024))
+                    .isInstanceOf(HttpTimeoutException.class);
             // 120 bytes a quarter second apart would take 30 s; the deadline is 2 s.
             assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(15));
         }

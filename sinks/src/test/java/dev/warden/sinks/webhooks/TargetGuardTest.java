@@ -38,17 +38,37 @@ class TargetGuardTest {
 
     @Test
     void nonPublicIpv4TargetsAreRefused() {
-        for (String host : List.of("127.0.0.1", "127.9.9.9", "10.0.0.1", "172.16.0.1", "172.31.255.255",
-                "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "239.255.255.250",
-                "255.255.255.255", "198.18.0.1")) {
+        for (String host : List.of(
+                "127.0.0.1",
+                "127.9.9.9",
+                "10.0.0.1",
+                "172.16.0.1",
+                "172.31.255.255",
+                "192.168.1.1",
+                "169.254.169.254",
+                "100.64.0.1",
+                "0.0.0.0",
+                "224.0.0.1",
+                "239.255.255.250",
+                "255.255.255.255",
+                "198.18.0.1")) {
             assertThat(check("http://" + host + "/hook")).as(host).isEqualTo(TargetGuard.Outcome.REFUSED);
         }
     }
 
     @Test
     void nonPublicIpv6TargetsIncludingEmbeddedIpv4AreRefused() {
-        for (String host : List.of("::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "fec0::1",
-                "64:ff9b::a00:1", "2002:7f00:1::1", "::7f00:1")) {
+        for (String host : List.of(
+                "::1",
+                "::",
+                "fe80::1",
+                "fc00::1",
+                "fd12:3456::1",
+                "ff02::1",
+                "fec0::1",
+                "64:ff9b::a00:1",
+                "2002:7f00:1::1",
+                "::7f00:1")) {
             assertThat(check("http://[" + host + "]:8080/hook")).as(host).isEqualTo(TargetGuard.Outcome.REFUSED);
         }
         assertThat(TargetGuard.isForbidden(ipv4Mapped(127, 0, 0, 1))).isTrue();
@@ -86,9 +106,11 @@ class TargetGuardTest {
 
     @Test
     void allowingPrivateTargetsSkipsAddressChecksButNotTheUrlForm() {
-        TargetGuard open = new TargetGuard(host -> {
-            throw new AssertionError("must not resolve when private targets are allowed");
-        }, true);
+        TargetGuard open = new TargetGuard(
+                host -> {
+                    throw new AssertionError("must not resolve when private targets are allowed");
+                },
+                true);
 
         assertThat(open.check(URI.create("http://127.0.0.1:1/x")).allowed()).isTrue();
         assertThat(open.check(URI.create("gopher://127.0.0.1/")).outcome()).isEqualTo(TargetGuard.Outcome.REFUSED);

@@ -42,14 +42,25 @@ class WebhookDispatcherTest {
             disabled.add(endpointId);
         }
     };
-    private final WebhookDispatcher dispatcher = dispatcher(new TargetGuard(host -> {
-        throw new AssertionError("no resolution with private targets allowed");
-    }, true));
+    private final WebhookDispatcher dispatcher = dispatcher(new TargetGuard(
+            host -> {
+                throw new AssertionError("no resolution with private targets allowed");
+            },
+            true));
 
     private WebhookDispatcher dispatcher(TargetGuard guard) {
-        return new WebhookDispatcher(directory, transport, guard, WebhookOptions.builder()
-                .maxAttempts(4).backoff(Duration.ofSeconds(1)).build(), counters,
-                () -> Instant.ofEpochSecond(1_700_000_000L), sleeps::add, Runnable::run);
+        return new WebhookDispatcher(
+                directory,
+                transport,
+                guard,
+                WebhookOptions.builder()
+                        .maxAttempts(4)
+                        .backoff(Duration.ofSeconds(1))
+                        .build(),
+                counters,
+                () -> Instant.ofEpochSecond(1_700_000_000L),
+                sleeps::add,
+                Runnable::run);
     }
 
     @Test
@@ -63,7 +74,9 @@ class WebhookDispatcherTest {
         Sent sent = transport.sent.getFirst();
         assertThat(sent.url()).isEqualTo(URI.create("http://receiver.test/a"));
         assertThat(sent.body()).isEqualTo(StreamEventCodec.encode(event));
-        assertThat(sent.headers()).containsEntry("webhook-id", "7").containsEntry("webhook-timestamp", "1700000000")
+        assertThat(sent.headers())
+                .containsEntry("webhook-id", "7")
+                .containsEntry("webhook-timestamp", "1700000000")
                 .containsEntry("Content-Type", "application/json")
                 .containsEntry("webhook-signature", new WebhookSigner(SECRET).sign("7", 1_700_000_000L, sent.body()));
         assertThat(ticket.finished).hasValue(1);
@@ -78,7 +91,10 @@ class WebhookDispatcherTest {
         Ticket ticket = new Ticket();
         dispatcher.dispatch(event(3, EventType.AGENT_ROTATED, "alice"), ticket);
 
-        assertThat(transport.sent).hasSize(3).extracting(s -> s.headers().get("webhook-id")).containsOnly("3");
+        assertThat(transport.sent)
+                .hasSize(3)
+                .extracting(s -> s.headers().get("webhook-id"))
+                .containsOnly("3");
         assertThat(sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
         assertThat(ticket.finished).hasValue(1);
         assertThat(counters.snapshot()).isEqualTo(new WebhookCounters.Snapshot(1, 2, 0, 0));
@@ -157,8 +173,9 @@ class WebhookDispatcherTest {
 
         dispatcher.dispatch(event(1, EventType.AGENT_CREATED, "alice"), new Ticket());
         dispatcher.dispatch(event(2, EventType.AGENT_CREATED, "bob"), new Ticket());
-        dispatcher.dispatch(new StreamEvent("3", EventType.AUDIT, CREATED, Map.of(), Optional.empty(),
-                Optional.empty()), new Ticket());
+        dispatcher.dispatch(
+                new StreamEvent("3", EventType.AUDIT, CREATED, Map.of(), Optional.empty(), Optional.empty()),
+                new Ticket());
 
         assertThat(transport.sentTo("alice")).containsExactly("1");
         assertThat(transport.sentTo("admin")).containsExactly("1", "2", "3");
@@ -166,15 +183,27 @@ class WebhookDispatcherTest {
 
     @Test
     void anEndpointGetsOnlyItsEventTypesAndNothingFromBeforeItsCreation() {
-        WebhookEndpoint revokedOnly = new WebhookEndpoint("a", URI.create("http://receiver.test/a"),
-                Set.of(EventType.AGENT_REVOKED), Optional.empty(), SECRET, CREATED);
+        WebhookEndpoint revokedOnly = new WebhookEndpoint(
+                "a",
+                URI.create("http://receiver.test/a"),
+                Set.of(EventType.AGENT_REVOKED),
+                Optional.empty(),
+                SECRET,
+                CREATED);
         dispatcher.refresh(List.of(revokedOnly));
 
         dispatcher.dispatch(event(1, EventType.AGENT_CREATED, "alice"), new Ticket());
         dispatcher.dispatch(event(2, EventType.AGENT_REVOKED, "alice"), new Ticket());
         Ticket old = new Ticket();
-        dispatcher.dispatch(new StreamEvent("3", EventType.AGENT_REVOKED, CREATED.minusMillis(1), Map.of(),
-                Optional.empty(), Optional.of("alice")), old);
+        dispatcher.dispatch(
+                new StreamEvent(
+                        "3",
+                        EventType.AGENT_REVOKED,
+                        CREATED.minusMillis(1),
+                        Map.of(),
+                        Optional.empty(),
+                        Optional.of("alice")),
+                old);
 
         assertThat(transport.sentTo("a")).containsExactly("2");
         assertThat(old.finished).hasValue(1);
@@ -183,8 +212,15 @@ class WebhookDispatcherTest {
     @Test
     void anEventIsFinishedOnlyWhenEveryEndpointIsDoneWithIt() {
         List<Runnable> deferred = new ArrayList<>();
-        WebhookDispatcher deferring = new WebhookDispatcher(directory, transport, new TargetGuard(h -> null, true),
-                WebhookOptions.builder().build(), counters, Instant::now, sleeps::add, deferred::add);
+        WebhookDispatcher deferring = new WebhookDispatcher(
+                directory,
+                transport,
+                new TargetGuard(h -> null, true),
+                WebhookOptions.builder().build(),
+                counters,
+                Instant::now,
+                sleeps::add,
+                deferred::add);
         deferring.refresh(List.of(endpoint("a", Optional.empty()), endpoint("b", Optional.empty())));
 
         Ticket ticket = new Ticket();
@@ -213,8 +249,15 @@ class WebhookDispatcherTest {
     @Test
     void queuedEventsOfADeletedEndpointFinishWithoutDelivery() {
         List<Runnable> deferred = new ArrayList<>();
-        WebhookDispatcher deferring = new WebhookDispatcher(directory, transport, new TargetGuard(h -> null, true),
-                WebhookOptions.builder().build(), counters, Instant::now, sleeps::add, deferred::add);
+        WebhookDispatcher deferring = new WebhookDispatcher(
+                directory,
+                transport,
+                new TargetGuard(h -> null, true),
+                WebhookOptions.builder().build(),
+                counters,
+                Instant::now,
+                sleeps::add,
+                deferred::add);
         deferring.refresh(List.of(endpoint("a", Optional.empty())));
         Ticket ticket = new Ticket();
         deferring.dispatch(event(1, EventType.AGENT_CREATED, "alice"), ticket);
@@ -240,8 +283,15 @@ class WebhookDispatcherTest {
 
     @Test
     void anEndpointWithAnUnusableSecretIsSkipped() {
-        dispatcher.refresh(List.of(new WebhookEndpoint("bad", URI.create("http://receiver.test/bad"), Set.of(),
-                Optional.empty(), "aesgcm:v1:garbage", CREATED), endpoint("a", Optional.empty())));
+        dispatcher.refresh(List.of(
+                new WebhookEndpoint(
+                        "bad",
+                        URI.create("http://receiver.test/bad"),
+                        Set.of(),
+                        Optional.empty(),
+                        "aesgcm:v1:garbage",
+                        CREATED),
+                endpoint("a", Optional.empty())));
 
         dispatcher.dispatch(event(1, EventType.AGENT_CREATED, "alice"), new Ticket());
 
@@ -251,13 +301,18 @@ class WebhookDispatcherTest {
     }
 
     private static WebhookEndpoint endpoint(String name, Optional<String> audience) {
-        return new WebhookEndpoint(name, URI.create("http://receiver.test/" + name), Set.of(), audience, SECRET,
-                CREATED);
+        return new WebhookEndpoint(
+                name, URI.create("http://receiver.test/" + name), Set.of(), audience, SECRET, CREATED);
     }
 
     private static StreamEvent event(long id, EventType type, String userId) {
-        return new StreamEvent(Long.toString(id), type, CREATED.plusSeconds(id), Map.of("n", id),
-                Optional.of("agt_" + id), Optional.of(userId));
+        return new StreamEvent(
+                Long.toString(id),
+                type,
+                CREATED.plusSeconds(id),
+                Map.of("n", id),
+                Optional.of("agt_" + id),
+                Optional.of(userId));
     }
 
     private static final class Ticket implements WebhookDispatcher.Ticket {
@@ -275,8 +330,7 @@ class WebhookDispatcherTest {
         }
     }
 
-    private record Sent(URI url, Map<String, String> headers, byte[] body) {
-    }
+    private record Sent(URI url, Map<String, String> headers, byte[] body) {}
 
     /** Answers each endpoint (last path segment) from its script, then 200; -1 stands for a timeout. */
     private static final class ScriptedTransport implements WebhookTransport {
@@ -288,14 +342,17 @@ class WebhookDispatcherTest {
         }
 
         List<String> sentTo(String endpoint) {
-            return sent.stream().filter(s -> s.url().getPath().equals("/" + endpoint))
-                    .map(s -> s.headers().get("webhook-id")).toList();
+            return sent.stream()
+                    .filter(s -> s.url().getPath().equals("/" + endpoint))
+                    .map(s -> s.headers().get("webhook-id"))
+                    .toList();
         }
 
         @Override
         public synchronized int post(URI url, Map<String, String> headers, byte[] body) throws IOException {
             sent.add(new Sent(url, Map.copyOf(headers), body.clone()));
-            Integer status = scripts.getOrDefault(url.getPath().substring(1), new ArrayDeque<>()).poll();
+            Integer status = scripts.getOrDefault(url.getPath().substring(1), new ArrayDeque<>())
+                    .poll();
             if (status != null && status == -1) {
                 throw new HttpTimeoutException("scripted timeout");
             }

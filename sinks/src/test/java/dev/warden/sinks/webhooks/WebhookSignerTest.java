@@ -16,8 +16,8 @@ class WebhookSignerTest {
     void signatureMatchesTheStandardWebhooksKnownAnswer() {
         WebhookSigner signer = new WebhookSigner("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
 
-        String signature = signer.sign("msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330L,
-                "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8));
+        String signature = signer.sign(
+                "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330L, "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8));
 
         assertThat(signature).isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
     }
@@ -27,7 +27,8 @@ class WebhookSignerTest {
         WebhookSigner signer = new WebhookSigner("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
 
-        assertThat(signer.sign("1", 10, body)).isNotEqualTo(signer.sign("2", 10, body))
+        assertThat(signer.sign("1", 10, body))
+                .isNotEqualTo(signer.sign("2", 10, body))
                 .isNotEqualTo(signer.sign("1", 11, body))
                 .isNotEqualTo(signer.sign("1", 10, "{ }".getBytes(StandardCharsets.UTF_8)));
     }
@@ -45,11 +46,15 @@ class WebhookSignerTest {
     @Test
     void malformedSecretsAreRefusedWithoutEchoingThem() {
         assertThatThrownBy(() -> new WebhookSigner("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("MfKQ9r8G");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageNotContaining("MfKQ9r8G");
         assertThatThrownBy(() -> new WebhookSigner("whsec_not*base64!"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("not*base64");
-        assertThatThrownBy(() -> new WebhookSigner("whsec_" + Base64.getEncoder().encodeToString(new byte[8])))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageNotContaining("not*base64");
+        assertThatThrownBy(
+                        () -> new WebhookSigner("whsec_" + Base64.getEncoder().encodeToString(new byte[8])))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(new WebhookSigner("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").toString()).doesNotContain("MfKQ");
+        assertThat(new WebhookSigner("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").toString())
+                .doesNotContain("MfKQ");
     }
 }

@@ -16,8 +16,8 @@ import java.util.List;
  * answered here, before authentication (a preflight carries no token). Other paths get no CORS headers.
  */
 public final class Cors implements Filter {
-    private static final List<String> EXACT = List.of("/mcp", "/mcp/register", "/mcp/token", "/oauth/register",
-            "/oauth/token", "/oauth/revoke", "/oauth/jwks");
+    private static final List<String> EXACT = List.of(
+            "/mcp", "/mcp/register", "/mcp/token", "/oauth/register", "/oauth/token", "/oauth/revoke", "/oauth/jwks");
     private static final String WELL_KNOWN = "/.well-known/";
 
     @Override
@@ -32,7 +32,8 @@ public final class Cors implements Filter {
         if (req.prologue().method() == Method.OPTIONS
                 && req.headers().contains(HeaderNames.ACCESS_CONTROL_REQUEST_METHOD)) {
             res.header(HeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "GET, POST, DELETE, OPTIONS");
-            res.header(HeaderNames.ACCESS_CONTROL_ALLOW_HEADERS,
+            res.header(
+                    HeaderNames.ACCESS_CONTROL_ALLOW_HEADERS,
                     "Authorization, Content-Type, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID");
             res.header(HeaderNames.ACCESS_CONTROL_MAX_AGE, "600");
             res.status(Status.NO_CONTENT_204).send();

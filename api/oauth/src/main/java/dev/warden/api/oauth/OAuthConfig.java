@@ -44,14 +44,28 @@ import javax.net.ssl.SSLContext;
  *                                   tests and closed networks; set in code only); the JVM's default when empty
  * @param extraGrants                token grants offered besides Warden's own (extensions; set in code only)
  */
-public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Duration refreshTokenTtl,
-                          Duration grantMaxLifetime, Duration codeTtl, boolean mcpRegistrationOpen,
-                          boolean allowAnonymousRegistration, List<String> registrationTokens, Duration clientSecretTtl,
-                          Optional<String> loginPage, Optional<String> consentPage, Optional<String> keyEncryptionKey,
-                          Duration keyRotation, List<Resource> resources, List<String> allowedOrigins,
-                          Duration agentTokenTtl, Duration deviceCodeTtl, Duration devicePollInterval,
-                          List<Integer> clientMetadataPorts, Optional<SSLContext> outboundTls,
-                          List<TokenGrant> extraGrants) {
+public record OAuthConfig(
+        Optional<String> issuer,
+        Duration accessTokenTtl,
+        Duration refreshTokenTtl,
+        Duration grantMaxLifetime,
+        Duration codeTtl,
+        boolean mcpRegistrationOpen,
+        boolean allowAnonymousRegistration,
+        List<String> registrationTokens,
+        Duration clientSecretTtl,
+        Optional<String> loginPage,
+        Optional<String> consentPage,
+        Optional<String> keyEncryptionKey,
+        Duration keyRotation,
+        List<Resource> resources,
+        List<String> allowedOrigins,
+        Duration agentTokenTtl,
+        Duration deviceCodeTtl,
+        Duration devicePollInterval,
+        List<Integer> clientMetadataPorts,
+        Optional<SSLContext> outboundTls,
+        List<TokenGrant> extraGrants) {
 
     /** The lifetime of tokens issued to agents: {@link #agentTokenTtl}, at most {@link #accessTokenTtl}. */
     public Duration effectiveAgentTokenTtl() {
@@ -69,8 +83,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         extraGrants = List.copyOf(extraGrants);
         for (int port : clientMetadataPorts) {
             if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("warden.oauth.client-metadata-document-ports: " + port
-                        + " is not a port");
+                throw new IllegalArgumentException(
+                        "warden.oauth.client-metadata-document-ports: " + port + " is not a port");
             }
         }
         issuer.ifPresent(OAuthConfig::checkIssuer);
@@ -122,10 +136,28 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
 
     /** This configuration with key-encryption key {@code base64}. */
     public OAuthConfig withKeyEncryptionKey(String base64) {
-        return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl, mcpRegistrationOpen,
-                allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage, consentPage,
-                Optional.of(base64), keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
-                devicePollInterval, clientMetadataPorts, outboundTls, extraGrants);
+        return new OAuthConfig(
+                issuer,
+                accessTokenTtl,
+                refreshTokenTtl,
+                grantMaxLifetime,
+                codeTtl,
+                mcpRegistrationOpen,
+                allowAnonymousRegistration,
+                registrationTokens,
+                clientSecretTtl,
+                loginPage,
+                consentPage,
+                Optional.of(base64),
+                keyRotation,
+                resources,
+                allowedOrigins,
+                agentTokenTtl,
+                deviceCodeTtl,
+                devicePollInterval,
+                clientMetadataPorts,
+                outboundTls,
+                extraGrants);
     }
 
     /** The key-encryption key's bytes, if configured. */
@@ -141,8 +173,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
             throw new IllegalArgumentException("warden.oauth.key-encryption-key must be base64 (of 32 bytes)");
         }
         if (key.length != KEY_BYTES) {
-            throw new IllegalArgumentException("warden.oauth.key-encryption-key must be base64 of 32 bytes, was "
-                    + key.length);
+            throw new IllegalArgumentException(
+                    "warden.oauth.key-encryption-key must be base64 of 32 bytes, was " + key.length);
         }
         return key;
     }
@@ -162,7 +194,8 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("warden.oauth." + key + " is not a URL: " + value);
         }
-        if (!uri.isAbsolute() || uri.getHost() == null
+        if (!uri.isAbsolute()
+                || uri.getHost() == null
                 || !("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))) {
             throw new IllegalArgumentException("warden.oauth." + key + " must be an absolute http(s) URL: " + value);
         }
@@ -203,30 +236,38 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         node.get("client-secret-ttl-seconds").asLong().ifPresent(v -> b.clientSecretTtl = Duration.ofSeconds(v));
         node.get("login-page").asString().filter(s -> !s.isBlank()).ifPresent(v -> b.loginPage = Optional.of(v));
         node.get("consent-page").asString().filter(s -> !s.isBlank()).ifPresent(v -> b.consentPage = Optional.of(v));
-        node.get("key-encryption-key").asString().filter(s -> !s.isBlank())
+        node.get("key-encryption-key")
+                .asString()
+                .filter(s -> !s.isBlank())
                 .ifPresent(v -> b.keyEncryptionKey = Optional.of(v));
         node.get("key-rotation-days").asLong().ifPresent(v -> b.keyRotation = Duration.ofDays(v));
         node.get("agent-access-token-ttl-seconds").asLong().ifPresent(v -> b.agentTokenTtl = Duration.ofSeconds(v));
         node.get("device-code-ttl-seconds").asLong().ifPresent(v -> b.deviceCodeTtl = Duration.ofSeconds(v));
-        node.get("device-poll-interval-seconds").asLong()
-                .ifPresent(v -> b.devicePollInterval = Duration.ofSeconds(v));
+        node.get("device-poll-interval-seconds").asLong().ifPresent(v -> b.devicePollInterval = Duration.ofSeconds(v));
         node.get("allowed-origins").asString().ifPresent(v -> b.allowedOrigins = commaList(v));
         List<String> ports = stringsOf(node.get("client-metadata-document-ports"));
         if (!ports.isEmpty()) {
-            b.clientMetadataPorts = ports.stream().map(p -> {
-                try {
-                    return Integer.valueOf(p);
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("warden.oauth.client-metadata-document-ports: " + p
-                            + " is not a port");
-                }
-            }).toList();
+            b.clientMetadataPorts = ports.stream()
+                    .map(p -> {
+                        try {
+                            return Integer.valueOf(p);
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException(
+                                    "warden.oauth.client-metadata-document-ports: " + p + " is not a port");
+                        }
+                    })
+                    .toList();
         }
         List<Resource> resources = new ArrayList<>();
-        node.get("resources").asNodeList().ifPresent(list -> list.forEach(r -> resources.add(new Resource(
-                r.get("uri").asString().orElseThrow(() -> new IllegalArgumentException(
-                        "warden.oauth.resources: every resource needs a uri")),
-                stringsOf(r.get("scopes")), stringsOf(r.get("introspection-clients"))))));
+        node.get("resources")
+                .asNodeList()
+                .ifPresent(list -> list.forEach(r -> resources.add(new Resource(
+                        r.get("uri")
+                                .asString()
+                                .orElseThrow(() -> new IllegalArgumentException(
+                                        "warden.oauth.resources: every resource needs a uri")),
+                        stringsOf(r.get("scopes")),
+                        stringsOf(r.get("introspection-clients"))))));
         if (!resources.isEmpty()) {
             b.resources = resources;
         }
@@ -236,14 +277,19 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
     /** A YAML list of strings, or one comma- or space-separated string (environment variables). */
     private static List<String> stringsOf(Config node) {
         if (node.isList()) {
-            return node.asList(String.class).orElse(List.of()).stream().map(String::strip).filter(s -> !s.isEmpty())
+            return node.asList(String.class).orElse(List.of()).stream()
+                    .map(String::strip)
+                    .filter(s -> !s.isEmpty())
                     .toList();
         }
         return node.asString().map(OAuthConfig::commaList).orElse(List.of());
     }
 
     private static List<String> commaList(String value) {
-        return Arrays.stream(value.split("[,\\s]+")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(value.split("[,\\s]+"))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     public static Builder builder() {
@@ -274,8 +320,7 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         private Optional<SSLContext> outboundTls = Optional.empty();
         private List<TokenGrant> extraGrants = List.of();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder issuer(String issuer) {
             this.issuer = Optional.of(issuer);
@@ -360,10 +405,28 @@ public record OAuthConfig(Optional<String> issuer, Duration accessTokenTtl, Dura
         }
 
         public OAuthConfig build() {
-            return new OAuthConfig(issuer, accessTokenTtl, refreshTokenTtl, grantMaxLifetime, codeTtl,
-                    mcpRegistrationOpen, allowAnonymousRegistration, registrationTokens, clientSecretTtl, loginPage,
-                    consentPage, keyEncryptionKey, keyRotation, resources, allowedOrigins, agentTokenTtl, deviceCodeTtl,
-                    devicePollInterval, clientMetadataPorts, outboundTls, extraGrants);
+            return new OAuthConfig(
+                    issuer,
+                    accessTokenTtl,
+                    refreshTokenTtl,
+                    grantMaxLifetime,
+                    codeTtl,
+                    mcpRegistrationOpen,
+                    allowAnonymousRegistration,
+                    registrationTokens,
+                    clientSecretTtl,
+                    loginPage,
+                    consentPage,
+                    keyEncryptionKey,
+                    keyRotation,
+                    resources,
+                    allowedOrigins,
+                    agentTokenTtl,
+                    deviceCodeTtl,
+                    devicePollInterval,
+                    clientMetadataPorts,
+                    outboundTls,
+                    extraGrants);
         }
     }
 }

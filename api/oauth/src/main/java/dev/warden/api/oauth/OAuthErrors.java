@@ -30,8 +30,7 @@ public final class OAuthErrors implements ErrorMapper {
     /** The one instance. */
     public static final OAuthErrors JSON = new OAuthErrors();
 
-    private OAuthErrors() {
-    }
+    private OAuthErrors() {}
 
     @Override
     public void send(ServerRequest req, ServerResponse res, WardenException e) {
@@ -55,7 +54,9 @@ public final class OAuthErrors implements ErrorMapper {
             case RetriableException retriable -> {
                 error = "temporarily_unavailable";
                 status = 503;
-                res.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retriable.retryAfter().toSeconds())));
+                res.header(
+                        HeaderNames.RETRY_AFTER,
+                        Long.toString(Math.max(1, retriable.retryAfter().toSeconds())));
             }
             default -> {
                 status = e.code().status();

@@ -31,8 +31,11 @@ public final class ProtectedResources {
 
     /** Warden's REST API: every OAuth scope; by default the read scopes. */
     public Resource rest() {
-        return new Resource(issuer.restResource(), Scopes.oauthScopes(),
-                Scopes.oauthScopes().stream().filter(s -> s.endsWith(":read")).toList(), true);
+        return new Resource(
+                issuer.restResource(),
+                Scopes.oauthScopes(),
+                Scopes.oauthScopes().stream().filter(s -> s.endsWith(":read")).toList(),
+                true);
     }
 
     /** Warden's MCP endpoint: the {@code mcp} scope (by default) and the area scopes. */
@@ -54,8 +57,11 @@ public final class ProtectedResources {
      * else, since anyone may register a confidential client.
      */
     public boolean mayIntrospect(String clientId, boolean confidential, String tokenClient, String audience) {
-        return clientId.equals(tokenClient) || confidential && configured.stream()
-                .anyMatch(r -> r.uri().equals(audience) && r.introspectionClients().contains(clientId));
+        return clientId.equals(tokenClient)
+                || confidential
+                        && configured.stream()
+                                .anyMatch(r -> r.uri().equals(audience)
+                                        && r.introspectionClients().contains(clientId));
     }
 
     /** Every scope any resource has (the metadata's {@code scopes_supported}). */
@@ -78,7 +84,9 @@ public final class ProtectedResources {
             return rest();
         }
         // "http://host:port/" is how URL libraries (WHATWG URL) spell an issuer without a path: the same resource.
-        return all().stream().filter(r -> r.uri().equals(uri.get()) || (r.uri() + "/").equals(uri.get())).findFirst()
+        return all().stream()
+                .filter(r -> r.uri().equals(uri.get()) || (r.uri() + "/").equals(uri.get()))
+                .findFirst()
                 .orElseThrow(() -> OAuthException.invalidTarget("resource is not a resource of this server"));
     }
 
@@ -96,8 +104,8 @@ public final class ProtectedResources {
                 continue;
             }
             if (!resource.scopes().contains(s)) {
-                throw OAuthException.invalidScope("scope " + (s.length() > 64 ? s.substring(0, 64) : s)
-                        + " is not a scope of " + resource.uri());
+                throw OAuthException.invalidScope(
+                        "scope " + (s.length() > 64 ? s.substring(0, 64) : s) + " is not a scope of " + resource.uri());
             }
             if (!scopes.contains(s)) {
                 scopes.add(s);

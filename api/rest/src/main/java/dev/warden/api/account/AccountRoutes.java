@@ -49,15 +49,24 @@ public final class AccountRoutes implements DeclaredService {
     }
 
     private void listAgents(ServerRequest req, ServerResponse res) {
-        AgentService.Query query = new AgentService.Query(Params.queryEnum(req, "status", AgentStatus.class),
-                Params.queryEnum(req, "type", AgentType.class), Optional.empty());
-        Responses.json(res, Status.OK_200, AgentJson.renderAll(agents.list(AuthFilter.principal(req), query),
-                clock.instant()));
+        AgentService.Query query = new AgentService.Query(
+                Params.queryEnum(req, "status", AgentStatus.class),
+                Params.queryEnum(req, "type", AgentType.class),
+                Optional.empty());
+        Responses.json(
+                res,
+                Status.OK_200,
+                AgentJson.renderAll(agents.list(AuthFilter.principal(req), query), clock.instant()));
     }
 
     private void getAgent(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200, AgentJson.render(agents.get(AuthFilter.principal(req),
-                Params.path(req, "id", AgentId::of)), clock.instant(), Optional.empty()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                AgentJson.render(
+                        agents.get(AuthFilter.principal(req), Params.path(req, "id", AgentId::of)),
+                        clock.instant(),
+                        Optional.empty()));
     }
 
     private void revokeAgent(ServerRequest req, ServerResponse res) {
@@ -66,8 +75,11 @@ public final class AccountRoutes implements DeclaredService {
     }
 
     private void listDelegations(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200, DelegationJson.renderAll(delegations.list(AuthFilter.principal(req),
-                Optional.empty(), Optional.empty())));
+        Responses.json(
+                res,
+                Status.OK_200,
+                DelegationJson.renderAll(
+                        delegations.list(AuthFilter.principal(req), Optional.empty(), Optional.empty())));
     }
 
     private void revokeDelegation(ServerRequest req, ServerResponse res) {

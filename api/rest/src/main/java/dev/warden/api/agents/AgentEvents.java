@@ -18,8 +18,7 @@ import java.util.Optional;
  * "actor": {"kind", "id"}, "changed"?: [field, ...]}}. Never a token, never metadata.
  */
 final class AgentEvents {
-    private AgentEvents() {
-    }
+    private AgentEvents() {}
 
     static StreamEvent.Draft of(EventType type, Agent agent, Principal actor, Instant now) {
         return of(type, agent, actor, now, List.of());
@@ -32,7 +31,11 @@ final class AgentEvents {
         if (!changed.isEmpty()) {
             data.put("changed", changed);
         }
-        return new StreamEvent.Draft(type, now, data, Optional.of(agent.id().value()),
+        return new StreamEvent.Draft(
+                type,
+                now,
+                data,
+                Optional.of(agent.id().value()),
                 Optional.of(agent.ownerId().value()));
     }
 

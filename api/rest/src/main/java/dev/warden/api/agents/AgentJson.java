@@ -26,8 +26,7 @@ public final class AgentJson {
             Set.of("ownerId", "tenantId", "name", "type", "permissions", "expiresAt", "metadata", "budget");
     private static final Set<String> PATCH_FIELDS = Set.of("name", "permissions", "expiresAt", "metadata", "budget");
 
-    private AgentJson() {
-    }
+    private AgentJson() {}
 
     static AgentService.NewAgent parseCreate(ObjectNode body) {
         JsonInput in = JsonInput.of(body, CREATE_FIELDS);
@@ -36,13 +35,22 @@ public final class AgentJson {
         Optional<String> name = in.requiredString("name", MAX_NAME);
         Optional<AgentType> type = in.requiredEnum("type", AgentType.class);
         List<Permission> permissions = in.optionalObjectArray("permissions", PermissionJson.MAX_PERMISSIONS)
-                .map(items -> PermissionJson.parse(in, "permissions", items)).orElse(List.of());
+                .map(items -> PermissionJson.parse(in, "permissions", items))
+                .orElse(List.of());
         Optional<Instant> expiresAt = in.optionalInstant("expiresAt");
-        Map<String, Object> metadata = in.optionalObject("metadata", MAX_METADATA_BYTES).orElse(Map.of());
+        Map<String, Object> metadata =
+                in.optionalObject("metadata", MAX_METADATA_BYTES).orElse(Map.of());
         Optional<Budget> budget = BudgetJson.parse(in);
         in.validate();
-        return new AgentService.NewAgent(owner.orElseThrow(), tenant, name.orElseThrow(), type.orElseThrow(),
-                permissions, expiresAt, metadata, budget);
+        return new AgentService.NewAgent(
+                owner.orElseThrow(),
+                tenant,
+                name.orElseThrow(),
+                type.orElseThrow(),
+                permissions,
+                expiresAt,
+                metadata,
+                budget);
     }
 
     static AgentService.Patch parsePatch(ObjectNode body) {
@@ -56,17 +64,19 @@ public final class AgentJson {
         Optional<String> name = in.optionalString("name", MAX_NAME);
         Optional<List<Permission>> permissions = in.optionalObjectArray("permissions", PermissionJson.MAX_PERMISSIONS)
                 .map(items -> PermissionJson.parse(in, "permissions", items));
-        Optional<Optional<Instant>> expiresAt = in.has("expiresAt")
-                ? Optional.of(in.optionalInstant("expiresAt")) : Optional.empty();
+        Optional<Optional<Instant>> expiresAt =
+                in.has("expiresAt") ? Optional.of(in.optionalInstant("expiresAt")) : Optional.empty();
         Optional<Map<String, Object>> metadata = in.has("metadata")
-                ? Optional.of(in.optionalObject("metadata", MAX_METADATA_BYTES).orElse(Map.of())) : Optional.empty();
+                ? Optional.of(in.optionalObject("metadata", MAX_METADATA_BYTES).orElse(Map.of()))
+                : Optional.empty();
         Optional<Optional<Budget>> budget = in.has("budget") ? Optional.of(BudgetJson.parse(in)) : Optional.empty();
         in.validate();
         return new AgentService.Patch(name, permissions, expiresAt, metadata, budget);
     }
 
     public static ObjectNode render(Agent agent, Instant now, Optional<String> token) {
-        ObjectNode node = Json.mapper().createObjectNode()
+        ObjectNode node = Json.mapper()
+                .createObjectNode()
                 .put("id", agent.id().value())
                 .put("ownerId", agent.ownerId().value())
                 .put("tenantId", agent.tenantId().map(TenantId::value).orElse(null))
@@ -77,8 +87,11 @@ public final class AgentJson {
         node.set("permissions", PermissionJson.render(agent.permissions()));
         node.put("expiresAt", agent.expiresAt().map(Json::timestamp).orElse(null));
         node.set("metadata", Json.mapper().valueToTree(agent.metadata()));
-        node.set("budget", agent.budget().<JsonNode>map(
-                b -> Json.mapper().valueToTree(BudgetJson.asData(b))).orElse(Json.mapper().nullNode()));
+        node.set(
+                "budget",
+                agent.budget()
+                        .<JsonNode>map(b -> Json.mapper().valueToTree(BudgetJson.asData(b)))
+                        .orElse(Json.mapper().nullNode()));
         node.put("createdAt", Json.timestamp(agent.createdAt()));
         node.put("updatedAt", Json.timestamp(agent.updatedAt()));
         return node;

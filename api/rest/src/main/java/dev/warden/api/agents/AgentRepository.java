@@ -33,8 +33,7 @@ public interface AgentRepository extends AgentTokens {
     Counts count(Optional<UserId> owner, Instant now);
 
     /** Agent totals. */
-    record Counts(long total, long active) {
-    }
+    record Counts(long total, long active) {}
 
     /** Agents matching every given filter, oldest first. */
     List<Agent> list(Filter filter);
@@ -84,7 +83,10 @@ public interface AgentRepository extends AgentTokens {
      * List filters; empty means "any". {@code status} is matched against the derived status at
      * {@code now}, so {@code expired} finds agents past their expiry.
      */
-    record Filter(Optional<UserId> ownerId, Optional<TenantId> tenantId, Optional<AgentType> type,
-                  Optional<AgentStatus> status, Instant now) {
-    }
+    record Filter(
+            Optional<UserId> ownerId,
+            Optional<TenantId> tenantId,
+            Optional<AgentType> type,
+            Optional<AgentStatus> status,
+            Instant now) {}
 }

@@ -49,8 +49,10 @@ public final class AgentRoutes implements DeclaredService {
         AgentService.NewAgent request = AgentJson.parseCreate(RequestReader.readObject(req, maxBodyBytes));
         AgentService.Issued issued = agents.create(AuthFilter.principal(req), request);
         res.header("Location", "/agents/" + issued.agent().id());
-        Responses.json(res, Status.CREATED_201, AgentJson.render(issued.agent(), clock.instant(),
-                Optional.of(issued.token())));
+        Responses.json(
+                res,
+                Status.CREATED_201,
+                AgentJson.render(issued.agent(), clock.instant(), Optional.of(issued.token())));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
@@ -58,7 +60,9 @@ public final class AgentRoutes implements DeclaredService {
                 Params.queryEnum(req, "status", AgentStatus.class),
                 Params.queryEnum(req, "type", AgentType.class),
                 Params.query(req, "tenantId", TenantId::of));
-        Responses.json(res, Status.OK_200,
+        Responses.json(
+                res,
+                Status.OK_200,
                 AgentJson.renderAll(agents.list(AuthFilter.principal(req), query), clock.instant()));
     }
 
@@ -79,8 +83,8 @@ public final class AgentRoutes implements DeclaredService {
 
     private void rotate(ServerRequest req, ServerResponse res) {
         AgentService.Issued issued = agents.rotate(AuthFilter.principal(req), id(req));
-        Responses.json(res, Status.OK_200, AgentJson.render(issued.agent(), clock.instant(),
-                Optional.of(issued.token())));
+        Responses.json(
+                res, Status.OK_200, AgentJson.render(issued.agent(), clock.instant(), Optional.of(issued.token())));
     }
 
     private void suspend(ServerRequest req, ServerResponse res) {

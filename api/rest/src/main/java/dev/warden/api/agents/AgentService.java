@@ -50,8 +50,12 @@ public final class AgentService {
     private final List<AgentListener> listeners;
     private final Tenancy tenancy;
 
-    public AgentService(AgentRepository repository, EventOutbox outbox, InstantSource clock,
-                        List<AgentListener> listeners, Tenancy tenancy) {
+    public AgentService(
+            AgentRepository repository,
+            EventOutbox outbox,
+            InstantSource clock,
+            List<AgentListener> listeners,
+            Tenancy tenancy) {
         this.repository = repository;
         this.outbox = outbox;
         this.clock = clock;
@@ -75,38 +79,44 @@ public final class AgentService {
 
     /** What an organization's administrator may do to one of its agents (docs/organizations.md). */
     public enum AdminAction {
-        REVOKE, SUSPEND, RESUME
+        REVOKE,
+        SUSPEND,
+        RESUME
     }
 
     /** The audit entry of an administrative change, from the agent before and after it. */
     @FunctionalInterface
     public interface Auditor {
         AuditEntry entry(Agent before, Agent after, Instant at);
-
     }
 
     /** What {@link #create} needs. */
-    public record NewAgent(UserId ownerId, Optional<TenantId> tenantId, String name, AgentType type,
-                           List<Permission> permissions, Optional<Instant> expiresAt, Map<String, Object> metadata,
-                           Optional<Budget> budget) {
-    }
+    public record NewAgent(
+            UserId ownerId,
+            Optional<TenantId> tenantId,
+            String name,
+            AgentType type,
+            List<Permission> permissions,
+            Optional<Instant> expiresAt,
+            Map<String, Object> metadata,
+            Optional<Budget> budget) {}
 
     /**
      * A partial update: absent fields are left alone. {@code expiresAt} is present-and-empty to clear
      * the expiry.
      */
-    public record Patch(Optional<String> name, Optional<List<Permission>> permissions,
-                        Optional<Optional<Instant>> expiresAt, Optional<Map<String, Object>> metadata,
-                        Optional<Optional<Budget>> budget) {
-    }
+    public record Patch(
+            Optional<String> name,
+            Optional<List<Permission>> permissions,
+            Optional<Optional<Instant>> expiresAt,
+            Optional<Map<String, Object>> metadata,
+            Optional<Optional<Budget>> budget) {}
 
     /** List filters. */
-    public record Query(Optional<AgentStatus> status, Optional<AgentType> type, Optional<TenantId> tenantId) {
-    }
+    public record Query(Optional<AgentStatus> status, Optional<AgentType> type, Optional<TenantId> tenantId) {}
 
     /** An agent together with its freshly issued token (shown once). */
-    public record Issued(Agent agent, String token) {
-    }
+    public record Issued(Agent agent, String token) {}
 
     /** Registers a new active agent and issues its token. */
     public Issued create(Principal caller, NewAgent request) {
@@ -116,11 +126,22 @@ public final class AgentService {
             throw InvalidInputException.field("expiresAt", "must be in the future");
         });
         Optional<TenantId> tenant = tenancy.place(request.ownerId(), request.tenantId());
-        Agent agent = new Agent(AgentId.random(), request.ownerId(), tenant, request.name(),
-                request.type(), AgentStatus.ACTIVE, request.permissions(), request.expiresAt().map(AgentService::millis),
-                request.metadata(), now, now, request.budget());
+        Agent agent = new Agent(
+                AgentId.random(),
+                request.ownerId(),
+                tenant,
+                request.name(),
+                request.type(),
+                AgentStatus.ACTIVE,
+                request.permissions(),
+                request.expiresAt().map(AgentService::millis),
+                request.metadata(),
+                now,
+                now,
+                request.budget());
         String token = Tokens.mint(TokenKind.AGENT);
-        repository.create(agent, Tokens.hash(token), List.of(AgentEvents.of(EventType.AGENT_CREATED, agent, caller, now)));
+        repository.create(
+                agent, Tokens.hash(token), List.of(AgentEvents.of(EventType.AGENT_CREATED, agent, caller, now)));
         committed(agent, EventType.AGENT_CREATED, caller);
         return new Issued(agent, token);
     }
@@ -133,9 +154,11 @@ public final class AgentService {
     /** The agents the caller may see that match {@code query}. */
     public List<Agent> list(Principal caller, Query query) {
         AccessPolicy.AgentVisibility visible = AccessPolicy.agentVisibility(caller);
-        List<Agent> agents = repository.list(new AgentRepository.Filter(visible.owner(), query.tenantId(), query.type(),
-                query.status(), now()));
-        return visible.only().isEmpty() ? agents : agents.stream().filter(visible::includes).toList();
+        List<Agent> agents = repository.list(
+                new AgentRepository.Filter(visible.owner(), query.tenantId(), query.type(), query.status(), now()));
+        return visible.only().isEmpty()
+                ? agents
+                : agents.stream().filter(visible::includes).toList();
     }
 
     /** Applies a partial update. A revoked agent cannot be changed. */
@@ -145,16 +168,20 @@ public final class AgentService {
         patch.expiresAt().flatMap(e -> e).filter(e -> !e.isAfter(now)).ifPresent(e -> {
             throw InvalidInputException.field("expiresAt", "must be in the future");
         });
-        Agent updated = repository.update(id, current -> {
-            requireNotRevoked(current);
-            List<String> changed = new ArrayList<>();
-            Agent next = applyPatch(current, patch, now, changed);
-            if (changed.isEmpty()) {
-                return AgentRepository.Outcome.unchanged(current);
-            }
-            return new AgentRepository.Outcome(next, Optional.empty(),
-                    List.of(AgentEvents.of(EventType.AGENT_UPDATED, next, caller, now, changed)));
-        }).orElseThrow(AgentService::notFound);
+        Agent updated = repository
+                .update(id, current -> {
+                    requireNotRevoked(current);
+                    List<String> changed = new ArrayList<>();
+                    Agent next = applyPatch(current, patch, now, changed);
+                    if (changed.isEmpty()) {
+                        return AgentRepository.Outcome.unchanged(current);
+                    }
+                    return new AgentRepository.Outcome(
+                            next,
+                            Optional.empty(),
+                            List.of(AgentEvents.of(EventType.AGENT_UPDATED, next, caller, now, changed)));
+                })
+                .orElseThrow(AgentService::notFound);
         committed(updated, EventType.AGENT_UPDATED, caller);
         return updated;
     }
@@ -167,15 +194,20 @@ public final class AgentService {
 
     private Agent revoke(Principal caller, AgentId id, Optional<Auditor> auditor) {
         Instant now = now();
-        Agent revoked = repository.update(id, current -> {
-            if (current.storedStatus() == AgentStatus.REVOKED) {
-                return AgentRepository.Outcome.unchanged(current);
-            }
-            Agent next = withStatus(current, AgentStatus.REVOKED, now);
-            return new AgentRepository.Outcome(next, Optional.empty(),
-                    List.of(AgentEvents.of(EventType.AGENT_REVOKED, next, caller, now)),
-                    auditor.map(a -> a.entry(current, next, now)).stream().toList());
-        }).orElseThrow(AgentService::notFound);
+        Agent revoked = repository
+                .update(id, current -> {
+                    if (current.storedStatus() == AgentStatus.REVOKED) {
+                        return AgentRepository.Outcome.unchanged(current);
+                    }
+                    Agent next = withStatus(current, AgentStatus.REVOKED, now);
+                    return new AgentRepository.Outcome(
+                            next,
+                            Optional.empty(),
+                            List.of(AgentEvents.of(EventType.AGENT_REVOKED, next, caller, now)),
+                            auditor.map(a -> a.entry(current, next, now)).stream()
+                                    .toList());
+                })
+                .orElseThrow(AgentService::notFound);
         committed(revoked, EventType.AGENT_REVOKED, caller);
         return revoked;
     }
@@ -188,15 +220,19 @@ public final class AgentService {
         manageable(caller, id);
         Instant now = now();
         String token = Tokens.mint(TokenKind.AGENT);
-        Agent rotated = repository.update(id, current -> {
-            AgentStatus status = current.status(now);
-            if (status == AgentStatus.REVOKED || status == AgentStatus.EXPIRED) {
-                throw inactive(current, status);
-            }
-            Agent next = touch(current, now);
-            return new AgentRepository.Outcome(next, Optional.of(Tokens.hash(token)),
-                    List.of(AgentEvents.of(EventType.AGENT_ROTATED, next, caller, now)));
-        }).orElseThrow(AgentService::notFound);
+        Agent rotated = repository
+                .update(id, current -> {
+                    AgentStatus status = current.status(now);
+                    if (status == AgentStatus.REVOKED || status == AgentStatus.EXPIRED) {
+                        throw inactive(current, status);
+                    }
+                    Agent next = touch(current, now);
+                    return new AgentRepository.Outcome(
+                            next,
+                            Optional.of(Tokens.hash(token)),
+                            List.of(AgentEvents.of(EventType.AGENT_ROTATED, next, caller, now)));
+                })
+                .orElseThrow(AgentService::notFound);
         committed(rotated, EventType.AGENT_ROTATED, caller);
         return new Issued(rotated, token);
     }
@@ -204,15 +240,15 @@ public final class AgentService {
     /** Suspends an active agent: its token and decisions stop working until {@link #resume}. */
     public Agent suspend(Principal caller, AgentId id) {
         manageable(caller, id);
-        return transition(caller, id, AgentStatus.ACTIVE, AgentStatus.SUSPENDED, EventType.AGENT_SUSPENDED,
-                Optional.empty());
+        return transition(
+                caller, id, AgentStatus.ACTIVE, AgentStatus.SUSPENDED, EventType.AGENT_SUSPENDED, Optional.empty());
     }
 
     /** Resumes a suspended agent. */
     public Agent resume(Principal caller, AgentId id) {
         manageable(caller, id);
-        return transition(caller, id, AgentStatus.SUSPENDED, AgentStatus.ACTIVE, EventType.AGENT_RESUMED,
-                Optional.empty());
+        return transition(
+                caller, id, AgentStatus.SUSPENDED, AgentStatus.ACTIVE, EventType.AGENT_RESUMED, Optional.empty());
     }
 
     /**
@@ -221,14 +257,23 @@ public final class AgentService {
      * @throws NotFoundException {@code agent_not_found} for an agent of another tenant, so ids do not leak
      */
     public Agent inOrganization(OrgAuthority authority, AgentId id) {
-        return repository.find(id).filter(agent -> AccessPolicy.inOrganization(authority, agent))
+        return repository
+                .find(id)
+                .filter(agent -> AccessPolicy.inOrganization(authority, agent))
                 .orElseThrow(AgentService::notFound);
     }
 
     /** One page of the organization's agents matching {@code query}, newest first. */
     public List<Agent> pageInOrganization(OrgAuthority authority, Query query, Optional<Keyset> after, int limit) {
-        return repository.page(new AgentRepository.Filter(Optional.empty(),
-                Optional.of(TenantId.of(authority.organizationId())), query.type(), query.status(), now()), after, limit);
+        return repository.page(
+                new AgentRepository.Filter(
+                        Optional.empty(),
+                        Optional.of(TenantId.of(authority.organizationId())),
+                        query.type(),
+                        query.status(),
+                        now()),
+                after,
+                limit);
     }
 
     /**
@@ -240,28 +285,51 @@ public final class AgentService {
         Principal actor = authority.actor();
         return switch (action) {
             case REVOKE -> revoke(actor, id, Optional.of(auditor));
-            case SUSPEND -> transition(actor, id, AgentStatus.ACTIVE, AgentStatus.SUSPENDED, EventType.AGENT_SUSPENDED,
-                    Optional.of(auditor));
-            case RESUME -> transition(actor, id, AgentStatus.SUSPENDED, AgentStatus.ACTIVE, EventType.AGENT_RESUMED,
-                    Optional.of(auditor));
+            case SUSPEND ->
+                transition(
+                        actor,
+                        id,
+                        AgentStatus.ACTIVE,
+                        AgentStatus.SUSPENDED,
+                        EventType.AGENT_SUSPENDED,
+                        Optional.of(auditor));
+            case RESUME ->
+                transition(
+                        actor,
+                        id,
+                        AgentStatus.SUSPENDED,
+                        AgentStatus.ACTIVE,
+                        EventType.AGENT_RESUMED,
+                        Optional.of(auditor));
         };
     }
 
-    private Agent transition(Principal caller, AgentId id, AgentStatus from, AgentStatus to, EventType event,
-                             Optional<Auditor> auditor) {
+    private Agent transition(
+            Principal caller,
+            AgentId id,
+            AgentStatus from,
+            AgentStatus to,
+            EventType event,
+            Optional<Auditor> auditor) {
         Instant now = now();
-        Agent result = repository.update(id, current -> {
-            AgentStatus status = current.status(now);
-            if (status == to) {
-                return AgentRepository.Outcome.unchanged(current);
-            }
-            if (status != from) {
-                throw inactive(current, status);
-            }
-            Agent next = withStatus(current, to, now);
-            return new AgentRepository.Outcome(next, Optional.empty(), List.of(AgentEvents.of(event, next, caller, now)),
-                    auditor.map(a -> a.entry(current, next, now)).stream().toList());
-        }).orElseThrow(AgentService::notFound);
+        Agent result = repository
+                .update(id, current -> {
+                    AgentStatus status = current.status(now);
+                    if (status == to) {
+                        return AgentRepository.Outcome.unchanged(current);
+                    }
+                    if (status != from) {
+                        throw inactive(current, status);
+                    }
+                    Agent next = withStatus(current, to, now);
+                    return new AgentRepository.Outcome(
+                            next,
+                            Optional.empty(),
+                            List.of(AgentEvents.of(event, next, caller, now)),
+                            auditor.map(a -> a.entry(current, next, now)).stream()
+                                    .toList());
+                })
+                .orElseThrow(AgentService::notFound);
         committed(result, event, caller);
         return result;
     }
@@ -272,19 +340,40 @@ public final class AgentService {
     }
 
     private static Agent applyPatch(Agent current, Patch patch, Instant now, List<String> changed) {
-        String name = patch.name().filter(n -> !n.equals(current.name())).map(n -> mark(changed, "name", n))
+        String name = patch.name()
+                .filter(n -> !n.equals(current.name()))
+                .map(n -> mark(changed, "name", n))
                 .orElse(current.name());
-        List<Permission> permissions = patch.permissions().filter(p -> !p.equals(current.permissions()))
-                .map(p -> mark(changed, "permissions", p)).orElse(current.permissions());
-        Optional<Instant> expiresAt = patch.expiresAt().map(e -> e.map(AgentService::millis))
-                .filter(e -> !e.equals(current.expiresAt())).map(e -> mark(changed, "expiresAt", e))
+        List<Permission> permissions = patch.permissions()
+                .filter(p -> !p.equals(current.permissions()))
+                .map(p -> mark(changed, "permissions", p))
+                .orElse(current.permissions());
+        Optional<Instant> expiresAt = patch.expiresAt()
+                .map(e -> e.map(AgentService::millis))
+                .filter(e -> !e.equals(current.expiresAt()))
+                .map(e -> mark(changed, "expiresAt", e))
                 .orElse(current.expiresAt());
-        Map<String, Object> metadata = patch.metadata().filter(m -> !m.equals(current.metadata()))
-                .map(m -> mark(changed, "metadata", m)).orElse(current.metadata());
-        Optional<Budget> budget = patch.budget().filter(b -> !b.equals(current.budget()))
-                .map(b -> mark(changed, "budget", b)).orElse(current.budget());
-        return new Agent(current.id(), current.ownerId(), current.tenantId(), name, current.type(),
-                current.storedStatus(), permissions, expiresAt, metadata, current.createdAt(), now, budget);
+        Map<String, Object> metadata = patch.metadata()
+                .filter(m -> !m.equals(current.metadata()))
+                .map(m -> mark(changed, "metadata", m))
+                .orElse(current.metadata());
+        Optional<Budget> budget = patch.budget()
+                .filter(b -> !b.equals(current.budget()))
+                .map(b -> mark(changed, "budget", b))
+                .orElse(current.budget());
+        return new Agent(
+                current.id(),
+                current.ownerId(),
+                current.tenantId(),
+                name,
+                current.type(),
+                current.storedStatus(),
+                permissions,
+                expiresAt,
+                metadata,
+                current.createdAt(),
+                now,
+                budget);
     }
 
     private static <T> T mark(List<String> changed, String field, T value) {
@@ -293,8 +382,19 @@ public final class AgentService {
     }
 
     private static Agent withStatus(Agent a, AgentStatus status, Instant now) {
-        return new Agent(a.id(), a.ownerId(), a.tenantId(), a.name(), a.type(), status, a.permissions(),
-                a.expiresAt(), a.metadata(), a.createdAt(), now, a.budget());
+        return new Agent(
+                a.id(),
+                a.ownerId(),
+                a.tenantId(),
+                a.name(),
+                a.type(),
+                status,
+                a.permissions(),
+                a.expiresAt(),
+                a.metadata(),
+                a.createdAt(),
+                now,
+                a.budget());
     }
 
     private static Agent touch(Agent a, Instant now) {
@@ -302,7 +402,9 @@ public final class AgentService {
     }
 
     private Agent visible(Principal caller, AgentId id) {
-        return repository.find(id).filter(agent -> AccessPolicy.mayActFor(caller, agent))
+        return repository
+                .find(id)
+                .filter(agent -> AccessPolicy.mayActFor(caller, agent))
                 .orElseThrow(AgentService::notFound);
     }
 

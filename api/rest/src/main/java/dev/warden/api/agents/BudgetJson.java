@@ -22,8 +22,7 @@ final class BudgetJson {
     /** Decimal places a budget may have (a millionth of a millionth of a dollar). */
     static final int MAX_SCALE = 12;
 
-    private BudgetJson() {
-    }
+    private BudgetJson() {}
 
     /** Field {@code budget} of {@code in}; empty when absent or null. */
     static Optional<Budget> parse(JsonInput in) {
@@ -36,11 +35,12 @@ final class BudgetJson {
             return Optional.empty();
         }
         JsonInput b = in.nested(object, "budget", FIELDS);
-        Optional<BigDecimal> max = b.optionalDecimal("maxCostUsd", BigDecimal.ZERO, MAX, MAX_SCALE)
-                .filter(v -> v.signum() > 0);
+        Optional<BigDecimal> max =
+                b.optionalDecimal("maxCostUsd", BigDecimal.ZERO, MAX, MAX_SCALE).filter(v -> v.signum() > 0);
         if (max.isEmpty() && b.isValid()) {
-            b.error("maxCostUsd", "is required: a number above 0 and at most 1000000000, at most "
-                    + MAX_SCALE + " decimal places");
+            b.error(
+                    "maxCostUsd",
+                    "is required: a number above 0 and at most 1000000000, at most " + MAX_SCALE + " decimal places");
         }
         Optional<BudgetPeriod> period = b.requiredEnum("period", BudgetPeriod.class);
         if (max.isEmpty() || period.isEmpty()) {
@@ -68,8 +68,10 @@ final class BudgetJson {
     static Budget fromStored(String json) {
         try {
             JsonNode node = Json.mapper().readTree(json);
-            return new Budget(node.get("maxCostUsd").decimalValue(),
-                    WireEnum.parse(BudgetPeriod.class, node.get("period").asText()).orElseThrow());
+            return new Budget(
+                    node.get("maxCostUsd").decimalValue(),
+                    WireEnum.parse(BudgetPeriod.class, node.get("period").asText())
+                            .orElseThrow());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

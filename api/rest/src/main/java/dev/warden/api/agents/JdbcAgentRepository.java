@@ -31,7 +31,7 @@ import java.util.Optional;
 
 /** {@link AgentRepository} on Postgres table {@code agents}, with events through the {@link EventOutbox}. */
 public final class JdbcAgentRepository implements AgentRepository {
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
     private static final String COLUMNS = "id, owner_id, tenant_id, name, type, status, permissions, expires_at, "
             + "metadata, created_at, updated_at, budget";
 
@@ -49,6 +49,7 @@ public final class JdbcAgentRepository implements AgentRepository {
             + " OR (? = 'revoked' AND status = 'revoked')"
             + " OR (? = 'expired' AND status <> 'revoked' AND expires_at <= ?)"
             + " OR (? IN ('active', 'suspended') AND status = ? AND (expires_at IS NULL OR expires_at > ?)))";
+
     static final String LIST = "SELECT " + COLUMNS + " FROM agents WHERE (?::text IS NULL OR owner_id = ?) "
             + "AND (?::text IS NULL OR tenant_id = ?) AND " + TYPE_AND_STATUS + " ORDER BY created_at, id LIMIT 10000";
     /** A tenant's agents, newest first, strictly after a position (keyset pagination). */
@@ -185,7 +186,9 @@ public final class JdbcAgentRepository implements AgentRepository {
                 return Optional.empty();
             }
             Outcome outcome = change.apply(current.get());
-            if (outcome.events().isEmpty() && outcome.agent().equals(current.get()) && outcome.newTokenHash().isEmpty()) {
+            if (outcome.events().isEmpty()
+                    && outcome.agent().equals(current.get())
+                    && outcome.newTokenHash().isEmpty()) {
                 return current;
             }
             write(conn, outcome);

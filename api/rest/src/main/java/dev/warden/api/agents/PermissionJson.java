@@ -27,8 +27,7 @@ public final class PermissionJson {
     private static final Set<String> FIELDS = Set.of("resource", "actions", "constraints");
     private static final Set<String> CONSTRAINT_FIELDS = Set.of("maxCallsPerHour");
 
-    private PermissionJson() {
-    }
+    private PermissionJson() {}
 
     /** Parses the permissions in {@code items} (the elements of field {@code field}), reporting to {@code in}. */
     public static List<Permission> parse(JsonInput in, String field, List<ObjectNode> items) {
@@ -45,7 +44,9 @@ public final class PermissionJson {
         resource.flatMap(ResourcePattern::problem).ifPresent(problem -> p.error("resource", problem));
         List<String> actions = actions(p);
         Constraints constraints = constraints(p);
-        if (resource.isEmpty() || actions.isEmpty() || ResourcePattern.problem(resource.get()).isPresent()) {
+        if (resource.isEmpty()
+                || actions.isEmpty()
+                || ResourcePattern.problem(resource.get()).isPresent()) {
             return Optional.empty();
         }
         return Optional.of(new Permission(resource.get(), actions, constraints));
@@ -68,10 +69,14 @@ public final class PermissionJson {
         Set<String> actions = new LinkedHashSet<>();
         for (int i = 0; i < raw.get().size(); i++) {
             JsonNode a = raw.get().get(i);
-            if (!a.isTextual() || a.textValue().isBlank() || a.textValue().length() > MAX_ACTION_LENGTH
+            if (!a.isTextual()
+                    || a.textValue().isBlank()
+                    || a.textValue().length() > MAX_ACTION_LENGTH
                     || !a.textValue().strip().equals(a.textValue())) {
-                p.error("actions[" + i + "]", "must be a non-blank name of at most " + MAX_ACTION_LENGTH
-                        + " characters without surrounding blanks");
+                p.error(
+                        "actions[" + i + "]",
+                        "must be a non-blank name of at most " + MAX_ACTION_LENGTH
+                                + " characters without surrounding blanks");
                 return List.of();
             }
             actions.add(a.textValue());
@@ -100,7 +105,9 @@ public final class PermissionJson {
             ObjectNode node = array.addObject().put("resource", permission.resource());
             ArrayNode actions = node.putArray("actions");
             permission.actions().forEach(actions::add);
-            permission.constraints().maxCallsPerHour()
+            permission
+                    .constraints()
+                    .maxCallsPerHour()
                     .ifPresent(max -> node.putObject("constraints").put("maxCallsPerHour", max));
         }
         return array;
@@ -113,7 +120,8 @@ public final class PermissionJson {
             List<String> actions = new ArrayList<>();
             node.get("actions").forEach(a -> actions.add(a.textValue()));
             JsonNode max = node.path("constraints").path("maxCallsPerHour");
-            Constraints constraints = max.isMissingNode() ? Constraints.NONE : Constraints.maxCallsPerHour(max.asLong());
+            Constraints constraints =
+                    max.isMissingNode() ? Constraints.NONE : Constraints.maxCallsPerHour(max.asLong());
             permissions.add(new Permission(node.get("resource").textValue(), actions, constraints));
         }
         return permissions;

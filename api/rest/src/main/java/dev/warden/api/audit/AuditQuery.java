@@ -10,9 +10,15 @@ import java.util.Optional;
  *
  * @param actions any of these actions (empty: any)
  */
-public record AuditQuery(Optional<String> agentId, Optional<String> userId, Optional<Instant> since,
-                         Optional<Instant> until, List<String> actions, Optional<AuditResult> result, int limit,
-                         int offset) {
+public record AuditQuery(
+        Optional<String> agentId,
+        Optional<String> userId,
+        Optional<Instant> since,
+        Optional<Instant> until,
+        List<String> actions,
+        Optional<AuditResult> result,
+        int limit,
+        int offset) {
     /** {@code limit} when the request gives none. */
     public static final int DEFAULT_LIMIT = 100;
     /** Largest {@code limit} accepted. */

@@ -40,16 +40,29 @@ import java.util.Optional;
  * to its end as it was when the read started ({@link AuditTopicEnd}).
  */
 public final class AuditRoutes implements DeclaredService {
-    static final List<String> CSV_HEADER = List.of("id", "agentId", "userId", "callerId", "action", "resource",
-            "parameters", "result", "reason", "durationMs", "tokensCost", "timestamp", "ip", "userAgent");
+    static final List<String> CSV_HEADER = List.of(
+            "id",
+            "agentId",
+            "userId",
+            "callerId",
+            "action",
+            "resource",
+            "parameters",
+            "result",
+            "reason",
+            "durationMs",
+            "tokensCost",
+            "timestamp",
+            "ip",
+            "userAgent");
 
     private final JdbcAuditReader reader;
     private final AuditTopicEnd written;
     private final SinkCounters counters;
     private final Duration readYourWritesTimeout;
 
-    public AuditRoutes(JdbcAuditReader reader, AuditTopicEnd written, SinkCounters counters,
-                       Duration readYourWritesTimeout) {
+    public AuditRoutes(
+            JdbcAuditReader reader, AuditTopicEnd written, SinkCounters counters, Duration readYourWritesTimeout) {
         this.reader = reader;
         this.written = written;
         this.counters = counters;
@@ -76,11 +89,12 @@ public final class AuditRoutes implements DeclaredService {
     private void export(ServerRequest req, ServerResponse res) {
         AuditScope scope = AuditScope.of(AuthFilter.principal(req));
         String format = Params.query(req, "format", f -> {
-            if (!f.equals("json") && !f.equals("csv")) {
-                throw new IllegalArgumentException("must be json or csv");
-            }
-            return f;
-        }).orElseThrow(() -> InvalidInputException.field("format", "is required (json or csv)"));
+                    if (!f.equals("json") && !f.equals("csv")) {
+                        throw new IllegalArgumentException("must be json or csv");
+                    }
+                    return f;
+                })
+                .orElseThrow(() -> InvalidInputException.field("format", "is required (json or csv)"));
         AuditQuery q = parse(req, false);
         reader.awaitWritten(written.lastOffsets(), readYourWritesTimeout);
         String filename = "warden-audit-" + q.since().map(Instant::toString).orElse("start") + "-"
@@ -134,18 +148,35 @@ public final class AuditRoutes implements DeclaredService {
         } catch (JsonProcessingException ex) {
             throw new UncheckedIOException(ex);
         }
-        return List.of(e.id(), e.agentId(), e.userId().orElse(""), e.callerId(), e.action(), e.resource(), parameters,
-                e.result().wireName(), e.reason().orElse(""), Double.toString(e.durationMs()),
-                Long.toString(e.tokensCost()), Json.timestamp(e.timestamp()), e.ip().orElse(""),
+        return List.of(
+                e.id(),
+                e.agentId(),
+                e.userId().orElse(""),
+                e.callerId(),
+                e.action(),
+                e.resource(),
+                parameters,
+                e.result().wireName(),
+                e.reason().orElse(""),
+                Double.toString(e.durationMs()),
+                Long.toString(e.tokensCost()),
+                Json.timestamp(e.timestamp()),
+                e.ip().orElse(""),
                 e.userAgent().orElse(""));
     }
 
     private void stats(ServerRequest req, ServerResponse res) {
         SinkCounters.Snapshot s = counters.snapshot();
-        Responses.json(res, Status.OK_200, Json.mapper().createObjectNode()
-                .put("AuditEmitted", s.auditEmitted()).put("AuditWritten", s.auditWritten())
-                .put("AuditDropped", s.auditDropped()).put("AuditFailed", s.auditFailed())
-                .put("AuditSinkFailed", s.auditSinkFailed()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                Json.mapper()
+                        .createObjectNode()
+                        .put("AuditEmitted", s.auditEmitted())
+                        .put("AuditWritten", s.auditWritten())
+                        .put("AuditDropped", s.auditDropped())
+                        .put("AuditFailed", s.auditFailed())
+                        .put("AuditSinkFailed", s.auditSinkFailed()));
     }
 
     static AuditQuery parse(ServerRequest req, boolean paged) {
@@ -153,12 +184,22 @@ public final class AuditRoutes implements DeclaredService {
         Optional<String> userId = Params.query(req, "userId", v -> Ids.require("userId", v));
         Optional<Instant> since = Params.queryInstant(req, "since");
         Optional<Instant> until = Params.queryInstant(req, "until");
-        List<String> actions = Params.query(req, "actions", v -> Arrays.stream(v.split(",")).map(String::strip)
-                .filter(s -> !s.isEmpty()).toList()).orElse(List.of());
+        List<String> actions = Params.query(
+                        req,
+                        "actions",
+                        v -> Arrays.stream(v.split(","))
+                                .map(String::strip)
+                                .filter(s -> !s.isEmpty())
+                                .toList())
+                .orElse(List.of());
         Optional<AuditResult> result = Params.queryEnum(req, "result", AuditResult.class);
-        int limit = paged ? Params.query(req, "limit", v -> bounded(v, 1, AuditQuery.MAX_LIMIT))
-                .orElse(AuditQuery.DEFAULT_LIMIT) : Integer.MAX_VALUE;
-        int offset = paged ? Params.query(req, "offset", v -> bounded(v, 0, 1_000_000)).orElse(0) : 0;
+        int limit = paged
+                ? Params.query(req, "limit", v -> bounded(v, 1, AuditQuery.MAX_LIMIT))
+                        .orElse(AuditQuery.DEFAULT_LIMIT)
+                : Integer.MAX_VALUE;
+        int offset = paged
+                ? Params.query(req, "offset", v -> bounded(v, 0, 1_000_000)).orElse(0)
+                : 0;
         if (since.isPresent() && until.isPresent() && !since.get().isBefore(until.get())) {
             throw InvalidInputException.field("until", "must be after since");
         }

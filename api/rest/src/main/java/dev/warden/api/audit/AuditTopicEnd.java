@@ -41,8 +41,8 @@ public final class AuditTopicEnd {
         try {
             Map<TopicPartition, OffsetSpec> ask = new HashMap<>();
             partitions().forEach(p -> ask.put(p, OffsetSpec.latest()));
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(ask).all()
-                    .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+                    admin.listOffsets(ask).all().get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             Map<Integer, Long> last = new HashMap<>();
             ends.forEach((partition, end) -> {
                 if (end.offset() > 0) {
@@ -62,9 +62,15 @@ public final class AuditTopicEnd {
 
     private List<TopicPartition> partitions() throws ExecutionException, InterruptedException, TimeoutException {
         if (partitions.isEmpty()) {
-            partitions = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic).partitions().stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            partitions = admin
+                    .describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(topic)
+                    .partitions()
+                    .stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
         }
         return partitions;
     }

@@ -35,13 +35,16 @@ final class CsvWriter {
             return value;
         }
         char first = value.charAt(0);
-        boolean formula = first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' || first == '\r';
+        boolean formula =
+                first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' || first == '\r';
         return formula ? "'" + value : value;
     }
 
     private void field(String raw) throws IOException {
         String value = neutralised(raw);
-        boolean quote = value.indexOf(',') >= 0 || value.indexOf('"') >= 0 || value.indexOf('\n') >= 0
+        boolean quote = value.indexOf(',') >= 0
+                || value.indexOf('"') >= 0
+                || value.indexOf('\n') >= 0
                 || value.indexOf('\r') >= 0;
         if (!quote) {
             out.write(value);

@@ -27,8 +27,9 @@ public final class JdbcAuditReader {
             + " AND (?::text IS NULL OR agent_id = ?) AND (?::text IS NULL OR user_id = ?)"
             + " AND (?::timestamptz IS NULL OR ts >= ?) AND (?::timestamptz IS NULL OR ts < ?)"
             + " AND (cardinality(?::text[]) = 0 OR action = ANY(?::text[])) AND (?::text IS NULL OR result = ?)";
-    static final String QUERY = "SELECT " + COLUMNS + " FROM audit_events" + WHERE
-            + " ORDER BY ts DESC, id DESC LIMIT ? OFFSET ?";
+
+    static final String QUERY =
+            "SELECT " + COLUMNS + " FROM audit_events" + WHERE + " ORDER BY ts DESC, id DESC LIMIT ? OFFSET ?";
     static final String EXPORT = "SELECT " + COLUMNS + " FROM audit_events" + WHERE + " ORDER BY ts, id";
     static final String OFFSETS = "SELECT partition, next_offset FROM sink_offsets WHERE sink = '"
             + SinkNames.POSTGRES_AUDIT + "' AND topic = ?";
@@ -51,7 +52,8 @@ public final class JdbcAuditReader {
                 List<AuditEntry> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        StoredRows.read("audit_events", "id", rs, AuditRows::entry).ifPresent(out::add);
+                        StoredRows.read("audit_events", "id", rs, AuditRows::entry)
+                                .ifPresent(out::add);
                     }
                 }
                 return out;
@@ -68,7 +70,8 @@ public final class JdbcAuditReader {
                 bind(conn, ps, scope, q);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        StoredRows.read("audit_events", "id", rs, AuditRows::entry).ifPresent(sink);
+                        StoredRows.read("audit_events", "id", rs, AuditRows::entry)
+                                .ifPresent(sink);
                     }
                 }
             } finally {
@@ -90,8 +93,8 @@ public final class JdbcAuditReader {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             Map<Integer, Long> stored = storedOffsets();
-            boolean caughtUp = acknowledged.entrySet().stream()
-                    .allMatch(e -> stored.getOrDefault(e.getKey(), 0L) > e.getValue());
+            boolean caughtUp =
+                    acknowledged.entrySet().stream().allMatch(e -> stored.getOrDefault(e.getKey(), 0L) > e.getValue());
             if (caughtUp) {
                 return;
             }

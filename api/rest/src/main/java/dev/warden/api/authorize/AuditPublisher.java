@@ -1,8 +1,8 @@
 package dev.warden.api.authorize;
 
 import dev.warden.api.errors.UnavailableException;
-import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.api.kafka.KafkaClients;
+import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.sinks.runtime.SinkCounters;
@@ -74,10 +74,12 @@ public final class AuditPublisher {
      * @throws UnavailableException when Kafka does not acknowledge in time
      */
     public RecordMetadata publish(AuditEntry entry) {
-        Span span = tracer.spanBuilder("warden.audit publish").setSpanKind(SpanKind.PRODUCER).startSpan();
+        Span span = tracer.spanBuilder("warden.audit publish")
+                .setSpanKind(SpanKind.PRODUCER)
+                .startSpan();
         try (Scope ignored = span.makeCurrent()) {
-            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, entry.agentId(),
-                    AuditEntryCodec.encode(entry));
+            ProducerRecord<String, byte[]> record =
+                    new ProducerRecord<>(topic, entry.agentId(), AuditEntryCodec.encode(entry));
             TraceHeaders.inject(Context.current(), record.headers());
             RecordMetadata acked = producer.send(record).get();
             counters.emitted();

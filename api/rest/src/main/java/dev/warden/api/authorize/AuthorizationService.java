@@ -10,8 +10,8 @@ import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.engine.ConstrainedStep;
 import dev.warden.authorizer.engine.DecisionReason;
 import dev.warden.authorizer.engine.DecisionRules;
-import dev.warden.authorizer.engine.HourWindow;
 import dev.warden.authorizer.engine.EffectiveGrant;
+import dev.warden.authorizer.engine.HourWindow;
 import dev.warden.authorizer.quota.QuotaReply;
 import dev.warden.authorizer.quota.QuotaRequest;
 import dev.warden.pipeline.contract.AuditEntry;
@@ -38,8 +38,12 @@ public final class AuthorizationService {
     private final InstantSource clock;
     private final DecisionMeters meters;
 
-    public AuthorizationService(PolicyResolver resolver, QuotaClient quota, AuditPublisher audit, InstantSource clock,
-                                DecisionMeters meters) {
+    public AuthorizationService(
+            PolicyResolver resolver,
+            QuotaClient quota,
+            AuditPublisher audit,
+            InstantSource clock,
+            DecisionMeters meters) {
         this.resolver = resolver;
         this.quota = quota;
         this.audit = audit;
@@ -48,18 +52,21 @@ public final class AuthorizationService {
     }
 
     /** A check to decide. */
-    public record Request(AgentId agentId, String action, String resource, Map<String, Object> arguments,
-                          Optional<String> ip, Optional<String> userAgent) {
-    }
+    public record Request(
+            AgentId agentId,
+            String action,
+            String resource,
+            Map<String, Object> arguments,
+            Optional<String> ip,
+            Optional<String> userAgent) {}
 
     /**
      * The answer.
      *
      * @param retryAfterSeconds for {@code RATE_LIMITED}, seconds until the hourly budget resets
      */
-    public record Decision(boolean allowed, Optional<DecisionReason> reason, String auditId,
-                           Optional<Long> retryAfterSeconds) {
-    }
+    public record Decision(
+            boolean allowed, Optional<DecisionReason> reason, String auditId, Optional<Long> retryAfterSeconds) {}
 
     /** Decides and audits one call. */
     public Decision decide(Principal caller, Request request) {
@@ -73,12 +80,27 @@ public final class AuthorizationService {
         String auditId = Ids.mint("aud");
         long decided = System.nanoTime();
         double durationMs = (decided - started) / 1_000_000.0;
-        audit.publish(new AuditEntry(auditId, request.agentId().value(),
-                resolved.agent().map(a -> a.ownerId().value()), caller.subjectId(), request.action(),
-                request.resource(), Redactor.redact(request.arguments()), outcome.result(),
-                outcome.reason().map(Enum::name), durationMs, 0, now, request.ip(), request.userAgent()));
-        meters.decided(outcome.result(), outcome.reason(), decided - started - outcome.quotaNanos(),
-                outcome.quotaNanos(), System.nanoTime() - decided);
+        audit.publish(new AuditEntry(
+                auditId,
+                request.agentId().value(),
+                resolved.agent().map(a -> a.ownerId().value()),
+                caller.subjectId(),
+                request.action(),
+                request.resource(),
+                Redactor.redact(request.arguments()),
+                outcome.result(),
+                outcome.reason().map(Enum::name),
+                durationMs,
+                0,
+                now,
+                request.ip(),
+                request.userAgent()));
+        meters.decided(
+                outcome.result(),
+                outcome.reason(),
+                decided - started - outcome.quotaNanos(),
+                outcome.quotaNanos(),
+                System.nanoTime() - decided);
         return new Decision(outcome.result() == AuditResult.ALLOWED, outcome.reason(), auditId, outcome.retryAfter());
     }
 
@@ -103,7 +125,10 @@ public final class AuthorizationService {
             }
         }
         long retryAfter = HourWindow.secondsUntilNextHour(now);
-        return new Outcome(AuditResult.RATE_LIMITED, Optional.of(DecisionReason.RATE_LIMITED), Optional.of(retryAfter),
+        return new Outcome(
+                AuditResult.RATE_LIMITED,
+                Optional.of(DecisionReason.RATE_LIMITED),
+                Optional.of(retryAfter),
                 System.nanoTime() - asked);
     }
 
@@ -112,8 +137,12 @@ public final class AuthorizationService {
         // Every chain through a counter shares the topmost constrained grant above it: keying by that
         // grant's counter puts all counters a request touches on one partition, with one owner.
         String partitionKey = steps.getLast().counterKey();
-        return quota.consume(partitionKey, hour, steps.stream()
-                .map(s -> new QuotaRequest.Step(s.counterKey(), s.maxCallsPerHour())).toList());
+        return quota.consume(
+                partitionKey,
+                hour,
+                steps.stream()
+                        .map(s -> new QuotaRequest.Step(s.counterKey(), s.maxCallsPerHour()))
+                        .toList());
     }
 
     private static void requireMayAsk(Principal caller, AgentId agentId, Optional<Agent> agent) {
@@ -123,8 +152,8 @@ public final class AuthorizationService {
     }
 
     /** A decision, and the time spent asking the quota owner for it (0 when it was not asked). */
-    private record Outcome(AuditResult result, Optional<DecisionReason> reason, Optional<Long> retryAfter,
-                           long quotaNanos) {
+    private record Outcome(
+            AuditResult result, Optional<DecisionReason> reason, Optional<Long> retryAfter, long quotaNanos) {
         static final Outcome ALLOW = new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty(), 0);
 
         static Outcome deny(DecisionReason reason) {

@@ -18,18 +18,27 @@ import java.util.concurrent.TimeUnit;
  * additions. Thread-safe.
  */
 public final class DecisionMeters {
-    private static final Duration[] BUCKETS = {Duration.ofNanos(100_000), Duration.ofNanos(250_000),
-            Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
-            Duration.ofMillis(250), Duration.ofMillis(1000)};
+    private static final Duration[] BUCKETS = {
+        Duration.ofNanos(100_000),
+        Duration.ofNanos(250_000),
+        Duration.ofNanos(500_000),
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(1000)
+    };
 
     private final MeterRegistry registry;
     private final Timer policy;
     private final Timer quota;
     private final Timer audit;
     /** By result, then by reason ({@code [0]}: none, {@code [1 + ordinal]}); filled as combinations occur. */
-    private final Counter[][] decisions =
-            new Counter[AuditResult.values().length][DecisionReason.values().length + 1];
+    private final Counter[][] decisions = new Counter[AuditResult.values().length][DecisionReason.values().length + 1];
 
     public DecisionMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -44,14 +53,19 @@ public final class DecisionMeters {
     }
 
     /** One decision with the time of its phases ({@code quotaNanos} 0 when the quota owner was not asked). */
-    void decided(AuditResult result, Optional<DecisionReason> reason, long policyNanos, long quotaNanos,
-                 long auditNanos) {
+    void decided(
+            AuditResult result, Optional<DecisionReason> reason, long policyNanos, long quotaNanos, long auditNanos) {
         int why = reason.map(r -> r.ordinal() + 1).orElse(0);
         Counter counter = decisions[result.ordinal()][why];
         if (counter == null) {
             // A race registers the same meter twice, which the registry answers with the one it has.
-            counter = Counter.builder("warden.decisions").description("Authorization decisions, by result and reason.")
-                    .tags("result", result.wireName(), "reason", reason.map(Enum::name).orElse("NONE"))
+            counter = Counter.builder("warden.decisions")
+                    .description("Authorization decisions, by result and reason.")
+                    .tags(
+                            "result",
+                            result.wireName(),
+                            "reason",
+                            reason.map(Enum::name).orElse("NONE"))
                     .register(registry);
             decisions[result.ordinal()][why] = counter;
         }
@@ -66,6 +80,8 @@ public final class DecisionMeters {
     private Timer phase(String name) {
         return Timer.builder("warden.authorize.phase")
                 .description("Time of each phase of POST /authorize: policy, quota round trip, audit acknowledgement.")
-                .tag("phase", name).serviceLevelObjectives(BUCKETS).register(registry);
+                .tag("phase", name)
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry);
     }
 }

@@ -19,8 +19,7 @@ public final class DecisionRequests {
     private static final Set<String> CONTEXT_FIELDS = Set.of("ip", "userAgent");
     private static final int MAX_ARGUMENTS_BYTES = 64 * 1024;
 
-    private DecisionRequests() {
-    }
+    private DecisionRequests() {}
 
     /**
      * The request {@code body} asks for.
@@ -33,7 +32,8 @@ public final class DecisionRequests {
         Optional<String> action = in.requiredString("action", 128);
         Optional<String> resource = in.requiredString("resource", ResourcePattern.MAX_LENGTH);
         resource.flatMap(ResourcePattern::resourceProblem).ifPresent(p -> in.error("resource", p));
-        Map<String, Object> arguments = in.optionalObject("arguments", MAX_ARGUMENTS_BYTES).orElse(Map.of());
+        Map<String, Object> arguments =
+                in.optionalObject("arguments", MAX_ARGUMENTS_BYTES).orElse(Map.of());
         Optional<String> ip = Optional.empty();
         Optional<String> userAgent = Optional.empty();
         Optional<JsonNode> context = in.raw("context");
@@ -47,7 +47,7 @@ public final class DecisionRequests {
             }
         }
         in.validate();
-        return new AuthorizationService.Request(agentId.orElseThrow(), action.orElseThrow(), resource.orElseThrow(),
-                arguments, ip, userAgent);
+        return new AuthorizationService.Request(
+                agentId.orElseThrow(), action.orElseThrow(), resource.orElseThrow(), arguments, ip, userAgent);
     }
 }

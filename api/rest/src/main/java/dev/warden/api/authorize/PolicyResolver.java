@@ -42,8 +42,7 @@ public final class PolicyResolver {
      * @param agent      empty when there is no such agent
      * @param validUntil the earliest expiry among the delegations and sources involved
      */
-    public record Resolved(Optional<Agent> agent, CompiledPolicy policy, Instant validUntil) {
-    }
+    public record Resolved(Optional<Agent> agent, CompiledPolicy policy, Instant validUntil) {}
 
     /** The (possibly cached) resolution of {@code id} at the current time. */
     public Resolved resolve(AgentId id) {

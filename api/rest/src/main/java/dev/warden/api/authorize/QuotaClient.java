@@ -48,7 +48,8 @@ public final class QuotaClient implements AutoCloseable {
     private final Map<String, CompletableFuture<QuotaReply>> pending = new ConcurrentHashMap<>();
     private final ConsumerLoop<String, QuotaReply> replies;
 
-    public QuotaClient(String bootstrap, String requestsTopic, String repliesTopic, String instanceId, Duration timeout) {
+    public QuotaClient(
+            String bootstrap, String requestsTopic, String repliesTopic, String instanceId, Duration timeout) {
         this.requestsTopic = requestsTopic;
         this.instanceId = instanceId;
         this.timeout = timeout;
@@ -59,7 +60,8 @@ public final class QuotaClient implements AutoCloseable {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), QuotaSerdes.requests().serializer());
+        this.producer = new KafkaProducer<>(
+                p, new StringSerializer(), QuotaSerdes.requests().serializer());
         Properties c = new Properties();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, instanceId + "-quota-replies");
@@ -68,10 +70,11 @@ public final class QuotaClient implements AutoCloseable {
         // fetch.min.bytes is 1: the broker answers a fetch as soon as a reply is there, so a long wait costs no
         // latency, while a 10 ms wait made every idle instance send 100 fetches a second.
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
-        KafkaConsumer<String, QuotaReply> consumer =
-                new KafkaConsumer<>(c, new StringDeserializer(), QuotaSerdes.replies().deserializer());
+        KafkaConsumer<String, QuotaReply> consumer = new KafkaConsumer<>(
+                c, new StringDeserializer(), QuotaSerdes.replies().deserializer());
         int partitions = producer.partitionsFor(repliesTopic).size();
-        TopicPartition mine = new TopicPartition(repliesTopic,
+        TopicPartition mine = new TopicPartition(
+                repliesTopic,
                 Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % partitions);
         this.replies = new ConsumerLoop<>("warden-quota-replies", consumer, Duration.ofMillis(200), new Replies(mine));
         replies.start();
@@ -90,8 +93,8 @@ public final class QuotaClient implements AutoCloseable {
         CompletableFuture<QuotaReply> reply = new CompletableFuture<>();
         pending.put(requestId, reply);
         try {
-            ProducerRecord<String, QuotaRequest> record = new ProducerRecord<>(requestsTopic, partitionKey,
-                    new QuotaRequest(requestId, instanceId, hour, steps));
+            ProducerRecord<String, QuotaRequest> record = new ProducerRecord<>(
+                    requestsTopic, partitionKey, new QuotaRequest(requestId, instanceId, hour, steps));
             TraceHeaders.inject(Context.current(), record.headers());
             producer.send(record);
             return reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -147,7 +150,8 @@ public final class QuotaClient implements AutoCloseable {
     }
 
     private static UnavailableException unavailable() {
-        return new UnavailableException("the quota service is unavailable; no decision was made", Duration.ofSeconds(1));
+        return new UnavailableException(
+                "the quota service is unavailable; no decision was made", Duration.ofSeconds(1));
     }
 
     /** The state of this consumer's loop, for health. */

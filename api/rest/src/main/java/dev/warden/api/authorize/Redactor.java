@@ -16,13 +16,24 @@ public final class Redactor {
     /** The replacement text. */
     public static final String REDACTED = "[REDACTED]";
     /** Fragments that make a key secret-like wherever they appear. */
-    public static final Set<String> CONTAINS = Set.of("password", "passwd", "passphrase", "secret", "token",
-            "apikey", "authorization", "credential", "privatekey", "cookie", "session", "signature", "bearer");
+    public static final Set<String> CONTAINS = Set.of(
+            "password",
+            "passwd",
+            "passphrase",
+            "secret",
+            "token",
+            "apikey",
+            "authorization",
+            "credential",
+            "privatekey",
+            "cookie",
+            "session",
+            "signature",
+            "bearer");
     /** Whole keys that are secret-like. */
     public static final Set<String> EXACT = Set.of("code", "otp", "pin", "pwd", "auth", "key", "cvv", "ssn");
 
-    private Redactor() {
-    }
+    private Redactor() {}
 
     /** A copy of {@code arguments} with secret-like values redacted. */
     public static Map<String, Object> redact(Map<String, Object> arguments) {
@@ -33,7 +44,8 @@ public final class Redactor {
 
     /** True when {@code key} names a secret. */
     public static boolean isSecret(String key) {
-        String k = key.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "").replace(".", "");
+        String k =
+                key.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "").replace(".", "");
         return EXACT.contains(k) || CONTAINS.stream().anyMatch(k::contains);
     }
 

@@ -32,8 +32,9 @@ public final class OpenApiRoutes implements DeclaredService {
 
     /** The token endpoints, whose form's {@code grant_type} enum is the server's grant types. */
     static final List<String> TOKEN_PATHS = List.of("/mcp/token", "/oauth/token");
-    private static final String GRANT_TYPE_ENUM = "/post/requestBody/content/application~1x-www-form-urlencoded/schema"
-            + "/properties/grant_type/enum";
+
+    private static final String GRANT_TYPE_ENUM =
+            "/post/requestBody/content/application~1x-www-form-urlencoded/schema" + "/properties/grant_type/enum";
 
     /**
      * Reads the document from the classpath.
@@ -52,7 +53,8 @@ public final class OpenApiRoutes implements DeclaredService {
             boolean same = true;
             for (String path : TOKEN_PATHS) {
                 JsonNode values = doc.path("paths").path(path).at(GRANT_TYPE_ENUM);
-                same &= values.isArray() && Json.mapper().convertValue(values, List.class).equals(grantTypes);
+                same &= values.isArray()
+                        && Json.mapper().convertValue(values, List.class).equals(grantTypes);
             }
             if (same) {
                 return document;

@@ -57,8 +57,8 @@ public final class CostRoutes implements DeclaredService {
             in.error("costUsd", "is required: a number from 0 to 1000000");
         }
         in.validate();
-        Map<String, Object> record = costs.record(caller, id, new CostService.NewCost(tool.orElseThrow(), inputTokens,
-                outputTokens, cost.orElseThrow()));
+        Map<String, Object> record = costs.record(
+                caller, id, new CostService.NewCost(tool.orElseThrow(), inputTokens, outputTokens, cost.orElseThrow()));
         ObjectNode body = Json.mapper().valueToTree(record);
         Responses.json(res, Status.CREATED_201, body);
     }

@@ -28,8 +28,7 @@ import java.util.Optional;
  */
 public final class CostService {
     /** A cost as asked for. */
-    public record NewCost(String tool, long inputTokens, long outputTokens, BigDecimal costUsd) {
-    }
+    public record NewCost(String tool, long inputTokens, long outputTokens, BigDecimal costUsd) {}
 
     private final AgentRepository agents;
     private final Database db;
@@ -49,7 +48,8 @@ public final class CostService {
      * @throws NotFoundException {@code agent_not_found} for an agent the caller may not act for
      */
     public Map<String, Object> record(Principal caller, AgentId id, NewCost cost) {
-        Agent agent = agents.find(id).filter(a -> AccessPolicy.mayActFor(caller, a))
+        Agent agent = agents.find(id)
+                .filter(a -> AccessPolicy.mayActFor(caller, a))
                 .orElseThrow(() -> new NotFoundException(ErrorCode.AGENT_NOT_FOUND, "no such agent"));
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Map<String, Object> record = new LinkedHashMap<>();
@@ -63,8 +63,12 @@ public final class CostService {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("cost", record);
         data.put("actor", Map.of("id", caller.subjectId()));
-        StreamEvent.Draft event = new StreamEvent.Draft(EventType.COST_RECORDED, now, data,
-                Optional.of(agent.id().value()), Optional.of(agent.ownerId().value()));
+        StreamEvent.Draft event = new StreamEvent.Draft(
+                EventType.COST_RECORDED,
+                now,
+                data,
+                Optional.of(agent.id().value()),
+                Optional.of(agent.ownerId().value()));
         db.inTransaction(conn -> {
             EventOutbox.append(conn, event);
             return null;

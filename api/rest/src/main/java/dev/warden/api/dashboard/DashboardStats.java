@@ -50,25 +50,32 @@ public final class DashboardStats {
         Map<String, DecisionCounts> last24h = view.perAgent(hour - 23, hour, include);
         DecisionCounts day = last24h.values().stream().reduce(DecisionCounts.ZERO, DecisionCounts::plus);
 
-        ObjectNode body = Json.mapper().createObjectNode()
+        ObjectNode body = Json.mapper()
+                .createObjectNode()
                 .put("totalAgents", counts.total())
                 .put("activeAgents", counts.active())
                 .put("totalAuditEntries", view.total(include).calls())
                 .put("denialRateLast24h", denialRate(day));
         ArrayNode top = body.putArray("topAgentsByCallCount");
         last24h.entrySet().stream()
-                .sorted(Comparator.<Map.Entry<String, DecisionCounts>>comparingLong(e -> -e.getValue().calls())
+                .sorted(Comparator.<Map.Entry<String, DecisionCounts>>comparingLong(
+                                e -> -e.getValue().calls())
                         .thenComparing(Map.Entry::getKey))
                 .limit(TOP)
-                .forEach(e -> top.addObject().put("agentId", e.getKey())
+                .forEach(e -> top.addObject()
+                        .put("agentId", e.getKey())
                         .put("name", name(e.getKey()))
                         .put("callCount", e.getValue().calls()));
         return body;
     }
 
     private Predicate<String> ownedBy(UserId owner) {
-        Set<String> ids = agents.list(new AgentRepository.Filter(Optional.of(owner), Optional.empty(), Optional.empty(),
-                Optional.empty(), clock.instant())).stream().map(a -> a.id().value()).collect(Collectors.toSet());
+        Set<String> ids = agents
+                .list(new AgentRepository.Filter(
+                        Optional.of(owner), Optional.empty(), Optional.empty(), Optional.empty(), clock.instant()))
+                .stream()
+                .map(a -> a.id().value())
+                .collect(Collectors.toSet());
         return ids::contains;
     }
 
@@ -84,7 +91,8 @@ public final class DashboardStats {
         if (counts.calls() == 0) {
             return 0.0;
         }
-        return BigDecimal.valueOf(counts.denied() * 100.0 / counts.calls()).setScale(2, RoundingMode.HALF_UP)
+        return BigDecimal.valueOf(counts.denied() * 100.0 / counts.calls())
+                .setScale(2, RoundingMode.HALF_UP)
                 .doubleValue();
     }
 }

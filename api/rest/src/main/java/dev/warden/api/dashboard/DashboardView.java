@@ -33,12 +33,18 @@ public final class DashboardView implements AutoCloseable {
     public DashboardView(String bootstrap, String hourlyTopic, String totalsTopic, String clientId) {
         this.hourlyTopic = hourlyTopic;
         this.totalsTopic = totalsTopic;
-        KafkaConsumer<String, DecisionCounts> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.CLIENT_ID_CONFIG, clientId,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new StringDeserializer(), DecisionCounts.serde().deserializer());
+        KafkaConsumer<String, DecisionCounts> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        clientId,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new StringDeserializer(),
+                DecisionCounts.serde().deserializer());
         this.loop = new ConsumerLoop<>("warden-dashboard-view", consumer, Duration.ofMillis(200), new Follow());
     }
 
@@ -82,7 +88,8 @@ public final class DashboardView implements AutoCloseable {
     private final class Follow implements ConsumerLoop.Handler<String, DecisionCounts> {
         @Override
         public void start(Consumer<String, DecisionCounts> consumer) {
-            List<TopicPartition> partitions = List.of(new TopicPartition(hourlyTopic, 0), new TopicPartition(totalsTopic, 0));
+            List<TopicPartition> partitions =
+                    List.of(new TopicPartition(hourlyTopic, 0), new TopicPartition(totalsTopic, 0));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
         }
@@ -108,7 +115,8 @@ public final class DashboardView implements AutoCloseable {
         }
         try {
             long hour = Long.parseLong(record.key().substring(0, bar));
-            hours.computeIfAbsent(hour, h -> new ConcurrentHashMap<>()).put(record.key().substring(bar + 1), record.value());
+            hours.computeIfAbsent(hour, h -> new ConcurrentHashMap<>())
+                    .put(record.key().substring(bar + 1), record.value());
         } catch (NumberFormatException e) {
             LOG.fine("skipping dashboard key " + record.key());
         }

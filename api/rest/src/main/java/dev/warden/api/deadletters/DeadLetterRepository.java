@@ -15,9 +15,16 @@ public final class DeadLetterRepository {
             + "failed_at FROM sink_dead_letters WHERE (?::text IS NULL OR sink = ?) ORDER BY id DESC LIMIT ?";
 
     /** One record a sink refused: where it was, its bytes (key and value may be absent), and why. */
-    public record StoredDeadLetter(long id, String sink, String topic, int partition, long offset,
-                                   Optional<byte[]> key, Optional<byte[]> value, String error, Instant failedAt) {
-    }
+    public record StoredDeadLetter(
+            long id,
+            String sink,
+            String topic,
+            int partition,
+            long offset,
+            Optional<byte[]> key,
+            Optional<byte[]> value,
+            String error,
+            Instant failedAt) {}
 
     private final Database db;
 
@@ -35,10 +42,15 @@ public final class DeadLetterRepository {
                 List<StoredDeadLetter> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new StoredDeadLetter(rs.getLong("id"), rs.getString("sink"), rs.getString("topic"),
-                                rs.getInt("partition"), rs.getLong("record_offset"),
+                        out.add(new StoredDeadLetter(
+                                rs.getLong("id"),
+                                rs.getString("sink"),
+                                rs.getString("topic"),
+                                rs.getInt("partition"),
+                                rs.getLong("record_offset"),
                                 Optional.ofNullable(rs.getBytes("record_key")),
-                                Optional.ofNullable(rs.getBytes("record_value")), rs.getString("error"),
+                                Optional.ofNullable(rs.getBytes("record_value")),
+                                rs.getString("error"),
                                 Sql.requiredInstant(rs, "failed_at")));
                     }
                 }

@@ -43,15 +43,20 @@ public final class DeadLetterRoutes implements DeclaredService {
     }
 
     private static ObjectNode render(DeadLetterRepository.StoredDeadLetter d) {
-        ObjectNode node = Json.mapper().createObjectNode()
+        ObjectNode node = Json.mapper()
+                .createObjectNode()
                 .put("id", Long.toString(d.id()))
                 .put("sink", d.sink())
                 .put("topic", d.topic())
                 .put("partition", d.partition())
                 .put("offset", d.offset());
         node.put("key", d.key().map(k -> new String(k, StandardCharsets.UTF_8)).orElse(null));
-        node.put("value", d.value().map(v -> new String(v, StandardCharsets.UTF_8)).orElse(null));
-        node.put("valueBase64", d.value().map(v -> Base64.getEncoder().encodeToString(v)).orElse(null));
+        node.put(
+                "value",
+                d.value().map(v -> new String(v, StandardCharsets.UTF_8)).orElse(null));
+        node.put(
+                "valueBase64",
+                d.value().map(v -> Base64.getEncoder().encodeToString(v)).orElse(null));
         node.put("error", d.error());
         node.put("failedAt", Json.timestamp(d.failedAt()));
         return node;

@@ -17,17 +17,18 @@ import java.util.Set;
 
 /** JSON forms of delegations (SPEC: Delegation) and of the create request. */
 public final class DelegationJson {
-    private static final Set<String> CREATE_FIELDS = Set.of("fromAgent", "toAgent", "permissions", "expiresAt", "maxDepth");
+    private static final Set<String> CREATE_FIELDS =
+            Set.of("fromAgent", "toAgent", "permissions", "expiresAt", "maxDepth");
 
-    private DelegationJson() {
-    }
+    private DelegationJson() {}
 
     static DelegationService.NewDelegation parseCreate(ObjectNode body) {
         JsonInput in = JsonInput.of(body, CREATE_FIELDS);
         Optional<AgentId> from = in.requiredValue("fromAgent", Ids.MAX_LENGTH, AgentId::of);
         Optional<AgentId> to = in.requiredValue("toAgent", Ids.MAX_LENGTH, AgentId::of);
         List<Permission> permissions = in.requiredObjectArray("permissions", PermissionJson.MAX_PERMISSIONS)
-                .map(items -> PermissionJson.parse(in, "permissions", items)).orElse(List.of());
+                .map(items -> PermissionJson.parse(in, "permissions", items))
+                .orElse(List.of());
         if (in.raw("permissions").map(p -> p.isArray() && p.isEmpty()).orElse(false)) {
             in.error("permissions", "must not be empty");
         }
@@ -35,11 +36,13 @@ public final class DelegationJson {
         int maxDepth = (int) in.optionalLong("maxDepth", 1, DelegationService.MAX_DEPTH_LIMIT)
                 .orElse(DelegationService.DEFAULT_MAX_DEPTH);
         in.validate();
-        return new DelegationService.NewDelegation(from.orElseThrow(), to.orElseThrow(), permissions, expiresAt, maxDepth);
+        return new DelegationService.NewDelegation(
+                from.orElseThrow(), to.orElseThrow(), permissions, expiresAt, maxDepth);
     }
 
     public static ObjectNode render(Delegation d) {
-        ObjectNode node = Json.mapper().createObjectNode()
+        ObjectNode node = Json.mapper()
+                .createObjectNode()
                 .put("id", d.id().value())
                 .put("fromAgent", d.fromAgent().value())
                 .put("toAgent", d.toAgent().value());

@@ -43,8 +43,7 @@ public interface DelegationRepository extends PolicyResolver.IncomingDelegations
      *
      * @return the delegations this call revoked (already revoked ones are left alone)
      */
-    List<Delegation> revokeCascade(Scope scope, String reason, Instant at,
-                                   Function<List<Delegation>, Records> records);
+    List<Delegation> revokeCascade(Scope scope, String reason, Instant at, Function<List<Delegation>, Records> records);
 
     /** What a revocation writes with it: its events and, for an administrative action, its audit entry. */
     record Records(List<StreamEvent.Draft> events, List<AuditEntry> audit) {
@@ -57,11 +56,9 @@ public interface DelegationRepository extends PolicyResolver.IncomingDelegations
     /** Which delegations a cascade starts from. */
     sealed interface Scope {
         /** One delegation. */
-        record One(DelegationId id) implements Scope {
-        }
+        record One(DelegationId id) implements Scope {}
 
         /** Every delegation whose source is the agent. */
-        record FromAgent(AgentId agent) implements Scope {
-        }
+        record FromAgent(AgentId agent) implements Scope {}
     }
 }

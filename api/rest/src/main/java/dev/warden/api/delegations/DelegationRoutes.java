@@ -32,15 +32,21 @@ public final class DelegationRoutes implements DeclaredService {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        DelegationService.NewDelegation request = DelegationJson.parseCreate(RequestReader.readObject(req, maxBodyBytes));
+        DelegationService.NewDelegation request =
+                DelegationJson.parseCreate(RequestReader.readObject(req, maxBodyBytes));
         Delegation created = delegations.create(AuthFilter.principal(req), request);
         res.header("Location", "/delegations/" + created.id());
         Responses.json(res, Status.CREATED_201, DelegationJson.render(created));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200, DelegationJson.renderAll(delegations.list(AuthFilter.principal(req),
-                Params.query(req, "fromAgent", AgentId::of), Params.query(req, "toAgent", AgentId::of))));
+        Responses.json(
+                res,
+                Status.OK_200,
+                DelegationJson.renderAll(delegations.list(
+                        AuthFilter.principal(req),
+                        Params.query(req, "fromAgent", AgentId::of),
+                        Params.query(req, "toAgent", AgentId::of))));
     }
 
     private void revoke(ServerRequest req, ServerResponse res) {

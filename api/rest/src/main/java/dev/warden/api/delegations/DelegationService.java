@@ -57,8 +57,12 @@ public final class DelegationService {
     private final EventOutbox outbox;
     private final InstantSource clock;
 
-    public DelegationService(DelegationRepository repository, AgentRepository agents, PolicyResolver resolver,
-                             EventOutbox outbox, InstantSource clock) {
+    public DelegationService(
+            DelegationRepository repository,
+            AgentRepository agents,
+            PolicyResolver resolver,
+            EventOutbox outbox,
+            InstantSource clock) {
         this.repository = repository;
         this.agents = agents;
         this.resolver = resolver;
@@ -67,17 +71,24 @@ public final class DelegationService {
     }
 
     /** What {@link #create} needs. */
-    public record NewDelegation(AgentId fromAgent, AgentId toAgent, List<Permission> permissions,
-                                Optional<Instant> expiresAt, int maxDepth) {
-    }
+    public record NewDelegation(
+            AgentId fromAgent,
+            AgentId toAgent,
+            List<Permission> permissions,
+            Optional<Instant> expiresAt,
+            int maxDepth) {}
 
     /** Creates a delegation after checking every rule; answers the stored delegation. */
     public Delegation create(Principal caller, NewDelegation request) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        Agent from = agents.find(request.fromAgent()).filter(a -> AccessPolicy.mayActFor(caller, a))
+        Agent from = agents.find(request.fromAgent())
+                .filter(a -> AccessPolicy.mayActFor(caller, a))
                 .orElseThrow(() -> notFound("fromAgent"));
         if (request.fromAgent().equals(request.toAgent())) {
-            throw new InvalidInputException(ErrorCode.SELF_DELEGATION, "fromAgent and toAgent must differ", List.of(new FieldError("toAgent", "must differ from fromAgent")));
+            throw new InvalidInputException(
+                    ErrorCode.SELF_DELEGATION,
+                    "fromAgent and toAgent must differ",
+                    List.of(new FieldError("toAgent", "must differ from fromAgent")));
         }
         Agent to = agents.find(request.toAgent()).orElseThrow(() -> notFound("toAgent"));
         requireActive(from, "fromAgent", now);
@@ -86,8 +97,10 @@ public final class DelegationService {
             throw InvalidInputException.field("expiresAt", "must be in the future");
         });
         if (ancestorsOf(from.id(), now).contains(to.id())) {
-            throw new ConflictException(ErrorCode.DELEGATION_CYCLE, "toAgent already delegates, directly or through a "
-                    + "chain, to fromAgent", List.of(new FieldError("toAgent", "would create a cycle")));
+            throw new ConflictException(
+                    ErrorCode.DELEGATION_CYCLE,
+                    "toAgent already delegates, directly or through a " + "chain, to fromAgent",
+                    List.of(new FieldError("toAgent", "would create a cycle")));
         }
         Delegation delegation = plan(request, from, now);
         repository.create(delegation, List.of(event(EventType.DELEGATION_CREATED, delegation, caller, now, from)));
@@ -103,10 +116,13 @@ public final class DelegationService {
         for (Delegation d : repository.listUnrevoked(from, to)) {
             Optional<Agent> source = agents.find(d.fromAgent());
             Optional<Agent> target = agents.find(d.toAgent());
-            boolean active = d.isActive(now) && source.map(a -> a.isActive(now)).orElse(false)
+            boolean active = d.isActive(now)
+                    && source.map(a -> a.isActive(now)).orElse(false)
                     && target.map(a -> a.isActive(now)).orElse(false);
-            if (active && (source.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent()
-                    || target.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent())) {
+            if (active
+                    && (source.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent()
+                            || target.filter(a -> AccessPolicy.mayActFor(caller, a))
+                                    .isPresent())) {
                 visible.add(d);
             }
         }
@@ -133,8 +149,11 @@ public final class DelegationService {
      * @throws NotFoundException {@code delegation_not_found} for another tenant's, so ids do not leak
      */
     public Delegation inOrganization(OrgAuthority authority, DelegationId id) {
-        return repository.find(id).filter(d -> agents.find(d.fromAgent())
-                        .filter(source -> AccessPolicy.inOrganization(authority, source)).isPresent())
+        return repository
+                .find(id)
+                .filter(d -> agents.find(d.fromAgent())
+                        .filter(source -> AccessPolicy.inOrganization(authority, source))
+                        .isPresent())
                 .orElseThrow(DelegationService::delegationNotFound);
     }
 
@@ -148,8 +167,8 @@ public final class DelegationService {
      * administrator, with the action's audit entry ({@code audit} of the revoked delegations) stored with it
      * ({@code delegations:admin} is the caller's to check). Revoking twice changes nothing.
      */
-    public void revokeAsAdministrator(OrgAuthority authority, DelegationId id,
-                                      Function<List<Delegation>, AuditEntry> audit) {
+    public void revokeAsAdministrator(
+            OrgAuthority authority, DelegationId id, Function<List<Delegation>, AuditEntry> audit) {
         inOrganization(authority, id);
         revokeCascade(new DelegationRepository.Scope.One(id), "revoked", authority.actor(), Optional.of(audit));
     }
@@ -159,13 +178,26 @@ public final class DelegationService {
         revokeCascade(new DelegationRepository.Scope.FromAgent(agent), "source_revoked", caller, Optional.empty());
     }
 
-    private void revokeCascade(DelegationRepository.Scope scope, String reason, Principal caller,
-                               Optional<Function<List<Delegation>, AuditEntry>> audit) {
+    private void revokeCascade(
+            DelegationRepository.Scope scope,
+            String reason,
+            Principal caller,
+            Optional<Function<List<Delegation>, AuditEntry>> audit) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        List<Delegation> revoked = repository.revokeCascade(scope, reason, now, list -> new DelegationRepository.Records(
-                list.stream().map(d -> event(EventType.DELEGATION_REVOKED, d, caller, now,
-                        agents.find(d.fromAgent()).orElse(null))).toList(),
-                audit.map(a -> a.apply(list)).stream().toList()));
+        List<Delegation> revoked = repository.revokeCascade(
+                scope,
+                reason,
+                now,
+                list -> new DelegationRepository.Records(
+                        list.stream()
+                                .map(d -> event(
+                                        EventType.DELEGATION_REVOKED,
+                                        d,
+                                        caller,
+                                        now,
+                                        agents.find(d.fromAgent()).orElse(null)))
+                                .toList(),
+                        audit.map(a -> a.apply(list)).stream().toList()));
         resolver.invalidateAll();
         if (!revoked.isEmpty()) {
             outbox.flush();
@@ -188,7 +220,8 @@ public final class DelegationService {
                 continue;
             }
             if (loosens(permission, parent.get())) {
-                loosened.add(new FieldError("permissions[" + i + "].constraints.maxCallsPerHour",
+                loosened.add(new FieldError(
+                        "permissions[" + i + "].constraints.maxCallsPerHour",
                         "must not exceed the limit inherited from fromAgent"));
             }
             depth = Math.max(depth, parent.get().depth() + 1);
@@ -201,19 +234,32 @@ public final class DelegationService {
             }
         }
         if (!notHeld.isEmpty()) {
-            throw new ForbiddenException(ErrorCode.PERMISSION_NOT_HELD, "a delegation may only pass on permissions fromAgent holds", notHeld);
+            throw new ForbiddenException(
+                    ErrorCode.PERMISSION_NOT_HELD,
+                    "a delegation may only pass on permissions fromAgent holds",
+                    notHeld);
         }
         if (!loosened.isEmpty()) {
             throw new InvalidInputException(ErrorCode.CONSTRAINT_LOOSENED, "constraints may only tighten", loosened);
         }
         if (depth > maxDepth) {
-            throw new ConflictException(ErrorCode.CHAIN_DEPTH_EXCEEDED, "this delegation would be at depth " + depth
-                    + " but the chain allows at most " + maxDepth, List.of(new FieldError("maxDepth",
-                    "the chain allows at most " + maxDepth)));
+            throw new ConflictException(
+                    ErrorCode.CHAIN_DEPTH_EXCEEDED,
+                    "this delegation would be at depth " + depth + " but the chain allows at most " + maxDepth,
+                    List.of(new FieldError("maxDepth", "the chain allows at most " + maxDepth)));
         }
         Optional<Instant> expiresAt = earliest(request.expiresAt().map(e -> e.truncatedTo(ChronoUnit.MILLIS)), cap);
-        return new Delegation(DelegationId.random(), from.id(), request.toAgent(), request.permissions(), depth,
-                maxDepth, List.copyOf(ancestors), expiresAt, now, Optional.empty());
+        return new Delegation(
+                DelegationId.random(),
+                from.id(),
+                request.toAgent(),
+                request.permissions(),
+                depth,
+                maxDepth,
+                List.copyOf(ancestors),
+                expiresAt,
+                now,
+                Optional.empty());
     }
 
     private static boolean loosens(Permission permission, EffectiveGrant parent) {
@@ -221,7 +267,9 @@ public final class DelegationService {
             return false;
         }
         long requested = permission.constraints().maxCallsPerHour().getAsLong();
-        return parent.constraints().stream().mapToLong(ConstrainedStep::maxCallsPerHour).anyMatch(l -> requested > l);
+        return parent.constraints().stream()
+                .mapToLong(ConstrainedStep::maxCallsPerHour)
+                .anyMatch(l -> requested > l);
     }
 
     /** Every agent that reaches {@code agent} through unrevoked, unexpired delegations. */
@@ -249,16 +297,22 @@ public final class DelegationService {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("delegation", view);
         data.put("actor", Map.of("id", actor.subjectId()));
-        return new StreamEvent.Draft(type, now, data, Optional.of(d.fromAgent().value()),
+        return new StreamEvent.Draft(
+                type,
+                now,
+                data,
+                Optional.of(d.fromAgent().value()),
                 Optional.ofNullable(source).map(a -> a.ownerId().value()));
     }
 
     private static void requireActive(Agent agent, String field, Instant now) {
         if (!agent.isActive(now)) {
-            throw new ConflictException(ErrorCode.AGENT_INACTIVE, field + " is " + agent.status(now).wireName(), List.of(new FieldError(field, "is " + agent.status(now).wireName())));
+            throw new ConflictException(
+                    ErrorCode.AGENT_INACTIVE,
+                    field + " is " + agent.status(now).wireName(),
+                    List.of(new FieldError(field, "is " + agent.status(now).wireName())));
         }
     }
-
 
     private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
         if (a.isEmpty()) {
@@ -271,7 +325,8 @@ public final class DelegationService {
     }
 
     private static NotFoundException notFound(String field) {
-        return new NotFoundException(ErrorCode.AGENT_NOT_FOUND, field + ": no such agent", List.of(new FieldError(field, "no such agent")));
+        return new NotFoundException(
+                ErrorCode.AGENT_NOT_FOUND, field + ": no such agent", List.of(new FieldError(field, "no such agent")));
     }
 
     private static NotFoundException delegationNotFound() {

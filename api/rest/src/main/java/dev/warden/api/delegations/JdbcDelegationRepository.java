@@ -33,7 +33,8 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     static final String INSERT = "INSERT INTO delegations (id, from_agent, to_agent, permissions, depth, max_depth, "
             + "ancestors, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
     static final String FIND = "SELECT " + COLUMNS + " FROM delegations WHERE id = ?";
-    static final String UNREVOKED_TO = "SELECT " + COLUMNS + " FROM delegations WHERE to_agent = ? AND revoked_at IS NULL";
+    static final String UNREVOKED_TO =
+            "SELECT " + COLUMNS + " FROM delegations WHERE to_agent = ? AND revoked_at IS NULL";
     static final String LIST = "SELECT " + COLUMNS + " FROM delegations WHERE revoked_at IS NULL "
             + "AND (?::text IS NULL OR from_agent = ?) AND (?::text IS NULL OR to_agent = ?) "
             + "ORDER BY created_at, id LIMIT 10000";
@@ -45,6 +46,7 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     /** The roots and all their descendants that are still live, locked for the revocation. */
     static final String CASCADE = "SELECT " + COLUMNS + " FROM delegations WHERE revoked_at IS NULL AND ("
             + "id = ANY(?) OR ancestors && ?) ORDER BY created_at, id FOR UPDATE";
+
     static final String ROOTS_FROM_AGENT = "SELECT id FROM delegations WHERE from_agent = ? AND revoked_at IS NULL";
     static final String REVOKE = "UPDATE delegations SET revoked_at = ?, revoked_reason = ? WHERE id = ANY(?)";
 
@@ -64,7 +66,11 @@ public final class JdbcDelegationRepository implements DelegationRepository {
                 Sql.setJson(ps, 4, PermissionJson.render(d.permissions()).toString());
                 ps.setInt(5, d.depth());
                 ps.setInt(6, d.maxDepth());
-                ps.setArray(7, ids(conn, d.ancestors().stream().map(DelegationId::value).toList()));
+                ps.setArray(
+                        7,
+                        ids(
+                                conn,
+                                d.ancestors().stream().map(DelegationId::value).toList()));
                 Sql.setInstant(ps, 8, d.expiresAt());
                 ps.setTimestamp(9, Timestamp.from(d.createdAt()));
                 ps.executeUpdate();
@@ -139,8 +145,8 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     }
 
     @Override
-    public List<Delegation> revokeCascade(Scope scope, String reason, Instant at,
-                                          Function<List<Delegation>, Records> records) {
+    public List<Delegation> revokeCascade(
+            Scope scope, String reason, Instant at, Function<List<Delegation>, Records> records) {
         return db.inTransaction(conn -> {
             List<String> roots = roots(conn, scope);
             if (roots.isEmpty()) {
@@ -158,12 +164,23 @@ public final class JdbcDelegationRepository implements DelegationRepository {
             try (PreparedStatement ps = conn.prepareStatement(REVOKE)) {
                 ps.setTimestamp(1, Timestamp.from(at));
                 ps.setString(2, reason);
-                ps.setArray(3, ids(conn, revoked.stream().map(d -> d.id().value()).toList()));
+                ps.setArray(
+                        3, ids(conn, revoked.stream().map(d -> d.id().value()).toList()));
                 ps.executeUpdate();
             }
-            List<Delegation> result = revoked.stream().map(d -> new Delegation(d.id(), d.fromAgent(), d.toAgent(),
-                    d.permissions(), d.depth(), d.maxDepth(), d.ancestors(), d.expiresAt(), d.createdAt(),
-                    Optional.of(at))).toList();
+            List<Delegation> result = revoked.stream()
+                    .map(d -> new Delegation(
+                            d.id(),
+                            d.fromAgent(),
+                            d.toAgent(),
+                            d.permissions(),
+                            d.depth(),
+                            d.maxDepth(),
+                            d.ancestors(),
+                            d.expiresAt(),
+                            d.createdAt(),
+                            Optional.of(at)))
+                    .toList();
             Records written = records.apply(result);
             for (StreamEvent.Draft event : written.events()) {
                 EventOutbox.append(conn, event);

@@ -42,6 +42,7 @@ import java.util.Optional;
 public final class McpRoutes implements DeclaredService {
     /** Protocol revisions this server speaks, newest first. */
     static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07");
+
     private static final String SERVER_VERSION = "0.1.0";
 
     private final McpTools tools;
@@ -57,13 +58,17 @@ public final class McpRoutes implements DeclaredService {
     }
 
     /** The endpoint over the given services. */
-    public static McpRoutes create(AgentService agents,
-                                   AuthorizationService authorization,
-                                   JdbcAuditReader audit,
-                                   DashboardStats dashboard, InstantSource clock,
-                                   Issuer issuer, List<String> allowedOrigins, long maxBodyBytes) {
-        return new McpRoutes(new McpTools(agents, authorization, audit, dashboard, clock), issuer, allowedOrigins,
-                maxBodyBytes);
+    public static McpRoutes create(
+            AgentService agents,
+            AuthorizationService authorization,
+            JdbcAuditReader audit,
+            DashboardStats dashboard,
+            InstantSource clock,
+            Issuer issuer,
+            List<String> allowedOrigins,
+            long maxBodyBytes) {
+        return new McpRoutes(
+                new McpTools(agents, authorization, audit, dashboard, clock), issuer, allowedOrigins, maxBodyBytes);
     }
 
     @Override
@@ -85,14 +90,17 @@ public final class McpRoutes implements DeclaredService {
         }
         Optional<String> version = req.headers().first(HeaderNames.create("MCP-Protocol-Version"));
         if (version.isPresent() && !VERSIONS.contains(version.get())) {
-            throw InvalidInputException.field("MCP-Protocol-Version", "is not a supported protocol version "
-                    + VERSIONS);
+            throw InvalidInputException.field(
+                    "MCP-Protocol-Version", "is not a supported protocol version " + VERSIONS);
         }
         JsonNode message;
         try {
             message = RequestReader.readObject(req, maxBodyBytes);
         } catch (InvalidInputException e) {
-            send(res, Status.BAD_REQUEST_400, error(null, -32700, "Parse error: " + e.detail().orElse("not a JSON object")));
+            send(
+                    res,
+                    Status.BAD_REQUEST_400,
+                    error(null, -32700, "Parse error: " + e.detail().orElse("not a JSON object")));
             return;
         }
         JsonNode id = message.get("id");
@@ -115,7 +123,8 @@ public final class McpRoutes implements DeclaredService {
             return;
         }
         JsonNode params = message.get("params");
-        ObjectNode paramsObject = params instanceof ObjectNode o ? o : Json.mapper().createObjectNode();
+        ObjectNode paramsObject =
+                params instanceof ObjectNode o ? o : Json.mapper().createObjectNode();
         send(res, Status.OK_200, handle(AuthFilter.principal(req), id, method.textValue(), paramsObject));
     }
 
@@ -125,7 +134,8 @@ public final class McpRoutes implements DeclaredService {
             case "ping" -> result(id, Json.mapper().createObjectNode());
             case "tools/list" -> result(id, toolList());
             case "tools/call" -> callTool(caller, id, params);
-            default -> error(id, -32601, "Method not found: " + (method.length() > 64 ? method.substring(0, 64) : method));
+            default ->
+                error(id, -32601, "Method not found: " + (method.length() > 64 ? method.substring(0, 64) : method));
         };
     }
 
@@ -135,8 +145,10 @@ public final class McpRoutes implements DeclaredService {
         out.put("protocolVersion", VERSIONS.contains(asked) ? asked : VERSIONS.getFirst());
         out.putObject("capabilities").putObject("tools").put("listChanged", false);
         out.putObject("serverInfo").put("name", "warden").put("title", "Warden").put("version", SERVER_VERSION);
-        out.put("instructions", "Tools over your Warden agents: check an authorization, list and inspect agents, "
-                + "query the audit log, dashboard statistics. Issuer: " + issuer.value());
+        out.put(
+                "instructions",
+                "Tools over your Warden agents: check an authorization, list and inspect agents, "
+                        + "query the audit log, dashboard statistics. Issuer: " + issuer.value());
         return out;
     }
 
@@ -144,7 +156,9 @@ public final class McpRoutes implements DeclaredService {
         ObjectNode out = Json.mapper().createObjectNode();
         ArrayNode list = out.putArray("tools");
         for (McpTools.Tool tool : tools.all()) {
-            list.addObject().put("name", tool.name()).put("description", tool.description())
+            list.addObject()
+                    .put("name", tool.name())
+                    .put("description", tool.description())
                     .set("inputSchema", tool.inputSchema());
         }
         return out;
@@ -173,7 +187,10 @@ public final class McpRoutes implements DeclaredService {
             result.put("isError", false);
         } catch (WardenException e) {
             // Tool failures are results the model can read (MCP: tool execution errors), not protocol errors.
-            result.putArray("content").addObject().put("type", "text").put("text", e.code().code() + ": " + e.describe());
+            result.putArray("content")
+                    .addObject()
+                    .put("type", "text")
+                    .put("text", e.code().code() + ": " + e.describe());
             result.put("isError", true);
         }
         return result(id, result);

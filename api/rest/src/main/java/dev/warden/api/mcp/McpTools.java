@@ -37,58 +37,104 @@ import java.util.function.BiFunction;
  */
 final class McpTools {
     /** One tool: its name, description, input schema, required scope and implementation. */
-    record Tool(String name, String description, ObjectNode inputSchema, String scope,
-                BiFunction<Principal, ObjectNode, JsonNode> call) {
-    }
+    record Tool(
+            String name,
+            String description,
+            ObjectNode inputSchema,
+            String scope,
+            BiFunction<Principal, ObjectNode, JsonNode> call) {}
 
     private final List<Tool> tools;
 
-    McpTools(AgentService agents, AuthorizationService authorization, JdbcAuditReader audit, DashboardStats dashboard,
-             InstantSource clock) {
+    McpTools(
+            AgentService agents,
+            AuthorizationService authorization,
+            JdbcAuditReader audit,
+            DashboardStats dashboard,
+            InstantSource clock) {
         this.tools = List.of(
-                new Tool("check_authorization", "Ask whether an agent may perform an action on a resource. The "
-                        + "decision is made and audited exactly as POST /authorize would.",
-                        schema(Map.of("agentId", "string", "action", "string", "resource", "string"),
+                new Tool(
+                        "check_authorization",
+                        "Ask whether an agent may perform an action on a resource. The "
+                                + "decision is made and audited exactly as POST /authorize would.",
+                        schema(
+                                Map.of("agentId", "string", "action", "string", "resource", "string"),
                                 List.of("agentId", "action", "resource")),
-                        "authorize:write", (caller, args) -> {
-                            AuthorizationService.Decision d = authorization.decide(caller, DecisionRequests.parse(args));
+                        "authorize:write",
+                        (caller, args) -> {
+                            AuthorizationService.Decision d =
+                                    authorization.decide(caller, DecisionRequests.parse(args));
                             ObjectNode out = Json.mapper().createObjectNode().put("allowed", d.allowed());
                             d.reason().ifPresent(r -> out.put("reason", r.name()));
                             out.put("auditId", d.auditId());
                             return out;
                         }),
-                new Tool("list_agents", "List your agents, optionally by status (active, suspended, revoked, expired).",
-                        schema(Map.of("status", "string"), List.of()), "agents:read", (caller, args) -> {
-                            Optional<AgentStatus> status = text(args, "status").map(s -> WireEnum.parse(AgentStatus.class, s)
-                                    .orElseThrow(() -> InvalidInputException.field("status", "is not an agent status")));
-                            return AgentJson.renderAll(agents.list(caller, new AgentService.Query(status, Optional.empty(),
-                                    Optional.empty())), clock.instant());
+                new Tool(
+                        "list_agents",
+                        "List your agents, optionally by status (active, suspended, revoked, expired).",
+                        schema(Map.of("status", "string"), List.of()),
+                        "agents:read",
+                        (caller, args) -> {
+                            Optional<AgentStatus> status = text(args, "status")
+                                    .map(s -> WireEnum.parse(AgentStatus.class, s)
+                                            .orElseThrow(() ->
+                                                    InvalidInputException.field("status", "is not an agent status")));
+                            return AgentJson.renderAll(
+                                    agents.list(
+                                            caller, new AgentService.Query(status, Optional.empty(), Optional.empty())),
+                                    clock.instant());
                         }),
-                new Tool("get_agent", "Show one of your agents: status, permissions, constraints, expiry.",
-                        schema(Map.of("agentId", "string"), List.of("agentId")), "agents:read", (caller, args) -> {
+                new Tool(
+                        "get_agent",
+                        "Show one of your agents: status, permissions, constraints, expiry.",
+                        schema(Map.of("agentId", "string"), List.of("agentId")),
+                        "agents:read",
+                        (caller, args) -> {
                             AgentId id = agentId(text(args, "agentId")
                                     .orElseThrow(() -> InvalidInputException.field("agentId", "is required")));
                             return AgentJson.render(agents.get(caller, id), clock.instant(), Optional.empty());
                         }),
-                new Tool("query_audit", "Query the audit log of your agents, newest first.",
-                        schema(Map.of("agentId", "string", "action", "string", "result", "string", "since", "string",
-                                "limit", "integer"), List.of()), "audit:read", (caller, args) -> {
-                            int limit = args.path("limit").canConvertToInt() ? args.path("limit").intValue() : 20;
+                new Tool(
+                        "query_audit",
+                        "Query the audit log of your agents, newest first.",
+                        schema(
+                                Map.of(
+                                        "agentId", "string", "action", "string", "result", "string", "since", "string",
+                                        "limit", "integer"),
+                                List.of()),
+                        "audit:read",
+                        (caller, args) -> {
+                            int limit = args.path("limit").canConvertToInt()
+                                    ? args.path("limit").intValue()
+                                    : 20;
                             if (limit < 1 || limit > AuditQuery.MAX_LIMIT) {
                                 throw InvalidInputException.field("limit", "must be 1.." + AuditQuery.MAX_LIMIT);
                             }
-                            Optional<AuditResult> result = text(args, "result").map(r -> WireEnum.parse(AuditResult.class, r)
-                                    .orElseThrow(() -> InvalidInputException.field("result", "is not a result")));
+                            Optional<AuditResult> result = text(args, "result")
+                                    .map(r -> WireEnum.parse(AuditResult.class, r)
+                                            .orElseThrow(
+                                                    () -> InvalidInputException.field("result", "is not a result")));
                             Optional<Instant> since = text(args, "since").map(McpTools::instant);
-                            AuditQuery q = new AuditQuery(text(args, "agentId"), Optional.empty(), since, Optional.empty(),
-                                    text(args, "action").map(List::of).orElse(List.of()), result, limit, 0);
+                            AuditQuery q = new AuditQuery(
+                                    text(args, "agentId"),
+                                    Optional.empty(),
+                                    since,
+                                    Optional.empty(),
+                                    text(args, "action").map(List::of).orElse(List.of()),
+                                    result,
+                                    limit,
+                                    0);
                             ArrayNode out = Json.mapper().createArrayNode();
                             audit.query(AuditScope.of(caller), q).forEach(e -> out.add(AuditEntryCodec.toJson(e)));
                             return out;
                         }),
-                new Tool("dashboard_stats", "Dashboard statistics of your agents: counts, audit entries, denial rate "
-                        + "over the last 24 hours, top agents by calls.",
-                        schema(Map.of(), List.of()), "dashboard:read", (caller, args) -> dashboard.stats(caller)));
+                new Tool(
+                        "dashboard_stats",
+                        "Dashboard statistics of your agents: counts, audit entries, denial rate "
+                                + "over the last 24 hours, top agents by calls.",
+                        schema(Map.of(), List.of()),
+                        "dashboard:read",
+                        (caller, args) -> dashboard.stats(caller)));
     }
 
     List<Tool> all() {
@@ -110,7 +156,8 @@ final class McpTools {
     private static ObjectNode schema(Map<String, String> properties, List<String> required) {
         ObjectNode schema = Json.mapper().createObjectNode().put("type", "object");
         ObjectNode props = schema.putObject("properties");
-        properties.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        properties.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
                 .forEach(e -> props.putObject(e.getKey()).put("type", e.getValue()));
         ArrayNode req = schema.putArray("required");
         required.forEach(req::add);

@@ -22,8 +22,7 @@ public final class AdminAudit {
     /** Every administrative action's name starts with this; the decision aggregates skip them. */
     public static final String PREFIX = AuditEntry.ADMINISTRATIVE_PREFIX;
 
-    private AdminAudit() {
-    }
+    private AdminAudit() {}
 
     /** What was acted on. */
     public record Target(String kind, String id, String agentId, Optional<String> userId) {
@@ -37,14 +36,25 @@ public final class AdminAudit {
      * The entry for {@code action} ({@code admin.} is prefixed) by {@code authority}'s actor on {@code target},
      * with the state {@code before} and {@code after} where they apply.
      */
-    public static AuditEntry entry(String action, OrgAuthority authority, Target target, Optional<Object> before,
-                                   Optional<Object> after, Instant at) {
+    public static AuditEntry entry(
+            String action,
+            OrgAuthority authority,
+            Target target,
+            Optional<Object> before,
+            Optional<Object> after,
+            Instant at) {
         return entry(action, authority.actor(), authority.organizationId(), target, before, after, at);
     }
 
     /** As {@link #entry(String, OrgAuthority, Target, Optional, Optional, Instant)}, for an actor without authority yet. */
-    public static AuditEntry entry(String action, Principal actor, String organizationId, Target target,
-                                   Optional<Object> before, Optional<Object> after, Instant at) {
+    public static AuditEntry entry(
+            String action,
+            Principal actor,
+            String organizationId,
+            Target target,
+            Optional<Object> before,
+            Optional<Object> after,
+            Instant at) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("organization", organizationId);
         parameters.put("actor", Map.of("kind", actor.kind(), "id", actor.subjectId()));
@@ -53,8 +63,20 @@ public final class AdminAudit {
         after.ifPresent(a -> parameters.put("after", a));
         String resource = "organization:" + organizationId
                 + (target.kind().equals("organization") ? "" : "/" + target.kind() + ":" + target.id());
-        return new AuditEntry(Ids.mint("aud"), target.agentId(), target.userId(), actor.subjectId(), PREFIX + action,
-                resource, parameters, AuditResult.ALLOWED, Optional.empty(), 0, 0, at, Optional.empty(),
+        return new AuditEntry(
+                Ids.mint("aud"),
+                target.agentId(),
+                target.userId(),
+                actor.subjectId(),
+                PREFIX + action,
+                resource,
+                parameters,
+                AuditResult.ALLOWED,
+                Optional.empty(),
+                0,
+                0,
+                at,
+                Optional.empty(),
                 Optional.empty());
     }
 }

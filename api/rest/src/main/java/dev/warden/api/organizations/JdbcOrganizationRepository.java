@@ -24,20 +24,22 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     static final String INSERT = "INSERT INTO organizations (id, name, created_by, created_at) VALUES (?, ?, ?, ?)";
     static final String FIND = "SELECT id, name, created_by, created_at FROM organizations WHERE id = ?";
     static final String LOCK = FIND + " FOR UPDATE";
-    static final String INSERT_MEMBER = "INSERT INTO organization_members (organization_id, user_id, role, joined_at) "
-            + "VALUES (?, ?, ?, ?)";
-    static final String ACTIVATE_IF_NONE = "UPDATE users SET active_organization_id = ? WHERE id = ? "
-            + "AND active_organization_id IS NULL";
+    static final String INSERT_MEMBER =
+            "INSERT INTO organization_members (organization_id, user_id, role, joined_at) " + "VALUES (?, ?, ?, ?)";
+    static final String ACTIVATE_IF_NONE =
+            "UPDATE users SET active_organization_id = ? WHERE id = ? " + "AND active_organization_id IS NULL";
     static final String ACTIVATE_MEMBER = "UPDATE users SET active_organization_id = ? WHERE id = ? AND EXISTS ("
             + "SELECT 1 FROM organization_members WHERE organization_id = ? AND user_id = ?)";
-    static final String MEMBERSHIPS = "SELECT o.id, o.name, o.created_by, o.created_at, m.role FROM organization_members m "
-            + "JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ? ORDER BY m.joined_at, o.id LIMIT 1000";
+    static final String MEMBERSHIPS =
+            "SELECT o.id, o.name, o.created_by, o.created_at, m.role FROM organization_members m "
+                    + "JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ? ORDER BY m.joined_at, o.id LIMIT 1000";
     static final String ACTIVE = "SELECT active_organization_id FROM users WHERE id = ?";
     /** The active organization and the role in the one asked about, with a custom role's permissions. */
     static final String STANDING = "SELECT u.active_organization_id, m.role, r.permissions FROM users u "
             + "LEFT JOIN organization_members m ON m.user_id = u.id AND m.organization_id = ? "
             + "LEFT JOIN organization_roles r ON r.organization_id = m.organization_id AND r.name = m.role "
             + "WHERE u.id = ?";
+
     static final String IS_MEMBER = "SELECT 1 FROM organization_members WHERE organization_id = ? AND user_id = ?";
     static final String USER_EXISTS = "SELECT 1 FROM users WHERE id = ?";
     static final String MEMBERS = "SELECT m.user_id, u.username, m.role, m.joined_at FROM organization_members m "
@@ -47,12 +49,12 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     static final String HOLDERS = "SELECT count(*) FROM organization_members WHERE organization_id = ? AND role = ?";
     static final String ASSIGN = "UPDATE organization_members SET role = ? WHERE organization_id = ? AND user_id = ?";
     static final String REMOVE = "DELETE FROM organization_members WHERE organization_id = ? AND user_id = ?";
-    static final String DEACTIVATE = "UPDATE users SET active_organization_id = NULL WHERE id = ? "
-            + "AND active_organization_id = ?";
-    static final String ROLES = "SELECT name, permissions FROM organization_roles WHERE organization_id = ? "
-            + "ORDER BY name LIMIT 1000";
-    static final String INSERT_ROLE = "INSERT INTO organization_roles (organization_id, name, permissions, created_at) "
-            + "VALUES (?, ?, ?, ?)";
+    static final String DEACTIVATE =
+            "UPDATE users SET active_organization_id = NULL WHERE id = ? " + "AND active_organization_id = ?";
+    static final String ROLES =
+            "SELECT name, permissions FROM organization_roles WHERE organization_id = ? " + "ORDER BY name LIMIT 1000";
+    static final String INSERT_ROLE =
+            "INSERT INTO organization_roles (organization_id, name, permissions, created_at) " + "VALUES (?, ?, ?, ?)";
     static final String DELETE_ROLE = "DELETE FROM organization_roles WHERE organization_id = ? AND name = ?";
 
     private final Database db;
@@ -85,8 +87,8 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     @Override
     public List<Membership> membershipsOf(UserId user) {
-        return db.withConnection(conn -> Sql.rows(conn, MEMBERSHIPS,
-                rs -> new Membership(organization(rs), rs.getString("role")), user.value()));
+        return db.withConnection(conn -> Sql.rows(
+                conn, MEMBERSHIPS, rs -> new Membership(organization(rs), rs.getString("role")), user.value()));
     }
 
     @Override
@@ -102,7 +104,8 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
                     Optional<String> active = Optional.ofNullable(rs.getString(1));
                     Optional<String> role = Optional.ofNullable(rs.getString(2));
                     String[] custom = strings(rs, 3);
-                    Set<String> permissions = role.flatMap(OrgRoles::builtInPermissions).orElse(Set.of(custom));
+                    Set<String> permissions =
+                            role.flatMap(OrgRoles::builtInPermissions).orElse(Set.of(custom));
                     return new OrgStanding(active, role, permissions);
                 }
             }
@@ -111,8 +114,10 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     @Override
     public Optional<String> active(UserId user) {
-        return db.withConnection(conn -> Sql.rows(conn, ACTIVE, rs -> Optional.ofNullable(rs.getString(1)),
-                user.value()).stream().findFirst().flatMap(active -> active));
+        return db.withConnection(conn ->
+                Sql.rows(conn, ACTIVE, rs -> Optional.ofNullable(rs.getString(1)), user.value()).stream()
+                        .findFirst()
+                        .flatMap(active -> active));
     }
 
     @Override
@@ -158,13 +163,16 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
         @Override
         public Optional<Member> member(UserId user) {
-            return sql(() -> Sql.rows(conn, MEMBER, JdbcOrganizationRepository::readMember, organization.id(),
-                    user.value()).stream().findFirst());
+            return sql(() ->
+                    Sql.rows(conn, MEMBER, JdbcOrganizationRepository::readMember, organization.id(), user.value())
+                            .stream()
+                            .findFirst());
         }
 
         @Override
         public long holders(String role) {
-            return sql(() -> Sql.rows(conn, HOLDERS, rs -> rs.getLong(1), organization.id(), role).getFirst());
+            return sql(() -> Sql.rows(conn, HOLDERS, rs -> rs.getLong(1), organization.id(), role)
+                    .getFirst());
         }
 
         @Override
@@ -190,8 +198,8 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
         @Override
         public List<Role> customRoles() {
-            return sql(() -> Sql.rows(conn, ROLES, rs -> new Role(rs.getString(1), Set.of(strings(rs, 2)), false),
-                    organization.id()));
+            return sql(() -> Sql.rows(
+                    conn, ROLES, rs -> new Role(rs.getString(1), Set.of(strings(rs, 2)), false), organization.id()));
         }
 
         @Override
@@ -200,7 +208,10 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
                 try (PreparedStatement ps = conn.prepareStatement(INSERT_ROLE)) {
                     ps.setString(1, organization.id());
                     ps.setString(2, role.name());
-                    ps.setArray(3, conn.createArrayOf("text", role.permissions().stream().sorted().toArray()));
+                    ps.setArray(
+                            3,
+                            conn.createArrayOf(
+                                    "text", role.permissions().stream().sorted().toArray()));
                     ps.setTimestamp(4, Timestamp.from(at));
                     return ps.executeUpdate();
                 }
@@ -260,16 +271,24 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
     }
 
     private static Optional<Organization> findOrganization(Connection conn, String sql, String id) throws SQLException {
-        return Sql.rows(conn, sql, JdbcOrganizationRepository::organization, id).stream().findFirst();
+        return Sql.rows(conn, sql, JdbcOrganizationRepository::organization, id).stream()
+                .findFirst();
     }
 
     private static Organization organization(ResultSet rs) throws SQLException {
-        return new Organization(rs.getString("id"), rs.getString("name"), UserId.of(rs.getString("created_by")),
+        return new Organization(
+                rs.getString("id"),
+                rs.getString("name"),
+                UserId.of(rs.getString("created_by")),
                 rs.getTimestamp("created_at").toInstant());
     }
 
     private static Member readMember(ResultSet rs) throws SQLException {
-        return new Member(UserId.of(rs.getString(1)), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant());
+        return new Member(
+                UserId.of(rs.getString(1)),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getTimestamp(4).toInstant());
     }
 
     private static String[] strings(ResultSet rs, int column) throws SQLException {

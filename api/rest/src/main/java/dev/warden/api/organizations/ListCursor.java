@@ -36,8 +36,7 @@ public final class ListCursor {
 
     /** The cursor of {@code position} in the list {@code list}. */
     public String encode(String list, Keyset position) {
-        byte[] payload = (list + "|" + position.createdAt() + "|" + position.id())
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] payload = (list + "|" + position.createdAt() + "|" + position.id()).getBytes(StandardCharsets.UTF_8);
         return ENCODER.encodeToString(payload) + "." + ENCODER.encodeToString(mac(payload));
     }
 
@@ -52,8 +51,8 @@ public final class ListCursor {
             if (cursor.length() > MAX_LENGTH || dot < 0) {
                 throw bad();
             }
-            String[] parts = new String(DECODER.decode(cursor.substring(0, dot)), StandardCharsets.UTF_8)
-                    .split("\\|", -1);
+            String[] parts =
+                    new String(DECODER.decode(cursor.substring(0, dot)), StandardCharsets.UTF_8).split("\\|", -1);
             if (parts.length != 3) {
                 throw bad();
             }
@@ -80,7 +79,9 @@ public final class ListCursor {
     }
 
     private static InvalidInputException bad() {
-        return new InvalidInputException(ErrorCode.BAD_CURSOR, "cursor is not one this list issued",
+        return new InvalidInputException(
+                ErrorCode.BAD_CURSOR,
+                "cursor is not one this list issued",
                 List.of(new FieldError("cursor", "is not one this list issued")));
     }
 }

@@ -44,6 +44,7 @@ import java.util.function.Function;
 public final class OrganizationAdminRoutes implements DeclaredService {
     /** Page size when {@code limit} is not given, and the largest accepted. */
     static final int DEFAULT_LIMIT = 50;
+
     static final int MAX_LIMIT = 200;
 
     private final OrganizationService organizations;
@@ -52,8 +53,12 @@ public final class OrganizationAdminRoutes implements DeclaredService {
     private final ListCursor cursors;
     private final InstantSource clock;
 
-    public OrganizationAdminRoutes(OrganizationService organizations, AgentService agents,
-                                   DelegationService delegations, ListCursor cursors, InstantSource clock) {
+    public OrganizationAdminRoutes(
+            OrganizationService organizations,
+            AgentService agents,
+            DelegationService delegations,
+            ListCursor cursors,
+            InstantSource clock) {
         this.organizations = organizations;
         this.agents = agents;
         this.delegations = delegations;
@@ -68,38 +73,61 @@ public final class OrganizationAdminRoutes implements DeclaredService {
                 .post("/organizations/{orgID}/agents/{agentID}/{action}", OrganizationRoutes.WRITE, this::actOnAgent)
                 .get("/organizations/{orgID}/delegations", OrganizationRoutes.READ, this::listDelegations)
                 .get("/organizations/{orgID}/delegations/{delegationID}", OrganizationRoutes.READ, this::getDelegation)
-                .post("/organizations/{orgID}/delegations/{delegationID}/{action}", OrganizationRoutes.WRITE,
+                .post(
+                        "/organizations/{orgID}/delegations/{delegationID}/{action}",
+                        OrganizationRoutes.WRITE,
                         this::actOnDelegation);
     }
 
     private void listAgents(ServerRequest req, ServerResponse res) {
         OrgAuthority authority = authority(req, "agents:read");
-        AgentService.Query query = new AgentService.Query(Params.queryEnum(req, "status", AgentStatus.class),
-                Params.queryEnum(req, "type", AgentType.class), Optional.empty());
-        String list = "agents:" + authority.organizationId() + ":" + query.status().map(AgentStatus::wireName).orElse("")
-                + ":" + query.type().map(AgentType::wireName).orElse("");
+        AgentService.Query query = new AgentService.Query(
+                Params.queryEnum(req, "status", AgentStatus.class),
+                Params.queryEnum(req, "type", AgentType.class),
+                Optional.empty());
+        String list = "agents:" + authority.organizationId() + ":"
+                + query.status().map(AgentStatus::wireName).orElse("") + ":"
+                + query.type().map(AgentType::wireName).orElse("");
         int limit = limit(req);
         List<Agent> page = agents.pageInOrganization(authority, query, after(req, list), limit + 1);
         ArrayNode items = AgentJson.renderAll(page.stream().limit(limit).toList(), clock.instant());
-        Responses.json(res, Status.OK_200, page(items, page.size() > limit
-                ? Optional.of(cursors.encode(list, keyset(page.get(limit - 1)))) : Optional.empty()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                page(
+                        items,
+                        page.size() > limit
+                                ? Optional.of(cursors.encode(list, keyset(page.get(limit - 1))))
+                                : Optional.empty()));
     }
 
     private void getAgent(ServerRequest req, ServerResponse res) {
         OrgAuthority authority = authority(req, "agents:read");
-        Responses.json(res, Status.OK_200, AgentJson.render(agents.inOrganization(authority, agentId(req)),
-                clock.instant(), Optional.empty()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                AgentJson.render(agents.inOrganization(authority, agentId(req)), clock.instant(), Optional.empty()));
     }
 
     private void actOnAgent(ServerRequest req, ServerResponse res) {
         OrgAuthority authority = authority(req, "agents:admin");
         AgentService.AdminAction action = action(req, AgentService.AdminAction.class);
         AgentId id = agentId(req);
-        Agent after = agents.administer(authority, id, action, (before, changed, at) -> AdminAudit.entry(
-                "agent." + action.name().toLowerCase(Locale.ROOT), authority,
-                new AdminAudit.Target("agent", id.value(), id.value(), Optional.of(before.ownerId().value())),
-                Optional.of(Map.of("status", before.status(at).wireName())),
-                Optional.of(Map.of("status", changed.status(at).wireName())), at));
+        Agent after = agents.administer(
+                authority,
+                id,
+                action,
+                (before, changed, at) -> AdminAudit.entry(
+                        "agent." + action.name().toLowerCase(Locale.ROOT),
+                        authority,
+                        new AdminAudit.Target(
+                                "agent",
+                                id.value(),
+                                id.value(),
+                                Optional.of(before.ownerId().value())),
+                        Optional.of(Map.of("status", before.status(at).wireName())),
+                        Optional.of(Map.of("status", changed.status(at).wireName())),
+                        at));
         Responses.json(res, Status.OK_200, AgentJson.render(after, clock.instant(), Optional.empty()));
     }
 
@@ -109,15 +137,24 @@ public final class OrganizationAdminRoutes implements DeclaredService {
         int limit = limit(req);
         List<Delegation> page = delegations.pageInOrganization(authority, after(req, list), limit + 1);
         ArrayNode items = DelegationJson.renderAll(page.stream().limit(limit).toList());
-        Responses.json(res, Status.OK_200, page(items, page.size() > limit
-                ? Optional.of(cursors.encode(list, new Keyset(page.get(limit - 1).createdAt(),
-                page.get(limit - 1).id().value()))) : Optional.empty()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                page(
+                        items,
+                        page.size() > limit
+                                ? Optional.of(cursors.encode(
+                                        list,
+                                        new Keyset(
+                                                page.get(limit - 1).createdAt(),
+                                                page.get(limit - 1).id().value())))
+                                : Optional.empty()));
     }
 
     private void getDelegation(ServerRequest req, ServerResponse res) {
         OrgAuthority authority = authority(req, "delegations:read");
-        Responses.json(res, Status.OK_200, DelegationJson.render(delegations.inOrganization(authority,
-                delegationId(req))));
+        Responses.json(
+                res, Status.OK_200, DelegationJson.render(delegations.inOrganization(authority, delegationId(req))));
     }
 
     private void actOnDelegation(ServerRequest req, ServerResponse res) {
@@ -125,9 +162,15 @@ public final class OrganizationAdminRoutes implements DeclaredService {
         action(req, DelegationAction.class);
         DelegationId id = delegationId(req);
         Function<List<Delegation>, AuditEntry> audit = revoked -> AdminAudit.entry(
-                "delegation.revoke", authority, AdminAudit.Target.of("delegation", id.value(), Optional.empty()),
+                "delegation.revoke",
+                authority,
+                AdminAudit.Target.of("delegation", id.value(), Optional.empty()),
                 Optional.of(Map.of("status", "active")),
-                Optional.of(Map.of("status", "revoked", "revoked", revoked.stream().map(d -> d.id().value()).toList())),
+                Optional.of(Map.of(
+                        "status",
+                        "revoked",
+                        "revoked",
+                        revoked.stream().map(d -> d.id().value()).toList())),
                 clock.instant());
         delegations.revokeAsAdministrator(authority, id, audit);
         Responses.noContent(res);
@@ -143,21 +186,26 @@ public final class OrganizationAdminRoutes implements DeclaredService {
     }
 
     private Optional<Keyset> after(ServerRequest req, String list) {
-        return req.query().first("cursor").asOptional().filter(c -> !c.isEmpty()).map(c -> cursors.decode(list, c));
+        return req.query()
+                .first("cursor")
+                .asOptional()
+                .filter(c -> !c.isEmpty())
+                .map(c -> cursors.decode(list, c));
     }
 
     private static int limit(ServerRequest req) {
         return Params.query(req, "limit", v -> {
-            try {
-                int limit = Integer.parseInt(v);
-                if (limit >= 1 && limit <= MAX_LIMIT) {
-                    return limit;
-                }
-            } catch (NumberFormatException e) {
-                // answered below, like a number out of range
-            }
-            throw new IllegalArgumentException("must be a whole number from 1 to " + MAX_LIMIT);
-        }).orElse(DEFAULT_LIMIT);
+                    try {
+                        int limit = Integer.parseInt(v);
+                        if (limit >= 1 && limit <= MAX_LIMIT) {
+                            return limit;
+                        }
+                    } catch (NumberFormatException e) {
+                        // answered below, like a number out of range
+                    }
+                    throw new IllegalArgumentException("must be a whole number from 1 to " + MAX_LIMIT);
+                })
+                .orElse(DEFAULT_LIMIT);
     }
 
     private static <E extends Enum<E>> E action(ServerRequest req, Class<E> type) {
@@ -167,9 +215,15 @@ public final class OrganizationAdminRoutes implements DeclaredService {
                 return candidate;
             }
         }
-        throw new InvalidInputException(ErrorCode.UNSUPPORTED_ACTION, "unsupported action '" + action + "'",
-                List.of(new FieldError("action", "must be one of " + Arrays.stream(type.getEnumConstants())
-                        .map(e -> e.name().toLowerCase(Locale.ROOT)).toList())));
+        throw new InvalidInputException(
+                ErrorCode.UNSUPPORTED_ACTION,
+                "unsupported action '" + action + "'",
+                List.of(new FieldError(
+                        "action",
+                        "must be one of "
+                                + Arrays.stream(type.getEnumConstants())
+                                        .map(e -> e.name().toLowerCase(Locale.ROOT))
+                                        .toList())));
     }
 
     private static ObjectNode page(ArrayNode items, Optional<String> next) {

@@ -16,11 +16,11 @@ final class OrganizationJson {
     /** Most permissions in one custom role (the catalogue is smaller). */
     static final int MAX_PERMISSIONS = 32;
 
-    private OrganizationJson() {
-    }
+    private OrganizationJson() {}
 
     static ObjectNode render(Organization organization, Optional<String> role, Optional<String> active) {
-        ObjectNode node = Json.mapper().createObjectNode()
+        ObjectNode node = Json.mapper()
+                .createObjectNode()
                 .put("id", organization.id())
                 .put("name", organization.name())
                 .put("createdBy", organization.createdBy().value())
@@ -32,12 +32,14 @@ final class OrganizationJson {
 
     static ArrayNode renderMemberships(List<OrganizationRepository.Membership> memberships, Optional<String> active) {
         ArrayNode out = Json.mapper().createArrayNode();
-        memberships.forEach(m -> out.add(render(m.organization(), Optional.of(m.role()), Optional.of(active.orElse("")))));
+        memberships.forEach(
+                m -> out.add(render(m.organization(), Optional.of(m.role()), Optional.of(active.orElse("")))));
         return out;
     }
 
     static ObjectNode render(Member member) {
-        return Json.mapper().createObjectNode()
+        return Json.mapper()
+                .createObjectNode()
                 .put("userId", member.userId().value())
                 .put("username", member.username())
                 .put("role", member.role())
@@ -51,7 +53,8 @@ final class OrganizationJson {
     }
 
     static ObjectNode render(Role role) {
-        ObjectNode node = Json.mapper().createObjectNode().put("name", role.name()).put("builtIn", role.builtIn());
+        ObjectNode node =
+                Json.mapper().createObjectNode().put("name", role.name()).put("builtIn", role.builtIn());
         ArrayNode permissions = node.putArray("permissions");
         role.permissions().stream().sorted().forEach(permissions::add);
         return node;
@@ -73,7 +76,9 @@ final class OrganizationJson {
         }
         for (int i = 0; i < raw.get().size(); i++) {
             JsonNode item = raw.get().get(i);
-            if (!item.isTextual() || item.textValue().isEmpty() || item.textValue().length() > 64) {
+            if (!item.isTextual()
+                    || item.textValue().isEmpty()
+                    || item.textValue().length() > 64) {
                 in.error("permissions[" + i + "]", "must be a permission name");
             } else {
                 names.add(item.textValue());

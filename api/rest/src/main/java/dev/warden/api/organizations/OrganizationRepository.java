@@ -15,8 +15,7 @@ import java.util.Optional;
 public interface OrganizationRepository {
 
     /** One organization the user belongs to, with the user's role there. */
-    record Membership(Organization organization, String role) {
-    }
+    record Membership(Organization organization, String role) {}
 
     /**
      * Stores a new organization with {@code owner} as its owner and makes it the owner's active organization

@@ -59,7 +59,8 @@ public final class OrganizationRoutes implements DeclaredService {
         in.validate();
         Organization created = organizations.create(AuthFilter.principal(req), name.orElseThrow());
         res.header("Location", "/admin/v1/organizations/" + created.id());
-        Responses.json(res, Status.CREATED_201, OrganizationJson.render(created, Optional.of("owner"), Optional.empty()));
+        Responses.json(
+                res, Status.CREATED_201, OrganizationJson.render(created, Optional.of("owner"), Optional.empty()));
     }
 
     private void mine(ServerRequest req, ServerResponse res) {
@@ -70,25 +71,40 @@ public final class OrganizationRoutes implements DeclaredService {
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200, OrganizationJson.render(
-                organizations.get(AuthFilter.principal(req), organization(req)), Optional.empty(), Optional.empty()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                OrganizationJson.render(
+                        organizations.get(AuthFilter.principal(req), organization(req)),
+                        Optional.empty(),
+                        Optional.empty()));
     }
 
     private void active(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200, OrganizationJson.render(organizations.active(AuthFilter.principal(req)),
-                Optional.empty(), Optional.empty()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                OrganizationJson.render(
+                        organizations.active(AuthFilter.principal(req)), Optional.empty(), Optional.empty()));
     }
 
     private void activate(ServerRequest req, ServerResponse res) {
         JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), Set.of("organizationId"));
         Optional<String> id = in.requiredValue("organizationId", Ids.MAX_LENGTH, OrganizationRoutes::organizationId);
         in.validate();
-        Responses.json(res, Status.OK_200, OrganizationJson.render(
-                organizations.activate(AuthFilter.principal(req), id.orElseThrow()), Optional.empty(), Optional.empty()));
+        Responses.json(
+                res,
+                Status.OK_200,
+                OrganizationJson.render(
+                        organizations.activate(AuthFilter.principal(req), id.orElseThrow()),
+                        Optional.empty(),
+                        Optional.empty()));
     }
 
     private void members(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200,
+        Responses.json(
+                res,
+                Status.OK_200,
                 OrganizationJson.renderMembers(organizations.members(AuthFilter.principal(req), organization(req))));
     }
 
@@ -98,9 +114,12 @@ public final class OrganizationRoutes implements DeclaredService {
         Optional<UserId> user = in.requiredValue("userId", Ids.MAX_LENGTH, UserId::of);
         Optional<String> role = in.requiredString("role", 32);
         in.validate();
-        Member added = organizations.addMember(AuthFilter.principal(req), organization, user.orElseThrow(),
-                role.orElseThrow());
-        res.header("Location", "/admin/v1/organizations/" + organization + "/members/" + added.userId().value());
+        Member added = organizations.addMember(
+                AuthFilter.principal(req), organization, user.orElseThrow(), role.orElseThrow());
+        res.header(
+                "Location",
+                "/admin/v1/organizations/" + organization + "/members/"
+                        + added.userId().value());
         Responses.json(res, Status.CREATED_201, OrganizationJson.render(added));
     }
 
@@ -110,17 +129,23 @@ public final class OrganizationRoutes implements DeclaredService {
         JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), Set.of("role"));
         Optional<String> role = in.requiredString("role", 32);
         in.validate();
-        Responses.json(res, Status.OK_200, OrganizationJson.render(
-                organizations.changeRole(AuthFilter.principal(req), organization, user, role.orElseThrow())));
+        Responses.json(
+                res,
+                Status.OK_200,
+                OrganizationJson.render(
+                        organizations.changeRole(AuthFilter.principal(req), organization, user, role.orElseThrow())));
     }
 
     private void removeMember(ServerRequest req, ServerResponse res) {
-        organizations.removeMember(AuthFilter.principal(req), organization(req), Params.path(req, "userID", UserId::of));
+        organizations.removeMember(
+                AuthFilter.principal(req), organization(req), Params.path(req, "userID", UserId::of));
         Responses.noContent(res);
     }
 
     private void roles(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200,
+        Responses.json(
+                res,
+                Status.OK_200,
                 OrganizationJson.renderRoles(organizations.roles(AuthFilter.principal(req), organization(req))));
     }
 

@@ -59,21 +59,34 @@ public final class OrganizationService implements AgentService.Tenancy {
         }
         Instant now = now();
         Organization organization = new Organization(Ids.mint("org"), name, user.id(), now);
-        repository.create(organization, user.id(), AdminAudit.entry("organization.create", caller, organization.id(),
-                AdminAudit.Target.of("organization", organization.id(), Optional.of(user.id().value())),
-                Optional.empty(), Optional.of(Map.of("name", name)), now));
+        repository.create(
+                organization,
+                user.id(),
+                AdminAudit.entry(
+                        "organization.create",
+                        caller,
+                        organization.id(),
+                        AdminAudit.Target.of(
+                                "organization",
+                                organization.id(),
+                                Optional.of(user.id().value())),
+                        Optional.empty(),
+                        Optional.of(Map.of("name", name)),
+                        now));
         outbox.flush();
         return organization;
     }
 
     /** The organizations the caller belongs to, with its role in each. */
     public List<OrganizationRepository.Membership> mine(Principal caller) {
-        return repository.membershipsOf(AccessPolicy.requireUser(caller, "belonging to organizations").id());
+        return repository.membershipsOf(
+                AccessPolicy.requireUser(caller, "belonging to organizations").id());
     }
 
     /** The id of the caller's active organization, if it has one. */
     public Optional<String> activeId(Principal caller) {
-        return repository.active(AccessPolicy.requireUser(caller, "an active organization").id());
+        return repository.active(
+                AccessPolicy.requireUser(caller, "an active organization").id());
     }
 
     /**
@@ -82,8 +95,10 @@ public final class OrganizationService implements AgentService.Tenancy {
      * @throws ForbiddenException {@code no_active_org} when it has none
      */
     public Organization active(Principal caller) {
-        return activeId(caller).flatMap(repository::find).orElseThrow(() -> new ForbiddenException(
-                ErrorCode.NO_ACTIVE_ORG, "you have no active organization; create one or switch to one"));
+        return activeId(caller)
+                .flatMap(repository::find)
+                .orElseThrow(() -> new ForbiddenException(
+                        ErrorCode.NO_ACTIVE_ORG, "you have no active organization; create one or switch to one"));
     }
 
     /**
@@ -94,8 +109,10 @@ public final class OrganizationService implements AgentService.Tenancy {
     public Organization activate(Principal caller, String organizationId) {
         Principal.User user = AccessPolicy.requireUser(caller, "an active organization");
         if (!repository.activate(user.id(), organizationId)) {
-            throw new ForbiddenException(ErrorCode.USER_NOT_IN_ORG, "you are not a member of organization "
-                    + organizationId, List.of(new FieldError("organizationId", "you are not a member")));
+            throw new ForbiddenException(
+                    ErrorCode.USER_NOT_IN_ORG,
+                    "you are not a member of organization " + organizationId,
+                    List.of(new FieldError("organizationId", "you are not a member")));
         }
         return repository.find(organizationId).orElseThrow(OrganizationService::organizationNotFound);
     }
@@ -109,7 +126,8 @@ public final class OrganizationService implements AgentService.Tenancy {
      */
     public OrgAuthority authority(Principal caller, String organizationId, String permission) {
         OrgStanding standing = caller instanceof Principal.User user
-                ? repository.standing(user.id(), organizationId) : OrgStanding.none();
+                ? repository.standing(user.id(), organizationId)
+                : OrgStanding.none();
         OrgAuthority authority = AccessPolicy.requireInOrganization(caller, organizationId, standing, permission);
         // A member's organization exists (its membership refers to it); only a caller let through without one (the
         // administrator) may name an organization that does not.
@@ -139,8 +157,8 @@ public final class OrganizationService implements AgentService.Tenancy {
     public Member addMember(Principal caller, String organizationId, UserId user, String role) {
         OrgAuthority authority = authority(caller, organizationId, "members:admin");
         if (!repository.userExists(user)) {
-            throw new NotFoundException(ErrorCode.NOT_FOUND, "no such user", List.of(new FieldError("userId",
-                    "no such user")));
+            throw new NotFoundException(
+                    ErrorCode.NOT_FOUND, "no such user", List.of(new FieldError("userId", "no such user")));
         }
         Instant now = now();
         Member added = locked(organizationId, org -> {
@@ -149,8 +167,13 @@ public final class OrganizationService implements AgentService.Tenancy {
                 throw new ConflictException(ErrorCode.ALREADY_MEMBER, "user " + user.value() + " is already a member");
             }
             org.add(user, role, now);
-            org.audit(AdminAudit.entry("member.add", authority, memberTarget(user), Optional.empty(),
-                    Optional.of(Map.of("role", role)), now));
+            org.audit(AdminAudit.entry(
+                    "member.add",
+                    authority,
+                    memberTarget(user),
+                    Optional.empty(),
+                    Optional.of(Map.of("role", role)),
+                    now));
             return org.member(user).orElseThrow();
         });
         outbox.flush();
@@ -173,8 +196,13 @@ public final class OrganizationService implements AgentService.Tenancy {
             }
             requireKeepsAnOwner(org, current);
             org.assign(user, role);
-            org.audit(AdminAudit.entry("member.role_change", authority, memberTarget(user),
-                    Optional.of(Map.of("role", current.role())), Optional.of(Map.of("role", role)), now));
+            org.audit(AdminAudit.entry(
+                    "member.role_change",
+                    authority,
+                    memberTarget(user),
+                    Optional.of(Map.of("role", current.role())),
+                    Optional.of(Map.of("role", role)),
+                    now));
             return org.member(user).orElseThrow();
         });
         outbox.flush();
@@ -192,13 +220,18 @@ public final class OrganizationService implements AgentService.Tenancy {
         locked(organizationId, org -> {
             Member current = org.member(user).orElseThrow(() -> notMember(user));
             if (!leaving) {
-                AccessPolicy.requireMayAssign(authority, user, Optional.of(role(org, current.role())),
-                        Optional.empty());
+                AccessPolicy.requireMayAssign(
+                        authority, user, Optional.of(role(org, current.role())), Optional.empty());
             }
             requireKeepsAnOwner(org, current);
             org.remove(user);
-            org.audit(AdminAudit.entry(leaving ? "member.leave" : "member.remove", authority, memberTarget(user),
-                    Optional.of(Map.of("role", current.role())), Optional.empty(), now));
+            org.audit(AdminAudit.entry(
+                    leaving ? "member.leave" : "member.remove",
+                    authority,
+                    memberTarget(user),
+                    Optional.of(Map.of("role", current.role())),
+                    Optional.empty(),
+                    now));
             return current;
         });
         outbox.flush();
@@ -221,7 +254,9 @@ public final class OrganizationService implements AgentService.Tenancy {
             throw InvalidInputException.field("name", "must be 1 to 32 characters of a-z, 0-9, _ and -");
         }
         if (OrgRoles.builtInPermissions(name).isPresent()) {
-            throw new ConflictException(ErrorCode.CONFLICT, "'" + name + "' is a built-in role",
+            throw new ConflictException(
+                    ErrorCode.CONFLICT,
+                    "'" + name + "' is a built-in role",
                     List.of(new FieldError("name", "is a built-in role")));
         }
         List<FieldError> unknown = new ArrayList<>();
@@ -231,19 +266,26 @@ public final class OrganizationService implements AgentService.Tenancy {
             }
         }
         if (!unknown.isEmpty()) {
-            throw new InvalidInputException(ErrorCode.UNKNOWN_PERMISSION, "permissions outside the catalogue "
-                    + "(docs/organizations.md)", unknown);
+            throw new InvalidInputException(
+                    ErrorCode.UNKNOWN_PERMISSION,
+                    "permissions outside the catalogue " + "(docs/organizations.md)",
+                    unknown);
         }
         Role role = new Role(name, Set.copyOf(permissions), false);
         Instant now = now();
         locked(organizationId, org -> {
             if (org.customRoles().stream().anyMatch(r -> r.name().equals(name))) {
-                throw new ConflictException(ErrorCode.CONFLICT, "role '" + name + "' exists",
-                        List.of(new FieldError("name", "exists")));
+                throw new ConflictException(
+                        ErrorCode.CONFLICT, "role '" + name + "' exists", List.of(new FieldError("name", "exists")));
             }
             org.addRole(role, now);
-            org.audit(AdminAudit.entry("role.create", authority, AdminAudit.Target.of("role", name, Optional.empty()),
-                    Optional.empty(), Optional.of(Map.of("permissions", role.permissions().stream().sorted().toList())),
+            org.audit(AdminAudit.entry(
+                    "role.create",
+                    authority,
+                    AdminAudit.Target.of("role", name, Optional.empty()),
+                    Optional.empty(),
+                    Optional.of(Map.of(
+                            "permissions", role.permissions().stream().sorted().toList())),
                     now));
             return role;
         });
@@ -263,16 +305,24 @@ public final class OrganizationService implements AgentService.Tenancy {
             if (OrgRoles.builtInPermissions(name).isPresent()) {
                 throw new ConflictException(ErrorCode.CONFLICT, "built-in roles cannot be deleted");
             }
-            Role role = org.customRoles().stream().filter(r -> r.name().equals(name)).findFirst()
+            Role role = org.customRoles().stream()
+                    .filter(r -> r.name().equals(name))
+                    .findFirst()
                     .orElseThrow(() -> new NotFoundException(ErrorCode.NOT_FOUND, "no such role"));
             long holders = org.holders(name);
             if (holders > 0) {
-                throw new ConflictException(ErrorCode.ROLE_IN_USE, "role '" + name + "' is held by " + holders
-                        + " member(s); give them another role first");
+                throw new ConflictException(
+                        ErrorCode.ROLE_IN_USE,
+                        "role '" + name + "' is held by " + holders + " member(s); give them another role first");
             }
             org.deleteRole(name);
-            org.audit(AdminAudit.entry("role.delete", authority, AdminAudit.Target.of("role", name, Optional.empty()),
-                    Optional.of(Map.of("permissions", role.permissions().stream().sorted().toList())), Optional.empty(),
+            org.audit(AdminAudit.entry(
+                    "role.delete",
+                    authority,
+                    AdminAudit.Target.of("role", name, Optional.empty()),
+                    Optional.of(Map.of(
+                            "permissions", role.permissions().stream().sorted().toList())),
+                    Optional.empty(),
                     now));
             return role;
         });
@@ -304,23 +354,28 @@ public final class OrganizationService implements AgentService.Tenancy {
 
     private static List<Role> allRoles(OrganizationRepository.Locked org) {
         List<Role> all = new ArrayList<>();
-        OrgRoles.builtIn().forEach(name -> all.add(new Role(name, OrgRoles.builtInPermissions(name).orElseThrow(), true)));
+        OrgRoles.builtIn()
+                .forEach(name ->
+                        all.add(new Role(name, OrgRoles.builtInPermissions(name).orElseThrow(), true)));
         all.addAll(org.customRoles());
         return all;
     }
 
     /** The role {@code name} of {@code org}, built-in or custom, with its permissions. */
     private static OrgRoles.Named role(OrganizationRepository.Locked org, String name) {
-        return allRoles(org).stream().filter(r -> r.name().equals(name)).findFirst()
+        return allRoles(org).stream()
+                .filter(r -> r.name().equals(name))
+                .findFirst()
                 .map(r -> new OrgRoles.Named(r.name(), r.permissions()))
-                .orElseThrow(() -> InvalidInputException.field("role", "is neither a built-in role nor one of the "
-                        + "organization's"));
+                .orElseThrow(() -> InvalidInputException.field(
+                        "role", "is neither a built-in role nor one of the " + "organization's"));
     }
 
     private static void requireKeepsAnOwner(OrganizationRepository.Locked org, Member leaving) {
         if (leaving.role().equals(OrgRoles.OWNER) && org.holders(OrgRoles.OWNER) <= 1) {
-            throw new ConflictException(ErrorCode.LAST_OWNER, "the organization's last owner cannot leave or be "
-                    + "demoted; make another member owner first");
+            throw new ConflictException(
+                    ErrorCode.LAST_OWNER,
+                    "the organization's last owner cannot leave or be " + "demoted; make another member owner first");
         }
     }
 
@@ -329,8 +384,8 @@ public final class OrganizationService implements AgentService.Tenancy {
     }
 
     private static ForbiddenException notMember(UserId user) {
-        return new ForbiddenException(ErrorCode.USER_NOT_IN_ORG, "user " + user.value()
-                + " is not a member of this organization");
+        return new ForbiddenException(
+                ErrorCode.USER_NOT_IN_ORG, "user " + user.value() + " is not a member of this organization");
     }
 
     private static NotFoundException organizationNotFound() {

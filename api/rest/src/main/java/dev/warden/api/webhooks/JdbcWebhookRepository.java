@@ -37,17 +37,17 @@ public final class JdbcWebhookRepository implements WebhookRepository, WebhookDi
             + " status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)";
     static final String FIND = "SELECT " + COLUMNS + " FROM webhook_endpoints WHERE id = ?";
     static final String LIST_ALL = "SELECT " + COLUMNS + " FROM webhook_endpoints ORDER BY created_at, id";
-    static final String LIST_OWNED = "SELECT " + COLUMNS + " FROM webhook_endpoints WHERE owner_id = ?"
-            + " ORDER BY created_at, id";
-    static final String LIST_ADMIN = "SELECT " + COLUMNS + " FROM webhook_endpoints WHERE owner_id IS NULL"
-            + " ORDER BY created_at, id";
+    static final String LIST_OWNED =
+            "SELECT " + COLUMNS + " FROM webhook_endpoints WHERE owner_id = ?" + " ORDER BY created_at, id";
+    static final String LIST_ADMIN =
+            "SELECT " + COLUMNS + " FROM webhook_endpoints WHERE owner_id IS NULL" + " ORDER BY created_at, id";
     static final String COUNT_OWNED = "SELECT count(*) FROM webhook_endpoints WHERE owner_id = ?";
     static final String COUNT_ADMIN = "SELECT count(*) FROM webhook_endpoints WHERE owner_id IS NULL";
     static final String DELETE = "DELETE FROM webhook_endpoints WHERE id = ?";
     static final String ACTIVE = "SELECT " + COLUMNS + ", secret FROM webhook_endpoints WHERE status = 'active'"
             + " ORDER BY created_at, id";
-    static final String DISABLE = "UPDATE webhook_endpoints SET status = 'disabled', disabled_at = ?"
-            + " WHERE id = ? AND status = 'active'";
+    static final String DISABLE =
+            "UPDATE webhook_endpoints SET status = 'disabled', disabled_at = ?" + " WHERE id = ? AND status = 'active'";
 
     private final Database db;
     private final SecretCipher cipher;
@@ -93,8 +93,9 @@ public final class JdbcWebhookRepository implements WebhookRepository, WebhookDi
 
     @Override
     public List<Webhook> listOwnedBy(Webhook.Owner owner) {
-        return owner.user().isPresent() ? query(LIST_OWNED, owner.user().map(UserId::value)) : query(LIST_ADMIN,
-                Optional.empty());
+        return owner.user().isPresent()
+                ? query(LIST_OWNED, owner.user().map(UserId::value))
+                : query(LIST_ADMIN, Optional.empty());
     }
 
     @Override
@@ -125,13 +126,19 @@ public final class JdbcWebhookRepository implements WebhookRepository, WebhookDi
     @Override
     public List<WebhookEndpoint> activeEndpoints() {
         return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(ACTIVE); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = conn.prepareStatement(ACTIVE);
+                    ResultSet rs = ps.executeQuery()) {
                 List<WebhookEndpoint> out = new ArrayList<>();
                 while (rs.next()) {
                     Webhook webhook = webhook(rs);
-                    secret(webhook.id(), rs.getString("secret")).ifPresent(secret -> out.add(new WebhookEndpoint(
-                            webhook.id(), webhook.url(), Set.copyOf(webhook.eventTypes()),
-                            webhook.owner().user().map(UserId::value), secret, webhook.createdAt())));
+                    secret(webhook.id(), rs.getString("secret"))
+                            .ifPresent(secret -> out.add(new WebhookEndpoint(
+                                    webhook.id(),
+                                    webhook.url(),
+                                    Set.copyOf(webhook.eventTypes()),
+                                    webhook.owner().user().map(UserId::value),
+                                    secret,
+                                    webhook.createdAt())));
                 }
                 return out;
             }
@@ -181,7 +188,8 @@ public final class JdbcWebhookRepository implements WebhookRepository, WebhookDi
     }
 
     private static Array types(Connection conn, List<EventType> types) throws SQLException {
-        return conn.createArrayOf("text", types.stream().map(EventType::wireName).toArray());
+        return conn.createArrayOf(
+                "text", types.stream().map(EventType::wireName).toArray());
     }
 
     private static Webhook webhook(ResultSet rs) throws SQLException {
@@ -189,8 +197,12 @@ public final class JdbcWebhookRepository implements WebhookRepository, WebhookDi
         List<EventType> types = Arrays.stream((String[]) array.getArray())
                 .flatMap(name -> WireEnum.parse(EventType.class, name).stream())
                 .toList();
-        return new Webhook(rs.getString("id"), new Webhook.Owner(Sql.string(rs, "owner_id").map(UserId::of)),
-                URI.create(rs.getString("url")), types, Sql.string(rs, "description"),
+        return new Webhook(
+                rs.getString("id"),
+                new Webhook.Owner(Sql.string(rs, "owner_id").map(UserId::of)),
+                URI.create(rs.getString("url")),
+                types,
+                Sql.string(rs, "description"),
                 WireEnum.parse(WebhookStatus.class, rs.getString("status")).orElseThrow(),
                 Sql.requiredInstant(rs, "created_at"));
     }

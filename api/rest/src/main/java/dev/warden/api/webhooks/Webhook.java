@@ -19,8 +19,14 @@ import java.util.Optional;
  * @param status      active, or disabled after a 410
  * @param createdAt   creation time, millisecond precision; it receives events from this instant on
  */
-public record Webhook(String id, Owner owner, URI url, List<EventType> eventTypes, Optional<String> description,
-                      WebhookStatus status, Instant createdAt) {
+public record Webhook(
+        String id,
+        Owner owner,
+        URI url,
+        List<EventType> eventTypes,
+        Optional<String> description,
+        WebhookStatus status,
+        Instant createdAt) {
 
     public Webhook {
         eventTypes = List.copyOf(eventTypes);

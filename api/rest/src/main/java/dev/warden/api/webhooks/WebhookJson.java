@@ -25,8 +25,7 @@ final class WebhookJson {
 
     private static final Set<String> CREATE_FIELDS = Set.of("url", "eventTypes", "description");
 
-    private WebhookJson() {
-    }
+    private WebhookJson() {}
 
     /**
      * Parses {@code POST /webhooks}, checking the URL with {@code guard} (which may resolve its host); every
@@ -78,8 +77,8 @@ final class WebhookJson {
         Set<EventType> types = new LinkedHashSet<>();
         for (int i = 0; i < array.size(); i++) {
             JsonNode item = array.get(i);
-            Optional<EventType> type = item.isTextual()
-                    ? WireEnum.parse(EventType.class, item.textValue()) : Optional.empty();
+            Optional<EventType> type =
+                    item.isTextual() ? WireEnum.parse(EventType.class, item.textValue()) : Optional.empty();
             if (type.isEmpty()) {
                 in.error("eventTypes[" + i + "]", "must be one of: " + WireEnum.choices(EventType.class));
             } else {
@@ -90,7 +89,8 @@ final class WebhookJson {
     }
 
     static ObjectNode render(Webhook webhook, Optional<String> secret) {
-        ObjectNode node = Json.mapper().createObjectNode()
+        ObjectNode node = Json.mapper()
+                .createObjectNode()
                 .put("id", webhook.id())
                 .put("url", webhook.url().toString());
         ArrayNode types = node.putArray("eventTypes");

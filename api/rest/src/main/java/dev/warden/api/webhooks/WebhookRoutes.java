@@ -48,7 +48,9 @@ public final class WebhookRoutes implements DeclaredService {
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200,
+        Responses.json(
+                res,
+                Status.OK_200,
                 WebhookJson.render(webhooks.get(AuthFilter.principal(req), id(req)), Optional.empty()));
     }
 

@@ -39,8 +39,7 @@ public final class WebhookService {
     }
 
     /** What {@link #create} needs; {@code eventTypes} empty means every type. */
-    public record NewWebhook(URI url, List<EventType> eventTypes, Optional<String> description) {
-    }
+    public record NewWebhook(URI url, List<EventType> eventTypes, Optional<String> description) {}
 
     /** A new endpoint with its signing secret, shown this once. */
     public record Created(Webhook webhook, String secret) {
@@ -54,11 +53,17 @@ public final class WebhookService {
     public Created create(Principal caller, NewWebhook request) {
         Webhook.Owner owner = owner(caller);
         if (repository.countOwnedBy(owner) >= MAX_PER_OWNER) {
-            throw new ConflictException(ErrorCode.CONFLICT, "at most " + MAX_PER_OWNER
-                    + " webhook endpoints per owner; delete one first");
+            throw new ConflictException(
+                    ErrorCode.CONFLICT, "at most " + MAX_PER_OWNER + " webhook endpoints per owner; delete one first");
         }
-        Webhook webhook = new Webhook(Webhook.newId(), owner, request.url(), request.eventTypes(),
-                request.description(), WebhookStatus.ACTIVE, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+        Webhook webhook = new Webhook(
+                Webhook.newId(),
+                owner,
+                request.url(),
+                request.eventTypes(),
+                request.description(),
+                WebhookStatus.ACTIVE,
+                clock.instant().truncatedTo(ChronoUnit.MILLIS));
         String secret = WebhookSigner.newSecret();
         repository.insert(webhook, secret);
         return new Created(webhook, secret);
@@ -73,7 +78,9 @@ public final class WebhookService {
     /** Endpoint {@code id}, if {@code caller} may see it. */
     public Webhook get(Principal caller, String id) {
         Webhook.Owner owner = owner(caller);
-        return repository.find(id).filter(w -> owner.isAdmin() || w.owner().equals(owner))
+        return repository
+                .find(id)
+                .filter(w -> owner.isAdmin() || w.owner().equals(owner))
                 .orElseThrow(() -> new NotFoundException(ErrorCode.WEBHOOK_NOT_FOUND, "no such webhook endpoint"));
     }
 

@@ -2,8 +2,8 @@ package dev.warden.api.webhooks;
 
 import dev.warden.api.db.Database;
 import dev.warden.api.db.SecretCipher;
-import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.sinks.runtime.DeadLetters;
 import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.webhooks.TargetGuard;
@@ -50,14 +50,20 @@ public final class Webhooks {
 
     /** {@code /webhooks}, reading bodies of at most {@code maxBodyBytes}. */
     public WebhookRoutes routes(long maxBodyBytes) {
-        return new WebhookRoutes(new WebhookService(repository, clock), TargetGuard.system(config.allowPrivateTargets()),
-                maxBodyBytes);
+        return new WebhookRoutes(
+                new WebhookService(repository, clock), TargetGuard.system(config.allowPrivateTargets()), maxBodyBytes);
     }
 
     /** Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}. */
     public Worker startWorker(String kafkaBootstrap, String groupId, String eventsTopic) {
-        WebhookWorker worker = new WebhookWorker(kafkaBootstrap, groupId, eventsTopic, repository, config.toOptions(),
-                counters, clock,
+        WebhookWorker worker = new WebhookWorker(
+                kafkaBootstrap,
+                groupId,
+                eventsTopic,
+                repository,
+                config.toOptions(),
+                counters,
+                clock,
                 letters -> DeadLetters.store(db.dataSource(), letters));
         worker.start();
         return new Worker(worker);

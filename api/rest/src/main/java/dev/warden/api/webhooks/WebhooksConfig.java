@@ -19,8 +19,8 @@ import java.util.Optional;
  *                            (default 1000)
  * @param timeoutMs           {@code timeout-ms}: time for one attempt, connect to last byte (default 10000)
  */
-public record WebhooksConfig(boolean allowPrivateTargets, Optional<String> encryptionKey, int maxAttempts,
-                             long backoffMs, long timeoutMs) {
+public record WebhooksConfig(
+        boolean allowPrivateTargets, Optional<String> encryptionKey, int maxAttempts, long backoffMs, long timeoutMs) {
     /** Bytes of an AES-256 key. */
     static final int KEY_BYTES = SecretCipher.KEY_BYTES;
 
@@ -35,16 +35,20 @@ public record WebhooksConfig(boolean allowPrivateTargets, Optional<String> encry
     }
 
     /** Validates the numbers, naming the key of a bad one. */
-    private static WebhookOptions options(boolean allowPrivateTargets, int maxAttempts, long backoffMs,
-                                          long timeoutMs) {
+    private static WebhookOptions options(
+            boolean allowPrivateTargets, int maxAttempts, long backoffMs, long timeoutMs) {
         if (backoffMs < 0) {
             throw new IllegalArgumentException("warden.webhooks.backoff-ms must not be negative");
         }
         if (timeoutMs < 1) {
             throw new IllegalArgumentException("warden.webhooks.timeout-ms must be positive");
         }
-        return WebhookOptions.builder().maxAttempts(maxAttempts).backoff(Duration.ofMillis(backoffMs))
-                .timeout(Duration.ofMillis(timeoutMs)).allowPrivateTargets(allowPrivateTargets).build();
+        return WebhookOptions.builder()
+                .maxAttempts(maxAttempts)
+                .backoff(Duration.ofMillis(backoffMs))
+                .timeout(Duration.ofMillis(timeoutMs))
+                .allowPrivateTargets(allowPrivateTargets)
+                .build();
     }
 
     /** The AES-256 key, when configured. */
@@ -60,8 +64,8 @@ public record WebhooksConfig(boolean allowPrivateTargets, Optional<String> encry
             throw new IllegalArgumentException("warden.webhooks.encryption-key must be base64 (of 32 bytes)");
         }
         if (key.length != KEY_BYTES) {
-            throw new IllegalArgumentException("warden.webhooks.encryption-key must be base64 of 32 bytes, was "
-                    + key.length + " bytes");
+            throw new IllegalArgumentException(
+                    "warden.webhooks.encryption-key must be base64 of 32 bytes, was " + key.length + " bytes");
         }
         return key;
     }
@@ -96,8 +100,7 @@ public record WebhooksConfig(boolean allowPrivateTargets, Optional<String> encry
         private long backoffMs = 1_000;
         private long timeoutMs = 10_000;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder allowPrivateTargets(boolean allow) {
             this.allowPrivateTargets = allow;

@@ -13,8 +13,7 @@ import java.util.Map;
  * options?: {key: value}}} (docs/audit-sinks.md). A bad entry is an error naming its index and key.
  */
 public final class AuditSinkSpecs {
-    private AuditSinkSpecs() {
-    }
+    private AuditSinkSpecs() {}
 
     /** The specs under {@code node} (empty when the node is missing). */
     public static List<AuditSinkSpec> from(Config node) {
@@ -27,13 +26,17 @@ public final class AuditSinkSpecs {
     }
 
     private static AuditSinkSpec one(Config item, String where) {
-        String typeName = item.get("type").asString().orElseThrow(() -> new IllegalArgumentException(where + ".type is required"));
-        AuditSinkSpec.Type type = WireEnum.parse(AuditSinkSpec.Type.class, typeName).orElseThrow(() ->
-                new IllegalArgumentException(where + ".type must be one of " + WireEnum.choices(AuditSinkSpec.Type.class)));
+        String typeName = item.get("type")
+                .asString()
+                .orElseThrow(() -> new IllegalArgumentException(where + ".type is required"));
+        AuditSinkSpec.Type type = WireEnum.parse(AuditSinkSpec.Type.class, typeName)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        where + ".type must be one of " + WireEnum.choices(AuditSinkSpec.Type.class)));
         URI url;
         try {
-            url = URI.create(item.get("url").asString().orElseThrow(() ->
-                    new IllegalArgumentException(where + ".url is required")));
+            url = URI.create(item.get("url")
+                    .asString()
+                    .orElseThrow(() -> new IllegalArgumentException(where + ".url is required")));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ".url: " + e.getMessage(), e);
         }

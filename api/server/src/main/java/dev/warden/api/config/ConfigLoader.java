@@ -22,8 +22,7 @@ import java.util.function.Supplier;
  * {@code WARDEN_SERVER_MAX__BODY__BYTES} is {@code warden.server.max-body-bytes}.
  */
 public final class ConfigLoader {
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** Loads from the process environment and system properties, plus {@code file} when given. */
     public static Config load(Optional<Path> file) {

@@ -4,14 +4,13 @@ import dev.warden.api.db.Database;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
-import dev.warden.sinks.external.AuditSinkSpec;
-import java.util.List;
 import dev.warden.api.webhooks.WebhooksConfig;
 import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.Topics;
+import dev.warden.sinks.external.AuditSinkSpec;
 import io.helidon.config.Config;
-import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -76,8 +75,7 @@ public record WardenConfig(
     }
 
     /** Kafka connection and topic layout; {@code bootstrap} empty means "start the embedded broker". */
-    public record Kafka(Optional<String> bootstrap, Topics topics) {
-    }
+    public record Kafka(Optional<String> bootstrap, Topics topics) {}
 
     /**
      * Kafka Streams settings of the quota and pipeline roles.
@@ -90,9 +88,12 @@ public record WardenConfig(
      * @param mirrorCommitIntervalMs the audit mirror's commit interval: with exactly-once it bounds how long an
      *                          {@code audit} stream event (and every event after it) waits before SSE readers see it
      */
-    public record Streams(String applicationPrefix, String stateDir, long commitIntervalMs,
-                          long pipelineCommitIntervalMs, long mirrorCommitIntervalMs) {
-    }
+    public record Streams(
+            String applicationPrefix,
+            String stateDir,
+            long commitIntervalMs,
+            long pipelineCommitIntervalMs,
+            long mirrorCommitIntervalMs) {}
 
     /**
      * The SSE stream and its replay store.
@@ -104,13 +105,21 @@ public record WardenConfig(
      * @param maxPerSubscriber    connections one token holder may hold; 0 means a tenth of {@code maxConnections}
      * @param adminReserve        connections kept for the administrator beyond {@code maxConnections}
      */
-    public record EventStreamSettings(int maxConnections, long heartbeatIntervalMs, int retentionDays,
-                                      boolean mirrorAudit, int maxPerSubscriber, int adminReserve) {
-    }
+    public record EventStreamSettings(
+            int maxConnections,
+            long heartbeatIntervalMs,
+            int retentionDays,
+            boolean mirrorAudit,
+            int maxPerSubscriber,
+            int adminReserve) {}
 
     /** PostgreSQL connection; {@code url} empty means "start the embedded server". */
-    public record Postgres(Optional<String> url, Optional<String> user, Optional<String> password, int poolSize,
-                           Optional<String> schema) {
+    public record Postgres(
+            Optional<String> url,
+            Optional<String> user,
+            Optional<String> password,
+            int poolSize,
+            Optional<String> schema) {
         @Override
         public String toString() {
             return "Postgres[url=" + url.orElse("(embedded)") + ", user=" + user.orElse("") + ", password="
@@ -128,8 +137,10 @@ public record WardenConfig(
     public String toString() {
         return "WardenConfig[roles=" + roles + ", instanceId=" + instanceId + ", server=" + server
                 + ", bootstrapToken=" + (bootstrapToken.isPresent() ? "****" : "(random)") + ", kafka=" + kafka
-                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream=" + eventStream
-                + ", users=" + users + ", rateLimit=" + rateLimit + ", webhooks=" + webhooks + ", auditSinks=" + auditSinks + ", oauth=" + oauth + "]";
+                + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream="
+                + eventStream
+                + ", users=" + users + ", rateLimit=" + rateLimit + ", webhooks=" + webhooks + ", auditSinks="
+                + auditSinks + ", oauth=" + oauth + "]";
     }
 
     /** True when this process runs {@code role}. */
@@ -210,7 +221,9 @@ public record WardenConfig(
                 prefix + c.get("kafka.topics.quota-requests").asString().orElse(topics.quotaRequests()),
                 prefix + c.get("kafka.topics.quota-replies").asString().orElse(topics.quotaReplies()),
                 c.get("kafka.topics.quota-partitions").asInt().orElse(topics.quotaPartitions()),
-                c.get("kafka.topics.replication-factor").asInt().map(Integer::shortValue)
+                c.get("kafka.topics.replication-factor")
+                        .asInt()
+                        .map(Integer::shortValue)
                         .orElse(topics.replicationFactor()),
                 prefix + c.get("kafka.topics.dashboard-hourly").asString().orElse(topics.dashboardHourly()),
                 prefix + c.get("kafka.topics.dashboard-totals").asString().orElse(topics.dashboardTotals())));
@@ -276,8 +289,7 @@ public record WardenConfig(
         private OAuthConfig oauth = OAuthConfig.builder().build();
         private List<AuditSinkSpec> auditSinks = List.of();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Roles from a comma list such as {@code api,quota}; unknown names are an error. */
         public Builder roles(String commaList) {
@@ -287,8 +299,9 @@ public record WardenConfig(
                 if (trimmed.isEmpty()) {
                     continue;
                 }
-                parsed.add(WireEnum.parse(Role.class, trimmed).orElseThrow(() -> new IllegalArgumentException(
-                        "warden.roles: unknown role '" + trimmed + "'; choose from " + WireEnum.choices(Role.class))));
+                parsed.add(WireEnum.parse(Role.class, trimmed)
+                        .orElseThrow(() -> new IllegalArgumentException("warden.roles: unknown role '" + trimmed
+                                + "'; choose from " + WireEnum.choices(Role.class))));
             }
             return roles(parsed);
         }
@@ -488,13 +501,34 @@ public record WardenConfig(
         }
 
         public WardenConfig build() {
-            return new WardenConfig(roles, instanceId, new Server(host, port, maxBodyBytes, accountRoutes), bootstrapToken,
-                    new Kafka(kafkaBootstrap, topics), new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
-                    redisUrl, new Streams(streamsPrefix, streamsStateDir, streamsCommitIntervalMs,
-                    pipelineCommitIntervalMs, mirrorCommitIntervalMs),
-                    new EventStreamSettings(sseMaxConnections, sseHeartbeatMs, eventRetentionDays, mirrorAudit,
-                            sseMaxPerSubscriber, sseAdminReserve), users, rateLimit,
-                    webhooks, auditSinks, oauth, new Log(logFormat, accessLog), tracing);
+            return new WardenConfig(
+                    roles,
+                    instanceId,
+                    new Server(host, port, maxBodyBytes, accountRoutes),
+                    bootstrapToken,
+                    new Kafka(kafkaBootstrap, topics),
+                    new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
+                    redisUrl,
+                    new Streams(
+                            streamsPrefix,
+                            streamsStateDir,
+                            streamsCommitIntervalMs,
+                            pipelineCommitIntervalMs,
+                            mirrorCommitIntervalMs),
+                    new EventStreamSettings(
+                            sseMaxConnections,
+                            sseHeartbeatMs,
+                            eventRetentionDays,
+                            mirrorAudit,
+                            sseMaxPerSubscriber,
+                            sseAdminReserve),
+                    users,
+                    rateLimit,
+                    webhooks,
+                    auditSinks,
+                    oauth,
+                    new Log(logFormat, accessLog),
+                    tracing);
         }
     }
 }

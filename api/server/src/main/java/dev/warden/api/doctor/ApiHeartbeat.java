@@ -41,8 +41,8 @@ public final class ApiHeartbeat implements AutoCloseable {
     }
 
     /** Starts beating now and every {@link #INTERVAL} as instance {@code instanceId} running {@code roles}. */
-    public static ApiHeartbeat start(ApiInstanceRepository repository, String instanceId, String roles,
-                                     InstantSource clock) {
+    public static ApiHeartbeat start(
+            ApiInstanceRepository repository, String instanceId, String roles, InstantSource clock) {
         ApiHeartbeat heartbeat = new ApiHeartbeat(repository, instanceId, roles, clock);
         heartbeat.scheduler.scheduleWithFixedDelay(heartbeat::beat, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         return heartbeat;
@@ -64,8 +64,10 @@ public final class ApiHeartbeat implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             if (!failing) {
-                LOG.log(Level.WARNING, "API heartbeat of " + instanceId + " failed; retrying every "
-                        + INTERVAL.toSeconds() + " s: " + e.getMessage());
+                LOG.log(
+                        Level.WARNING,
+                        "API heartbeat of " + instanceId + " failed; retrying every " + INTERVAL.toSeconds() + " s: "
+                                + e.getMessage());
             }
             failing = true;
         }

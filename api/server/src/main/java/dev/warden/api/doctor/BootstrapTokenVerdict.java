@@ -31,8 +31,20 @@ public record BootstrapTokenVerdict(boolean configured, List<String> weaknesses)
     public static final int MIN_DISTINCT = 10;
 
     /** Lower-case words and values that guessing starts with. */
-    private static final List<String> WELL_KNOWN = List.of("admin", "changeme", "default", "letmein", "password",
-            "passw0rd", "qwerty", "root", "secret", "test", "token", "warden", "123456");
+    private static final List<String> WELL_KNOWN = List.of(
+            "admin",
+            "changeme",
+            "default",
+            "letmein",
+            "password",
+            "passw0rd",
+            "qwerty",
+            "root",
+            "secret",
+            "test",
+            "token",
+            "warden",
+            "123456");
 
     public BootstrapTokenVerdict {
         weaknesses = List.copyOf(weaknesses);
@@ -54,7 +66,8 @@ public record BootstrapTokenVerdict(boolean configured, List<String> weaknesses)
     }
 
     private static BootstrapTokenVerdict judge(String token) {
-        String secret = token.startsWith(TokenKind.ADMIN.prefix()) ? token.substring(TokenKind.ADMIN.prefix().length())
+        String secret = token.startsWith(TokenKind.ADMIN.prefix())
+                ? token.substring(TokenKind.ADMIN.prefix().length())
                 : token;
         List<String> weaknesses = new ArrayList<>();
         if (secret.length() < MIN_LENGTH) {

@@ -17,18 +17,19 @@ public final class Checks {
      * passes, each with one lane (Password Storage Cheat Sheet, "Argon2id").
      */
     private static final int[] ARGON2_MIN_MEMORY_KIB = {47_104, 19_456, 12_288, 9_216, 7_168};
+
     private static final String OWASP_ARGON2 =
             "https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#argon2id";
 
-    private Checks() {
-    }
+    private Checks() {}
 
     /** {@code anonymous-registration-on}: {@code POST /oauth/register} needs no initial access token. */
     public static Optional<Finding> anonymousRegistration(boolean allowAnonymousRegistration) {
         if (!allowAnonymousRegistration) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.ANONYMOUS_REGISTRATION_ON,
+        return Optional.of(new Finding(
+                FindingId.ANONYMOUS_REGISTRATION_ON,
                 "warden.oauth.allow-anonymous-registration is true: POST /oauth/register accepts any caller without "
                         + "an initial access token, so anyone who reaches Warden can create OAuth clients with names "
                         + "and redirect URIs of their choosing (limited per IP address).",
@@ -45,7 +46,8 @@ public final class Checks {
         if (!mcpRegistrationOpen) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.MCP_REGISTRATION_OPEN,
+        return Optional.of(new Finding(
+                FindingId.MCP_REGISTRATION_OPEN,
                 "warden.oauth.mcp-registration-open is true (the default): POST /mcp/register creates an OAuth "
                         + "client for any caller (limited per IP address).",
                 "Reported as info, not as a warning: MCP clients register themselves (MCP authorization, RFC 7591 "
@@ -63,7 +65,8 @@ public final class Checks {
         if (proxiesTrusted || ignored == 0) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.FORWARDED_HEADERS_UNTRUSTED,
+        return Optional.of(new Finding(
+                FindingId.FORWARDED_HEADERS_UNTRUSTED,
                 ignored + " look-ups of a client address since start found X-Forwarded-For or Forwarded and "
                         + "ignored it, because warden.rate-limit.trusted-proxies is empty. Behind a reverse proxy or "
                         + "load balancer every client then has the proxy's address: they share its rate-limit "
@@ -79,7 +82,8 @@ public final class Checks {
         if (!verdict.weak()) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.BOOTSTRAP_TOKEN_WEAK,
+        return Optional.of(new Finding(
+                FindingId.BOOTSTRAP_TOKEN_WEAK,
                 "The configured warden.bootstrap.token is " + String.join("; ", verdict.weaknesses())
                         + ". It grants every right on this deployment (the token itself is never shown).",
                 "Set warden.bootstrap.token (WARDEN_BOOTSTRAP_TOKEN) on every instance to a random value of at "
@@ -100,9 +104,11 @@ public final class Checks {
         if (dev || "https".equals(URI.create(issuer).getScheme())) {
             return Optional.empty();
         }
-        String source = configured ? "warden.oauth.issuer is " + issuer
+        String source = configured
+                ? "warden.oauth.issuer is " + issuer
                 : "warden.oauth.issuer is not set, so the issuer is " + issuer + ", derived from the listener";
-        return Optional.of(new Finding(FindingId.ISSUER_NOT_HTTPS,
+        return Optional.of(new Finding(
+                FindingId.ISSUER_NOT_HTTPS,
                 source + ": authorization codes, tokens and passwords on the login page travel in clear text, and "
                         + "RFC 8414 (section 2) requires an https issuer.",
                 "Serve Warden over TLS (usually at a reverse proxy, listed in warden.rate-limit.trusted-proxies) "
@@ -117,7 +123,8 @@ public final class Checks {
         if (memoryKib >= floor) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.PASSWORD_HASH_WEAK,
+        return Optional.of(new Finding(
+                FindingId.PASSWORD_HASH_WEAK,
                 "warden.users.password.argon2 is m=" + memoryKib + " KiB, t=" + iterations + ", p=" + parallelism
                         + "; with " + iterations + (iterations == 1 ? " pass" : " passes") + " OWASP asks for at "
                         + "least " + floor + " KiB, so a stolen password table is cheaper to crack than it should be.",
@@ -141,7 +148,8 @@ public final class Checks {
         if (age.compareTo(rotation) <= 0) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.SIGNING_KEY_STALE,
+        return Optional.of(new Finding(
+                FindingId.SIGNING_KEY_STALE,
                 "The newest OAuth signing key was made " + describe(age) + " ago and warden.oauth.key-rotation-days "
                         + "is " + describe(rotation) + ": the key signing tokens now has signed for longer than "
                         + "its rotation period.",
@@ -157,7 +165,8 @@ public final class Checks {
         if (dev || replicationFactor > 1) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.TOPIC_REPLICATION_FACTOR_1,
+        return Optional.of(new Finding(
+                FindingId.TOPIC_REPLICATION_FACTOR_1,
                 "warden.kafka.topics.replication-factor is " + replicationFactor + ": the topics Warden creates "
                         + "keep one copy, so losing one broker's disk loses audit entries and events Kafka had "
                         + "acknowledged, and decisions stop (fail closed) while that broker is down.",
@@ -174,7 +183,8 @@ public final class Checks {
      */
     public static Optional<Finding> webhookSecrets(boolean keyConfigured, long storedInClear) {
         if (!keyConfigured) {
-            return Optional.of(new Finding(FindingId.WEBHOOK_SECRETS_UNENCRYPTED,
+            return Optional.of(new Finding(
+                    FindingId.WEBHOOK_SECRETS_UNENCRYPTED,
                     "warden.webhooks.encryption-key is not set: webhook signing secrets are stored as issued ("
                             + storedInClear + " now), so whoever reads the database or a backup can forge Warden's "
                             + "webhook signatures.",
@@ -185,7 +195,8 @@ public final class Checks {
         if (storedInClear == 0) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.WEBHOOK_SECRETS_UNENCRYPTED,
+        return Optional.of(new Finding(
+                FindingId.WEBHOOK_SECRETS_UNENCRYPTED,
                 storedInClear + " webhook signing secrets were stored before warden.webhooks.encryption-key was set "
                         + "and are still in clear.",
                 "Delete and re-create those endpoints (DELETE /webhooks/{id}, then POST /webhooks): new secrets are "
@@ -200,12 +211,16 @@ public final class Checks {
      */
     public static Optional<Finding> sink(String sink, Optional<String> degradedReason) {
         return degradedReason.map(reason -> reason.startsWith("failing")
-                ? new Finding(FindingId.SINK_FAILING, "Sink " + sink + " on this instance is " + reason + ".",
+                ? new Finding(
+                        FindingId.SINK_FAILING,
+                        "Sink " + sink + " on this instance is " + reason + ".",
                         "The sink retries and writes nothing until its target takes the batch: check the target "
                                 + "(PostgreSQL, the webhook receivers, the SIEM endpoint) and the error above. GET "
                                 + "/observe/health shows when it recovers; records it gives up on are listed by GET "
                                 + "/admin/dead-letters.")
-                : new Finding(FindingId.SINK_LAGGING, "Sink " + sink + " on this instance is " + reason + ".",
+                : new Finding(
+                        FindingId.SINK_LAGGING,
+                        "Sink " + sink + " on this instance is " + reason + ".",
                         "The sink consumes more slowly than records arrive: check its target's latency and errors, "
                                 + "and run more instances of the sinks role (they share the topic's partitions). "
                                 + "warden_sink_lag_records on GET /observe/metrics shows the lag."));
@@ -221,7 +236,8 @@ public final class Checks {
         if (store != StoreKind.MEMORY || liveInstances <= 1) {
             return Optional.empty();
         }
-        return Optional.of(new Finding(FindingId.RATE_LIMIT_STORE_MEMORY_MULTI_INSTANCE,
+        return Optional.of(new Finding(
+                FindingId.RATE_LIMIT_STORE_MEMORY_MULTI_INSTANCE,
                 liveInstances + " API instances reported in the last " + ApiHeartbeat.LIVE_WINDOW.toSeconds()
                         + " seconds and warden.rate-limit.store is memory: each instance counts on its own, so a "
                         + "client spreading its requests gets up to " + liveInstances + " times every limit "

@@ -29,8 +29,14 @@ public final class Doctor implements AutoCloseable {
     private final ApiHeartbeat heartbeat;
     private final InstantSource clock;
 
-    Doctor(DoctorSettings settings, Issuer issuer, ClientIp clientIp, List<SinkHealth> sinks, StoredFacts facts,
-           ApiHeartbeat heartbeat, InstantSource clock) {
+    Doctor(
+            DoctorSettings settings,
+            Issuer issuer,
+            ClientIp clientIp,
+            List<SinkHealth> sinks,
+            StoredFacts facts,
+            ApiHeartbeat heartbeat,
+            InstantSource clock) {
         this.settings = settings;
         this.issuer = issuer;
         this.clientIp = clientIp;
@@ -49,10 +55,15 @@ public final class Doctor implements AutoCloseable {
      * @param sinks    the sink workers of this process (none unless it runs the sinks role)
      * @param db       where the heartbeat is kept and signing keys and webhook secrets are counted
      */
-    public static Doctor start(DoctorSettings settings, Issuer issuer, ClientIp clientIp, List<SinkHealth> sinks,
-                               Database db, InstantSource clock) {
-        ApiHeartbeat heartbeat = ApiHeartbeat.start(new JdbcApiInstanceRepository(db), settings.instanceId(),
-                settings.roles(), clock);
+    public static Doctor start(
+            DoctorSettings settings,
+            Issuer issuer,
+            ClientIp clientIp,
+            List<SinkHealth> sinks,
+            Database db,
+            InstantSource clock) {
+        ApiHeartbeat heartbeat =
+                ApiHeartbeat.start(new JdbcApiInstanceRepository(db), settings.instanceId(), settings.roles(), clock);
         return new Doctor(settings, issuer, clientIp, sinks, new JdbcStoredFacts(db), heartbeat, clock);
     }
 
@@ -65,7 +76,9 @@ public final class Doctor implements AutoCloseable {
                 Checks.forwardedHeaders(!clientIp.trustedProxies().isEmpty(), clientIp.ignoredForwardingHeaders()),
                 Checks.bootstrapToken(settings.bootstrapToken()),
                 Checks.issuer(issuer.value(), settings.issuerConfigured(), settings.dev()),
-                Checks.passwordHashing(settings.password().memoryKib(), settings.password().iterations(),
+                Checks.passwordHashing(
+                        settings.password().memoryKib(),
+                        settings.password().iterations(),
                         settings.password().parallelism()),
                 Checks.signingKey(facts.newestSigningKey(now), settings.keyRotation(), now),
                 Checks.topicReplication(settings.replicationFactor(), settings.dev()),

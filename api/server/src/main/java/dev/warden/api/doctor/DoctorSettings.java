@@ -24,15 +24,27 @@ import java.time.Duration;
  * @param webhookKeyConfigured  whether {@code warden.webhooks.encryption-key} is set
  * @param rateLimitStore        {@code warden.rate-limit.store}
  */
-public record DoctorSettings(String instanceId, String roles, boolean dev, BootstrapTokenVerdict bootstrapToken,
-                             boolean anonymousRegistration, boolean mcpRegistrationOpen, boolean issuerConfigured,
-                             UsersConfig.PasswordRules password, Duration keyRotation, short replicationFactor,
-                             boolean webhookKeyConfigured, StoreKind rateLimitStore) {
+public record DoctorSettings(
+        String instanceId,
+        String roles,
+        boolean dev,
+        BootstrapTokenVerdict bootstrapToken,
+        boolean anonymousRegistration,
+        boolean mcpRegistrationOpen,
+        boolean issuerConfigured,
+        UsersConfig.PasswordRules password,
+        Duration keyRotation,
+        short replicationFactor,
+        boolean webhookKeyConfigured,
+        StoreKind rateLimitStore) {
 
     /** The doctor's view of {@code config}; judges the bootstrap token here, once. */
     public static DoctorSettings from(WardenConfig config) {
-        return new DoctorSettings(config.instanceId(),
-                String.join(",", config.roles().stream().map(Role::wireName).sorted().toList()),
+        return new DoctorSettings(
+                config.instanceId(),
+                String.join(
+                        ",",
+                        config.roles().stream().map(Role::wireName).sorted().toList()),
                 isDev(config),
                 BootstrapTokenVerdict.of(config.bootstrapToken()),
                 config.oauth().allowAnonymousRegistration(),

@@ -11,8 +11,7 @@ import java.util.Comparator;
  */
 public record Finding(FindingId id, String detail, String fix) {
     /** The report's order: most severe first, then by id, then by detail (one finding per sink). */
-    public static final Comparator<Finding> REPORT_ORDER = Comparator
-            .comparing((Finding f) -> f.severity())
+    public static final Comparator<Finding> REPORT_ORDER = Comparator.comparing((Finding f) -> f.severity())
             .thenComparing(f -> f.id().wireName())
             .thenComparing(Finding::detail);
 

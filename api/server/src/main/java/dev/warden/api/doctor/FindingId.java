@@ -7,29 +7,24 @@ import dev.warden.authorizer.domain.WireEnum;
  * The ids are an API: clients and alerts match on them, so a constant may be added but never renamed.
  */
 public enum FindingId implements WireEnum {
-    ANONYMOUS_REGISTRATION_ON("anonymous-registration-on", Severity.WARNING,
-            "Anyone may register OAuth clients at /oauth/register"),
-    MCP_REGISTRATION_OPEN("mcp-registration-open", Severity.INFO,
-            "Anyone may register OAuth clients at /mcp/register"),
-    FORWARDED_HEADERS_UNTRUSTED("forwarded-headers-untrusted", Severity.WARNING,
-            "Forwarding headers arrive but no proxy is trusted"),
-    BOOTSTRAP_TOKEN_WEAK("bootstrap-token-weak", Severity.CRITICAL,
-            "The bootstrap administrator token is weak"),
-    ISSUER_NOT_HTTPS("issuer-not-https", Severity.CRITICAL,
-            "The OAuth issuer is not an https URL"),
-    PASSWORD_HASH_WEAK("password-hash-weak", Severity.WARNING,
-            "Password hashing costs less than the OWASP minimum"),
-    SIGNING_KEY_STALE("signing-key-stale", Severity.WARNING,
-            "The OAuth signing key is older than its rotation period"),
-    TOPIC_REPLICATION_FACTOR_1("topic-replication-factor-1", Severity.WARNING,
-            "Kafka topics are created with replication factor 1"),
-    WEBHOOK_SECRETS_UNENCRYPTED("webhook-secrets-unencrypted", Severity.WARNING,
-            "Webhook signing secrets are stored unencrypted"),
-    SINK_FAILING("sink-failing", Severity.CRITICAL,
-            "A sink keeps failing"),
-    SINK_LAGGING("sink-lagging", Severity.WARNING,
-            "A sink is falling behind"),
-    RATE_LIMIT_STORE_MEMORY_MULTI_INSTANCE("rate-limit-store-memory-multi-instance", Severity.WARNING,
+    ANONYMOUS_REGISTRATION_ON(
+            "anonymous-registration-on", Severity.WARNING, "Anyone may register OAuth clients at /oauth/register"),
+    MCP_REGISTRATION_OPEN("mcp-registration-open", Severity.INFO, "Anyone may register OAuth clients at /mcp/register"),
+    FORWARDED_HEADERS_UNTRUSTED(
+            "forwarded-headers-untrusted", Severity.WARNING, "Forwarding headers arrive but no proxy is trusted"),
+    BOOTSTRAP_TOKEN_WEAK("bootstrap-token-weak", Severity.CRITICAL, "The bootstrap administrator token is weak"),
+    ISSUER_NOT_HTTPS("issuer-not-https", Severity.CRITICAL, "The OAuth issuer is not an https URL"),
+    PASSWORD_HASH_WEAK("password-hash-weak", Severity.WARNING, "Password hashing costs less than the OWASP minimum"),
+    SIGNING_KEY_STALE("signing-key-stale", Severity.WARNING, "The OAuth signing key is older than its rotation period"),
+    TOPIC_REPLICATION_FACTOR_1(
+            "topic-replication-factor-1", Severity.WARNING, "Kafka topics are created with replication factor 1"),
+    WEBHOOK_SECRETS_UNENCRYPTED(
+            "webhook-secrets-unencrypted", Severity.WARNING, "Webhook signing secrets are stored unencrypted"),
+    SINK_FAILING("sink-failing", Severity.CRITICAL, "A sink keeps failing"),
+    SINK_LAGGING("sink-lagging", Severity.WARNING, "A sink is falling behind"),
+    RATE_LIMIT_STORE_MEMORY_MULTI_INSTANCE(
+            "rate-limit-store-memory-multi-instance",
+            Severity.WARNING,
             "Rate limits are counted per instance while several API instances run");
 
     private final String wireName;

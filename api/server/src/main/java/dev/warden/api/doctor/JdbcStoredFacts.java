@@ -43,7 +43,7 @@ final class JdbcStoredFacts implements StoredFacts {
     public long webhookSecretsInClear() {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(WEBHOOK_SECRETS_IN_CLEAR);
-                 ResultSet rs = ps.executeQuery()) {
+                    ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
             }

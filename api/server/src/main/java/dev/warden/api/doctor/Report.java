@@ -20,7 +20,9 @@ public record Report(Instant generatedAt, List<Finding> findings) {
     public Map<Severity, Long> counts() {
         Map<Severity, Long> counts = new EnumMap<>(Severity.class);
         for (Severity severity : Severity.values()) {
-            counts.put(severity, findings.stream().filter(f -> f.severity() == severity).count());
+            counts.put(
+                    severity,
+                    findings.stream().filter(f -> f.severity() == severity).count());
         }
         return counts;
     }

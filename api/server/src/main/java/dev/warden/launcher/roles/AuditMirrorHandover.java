@@ -24,10 +24,10 @@ import org.apache.kafka.common.TopicPartition;
 final class AuditMirrorHandover {
     /** The retired mirror's name: its consumer group was {@code <prefix>mirror}. */
     static final String MIRROR = "mirror";
+
     private static final Logger LOG = Logger.getLogger(AuditMirrorHandover.class.getName());
 
-    private AuditMirrorHandover() {
-    }
+    private AuditMirrorHandover() {}
 
     /**
      * When nothing is marked published yet ({@code audit_event_publisher.marks} is empty), fills the marks with
@@ -37,20 +37,29 @@ final class AuditMirrorHandover {
     static int takeOver(Admin admin, Database db, String mirrorGroup, String auditTopic) {
         try (Connection conn = db.dataSource().getConnection()) {
             try (PreparedStatement ps = conn.prepareStatement(
-                    "SELECT 1 FROM audit_event_publisher WHERE id = 1 AND cardinality(marks) > 0");
-                 ResultSet rs = ps.executeQuery()) {
+                            "SELECT 1 FROM audit_event_publisher WHERE id = 1 AND cardinality(marks) > 0");
+                    ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     return 0;
                 }
             }
-            Map<TopicPartition, OffsetAndMetadata> mirrored = admin.listConsumerGroupOffsets(mirrorGroup)
-                    .partitionsToOffsetAndMetadata().get().entrySet().stream()
-                    .filter(e -> e.getKey().topic().equals(auditTopic) && e.getValue() != null)
-                    .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+            Map<TopicPartition, OffsetAndMetadata> mirrored =
+                    admin
+                            .listConsumerGroupOffsets(mirrorGroup)
+                            .partitionsToOffsetAndMetadata()
+                            .get()
+                            .entrySet()
+                            .stream()
+                            .filter(e -> e.getKey().topic().equals(auditTopic) && e.getValue() != null)
+                            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
             if (mirrored.isEmpty()) {
                 return 0;
             }
-            int partitions = mirrored.keySet().stream().mapToInt(TopicPartition::partition).max().orElse(-1) + 1;
+            int partitions = mirrored.keySet().stream()
+                            .mapToInt(TopicPartition::partition)
+                            .max()
+                            .orElse(-1)
+                    + 1;
             Long[] marks = new Long[partitions];
             Arrays.fill(marks, 0L);
             mirrored.forEach((partition, offset) -> marks[partition.partition()] = offset.offset());
@@ -61,8 +70,8 @@ final class AuditMirrorHandover {
                     return 0; // a writer marked something meanwhile
                 }
             }
-            LOG.info("audit events: took the retired audit mirror's offsets of " + auditTopic + " ("
-                    + mirrored.size() + " partitions) as published");
+            LOG.info("audit events: took the retired audit mirror's offsets of " + auditTopic + " (" + mirrored.size()
+                    + " partitions) as published");
             return mirrored.size();
         } catch (SQLException | ExecutionException e) {
             LOG.warning("audit events: the audit mirror's offsets not taken over: " + e);

@@ -31,16 +31,25 @@ public final class PipelineRole implements AutoCloseable {
     /** Starts the application. */
     public static PipelineRole start(WardenConfig config, String bootstrap) {
         StreamsBuilder builder = new StreamsBuilder();
-        DashboardTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().dashboardHourly(),
+        DashboardTopology.build(
+                builder,
+                config.kafka().topics().audit(),
+                config.kafka().topics().dashboardHourly(),
                 config.kafka().topics().dashboardTotals());
         BudgetTopology.build(builder, config.kafka().topics().events());
-        AnomalyTopology.build(builder, config.kafka().topics().audit(), config.kafka().topics().events(),
+        AnomalyTopology.build(
+                builder,
+                config.kafka().topics().audit(),
+                config.kafka().topics().events(),
                 AnomalyRules.defaults());
         // Each commit ends an exactly-once transaction; one that wrote a budget or anomaly event onto
         // warden.events holds every later event back from committed readers (the SSE stream) until then.
-        Properties p = StreamsSettings.of(config, bootstrap, NAME, config.streams().pipelineCommitIntervalMs());
+        Properties p =
+                StreamsSettings.of(config, bootstrap, NAME, config.streams().pipelineCommitIntervalMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), SinkWorker.BATCH_FETCH_MIN_BYTES);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), SinkWorker.BATCH_FETCH_MAX_WAIT_MS);
+        p.put(
+                StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+                SinkWorker.BATCH_FETCH_MAX_WAIT_MS);
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();
         return new PipelineRole(streams);

@@ -30,9 +30,13 @@ public final class QuotaRole implements AutoCloseable {
     /** As {@link #start(WardenConfig, String)}, with a span per traced quota request. */
     public static QuotaRole start(WardenConfig config, String bootstrap, Tracer tracer) {
         StreamsBuilder builder = new StreamsBuilder();
-        QuotaTopology.build(builder, config.kafka().topics().quotaRequests(), config.kafka().topics().quotaReplies(),
+        QuotaTopology.build(
+                builder,
+                config.kafka().topics().quotaRequests(),
+                config.kafka().topics().quotaReplies(),
                 tracer);
-        Properties p = StreamsSettings.of(config, bootstrap, "quota", config.streams().commitIntervalMs());
+        Properties p =
+                StreamsSettings.of(config, bootstrap, "quota", config.streams().commitIntervalMs());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 10);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 0);

@@ -37,9 +37,22 @@ public final class SinksRole implements AutoCloseable {
     }
 
     /** Starts every sink worker, without tracing. */
-    public static SinksRole start(WardenConfig config, String bootstrap, Admin admin, Database db,
-                                  List<AuditSink> externalSinks, SinkCounters counters, InstantSource clock) {
-        return start(config, bootstrap, admin, db, externalSinks, counters, clock,
+    public static SinksRole start(
+            WardenConfig config,
+            String bootstrap,
+            Admin admin,
+            Database db,
+            List<AuditSink> externalSinks,
+            SinkCounters counters,
+            InstantSource clock) {
+        return start(
+                config,
+                bootstrap,
+                admin,
+                db,
+                externalSinks,
+                counters,
+                clock,
                 OpenTelemetry.noop().getTracer("warden"));
     }
 
@@ -49,27 +62,59 @@ public final class SinksRole implements AutoCloseable {
      * stream event ({@link AuditEventPublisher}) and batches for {@code warden.streams.mirror-commit-interval-ms}
      * at most, which bounds how long such an event waits before it is published.
      */
-    public static SinksRole start(WardenConfig config, String bootstrap, Admin admin, Database db,
-                                  List<AuditSink> externalSinks, SinkCounters counters, InstantSource clock,
-                                  Tracer tracer) {
+    public static SinksRole start(
+            WardenConfig config,
+            String bootstrap,
+            Admin admin,
+            Database db,
+            List<AuditSink> externalSinks,
+            SinkCounters counters,
+            InstantSource clock,
+            Tracer tracer) {
         boolean events = config.eventStream().mirrorAudit();
         if (events) {
-            AuditMirrorHandover.takeOver(admin, db, StreamsSettings.applicationId(config, AuditMirrorHandover.MIRROR),
+            AuditMirrorHandover.takeOver(
+                    admin,
+                    db,
+                    StreamsSettings.applicationId(config, AuditMirrorHandover.MIRROR),
                     config.kafka().topics().audit());
         }
-        PostgresAuditWriter writer = new PostgresAuditWriter(db.dataSource(), config.kafka().topics().audit(),
-                externalSinks, counters, events ? new AuditEventPublisher(bootstrap, config.kafka().topics().events(),
-                        config.instanceId(), tracer) : null);
+        PostgresAuditWriter writer = new PostgresAuditWriter(
+                db.dataSource(),
+                config.kafka().topics().audit(),
+                externalSinks,
+                counters,
+                events
+                        ? new AuditEventPublisher(
+                                bootstrap, config.kafka().topics().events(), config.instanceId(), tracer)
+                        : null);
         writer.ensurePartitions(clock.instant());
-        SinkWorker worker = new SinkWorker(PostgresAuditWriter.SINK, bootstrap, config.streams().applicationPrefix()
-                + "sink-", config.kafka().topics().audit(), 20_000, writer, counters, tracer, events
-                ? Duration.ofMillis(config.streams().mirrorCommitIntervalMs())
-                : Duration.ofMillis(SinkWorker.BATCH_FETCH_MAX_WAIT_MS));
+        SinkWorker worker = new SinkWorker(
+                PostgresAuditWriter.SINK,
+                bootstrap,
+                config.streams().applicationPrefix() + "sink-",
+                config.kafka().topics().audit(),
+                20_000,
+                writer,
+                counters,
+                tracer,
+                events
+                        ? Duration.ofMillis(config.streams().mirrorCommitIntervalMs())
+                        : Duration.ofMillis(SinkWorker.BATCH_FETCH_MAX_WAIT_MS));
         worker.start();
-        SinkWorker streamStore = new SinkWorker(StreamEventStoreWriter.SINK, bootstrap,
-                config.streams().applicationPrefix() + "sink-", config.kafka().topics().events(), 5_000,
-                new StreamEventStoreWriter(db.dataSource(), config.kafka().topics().events(),
-                        Duration.ofDays(config.eventStream().retentionDays()), clock), new SinkCounters(), tracer);
+        SinkWorker streamStore = new SinkWorker(
+                StreamEventStoreWriter.SINK,
+                bootstrap,
+                config.streams().applicationPrefix() + "sink-",
+                config.kafka().topics().events(),
+                5_000,
+                new StreamEventStoreWriter(
+                        db.dataSource(),
+                        config.kafka().topics().events(),
+                        Duration.ofDays(config.eventStream().retentionDays()),
+                        clock),
+                new SinkCounters(),
+                tracer);
         streamStore.start();
         return new SinksRole(worker, writer, streamStore);
     }
@@ -81,7 +126,8 @@ public final class SinksRole implements AutoCloseable {
                 return Result.down("joining the consumer group");
             }
             List<String> problems = sinkHealth().stream()
-                    .flatMap(h -> h.degradedReason().map(r -> h.sink() + ": " + r).stream()).toList();
+                    .flatMap(h -> h.degradedReason().map(r -> h.sink() + ": " + r).stream())
+                    .toList();
             return problems.isEmpty() ? Result.up("consuming") : Result.degraded(String.join("; ", problems));
         });
     }

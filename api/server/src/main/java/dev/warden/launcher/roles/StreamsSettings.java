@@ -13,8 +13,7 @@ import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
  * bad record never stops it, and it leaves its group when it stops so that a restart is immediate.
  */
 final class StreamsSettings {
-    private StreamsSettings() {
-    }
+    private StreamsSettings() {}
 
     /**
      * The shared settings of the application {@code <prefix><name>} (client id {@code <instance>-<name>}),
@@ -36,7 +35,8 @@ final class StreamsSettings {
         p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int)
+                config.kafka().topics().replicationFactor());
         return p;
     }
 
@@ -50,6 +50,7 @@ final class StreamsSettings {
      * once instead of waiting out this member's session timeout (45 s), which made a restart take ~50 s.
      */
     static void close(KafkaStreams streams) {
-        streams.close(new KafkaStreams.CloseOptions().timeout(Duration.ofSeconds(15)).leaveGroup(true));
+        streams.close(
+                new KafkaStreams.CloseOptions().timeout(Duration.ofSeconds(15)).leaveGroup(true));
     }
 }

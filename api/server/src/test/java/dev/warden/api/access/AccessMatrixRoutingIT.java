@@ -35,7 +35,15 @@ class AccessMatrixRoutingIT {
     static final TestPlatform warden = new TestPlatform();
 
     /** The kinds of caller, each with the bearer value it sends (none for the anonymous caller). */
-    enum Caller { ANONYMOUS, INVALID, ADMINISTRATOR, AGENT, SESSION, API_TOKEN_ALL_SCOPES, API_TOKEN_NARROW }
+    enum Caller {
+        ANONYMOUS,
+        INVALID,
+        ADMINISTRATOR,
+        AGENT,
+        SESSION,
+        API_TOKEN_ALL_SCOPES,
+        API_TOKEN_NARROW
+    }
 
     /** The one scope the narrow token holds (the event stream's, a route that checks its own callers). */
     static final String NARROW_SCOPE = "events:read";
@@ -47,14 +55,19 @@ class AccessMatrixRoutingIT {
     static void callersAndRouting() {
         Http http = warden.http();
         String admin = warden.adminToken();
-        Http.Response signedUp = http.post("/auth/sign-up", null,
-                "{\"username\":\"matrix_user\",\"password\":\"a long enough password\"}");
+        Http.Response signedUp = http.post(
+                "/auth/sign-up", null, "{\"username\":\"matrix_user\",\"password\":\"a long enough password\"}");
         assertThat(signedUp.status()).as(signedUp.body()).isEqualTo(201);
         String userId = signedUp.json().at("/user/id").asText();
         TOKENS.put(Caller.ANONYMOUS, Optional.empty());
         TOKENS.put(Caller.INVALID, Optional.of("wdn_api_not-a-real-token"));
         TOKENS.put(Caller.ADMINISTRATOR, Optional.of(admin));
-        TOKENS.put(Caller.AGENT, Optional.of(http.post("/agents", admin, anAgent(userId).json()).json().get("token").asText()));
+        TOKENS.put(
+                Caller.AGENT,
+                Optional.of(http.post("/agents", admin, anAgent(userId).json())
+                        .json()
+                        .get("token")
+                        .asText()));
         TOKENS.put(Caller.SESSION, Optional.of(signedUp.json().get("token").asText()));
         TOKENS.put(Caller.API_TOKEN_ALL_SCOPES, Optional.of(apiToken(http, admin, userId, Scopes.ALL)));
         TOKENS.put(Caller.API_TOKEN_NARROW, Optional.of(apiToken(http, admin, userId, NARROW_SCOPE)));
@@ -76,7 +89,9 @@ class AccessMatrixRoutingIT {
     }
 
     static String apiToken(Http http, String admin, String userId, String scope) {
-        Http.Response created = http.post("/auth/tokens", admin,
+        Http.Response created = http.post(
+                "/auth/tokens",
+                admin,
                 "{\"name\":\"matrix\",\"userId\":\"" + userId + "\",\"scopes\":[\"" + scope + "\"]}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.json().get("token").asText();
@@ -91,8 +106,12 @@ class AccessMatrixRoutingIT {
             return 401;
         }
         return switch (access) {
-            case Access.Caller c -> c.scope().isPresent() && caller == Caller.API_TOKEN_NARROW
-                    && !c.scope().get().equals(NARROW_SCOPE) ? 403 : 200;
+            case Access.Caller c ->
+                c.scope().isPresent()
+                                && caller == Caller.API_TOKEN_NARROW
+                                && !c.scope().get().equals(NARROW_SCOPE)
+                        ? 403
+                        : 200;
             case Access.Administrator a -> caller == Caller.ADMINISTRATOR ? 200 : 403;
             case Access.Session s -> caller == Caller.SESSION ? 200 : 403;
             case Access.Open o -> 200;
@@ -106,8 +125,8 @@ class AccessMatrixRoutingIT {
         int checked = 0;
         for (Map.Entry<String, Access> route : ReviewedRoutes.EXPECTED.entrySet()) {
             String method = route.getKey().substring(0, route.getKey().indexOf(' '));
-            String path = route.getKey().substring(route.getKey().indexOf(' ') + 1)
-                    .replaceAll("\\{[^}]+}", "x0");
+            String path =
+                    route.getKey().substring(route.getKey().indexOf(' ') + 1).replaceAll("\\{[^}]+}", "x0");
             for (Caller caller : Caller.values()) {
                 int status = send(method.equals("*") ? "GET" : method, path, TOKENS.get(caller));
                 int want = expected(route.getValue(), caller);
@@ -123,19 +142,34 @@ class AccessMatrixRoutingIT {
 
     @Test
     void aRouteNobodyDeclaredNeedsEveryScopeAndOtherwiseIsNotFound() {
-        Map<Caller, Integer> want = Map.of(Caller.ANONYMOUS, 401, Caller.INVALID, 401, Caller.ADMINISTRATOR, 404,
-                Caller.AGENT, 404, Caller.SESSION, 404, Caller.API_TOKEN_ALL_SCOPES, 404, Caller.API_TOKEN_NARROW, 403);
+        Map<Caller, Integer> want = Map.of(
+                Caller.ANONYMOUS,
+                401,
+                Caller.INVALID,
+                401,
+                Caller.ADMINISTRATOR,
+                404,
+                Caller.AGENT,
+                404,
+                Caller.SESSION,
+                404,
+                Caller.API_TOKEN_ALL_SCOPES,
+                404,
+                Caller.API_TOKEN_NARROW,
+                403);
         for (Caller caller : Caller.values()) {
-            assertThat(send("GET", "/nowhere", TOKENS.get(caller))).as(caller.name()).isEqualTo(want.get(caller));
+            assertThat(send("GET", "/nowhere", TOKENS.get(caller)))
+                    .as(caller.name())
+                    .isEqualTo(want.get(caller));
         }
     }
 
     static int send(String method, String path, Optional<String> token) {
-        Http1ClientRequest request = client.method(Method.create(method)).path(path)
-                .header(HeaderNames.CONTENT_TYPE, "application/json");
+        Http1ClientRequest request =
+                client.method(Method.create(method)).path(path).header(HeaderNames.CONTENT_TYPE, "application/json");
         token.ifPresent(t -> request.header(HeaderNames.AUTHORIZATION, "Bearer " + t));
-        try (Http1ClientResponse response = method.equals("GET") || method.equals("DELETE")
-                ? request.request() : request.submit("{}")) {
+        try (Http1ClientResponse response =
+                method.equals("GET") || method.equals("DELETE") ? request.request() : request.submit("{}")) {
             return response.status().code();
         }
     }

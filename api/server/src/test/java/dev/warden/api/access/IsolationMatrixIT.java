@@ -44,9 +44,14 @@ class IsolationMatrixIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.accountRoutes(true)
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
-                    .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60).endpoint(AuthEndpoint.OAUTH_TOKEN, 10_000, 60).build())
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
+                    .endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
+                    .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 10_000, 60)
+                    .build())
             .webhooks(WebhooksConfig.builder().allowPrivateTargets(true).build()));
 
     /**
@@ -54,6 +59,7 @@ class IsolationMatrixIT {
      * last, after everything else, so that they do not end the principals the matrix still needs.
      */
     private static final Set<String> ENDS_OWN_CREDENTIAL = Set.of("POST /auth/sign-out", "DELETE /auth/tokens/current");
+
     private static final Pattern PARAMETER = Pattern.compile("\\{([^}]+)}");
     private static final String API_SCOPES = "[\"agents:*\",\"delegations:*\",\"audit:read\",\"dashboard:read\","
             + "\"events:read\",\"webhooks:*\",\"organizations:*\",\"authorize:write\",\"costs:write\"]";
@@ -63,14 +69,26 @@ class IsolationMatrixIT {
     static Tenant b;
 
     /** One organization and everything in it. */
-    record Tenant(String org, String orgName, Map<String, String> sessions, Map<String, String> userIds,
-                  List<String> usernames, String agent, String agentName, String serviceAgent, String agentToken,
-                  String serviceToken, String delegation, String webhook, String apiToken, String apiTokenId,
-                  String role) {
+    record Tenant(
+            String org,
+            String orgName,
+            Map<String, String> sessions,
+            Map<String, String> userIds,
+            List<String> usernames,
+            String agent,
+            String agentName,
+            String serviceAgent,
+            String agentToken,
+            String serviceToken,
+            String delegation,
+            String webhook,
+            String apiToken,
+            String apiTokenId,
+            String role) {
         /** Every identifier and name of this tenant that no other tenant may ever read. */
         Set<String> markers() {
-            Set<String> all = new LinkedHashSet<>(List.of(org, orgName, agent, agentName, serviceAgent, delegation,
-                    webhook, apiTokenId, role));
+            Set<String> all = new LinkedHashSet<>(
+                    List.of(org, orgName, agent, agentName, serviceAgent, delegation, webhook, apiTokenId, role));
             all.addAll(userIds.values());
             all.addAll(usernames);
             return all;
@@ -91,8 +109,10 @@ class IsolationMatrixIT {
         List<String> usernames = new ArrayList<>();
         for (String who : List.of("owner", "admin", "member")) {
             String username = who + "_" + tag;
-            Http.Response r = http.post("/auth/sign-up", null, "{\"username\":\"" + username
-                    + "\",\"password\":\"a long enough password\"}");
+            Http.Response r = http.post(
+                    "/auth/sign-up",
+                    null,
+                    "{\"username\":\"" + username + "\",\"password\":\"a long enough password\"}");
             assertThat(r.status()).as(r.body()).isEqualTo(201);
             sessions.put(who, r.json().get("token").asText());
             ids.put(who, r.json().at("/user/id").asText());
@@ -100,45 +120,83 @@ class IsolationMatrixIT {
         }
         String orgName = "Org " + tag;
         String org = ok(http.post("/admin/v1/organizations", sessions.get("owner"), "{\"name\":\"" + orgName + "\"}"))
-                .get("id").asText();
+                .get("id")
+                .asText();
         for (String who : List.of("admin", "member")) {
-            ok(http.post("/admin/v1/organizations/" + org + "/members", sessions.get("owner"),
+            ok(http.post(
+                    "/admin/v1/organizations/" + org + "/members",
+                    sessions.get("owner"),
                     "{\"userId\":\"" + ids.get(who) + "\",\"role\":\"" + who + "\"}"));
         }
         String role = "role_" + tag;
-        ok(http.post("/admin/v1/organizations/" + org + "/roles", sessions.get("owner"),
+        ok(http.post(
+                "/admin/v1/organizations/" + org + "/roles",
+                sessions.get("owner"),
                 "{\"name\":\"" + role + "\",\"permissions\":[\"agents:read\"]}"));
         String member = sessions.get("member");
         String agentName = "agent " + tag;
-        JsonNode agent = ok(http.post("/agents", member, "{\"ownerId\":\"" + ids.get("member") + "\",\"name\":\""
-                + agentName + "\",\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]},"
-                + "{\"resource\":\"doc:*\",\"actions\":[\"read\"]}]}"));
-        JsonNode service = ok(http.post("/agents", member, "{\"ownerId\":\"" + ids.get("member") + "\",\"name\":\"svc "
-                + tag + "\",\"type\":\"service\",\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}"));
-        String delegation = ok(http.post("/delegations", member, "{\"fromAgent\":\"" + agent.get("id").asText()
-                + "\",\"toAgent\":\"" + service.get("id").asText() + "\",\"permissions\":[{\"resource\":\"doc:*\","
-                + "\"actions\":[\"read\"]}],\"maxDepth\":2}")).get("id").asText();
+        JsonNode agent = ok(http.post(
+                "/agents",
+                member,
+                "{\"ownerId\":\"" + ids.get("member") + "\",\"name\":\""
+                        + agentName
+                        + "\",\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]},"
+                        + "{\"resource\":\"doc:*\",\"actions\":[\"read\"]}]}"));
+        JsonNode service = ok(
+                http.post(
+                        "/agents",
+                        member,
+                        "{\"ownerId\":\"" + ids.get("member") + "\",\"name\":\"svc " + tag
+                                + "\",\"type\":\"service\",\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}"));
+        String delegation = ok(http.post(
+                        "/delegations",
+                        member,
+                        "{\"fromAgent\":\"" + agent.get("id").asText()
+                                + "\",\"toAgent\":\"" + service.get("id").asText()
+                                + "\",\"permissions\":[{\"resource\":\"doc:*\","
+                                + "\"actions\":[\"read\"]}],\"maxDepth\":2}"))
+                .get("id")
+                .asText();
         String webhook = ok(http.post("/webhooks", member, "{\"url\":\"http://127.0.0.1:9/" + tag + "\"}"))
-                .get("id").asText();
-        JsonNode apiToken = ok(http.post("/auth/tokens", member, "{\"name\":\"t " + tag + "\",\"scopes\":" + API_SCOPES
-                + "}"));
+                .get("id")
+                .asText();
+        JsonNode apiToken =
+                ok(http.post("/auth/tokens", member, "{\"name\":\"t " + tag + "\",\"scopes\":" + API_SCOPES + "}"));
         // Audit entries and events of this tenant: a decision and a cost.
-        ok(http.post("/authorize", agent.get("token").asText(), "{\"agentId\":\"" + agent.get("id").asText()
-                + "\",\"action\":\"read\",\"resource\":\"doc:" + tag + "\"}"));
+        ok(http.post(
+                "/authorize",
+                agent.get("token").asText(),
+                "{\"agentId\":\"" + agent.get("id").asText() + "\",\"action\":\"read\",\"resource\":\"doc:" + tag
+                        + "\"}"));
         ok(http.post("/agents/" + service.get("id").asText() + "/oauth-client", member));
-        String serviceToken = clientCredentials(service.get("id").asText(), service.get("token").asText());
-        return new Tenant(org, orgName, sessions, ids, usernames, agent.get("id").asText(), agentName,
-                service.get("id").asText(), agent.get("token").asText(), serviceToken, delegation, webhook,
-                apiToken.get("token").asText(), apiToken.get("id").asText(), role);
+        String serviceToken = clientCredentials(
+                service.get("id").asText(), service.get("token").asText());
+        return new Tenant(
+                org,
+                orgName,
+                sessions,
+                ids,
+                usernames,
+                agent.get("id").asText(),
+                agentName,
+                service.get("id").asText(),
+                agent.get("token").asText(),
+                serviceToken,
+                delegation,
+                webhook,
+                apiToken.get("token").asText(),
+                apiToken.get("id").asText(),
+                role);
     }
 
     static String clientCredentials(String id, String secret) {
         // A bound agent's client registered client_secret_basic: the secret goes in the Basic header.
-        String basic = java.util.Base64.getEncoder().encodeToString((id + ":" + secret)
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        Http.Response r = http.send(http.builder("/oauth/token", null).header("Authorization", "Basic " + basic)
-                .header("Content-Type", "application/x-www-form-urlencoded").POST(java.net.http.HttpRequest
-                        .BodyPublishers.ofString("grant_type=client_credentials")));
+        String basic = java.util.Base64.getEncoder()
+                .encodeToString((id + ":" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Http.Response r = http.send(http.builder("/oauth/token", null)
+                .header("Authorization", "Basic " + basic)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("grant_type=client_credentials")));
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json().get("access_token").asText();
     }
@@ -148,8 +206,10 @@ class IsolationMatrixIT {
         String client = driver.registerPublicClient();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
         Map<String, String> request = OAuthDriver.request(client, pkce, "st");
-        request.put("scope", "agents:read agents:write delegations:read delegations:write audit:read dashboard:read "
-                + "events:read webhooks:read webhooks:write");
+        request.put(
+                "scope",
+                "agents:read agents:write delegations:read delegations:write audit:read dashboard:read "
+                        + "events:read webhooks:read webhooks:write");
         URI back = driver.authorize(session, request);
         Http.Response token = driver.exchange(client, OAuthDriver.query(back).get("code"), pkce);
         assertThat(token.status()).as(token.body()).isEqualTo(200);
@@ -181,16 +241,19 @@ class IsolationMatrixIT {
             case "userID" -> b.userIds().get("member");
             case "role" -> b.role();
             case "action" -> "revoke";
-            case "id" -> switch (previousSegment) {
-                case "agents" -> b.agent();
-                case "delegations" -> b.delegation();
-                case "webhooks" -> b.webhook();
-                case "tokens" -> b.apiTokenId();
-                case "dead-letters" -> "1";
-                default -> throw new AssertionError("no value of B for {id} after /" + previousSegment
-                        + ": add one to IsolationMatrixIT.value");
-            };
-            default -> throw new AssertionError("no value of B for {" + parameter + "}: add one to IsolationMatrixIT.value");
+            case "id" ->
+                switch (previousSegment) {
+                    case "agents" -> b.agent();
+                    case "delegations" -> b.delegation();
+                    case "webhooks" -> b.webhook();
+                    case "tokens" -> b.apiTokenId();
+                    case "dead-letters" -> "1";
+                    default ->
+                        throw new AssertionError("no value of B for {id} after /" + previousSegment
+                                + ": add one to IsolationMatrixIT.value");
+                };
+            default ->
+                throw new AssertionError("no value of B for {" + parameter + "}: add one to IsolationMatrixIT.value");
         };
     }
 
@@ -200,7 +263,8 @@ class IsolationMatrixIT {
         StringBuilder out = new StringBuilder();
         for (int i = 1; i < segments.length; i++) {
             Matcher m = PARAMETER.matcher(segments[i]);
-            String segment = m.matches() ? value(m.group(1), segments[i - 1]) : segments[i].equals("*") ? "x" : segments[i];
+            String segment =
+                    m.matches() ? value(m.group(1), segments[i - 1]) : segments[i].equals("*") ? "x" : segments[i];
             out.append('/').append(segment);
         }
         return out.isEmpty() ? "/" : out.toString();
@@ -226,9 +290,13 @@ class IsolationMatrixIT {
         Map<String, String> principals = principalsOfA();
         JsonNode before = snapshotOfB();
         // The matrix proves something only if A's principals are live and see A's own things.
-        principals.forEach((name, token) -> assertThat(http.get("/agents", token).status()).as(name).isEqualTo(200));
+        principals.forEach((name, token) ->
+                assertThat(http.get("/agents", token).status()).as(name).isEqualTo(200));
         assertThat(streamFromTheBeginning(a.sessions().get("member"))).contains(a.agent());
-        assertThat(http.get("/admin/v1/organizations/" + a.org() + "/agents", a.sessions().get("owner")).body())
+        assertThat(http.get(
+                                "/admin/v1/organizations/" + a.org() + "/agents",
+                                a.sessions().get("owner"))
+                        .body())
                 .contains(a.agent());
         List<String> leaks = new ArrayList<>();
         int calls = 0;
@@ -267,8 +335,10 @@ class IsolationMatrixIT {
         Http.Response agents = http.get("/admin/v1/organizations/" + b.org() + "/agents", warden.adminToken());
         assertThat(agents.status()).isEqualTo(200);
         assertThat(agents.body()).contains(b.agent());
-        assertThat(http.get("/admin/v1/organizations/" + a.org() + "/agents", warden.adminToken()).body())
-                .contains(a.agent()).doesNotContain(b.agent());
+        assertThat(http.get("/admin/v1/organizations/" + a.org() + "/agents", warden.adminToken())
+                        .body())
+                .contains(a.agent())
+                .doesNotContain(b.agent());
     }
 
     /** What B owns, as B's owner and member read it: any change made from A shows here. */
@@ -276,18 +346,33 @@ class IsolationMatrixIT {
         String owner = b.sessions().get("owner");
         String member = b.sessions().get("member");
         var snapshot = dev.warden.pipeline.contract.Json.mapper().createObjectNode();
-        snapshot.set("organization", http.get("/admin/v1/organizations/" + b.org(), owner).json());
-        snapshot.set("members", http.get("/admin/v1/organizations/" + b.org() + "/members", owner).json());
-        snapshot.set("roles", http.get("/admin/v1/organizations/" + b.org() + "/roles", owner).json());
+        snapshot.set(
+                "organization",
+                http.get("/admin/v1/organizations/" + b.org(), owner).json());
+        snapshot.set(
+                "members",
+                http.get("/admin/v1/organizations/" + b.org() + "/members", owner)
+                        .json());
+        snapshot.set(
+                "roles",
+                http.get("/admin/v1/organizations/" + b.org() + "/roles", owner).json());
         snapshot.set("agents", http.get("/agents", member).json());
         snapshot.set("delegations", http.get("/delegations", member).json());
         snapshot.set("webhooks", http.get("/webhooks", member).json());
         snapshot.set("tokens", http.get("/auth/tokens", member).json());
         snapshot.put("apiTokenWorks", http.get("/agents", b.apiToken()).status());
-        snapshot.put("agentTokenWorks", http.get("/agents/" + b.agent(), b.agentToken()).status());
-        snapshot.put("serviceTokenWorks", http.get("/agents/" + b.serviceAgent(), b.serviceToken()).status());
-        snapshot.put("activeOrganizationOfMember", http.get("/admin/v1/active-organization", member).json()
-                .get("id").asText());
+        snapshot.put(
+                "agentTokenWorks",
+                http.get("/agents/" + b.agent(), b.agentToken()).status());
+        snapshot.put(
+                "serviceTokenWorks",
+                http.get("/agents/" + b.serviceAgent(), b.serviceToken()).status());
+        snapshot.put(
+                "activeOrganizationOfMember",
+                http.get("/admin/v1/active-organization", member)
+                        .json()
+                        .get("id")
+                        .asText());
         return snapshot;
     }
 
@@ -323,7 +408,9 @@ class IsolationMatrixIT {
 
     /** Everything the event stream replays and sends to {@code token} within two seconds. */
     static String streamFromTheBeginning(String token) throws InterruptedException {
-        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?since=2000-01-01T00:00:00Z",
+        try (SseClient sse = SseClient.connect(
+                http.baseUri(),
+                "/events/stream?since=2000-01-01T00:00:00Z",
                 Map.of("Authorization", "Bearer " + token))) {
             StringBuilder seen = new StringBuilder();
             for (SseClient.Message m : sse.events(10_000, Duration.ofSeconds(2))) {

@@ -13,8 +13,7 @@ public final class ReviewedRoutes {
     /** The reviewed access of every route: "METHOD pattern" -> declaration. */
     public static final Map<String, Access> EXPECTED = expected();
 
-    private ReviewedRoutes() {
-    }
+    private ReviewedRoutes() {}
 
     private static Map<String, Access> expected() {
         Map<String, Access> m = new LinkedHashMap<>();
@@ -59,8 +58,12 @@ public final class ReviewedRoutes {
         m.put("GET /auth/session", Access.session());
         // The authorization server: public documents; endpoints that authenticate their clients themselves
         // (registration gate, client authentication, PKCE) or send browsers to sign in.
-        for (String doc : List.of("/oauth-authorization-server", "/oauth-authorization-server/*", "/openid-configuration",
-                "/oauth-protected-resource", "/oauth-protected-resource/*")) {
+        for (String doc : List.of(
+                "/oauth-authorization-server",
+                "/oauth-authorization-server/*",
+                "/openid-configuration",
+                "/oauth-protected-resource",
+                "/oauth-protected-resource/*")) {
             m.put("GET /.well-known" + doc, Access.open());
         }
         for (String prefix : List.of("/mcp", "/oauth")) {
@@ -119,5 +122,4 @@ public final class ReviewedRoutes {
         m.put("DELETE /account/delegations/{id}", Access.session());
         return m;
     }
-
 }

@@ -26,6 +26,7 @@ class RouteAccessIT {
 
     static Http http;
     static String admin;
+
     @BeforeAll
     static void tokens() {
         http = warden.http();
@@ -35,7 +36,9 @@ class RouteAccessIT {
     /** A fresh API token of a user, holding one scope no declared route needs (a route may revoke it). */
     static String narrow() {
         return http.post("/auth/tokens", admin, "{\"name\":\"n\",\"userId\":\"nina\",\"scopes\":[\"events:read\"]}")
-                .json().get("token").asText();
+                .json()
+                .get("token")
+                .asText();
     }
 
     @Test
@@ -44,7 +47,8 @@ class RouteAccessIT {
         for (RouteTable.Route route : warden.routes()) {
             mounted.put(route.method() + " " + route.pattern(), route.access());
         }
-        assertThat(mounted).as("routes mounted without a reviewed access (add them to ReviewedRoutes.EXPECTED)")
+        assertThat(mounted)
+                .as("routes mounted without a reviewed access (add them to ReviewedRoutes.EXPECTED)")
                 .containsOnlyKeys(ReviewedRoutes.EXPECTED.keySet());
         assertThat(mounted).containsAllEntriesOf(ReviewedRoutes.EXPECTED);
     }
@@ -106,8 +110,11 @@ class RouteAccessIT {
 
     static int send(String method, String path, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
-                .method(method, method.equals("GET") || method.equals("DELETE") ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString("{}"))
+                .method(
+                        method,
+                        method.equals("GET") || method.equals("DELETE")
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString("{}"))
                 .header("Content-Type", "application/json");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);

@@ -47,7 +47,8 @@ class AgentsIT {
 
     @Test
     void createReturnsActiveAgentWithTokenAndNormalisedExpiry() {
-        JsonNode agent = create(alice, anAgent("alice").expiresAt("2099-01-02T03:04:05+01:00").json());
+        JsonNode agent = create(
+                alice, anAgent("alice").expiresAt("2099-01-02T03:04:05+01:00").json());
 
         assertThat(agent.get("id").asText()).startsWith("agt_");
         assertThat(agent.get("status").asText()).isEqualTo("active");
@@ -73,34 +74,54 @@ class AgentsIT {
         assertThat(res.status()).isEqualTo(400);
         assertThat(res.header("Content-Type")).hasValue("application/problem+json");
         assertThat(res.json().get("code").asText()).isEqualTo("validation_invalid");
-        assertThat(fields(res.json())).containsExactlyInAnyOrder("name", "type", "extra", "permissions[0].resource",
-                "permissions[1].actions", "expiresAt");
+        assertThat(fields(res.json()))
+                .containsExactlyInAnyOrder(
+                        "name", "type", "extra", "permissions[0].resource", "permissions[1].actions", "expiresAt");
         assertThat(http.get("/agents", admin).json().size()).isEqualTo(before);
     }
 
     @Test
     void malformedJsonWrongTypeAndOversizedBodiesAre4xxNever500() {
-        assertThat(http.post("/agents", admin, "{\"ownerId\": ").json().get("code").asText()).isEqualTo("malformed_json");
+        assertThat(http.post("/agents", admin, "{\"ownerId\": ")
+                        .json()
+                        .get("code")
+                        .asText())
+                .isEqualTo("malformed_json");
         assertThat(http.post("/agents", admin, "[1,2]").status()).isEqualTo(400);
-        assertThat(http.post("/agents", admin, "{\"ownerId\":\"a\",\"name\":\"n\",\"type\":\"service\","
-                + "\"permissions\":{}}").json().get("errors").get(0).get("field").asText()).isEqualTo("permissions");
-        assertThat(http.send(http.builder("/agents", admin).header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.ofString("{}"))).status()).isEqualTo(415);
-        String huge = anAgent("alice").name("x".repeat(100)).json().replace("\"name\"", "\"pad\":\"" + "y".repeat(70_000)
-                + "\",\"name\"");
+        assertThat(http.post(
+                                "/agents",
+                                admin,
+                                "{\"ownerId\":\"a\",\"name\":\"n\",\"type\":\"service\"," + "\"permissions\":{}}")
+                        .json()
+                        .get("errors")
+                        .get(0)
+                        .get("field")
+                        .asText())
+                .isEqualTo("permissions");
+        assertThat(http.send(http.builder("/agents", admin)
+                                .header("Content-Type", "text/plain")
+                                .POST(HttpRequest.BodyPublishers.ofString("{}")))
+                        .status())
+                .isEqualTo(415);
+        String huge = anAgent("alice")
+                .name("x".repeat(100))
+                .json()
+                .replace("\"name\"", "\"pad\":\"" + "y".repeat(70_000) + "\",\"name\"");
         Http.Response tooLarge = http.post("/agents", admin, huge);
         assertThat(tooLarge.status()).isEqualTo(413);
         assertThat(tooLarge.json().get("code").asText()).isEqualTo("payload_too_large");
 
         // Without Content-Length (chunked), the body is still bounded while it is read, and a small one is read whole.
-        Http.Response chunkedTooLarge = http.send(http.builder("/agents", admin).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
-                        huge.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
+        Http.Response chunkedTooLarge = http.send(http.builder("/agents", admin)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() ->
+                        new java.io.ByteArrayInputStream(huge.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
         assertThat(chunkedTooLarge.status()).isEqualTo(413);
         String small = anAgent("alice").name("chunked").json();
-        Http.Response chunkedSmall = http.send(http.builder("/agents", admin).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
-                        small.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
+        Http.Response chunkedSmall = http.send(http.builder("/agents", admin)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() ->
+                        new java.io.ByteArrayInputStream(small.getBytes(java.nio.charset.StandardCharsets.UTF_8)))));
         assertThat(chunkedSmall.status()).isEqualTo(201);
         assertThat(chunkedSmall.json().get("name").asText()).isEqualTo("chunked");
     }
@@ -110,7 +131,8 @@ class AgentsIT {
         Http.Response missing = http.get("/agents", null);
         assertThat(missing.status()).isEqualTo(401);
         // RFC 9728: the challenge points at the REST API's protected-resource metadata
-        assertThat(missing.header("WWW-Authenticate").orElseThrow()).startsWith("Bearer resource_metadata=\"")
+        assertThat(missing.header("WWW-Authenticate").orElseThrow())
+                .startsWith("Bearer resource_metadata=\"")
                 .endsWith("/.well-known/oauth-protected-resource\", scope=\"agents:read\"");
         Http.Response invalid = http.get("/agents", "wdn_api_not-a-real-token");
         assertThat(invalid.status()).isEqualTo(401);
@@ -131,7 +153,8 @@ class AgentsIT {
         String id = create(alice, anAgent("alice").json()).get("id").asText();
 
         assertThat(http.get("/agents/" + id, bob).status()).isEqualTo(404);
-        assertThat(http.patch("/agents/" + id, bob, "{\"name\":\"stolen\"}").status()).isEqualTo(404);
+        assertThat(http.patch("/agents/" + id, bob, "{\"name\":\"stolen\"}").status())
+                .isEqualTo(404);
         assertThat(http.delete("/agents/" + id, bob).status()).isEqualTo(404);
         assertThat(http.post("/agents/" + id + "/rotate", bob).status()).isEqualTo(404);
         assertThat(http.post("/agents/" + id + "/suspend", bob).status()).isEqualTo(404);
@@ -142,8 +165,14 @@ class AgentsIT {
     @Test
     void listReturnsCallersAgentsFilteredByStatusTypeAndTenant() {
         String carol = apiToken("carol");
-        String a = create(carol, anAgent("carol").type("service").tenant("acme").json()).get("id").asText();
-        String b = create(carol, anAgent("carol").type("delegated").tenant("globex").json()).get("id").asText();
+        String a = create(carol, anAgent("carol").type("service").tenant("acme").json())
+                .get("id")
+                .asText();
+        String b = create(
+                        carol,
+                        anAgent("carol").type("delegated").tenant("globex").json())
+                .get("id")
+                .asText();
         assertThat(http.delete("/agents/" + b, carol).status()).isEqualTo(204);
 
         assertThat(ids(http.get("/agents", carol))).containsExactlyInAnyOrder(a, b);
@@ -167,8 +196,10 @@ class AgentsIT {
         assertThat(http.get("/agents/" + id, token).status()).isEqualTo(200);
         assertThat(http.get("/agents/" + other, token).status()).isEqualTo(404);
         assertThat(ids(http.get("/agents", token))).containsExactly(id);
-        assertThat(http.patch("/agents/" + id, token, "{\"name\":\"me\"}").status()).isEqualTo(403);
-        assertThat(http.post("/agents", token, anAgent("alice").json()).status()).isEqualTo(403);
+        assertThat(http.patch("/agents/" + id, token, "{\"name\":\"me\"}").status())
+                .isEqualTo(403);
+        assertThat(http.post("/agents", token, anAgent("alice").json()).status())
+                .isEqualTo(403);
     }
 
     @Test
@@ -194,28 +225,33 @@ class AgentsIT {
         Http.Response revoked = http.delete("/agents/" + id, alice);
         assertThat(revoked.status()).isEqualTo(204);
         assertThat(revoked.body()).isEmpty();
-        assertThat(http.get("/agents/" + id, alice).json().get("status").asText()).isEqualTo("revoked");
-        assertThat(http.get("/agents/" + id, agent.get("token").asText()).status()).isEqualTo(401);
+        assertThat(http.get("/agents/" + id, alice).json().get("status").asText())
+                .isEqualTo("revoked");
+        assertThat(http.get("/agents/" + id, agent.get("token").asText()).status())
+                .isEqualTo(401);
         Http.Response patch = http.patch("/agents/" + id, alice, "{\"name\":\"back\"}");
         assertThat(patch.status()).isEqualTo(409);
         assertThat(patch.json().get("code").asText()).isEqualTo("agent_inactive");
         assertThat(http.post("/agents/" + id + "/rotate", alice).status()).isEqualTo(409);
         assertThat(http.post("/agents/" + id + "/resume", alice).status()).isEqualTo(409);
         assertThat(http.delete("/agents/" + id, alice).status()).isEqualTo(204);
-        assertThat(http.get("/agents/" + id, alice).json().get("status").asText()).isEqualTo("revoked");
+        assertThat(http.get("/agents/" + id, alice).json().get("status").asText())
+                .isEqualTo("revoked");
     }
 
     @Test
     void agentPastExpiryReadsExpiredAndItsTokenStopsWorking() {
         Instant soon = warden.clock().instant().plus(Duration.ofHours(1));
-        JsonNode agent = create(alice, anAgent("alice").expiresAt(soon.toString()).json());
+        JsonNode agent =
+                create(alice, anAgent("alice").expiresAt(soon.toString()).json());
         String id = agent.get("id").asText();
         String token = agent.get("token").asText();
         assertThat(http.get("/agents/" + id, token).status()).isEqualTo(200);
 
         warden.clock().advance(Duration.ofHours(2));
         try {
-            assertThat(http.get("/agents/" + id, alice).json().get("status").asText()).isEqualTo("expired");
+            assertThat(http.get("/agents/" + id, alice).json().get("status").asText())
+                    .isEqualTo("expired");
             assertThat(http.get("/agents/" + id, token).status()).isEqualTo(401);
             assertThat(ids(http.get("/agents?status=expired", alice))).contains(id);
             assertThat(http.post("/agents/" + id + "/rotate", alice).status()).isEqualTo(409);
@@ -235,13 +271,18 @@ class AgentsIT {
         assertThat(http.get("/agents/" + id, token).status()).isEqualTo(401);
         assertThat(http.post("/agents/" + id + "/suspend", alice).status()).isEqualTo(200);
 
-        assertThat(http.post("/agents/" + id + "/resume", alice).json().get("status").asText()).isEqualTo("active");
+        assertThat(http.post("/agents/" + id + "/resume", alice)
+                        .json()
+                        .get("status")
+                        .asText())
+                .isEqualTo("active");
         assertThat(http.get("/agents/" + id, token).status()).isEqualTo(200);
     }
 
     @Test
     void patchChangesOnlyTheGivenFieldsAndNullClearsExpiry() {
-        JsonNode agent = create(alice, anAgent("alice").expiresAt("2099-01-01T00:00:00Z").json());
+        JsonNode agent =
+                create(alice, anAgent("alice").expiresAt("2099-01-01T00:00:00Z").json());
         String id = agent.get("id").asText();
 
         Http.Response res = http.patch("/agents/" + id, alice, """
@@ -252,7 +293,13 @@ class AgentsIT {
         assertThat(res.json().get("expiresAt").isNull()).isTrue();
         assertThat(res.json().get("type").asText()).isEqualTo("autonomous");
         assertThat(res.json().get("metadata").get("team").asText()).isEqualTo("red");
-        assertThat(res.json().get("permissions").get(0).get("constraints").get("maxCallsPerHour").asInt()).isEqualTo(5);
+        assertThat(res.json()
+                        .get("permissions")
+                        .get(0)
+                        .get("constraints")
+                        .get("maxCallsPerHour")
+                        .asInt())
+                .isEqualTo(5);
 
         Http.Response bad = http.patch("/agents/" + id, alice, "{\"name\":null,\"status\":\"active\"}");
         assertThat(bad.status()).isEqualTo(400);
@@ -266,7 +313,8 @@ class AgentsIT {
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.json().get("code").asText()).isEqualTo("agent_not_found");
         assertThat(http.get("/agents/bad%20id", admin).status()).isEqualTo(400);
-        assertThat(http.get("/no-such-route", admin).json().get("code").asText()).isEqualTo("not_found");
+        assertThat(http.get("/no-such-route", admin).json().get("code").asText())
+                .isEqualTo("not_found");
     }
 
     private static List<String> fields(JsonNode problem) {

@@ -38,16 +38,34 @@ class AuditAcrossInstancesIT {
     @Test
     void aDecisionOnEitherInstanceIsInTheNextReadOfTheOther() {
         String admin = first.adminToken();
-        String agent = a.post("/agents", admin, "{\"ownerId\":\"rya\",\"name\":\"r\",\"type\":\"autonomous\","
-                + "\"permissions\":[{\"resource\":\"doc:*\",\"actions\":[\"read\"]}]}").json().get("id").asText();
+        String agent = a.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"rya\",\"name\":\"r\",\"type\":\"autonomous\","
+                                + "\"permissions\":[{\"resource\":\"doc:*\",\"actions\":[\"read\"]}]}")
+                .json()
+                .get("id")
+                .asText();
         for (int round = 0; round < 20; round++) {
             Http decider = round % 2 == 0 ? b : a;
             Http reader = round % 2 == 0 ? a : b;
-            String auditId = decider.post("/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"read\","
-                    + "\"resource\":\"doc:" + round + "\"}").json().get("auditId").asText();
-            assertThat(reader.get("/audit?agentId=" + agent + "&limit=1", admin).json().get(0).get("id").asText())
-                    .as("round " + round).isEqualTo(auditId);
-            assertThat(reader.get("/audit/export?format=json", admin).body()).as("export, round " + round)
+            String auditId = decider.post(
+                            "/authorize",
+                            admin,
+                            "{\"agentId\":\"" + agent + "\",\"action\":\"read\"," + "\"resource\":\"doc:" + round
+                                    + "\"}")
+                    .json()
+                    .get("auditId")
+                    .asText();
+            assertThat(reader.get("/audit?agentId=" + agent + "&limit=1", admin)
+                            .json()
+                            .get(0)
+                            .get("id")
+                            .asText())
+                    .as("round " + round)
+                    .isEqualTo(auditId);
+            assertThat(reader.get("/audit/export?format=json", admin).body())
+                    .as("export, round " + round)
                     .contains(auditId);
         }
     }

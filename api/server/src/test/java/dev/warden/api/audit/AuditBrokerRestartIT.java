@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The broker restarts while decisions flow: a decision that cannot be acknowledged fails closed (503, no
@@ -29,8 +29,14 @@ class AuditBrokerRestartIT {
         try (OwnBrokerPlatform warden = new OwnBrokerPlatform(infra, "api,sinks")) {
             Http http = warden.http();
             String admin = warden.adminToken();
-            String agent = http.post("/agents", admin, "{\"ownerId\":\"rex\",\"name\":\"n\",\"type\":\"service\","
-                    + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}").json().get("id").asText();
+            String agent = http.post(
+                            "/agents",
+                            admin,
+                            "{\"ownerId\":\"rex\",\"name\":\"n\",\"type\":\"service\","
+                                    + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}")
+                    .json()
+                    .get("id")
+                    .asText();
             Set<String> answered;
             try (DecisionLoad load = DecisionLoad.start(http, admin, agent, 4)) {
                 Thread.sleep(1_500);
@@ -39,13 +45,15 @@ class AuditBrokerRestartIT {
                 warden.startBroker();
                 int atRestart = load.answered().size();
                 Thread.sleep(3_000);
-                assertThat(load.answered().size()).as("decisions resume after the restart").isGreaterThan(atRestart);
+                assertThat(load.answered().size())
+                        .as("decisions resume after the restart")
+                        .isGreaterThan(atRestart);
                 load.close();
                 answered = load.answered();
             }
 
-            Map<String, Integer> stored = DecisionLoad.storedCounts(infra.jdbcUrl(), warden.schema(), answered,
-                    Duration.ofSeconds(90));
+            Map<String, Integer> stored =
+                    DecisionLoad.storedCounts(infra.jdbcUrl(), warden.schema(), answered, Duration.ofSeconds(90));
             assertThat(answered).hasSizeGreaterThan(20);
             assertThat(stored.keySet()).containsAll(answered);
             assertThat(stored.values()).allMatch(n -> n == 1);

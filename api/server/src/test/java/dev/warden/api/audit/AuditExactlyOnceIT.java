@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.warden.api.db.Database;
 import dev.warden.api.kafka.KafkaClients;
+import dev.warden.launcher.roles.SinksRole;
 import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.AuditEntryCodec;
-import dev.warden.launcher.roles.SinksRole;
 import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.testing.DecisionLoad;
 import dev.warden.testing.Http;
@@ -43,19 +43,26 @@ class AuditExactlyOnceIT {
     void everyReturnedAuditIdIsStoredExactlyOnceAcrossWriterCrashesAndRedelivery() throws Exception {
         Http http = warden.http();
         String admin = warden.adminToken();
-        String agent = http.post("/agents", admin, "{\"ownerId\":\"ulf\",\"name\":\"n\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}").json().get("id").asText();
+        String agent = http.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"ulf\",\"name\":\"n\",\"type\":\"service\","
+                                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}")
+                .json()
+                .get("id")
+                .asText();
         String schema = warden.config().postgres().schema().orElseThrow();
         Set<String> answered;
         String bootstrap = warden.infra().kafkaBootstrap();
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool());
-             Admin kafka = KafkaClients.admin(bootstrap, "exactly-once-it")) {
+        try (Database db = Database.connect(
+                        warden.infra().jdbcUrl(), warden.config().postgres().pool());
+                Admin kafka = KafkaClients.admin(bootstrap, "exactly-once-it")) {
             SinkCounters counters = new SinkCounters();
             try (DecisionLoad load = DecisionLoad.start(http, admin, agent, 4)) {
                 SinksRole previous = null;
                 for (int round = 0; round < 4; round++) {
-                    SinksRole writer = SinksRole.start(warden.config(), bootstrap, kafka, db, List.of(), counters,
-                            Clock.systemUTC());
+                    SinksRole writer = SinksRole.start(
+                            warden.config(), bootstrap, kafka, db, List.of(), counters, Clock.systemUTC());
                     Thread.sleep(700);
                     if (previous != null) {
                         previous.close();
@@ -68,17 +75,19 @@ class AuditExactlyOnceIT {
                 answered = load.answered();
             }
             forgetStoredOffsets(schema); // with no writer running: the next one reads everything again
-            try (SinksRole writer = SinksRole.start(warden.config(), bootstrap, kafka, db, List.of(), counters,
-                    Clock.systemUTC())) {
-                Map<String, Integer> stored = DecisionLoad.storedCounts(warden.infra().jdbcUrl(), schema, answered,
-                        Duration.ofSeconds(60));
+            try (SinksRole writer =
+                    SinksRole.start(warden.config(), bootstrap, kafka, db, List.of(), counters, Clock.systemUTC())) {
+                Map<String, Integer> stored =
+                        DecisionLoad.storedCounts(warden.infra().jdbcUrl(), schema, answered, Duration.ofSeconds(60));
                 assertThat(answered).hasSizeGreaterThan(50);
                 assertThat(stored.keySet()).containsAll(answered);
                 assertThat(stored.values()).allMatch(n -> n == 1);
                 assertThat(writer.health().check().up()).isTrue();
 
                 Map<String, Integer> published = publishedCounts(answered);
-                assertThat(published.keySet()).as("every answered decision is an audit event").containsAll(answered);
+                assertThat(published.keySet())
+                        .as("every answered decision is an audit event")
+                        .containsAll(answered);
                 assertThat(published.entrySet()).as("and only one").allMatch(e -> e.getValue() == 1);
             }
         }
@@ -90,11 +99,16 @@ class AuditExactlyOnceIT {
      */
     private static Map<String, Integer> publishedCounts(Set<String> ids) {
         Map<String, Integer> counts = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, warden.infra().kafkaBootstrap(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(),
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        warden.infra().kafkaBootstrap(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            TopicPartition events = new TopicPartition(warden.config().kafka().topics().events(), 0);
+            TopicPartition events =
+                    new TopicPartition(warden.config().kafka().topics().events(), 0);
             consumer.assign(List.of(events));
             consumer.seekToBeginning(List.of(events));
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -117,7 +131,7 @@ class AuditExactlyOnceIT {
 
     private static void forgetStoredOffsets(String schema) throws Exception {
         try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
-             Statement st = conn.createStatement()) {
+                Statement st = conn.createStatement()) {
             st.execute("SET search_path TO " + schema);
             st.executeUpdate("UPDATE sink_offsets SET next_offset = 0");
         }

@@ -31,19 +31,31 @@ class AuditIT {
     static void setUp() {
         http = warden.http();
         admin = warden.adminToken();
-        rita = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"rita\"}").json().get("token").asText();
+        rita = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"rita\"}")
+                .json()
+                .get("token")
+                .asText();
         ritasAgent = agent("rita");
         samsAgent = agent("sam");
     }
 
     static String agent(String owner) {
-        return http.post("/agents", admin, "{\"ownerId\":\"" + owner + "\",\"name\":\"n\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"mcp:fs:*\",\"actions\":[\"read\"]}]}").json().get("id").asText();
+        return http.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"" + owner + "\",\"name\":\"n\",\"type\":\"service\","
+                                + "\"permissions\":[{\"resource\":\"mcp:fs:*\",\"actions\":[\"read\"]}]}")
+                .json()
+                .get("id")
+                .asText();
     }
 
     static String decide(String agentId, String action, String arguments) {
-        Http.Response res = http.post("/authorize", admin, "{\"agentId\":\"" + agentId + "\",\"action\":\"" + action
-                + "\",\"resource\":\"mcp:fs:docs\",\"arguments\":" + arguments + "}");
+        Http.Response res = http.post(
+                "/authorize",
+                admin,
+                "{\"agentId\":\"" + agentId + "\",\"action\":\"" + action
+                        + "\",\"resource\":\"mcp:fs:docs\",\"arguments\":" + arguments + "}");
         assertThat(res.status()).as(res.body()).isEqualTo(200);
         return res.json().get("auditId").asText();
     }
@@ -55,15 +67,21 @@ class AuditIT {
 
         List<String> all = ids(http.get("/audit?agentId=" + ritasAgent, admin));
         assertThat(all).containsSubsequence(denied, allowed);
-        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&result=denied", admin))).contains(denied)
+        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&result=denied", admin)))
+                .contains(denied)
                 .doesNotContain(allowed);
-        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&actions=write,delete", admin))).contains(denied)
+        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&actions=write,delete", admin)))
+                .contains(denied)
                 .doesNotContain(allowed);
-        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&limit=1", admin))).hasSize(1);
+        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&limit=1", admin)))
+                .hasSize(1);
         assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&limit=1&offset=1", admin)))
                 .doesNotContain(all.getFirst());
-        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&until=2000-01-01T00:00:00Z", admin))).isEmpty();
-        JsonNode first = http.get("/audit?agentId=" + ritasAgent + "&result=denied&limit=1", admin).json().get(0);
+        assertThat(ids(http.get("/audit?agentId=" + ritasAgent + "&until=2000-01-01T00:00:00Z", admin)))
+                .isEmpty();
+        JsonNode first = http.get("/audit?agentId=" + ritasAgent + "&result=denied&limit=1", admin)
+                .json()
+                .get(0);
         assertThat(first.get("reason").asText()).isEqualTo("NO_MATCHING_PERMISSION");
         assertThat(first.get("userId").asText()).isEqualTo("rita");
         assertThat(first.get("timestamp").asText()).endsWith("Z");
@@ -98,11 +116,13 @@ class AuditIT {
         assertThat(res.header("Content-Type").orElseThrow()).startsWith("text/csv");
         assertThat(res.header("Content-Disposition").orElseThrow()).startsWith("attachment; filename=\"warden-audit-");
         String body = res.body();
-        assertThat(body).startsWith("id,agentId,userId,callerId,action,resource,parameters,result,reason,durationMs,"
-                + "tokensCost,timestamp,ip,userAgent\r\n");
+        assertThat(body)
+                .startsWith("id,agentId,userId,callerId,action,resource,parameters,result,reason,durationMs,"
+                        + "tokensCost,timestamp,ip,userAgent\r\n");
         String row = body.substring(body.indexOf(id));
-        assertThat(row).startsWith(id + "," + ritasAgent + ",rita,admin,read,mcp:fs:docs,"
-                + "\"{\"\"query\"\":\"\"a,b \\\"\"quoted\\\"\"\\nnext line\"\"}\",allowed,,");
+        assertThat(row)
+                .startsWith(id + "," + ritasAgent + ",rita,admin,read,mcp:fs:docs,"
+                        + "\"{\"\"query\"\":\"\"a,b \\\"\"quoted\\\"\"\\nnext line\"\"}\",allowed,,");
     }
 
     @Test
@@ -121,11 +141,12 @@ class AuditIT {
         http.get("/audit?limit=1", admin);
         String schema = warden.config().postgres().schema().orElseThrow();
         try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
-             Statement st = conn.createStatement()) {
+                Statement st = conn.createStatement()) {
             st.execute("SET search_path TO " + schema);
             assertThatThrownBy(() -> st.executeUpdate("UPDATE audit_events SET result = 'allowed'"))
                     .hasMessageContaining("append-only");
-            assertThatThrownBy(() -> st.executeUpdate("DELETE FROM audit_events")).hasMessageContaining("append-only");
+            assertThatThrownBy(() -> st.executeUpdate("DELETE FROM audit_events"))
+                    .hasMessageContaining("append-only");
             String partition = partitionName(st);
             assertThatThrownBy(() -> st.execute("TRUNCATE " + partition)).hasMessageContaining("append-only");
         }
@@ -140,7 +161,8 @@ class AuditIT {
         assertThat(stats.get("AuditWritten").asLong()).isPositive();
         assertThat(stats.get("AuditSinkFailed").asLong()).isZero();
         String metrics = http.get("/observe/metrics", null).body();
-        assertThat(metrics).contains("# TYPE warden_audit_written_total counter")
+        assertThat(metrics)
+                .contains("# TYPE warden_audit_written_total counter")
                 .containsPattern("warden_audit_emitted_total [1-9]");
     }
 

@@ -27,10 +27,15 @@ class AuditSinksIT {
 
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.auditSinks(List.of(
-            AuditSinkSpec.builder(AuditSinkSpec.Type.SPLUNK_HEC, URI.create("http://127.0.0.1:" + hec.getAddress().getPort()))
-                    .secret("hec-token").build(),
+            AuditSinkSpec.builder(
+                            AuditSinkSpec.Type.SPLUNK_HEC,
+                            URI.create("http://127.0.0.1:" + hec.getAddress().getPort()))
+                    .secret("hec-token")
+                    .build(),
             AuditSinkSpec.builder(AuditSinkSpec.Type.SPLUNK_HEC, URI.create("http://127.0.0.1:" + FreePorts.next()))
-                    .secret("nobody-listens").option("request-timeout-ms", "300").build())));
+                    .secret("nobody-listens")
+                    .option("request-timeout-ms", "300")
+                    .build())));
 
     static HttpServer start() {
         try {
@@ -69,10 +74,21 @@ class AuditSinksIT {
     void committedBatchesFanOutToSinksAndAFailingSinkNeverBlocksTheWrite() throws Exception {
         Http http = warden.http();
         String admin = warden.adminToken();
-        String agent = http.post("/agents", admin, "{\"ownerId\":\"ada\",\"name\":\"n\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}").json().get("id").asText();
-        String auditId = http.post("/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"read\","
-                + "\"resource\":\"a:b\"}").json().get("auditId").asText();
+        String agent = http.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"ada\",\"name\":\"n\",\"type\":\"service\","
+                                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}")
+                .json()
+                .get("id")
+                .asText();
+        String auditId = http.post(
+                        "/authorize",
+                        admin,
+                        "{\"agentId\":\"" + agent + "\",\"action\":\"read\"," + "\"resource\":\"a:b\"}")
+                .json()
+                .get("auditId")
+                .asText();
 
         Http.Response visible = http.get("/audit?agentId=" + agent, admin);
         assertThat(visible.json().findValuesAsText("id")).contains(auditId);
@@ -80,10 +96,14 @@ class AuditSinksIT {
         for (int i = 0; i < 100 && received.stream().noneMatch(b -> b.contains(auditId)); i++) {
             Thread.sleep(100);
         }
-        assertThat(received).anyMatch(body -> body.contains("\"sourcetype\":\"warden:audit\"") && body.contains(auditId));
+        assertThat(received)
+                .anyMatch(body -> body.contains("\"sourcetype\":\"warden:audit\"") && body.contains(auditId));
         long failed = 0;
         for (int i = 0; i < 50 && failed == 0; i++) {
-            failed = http.get("/audit/stats", admin).json().get("AuditSinkFailed").asLong();
+            failed = http.get("/audit/stats", admin)
+                    .json()
+                    .get("AuditSinkFailed")
+                    .asLong();
             Thread.sleep(100);
         }
         assertThat(failed).as("the dead sink is counted once per batch").isPositive();
@@ -93,14 +113,25 @@ class AuditSinksIT {
     void anEntryTheSinkRefusesIsIsolatedAndDeadLetteredWhileTheRestOfItsBatchArrives() throws Exception {
         Http http = warden.http();
         String admin = warden.adminToken();
-        String agent = http.post("/agents", admin, "{\"ownerId\":\"ada\",\"name\":\"n\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}").json().get("id").asText();
+        String agent = http.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"ada\",\"name\":\"n\",\"type\":\"service\","
+                                + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}")
+                .json()
+                .get("id")
+                .asText();
         List<String> fine = new java.util.ArrayList<>();
         String refused = null;
         for (int i = 0; i < 6; i++) {
             String action = i == 3 ? "refused-by-siem" : "read";
-            String id = http.post("/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"" + action
-                    + "\",\"resource\":\"a:b\"}").json().get("auditId").asText();
+            String id = http.post(
+                            "/authorize",
+                            admin,
+                            "{\"agentId\":\"" + agent + "\",\"action\":\"" + action + "\",\"resource\":\"a:b\"}")
+                    .json()
+                    .get("auditId")
+                    .asText();
             if (i == 3) {
                 refused = id;
             } else {
@@ -108,13 +139,16 @@ class AuditSinksIT {
             }
         }
         String culprit = refused;
-        for (int i = 0; i < 100 && !fine.stream().allMatch(id -> received.stream().anyMatch(b -> b.contains(id))); i++) {
+        for (int i = 0;
+                i < 100 && !fine.stream().allMatch(id -> received.stream().anyMatch(b -> b.contains(id)));
+                i++) {
             Thread.sleep(100);
         }
         assertThat(fine).allMatch(id -> received.stream().anyMatch(b -> b.contains(id)));
         com.fasterxml.jackson.databind.JsonNode letters = null;
         for (int i = 0; i < 100; i++) {
-            letters = http.get("/admin/dead-letters?sink=audit-sink:splunk-hec", admin).json();
+            letters = http.get("/admin/dead-letters?sink=audit-sink:splunk-hec", admin)
+                    .json();
             if (letters.toString().contains(culprit)) {
                 break;
             }
@@ -126,6 +160,7 @@ class AuditSinksIT {
         });
         assertThat(letters.toString()).doesNotContain(fine.getFirst());
         assertThat(http.get("/audit?agentId=" + agent, admin).json().findValuesAsText("id"))
-                .as("the canonical write is untouched").contains(culprit);
+                .as("the canonical write is untouched")
+                .contains(culprit);
     }
 }

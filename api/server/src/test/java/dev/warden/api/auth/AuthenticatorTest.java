@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** The credential chain: the administrator token of any form first, then each kind by its prefix. */
 class AuthenticatorTest {
-    static final Principal.User ALICE = new Principal.User(UserId.of("alice"), "tok_1",
-            Principal.Credential.API_TOKEN, List.of("agents:read"));
+    static final Principal.User ALICE =
+            new Principal.User(UserId.of("alice"), "tok_1", Principal.Credential.API_TOKEN, List.of("agents:read"));
 
     @Test
     void theAdministratorTokenMayHaveAnyFormAndIsComparedByHash() {
@@ -33,8 +33,8 @@ class AuthenticatorTest {
             asked.add("session");
             return Optional.empty();
         });
-        Authenticator chain = new Authenticator(List.of(new AdminTokenResolver(Tokens.hash("wdn_adm_x")), apiTokens,
-                sessions));
+        Authenticator chain =
+                new Authenticator(List.of(new AdminTokenResolver(Tokens.hash("wdn_adm_x")), apiTokens, sessions));
 
         assertThat(chain.authenticate("wdn_api_abc")).contains(ALICE);
         assertThat(asked).containsExactly("api");
@@ -42,7 +42,9 @@ class AuthenticatorTest {
         assertThat(chain.authenticate("wdn_ses_abc")).isEmpty();
         assertThat(asked).containsExactly("session");
         asked.clear();
-        assertThat(chain.authenticate("wdn_agt_abc")).as("no resolver claims agent tokens here").isEmpty();
+        assertThat(chain.authenticate("wdn_agt_abc"))
+                .as("no resolver claims agent tokens here")
+                .isEmpty();
         assertThat(asked).isEmpty();
     }
 

@@ -21,17 +21,29 @@ class AuditPublisherIT {
     @Test
     void unreachableKafkaFailsClosedWith503AndRetryAfter() {
         try (KafkaProducer<String, byte[]> producer =
-                     KafkaClients.durableProducer("127.0.0.1:" + FreePorts.next(), "dead-broker-test")) {
+                KafkaClients.durableProducer("127.0.0.1:" + FreePorts.next(), "dead-broker-test")) {
             SinkCounters counters = new SinkCounters();
             AuditPublisher publisher = new AuditPublisher(producer, "warden.audit", counters);
-            AuditEntry entry = new AuditEntry("aud_x", "agt_x", Optional.empty(), "admin", "read", "a:b", Map.of(),
-                    AuditResult.ALLOWED, Optional.empty(), 0.1, 0, Instant.now(), Optional.empty(), Optional.empty());
+            AuditEntry entry = new AuditEntry(
+                    "aud_x",
+                    "agt_x",
+                    Optional.empty(),
+                    "admin",
+                    "read",
+                    "a:b",
+                    Map.of(),
+                    AuditResult.ALLOWED,
+                    Optional.empty(),
+                    0.1,
+                    0,
+                    Instant.now(),
+                    Optional.empty(),
+                    Optional.empty());
 
-            assertThatThrownBy(() -> publisher.publish(entry))
-                    .isInstanceOfSatisfying(UnavailableException.class, e -> {
-                        assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
-                        assertThat(e.retryAfter()).isPositive();
-                    });
+            assertThatThrownBy(() -> publisher.publish(entry)).isInstanceOfSatisfying(UnavailableException.class, e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+                assertThat(e.retryAfter()).isPositive();
+            });
             assertThat(counters.snapshot().auditEmitted()).isZero();
             assertThat(publisher.acknowledgedOffsets()).isEmpty();
         }

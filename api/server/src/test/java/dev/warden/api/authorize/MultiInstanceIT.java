@@ -35,7 +35,9 @@ class MultiInstanceIT {
     @RegisterExtension
     // Instances behind one name share one issuer (each would otherwise be http://localhost:<its port>).
     static final TestPlatform first = new TestPlatform(b -> b.roles("api")
-            .oauth(dev.warden.api.oauth.OAuthConfig.builder().issuer("https://warden.example").build()));
+            .oauth(dev.warden.api.oauth.OAuthConfig.builder()
+                    .issuer("https://warden.example")
+                    .build()));
 
     /** No instance allows what was revoked later than this after the revocation's answer (docs/events.md). */
     private static final long BOUND_MS = 50;
@@ -58,8 +60,12 @@ class MultiInstanceIT {
     }
 
     static QuotaRole startQuota(Path stateDir) {
-        QuotaRole role = QuotaRole.start(first.config().toBuilder().roles("quota").streamsStateDir(stateDir.toString())
-                .build(), first.infra().kafkaBootstrap());
+        QuotaRole role = QuotaRole.start(
+                first.config().toBuilder()
+                        .roles("quota")
+                        .streamsStateDir(stateDir.toString())
+                        .build(),
+                first.infra().kafkaBootstrap());
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (!role.health().check().up() && System.nanoTime() < deadline) {
             Thread.onSpinWait();
@@ -82,16 +88,21 @@ class MultiInstanceIT {
     }
 
     static String agent(Http http, int limit) {
-        Http.Response res = http.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"q\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"mcp:search:*\",\"actions\":[\"query\"],"
-                + "\"constraints\":{\"maxCallsPerHour\":" + limit + "}}]}");
+        Http.Response res = http.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"quinn\",\"name\":\"q\",\"type\":\"service\","
+                        + "\"permissions\":[{\"resource\":\"mcp:search:*\",\"actions\":[\"query\"],"
+                        + "\"constraints\":{\"maxCallsPerHour\":" + limit + "}}]}");
         assertThat(res.status()).as(res.body()).isEqualTo(201);
         return res.json().get("id").asText();
     }
 
     static JsonNode ask(Http http, String agentId) {
-        Http.Response res = http.post("/authorize", admin, "{\"agentId\":\"" + agentId
-                + "\",\"action\":\"query\",\"resource\":\"mcp:search:web\"}");
+        Http.Response res = http.post(
+                "/authorize",
+                admin,
+                "{\"agentId\":\"" + agentId + "\",\"action\":\"query\",\"resource\":\"mcp:search:web\"}");
         assertThat(res.status()).as(res.body()).isEqualTo(200);
         return res.json();
     }
@@ -120,8 +131,10 @@ class MultiInstanceIT {
         assertThat(limited).isEqualTo(463);
         List<AuditEntry> audit = AuditTopic.read(first, e -> e.agentId().equals(id), 500);
         assertThat(audit).hasSize(500);
-        assertThat(audit.stream().filter(e -> e.result() == AuditResult.ALLOWED)).hasSize(37);
-        assertThat(audit.stream().filter(e -> e.result() == AuditResult.RATE_LIMITED)).hasSize(463);
+        assertThat(audit.stream().filter(e -> e.result() == AuditResult.ALLOWED))
+                .hasSize(37);
+        assertThat(audit.stream().filter(e -> e.result() == AuditResult.RATE_LIMITED))
+                .hasSize(463);
     }
 
     @Test
@@ -149,14 +162,20 @@ class MultiInstanceIT {
         String id = agent[0];
         String token = agent[1];
         assertThat(b.post("/authorize", token, "{\"agentId\":\"" + id + "\",\"action\":\"x\",\"resource\":\"y:z\"}")
-                .json().get("allowed").asBoolean()).isTrue();
+                        .json()
+                        .get("allowed")
+                        .asBoolean())
+                .isTrue();
 
         assertThat(a.post("/agents/" + id + "/suspend", admin).status()).isEqualTo(200);
         long suspendedAt = System.nanoTime();
         long seenAfterMs = -1;
         while ((System.nanoTime() - suspendedAt) / 1_000_000 < 3_000) {
-            JsonNode decision = b.post("/authorize", admin, "{\"agentId\":\"" + id + "\",\"action\":\"x\","
-                    + "\"resource\":\"y:z\"}").json();
+            JsonNode decision = b.post(
+                            "/authorize",
+                            admin,
+                            "{\"agentId\":\"" + id + "\",\"action\":\"x\"," + "\"resource\":\"y:z\"}")
+                    .json();
             if ("AGENT_SUSPENDED".equals(decision.path("reason").asText())) {
                 seenAfterMs = (System.nanoTime() - suspendedAt) / 1_000_000;
                 break;
@@ -164,7 +183,9 @@ class MultiInstanceIT {
             Thread.sleep(20);
         }
         assertThat(seenAfterMs).as("suspension visible on the other instance").isBetween(0L, 1_000L);
-        assertThat(b.get("/agents/" + id, token).status()).as("cached agent token dropped too").isEqualTo(401);
+        assertThat(b.get("/agents/" + id, token).status())
+                .as("cached agent token dropped too")
+                .isEqualTo(401);
     }
 
     /**
@@ -181,8 +202,10 @@ class MultiInstanceIT {
         for (Http http : List.of(a, b, a, b)) {
             load.add(Thread.ofVirtual().start(() -> {
                 while (loading.get()) {
-                    http.post("/authorize", admin, "{\"agentId\":\"" + busy
-                            + "\",\"action\":\"query\",\"resource\":\"mcp:search:web\"}");
+                    http.post(
+                            "/authorize",
+                            admin,
+                            "{\"agentId\":\"" + busy + "\",\"action\":\"query\",\"resource\":\"mcp:search:web\"}");
                 }
             }));
         }
@@ -203,40 +226,58 @@ class MultiInstanceIT {
     private static void revokedAgent(int round) throws Exception {
         String[] agent = anyActionAgent("r");
         String ask = ask(agent[0], "y:z");
-        assertRefusedOnBWithinTheBound("round " + round + ": revoked agent",
+        assertRefusedOnBWithinTheBound(
+                "round " + round + ": revoked agent",
                 () -> allowed(b.post("/authorize", admin, ask)),
-                () -> assertThat(a.delete("/agents/" + agent[0], admin).status()).isEqualTo(204));
+                () -> assertThat(a.delete("/agents/" + agent[0], admin).status())
+                        .isEqualTo(204));
     }
 
     private static void rotatedToken(int round) throws Exception {
         String[] agent = anyActionAgent("t");
         String ask = ask(agent[0], "y:z");
-        assertRefusedOnBWithinTheBound("round " + round + ": rotated token",
+        assertRefusedOnBWithinTheBound(
+                "round " + round + ": rotated token",
                 () -> allowed(b.post("/authorize", agent[1], ask)),
-                () -> assertThat(a.post("/agents/" + agent[0] + "/rotate", admin).status()).isEqualTo(200));
+                () -> assertThat(
+                                a.post("/agents/" + agent[0] + "/rotate", admin).status())
+                        .isEqualTo(200));
     }
 
     private static void revokedDelegation(int round) throws Exception {
         String[] source = anyActionAgent("s");
-        Http.Response target = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"d\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"own:*\",\"actions\":[\"read\"]}]}");
+        Http.Response target = a.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"quinn\",\"name\":\"d\",\"type\":\"service\","
+                        + "\"permissions\":[{\"resource\":\"own:*\",\"actions\":[\"read\"]}]}");
         String targetId = target.json().get("id").asText();
-        Http.Response delegation = a.post("/delegations", admin, "{\"fromAgent\":\"" + source[0] + "\",\"toAgent\":\""
-                + targetId + "\",\"permissions\":[{\"resource\":\"y:*\",\"actions\":[\"x\"]}]}");
+        Http.Response delegation = a.post(
+                "/delegations",
+                admin,
+                "{\"fromAgent\":\"" + source[0] + "\",\"toAgent\":\"" + targetId
+                        + "\",\"permissions\":[{\"resource\":\"y:*\",\"actions\":[\"x\"]}]}");
         assertThat(delegation.status()).as(delegation.body()).isEqualTo(201);
         String delegationId = delegation.json().get("id").asText();
         String ask = ask(targetId, "y:z");
-        assertRefusedOnBWithinTheBound("round " + round + ": revoked delegation",
+        assertRefusedOnBWithinTheBound(
+                "round " + round + ": revoked delegation",
                 () -> allowed(b.post("/authorize", admin, ask)),
-                () -> assertThat(a.delete("/delegations/" + delegationId, admin).status()).isEqualTo(204));
+                () -> assertThat(a.delete("/delegations/" + delegationId, admin).status())
+                        .isEqualTo(204));
     }
 
     /** An agent allowed every action on every resource: {@code [id, token]}. */
     private static String[] anyActionAgent(String name) {
-        Http.Response created = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"" + name
-                + "\",\"type\":\"service\",\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}");
+        Http.Response created = a.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"quinn\",\"name\":\"" + name
+                        + "\",\"type\":\"service\",\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
-        return new String[] {created.json().get("id").asText(), created.json().get("token").asText()};
+        return new String[] {
+            created.json().get("id").asText(), created.json().get("token").asText()
+        };
     }
 
     private static String ask(String agentId, String resource) {
@@ -257,7 +298,9 @@ class MultiInstanceIT {
      */
     private static void assertRefusedOnBWithinTheBound(String what, BooleanSupplier allowedOnB, Runnable revokeOnA)
             throws Exception {
-        assertThat(allowedOnB.getAsBoolean()).as(what + ": B allows before the revocation").isTrue();
+        assertThat(allowedOnB.getAsBoolean())
+                .as(what + ": B allows before the revocation")
+                .isTrue();
         revokeOnA.run();
         long revokedAt = System.nanoTime();
         // Each probe answers when it was sent (µs after A's answer) if B allowed it, else -1.
@@ -278,7 +321,8 @@ class MultiInstanceIT {
                 allowedSentMicros.add(sentMicros);
             }
         }
-        assertThat(allowedSentMicros).as(what + ": probes B allowed, by µs after A's answer they were sent")
+        assertThat(allowedSentMicros)
+                .as(what + ": probes B allowed, by µs after A's answer they were sent")
                 .allMatch(sent -> sent <= BOUND_MS * 1_000);
         for (int i = 0; i < 20; i++) {
             assertThat(allowedOnB.getAsBoolean()).as(what + ": B still refuses").isFalse();
@@ -294,17 +338,22 @@ class MultiInstanceIT {
         // A transaction left open on warden.events (as the pipeline's exactly-once aggregates can leave one for up
         // to their commit interval): a reader of committed records sees nothing written after it until it ends.
         java.util.Map<String, Object> props = java.util.Map.of(
-                org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, first.infra().kafkaBootstrap(),
-                org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, "it-open-" + System.nanoTime());
-        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(props,
+                org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                first.infra().kafkaBootstrap(),
+                org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                "it-open-" + System.nanoTime());
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(
+                props,
                 new org.apache.kafka.common.serialization.StringSerializer(),
                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(first.topics().events(), "held",
-                    "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            first.topics().events(), "held", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .get();
             // B caches the agent now: no committed event can drop that cache while the transaction is open.
-            assertThat(b.post("/authorize", token, ask).json().get("allowed").asBoolean()).isTrue();
+            assertThat(b.post("/authorize", token, ask).json().get("allowed").asBoolean())
+                    .isTrue();
             assertThat(a.post("/agents/" + id + "/suspend", admin).status()).isEqualTo(200);
             long deadline = System.nanoTime() + 10_000_000_000L;
             boolean refused = false;
@@ -313,31 +362,43 @@ class MultiInstanceIT {
                 refused = r.status() == 401 || !r.json().get("allowed").asBoolean();
                 Thread.sleep(20);
             }
-            assertThat(refused).as("B refuses the suspended agent while the transaction is still open").isTrue();
+            assertThat(refused)
+                    .as("B refuses the suspended agent while the transaction is still open")
+                    .isTrue();
             producer.abortTransaction();
         }
     }
 
     @Test
     void aTokenIssuedToAnAgentOnOneInstanceIsDeadOnTheOtherAsSoonAsTheAgentIsRevoked() throws Exception {
-        Http.Response created = a.post("/agents", admin, "{\"ownerId\":\"quinn\",\"name\":\"cc\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
+        Http.Response created = a.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"quinn\",\"name\":\"cc\",\"type\":\"service\","
+                        + "\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
         String id = created.json().get("id").asText();
         String secret = created.json().get("token").asText();
         assertThat(a.post("/agents/" + id + "/oauth-client", admin).status()).isEqualTo(201);
-        String basic = "Basic " + java.util.Base64.getEncoder().encodeToString((id + ":" + secret)
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        Http.Response token = a.send(a.builder("/oauth/token", null).header("Authorization", basic)
+        String basic = "Basic "
+                + java.util.Base64.getEncoder()
+                        .encodeToString((id + ":" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Http.Response token = a.send(a.builder("/oauth/token", null)
+                .header("Authorization", basic)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("grant_type=client_credentials")));
         assertThat(token.status()).as(token.body()).isEqualTo(200);
         String access = token.json().get("access_token").asText();
-        assertThat(b.get("/agents/" + id, access).status()).as("the token works on the other instance").isEqualTo(200);
+        assertThat(b.get("/agents/" + id, access).status())
+                .as("the token works on the other instance")
+                .isEqualTo(200);
         // A resource server introspecting at instance B, as the agent's own client (it may introspect its tokens).
         java.util.function.Supplier<Boolean> activeOnB = () -> b.send(b.builder("/oauth/introspect", null)
-                .header("Authorization", basic).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access)))
-                .json().get("active").asBoolean();
+                        .header("Authorization", basic)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access)))
+                .json()
+                .get("active")
+                .asBoolean();
         assertThat(activeOnB.get()).isTrue();
 
         assertThat(a.delete("/agents/" + id, admin).status()).isEqualTo(204);
@@ -350,9 +411,13 @@ class MultiInstanceIT {
         // the token inactive.
         assertThat(introspected.status()).isEqualTo(401);
         Http.Response reg = b.post("/mcp/register", null, "{\"redirect_uris\":[\"http://127.0.0.1:9/cb\"]}");
-        String rs = "Basic " + java.util.Base64.getEncoder().encodeToString((reg.json().get("client_id").asText() + ":"
-                + reg.json().get("client_secret").asText()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        Http.Response byResourceServer = b.send(b.builder("/oauth/introspect", null).header("Authorization", rs)
+        String rs = "Basic "
+                + java.util.Base64.getEncoder()
+                        .encodeToString((reg.json().get("client_id").asText() + ":"
+                                        + reg.json().get("client_secret").asText())
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Http.Response byResourceServer = b.send(b.builder("/oauth/introspect", null)
+                .header("Authorization", rs)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access)));
         assertThat(byResourceServer.json().toString()).isEqualTo("{\"active\":false}");

@@ -10,12 +10,14 @@ import org.junit.jupiter.api.Test;
 class ConfigLoaderTest {
     @Test
     void environmentVariablesMapToKebabCaseKeysAndOverrideDefaults() {
-        WardenConfig config = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of(
-                "WARDEN_KAFKA_BOOTSTRAP", "kafka:9092",
-                "WARDEN_SERVER_MAX__BODY__BYTES", "2048",
-                "WARDEN_BOOTSTRAP_TOKEN", "secret-token",
-                "WARDEN_ROLES", "api, sinks",
-                "WARDEN_KAFKA_TOPIC__PREFIX", "staging.")));
+        WardenConfig config = WardenConfig.from(ConfigLoader.load(
+                Optional.empty(),
+                Map.of(
+                        "WARDEN_KAFKA_BOOTSTRAP", "kafka:9092",
+                        "WARDEN_SERVER_MAX__BODY__BYTES", "2048",
+                        "WARDEN_BOOTSTRAP_TOKEN", "secret-token",
+                        "WARDEN_ROLES", "api, sinks",
+                        "WARDEN_KAFKA_TOPIC__PREFIX", "staging.")));
 
         assertThat(config.kafka().bootstrap()).hasValue("kafka:9092");
         assertThat(config.server().maxBodyBytes()).isEqualTo(2048);
@@ -32,20 +34,24 @@ class ConfigLoaderTest {
         assertThat(defaults.streams().mirrorCommitIntervalMs()).isEqualTo(20);
         assertThat(defaults.streams().pipelineCommitIntervalMs()).isEqualTo(100);
 
-        WardenConfig set = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of(
-                "WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "7")));
+        WardenConfig set = WardenConfig.from(
+                ConfigLoader.load(Optional.empty(), Map.of("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "7")));
         assertThat(set.streams().mirrorCommitIntervalMs()).isEqualTo(7);
-        assertThat(set.toBuilder().build().streams().mirrorCommitIntervalMs()).as("kept by toBuilder").isEqualTo(7);
+        assertThat(set.toBuilder().build().streams().mirrorCommitIntervalMs())
+                .as("kept by toBuilder")
+                .isEqualTo(7);
 
-        assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of(
-                "WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "0"))))
+        assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(
+                        Optional.empty(), Map.of("WARDEN_STREAMS_MIRROR__COMMIT__INTERVAL__MS", "0"))))
                 .hasMessageContaining("warden.streams.mirror-commit-interval-ms");
     }
 
     @Test
     void unknownRoleIsRejectedWithTheKeyNamed() {
-        assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_ROLES", "api,web"))))
-                .hasMessageContaining("warden.roles").hasMessageContaining("web");
+        assertThatThrownBy(
+                        () -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_ROLES", "api,web"))))
+                .hasMessageContaining("warden.roles")
+                .hasMessageContaining("web");
     }
 
     @Test
@@ -58,8 +64,8 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void auditSinksAreReadFromTheConfigFileAndBadEntriesNameTheirKey(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws java.io.IOException {
+    void auditSinksAreReadFromTheConfigFileAndBadEntriesNameTheirKey(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
         java.nio.file.Path file = dir.resolve("warden.yaml");
         java.nio.file.Files.writeString(file, """
                 warden:

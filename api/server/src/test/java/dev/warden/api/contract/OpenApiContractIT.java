@@ -37,25 +37,30 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class OpenApiContractIT {
     /** Sign-ups the scenario makes before the one the limit refuses. */
     private static final int SIGN_UPS = 5;
+
     private static final String PASSWORD = "correct horse battery staple";
     private static final String ORG = "/admin/v1/organizations/{orgID}";
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .accountRoutes(true)
+    static final TestPlatform warden = new TestPlatform(b -> b.accountRoutes(true)
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.SIGN_UP, SIGN_UPS, 60)
-                    .endpoint(AuthEndpoint.REGISTRATION, 100, 60).build())
-            .webhooks(WebhooksConfig.builder().allowPrivateTargets(true).maxAttempts(1).build()));
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
+                    .endpoint(AuthEndpoint.SIGN_UP, SIGN_UPS, 60)
+                    .endpoint(AuthEndpoint.REGISTRATION, 100, 60)
+                    .build())
+            .webhooks(WebhooksConfig.builder()
+                    .allowPrivateTargets(true)
+                    .maxAttempts(1)
+                    .build()));
 
     /** A signed-up user: id and session token. */
-    record User(String id, String session) {
-    }
+    record User(String id, String session) {}
 
     /** An agent: id and its current token. */
-    record Agent(String id, String token) {
-    }
+    record Agent(String id, String token) {}
 
     private final ContractValidator contract = ContractValidator.fromClasspath();
     private Http http;
@@ -110,7 +115,9 @@ class OpenApiContractIT {
         administration();
 
         assertThat(contract.validatedCount()).as("responses validated").isGreaterThanOrEqualTo(200);
-        assertThat(contract.validatedResponses().stream().map(r -> r.substring(0, r.lastIndexOf(' '))).distinct())
+        assertThat(contract.validatedResponses().stream()
+                        .map(r -> r.substring(0, r.lastIndexOf(' ')))
+                        .distinct())
                 .as("every documented operation answered at least once")
                 .containsExactlyInAnyOrderElementsOf(contract.documentedOperations());
     }
@@ -120,16 +127,31 @@ class OpenApiContractIT {
         contract.validate("GET", "/observe/health", http.get("/observe/health", null));
         answer(200, "GET", "/observe/live", http.get("/observe/live", null));
         answer(200, "GET", "/observe/metrics", http.get("/observe/metrics", null));
-        answer(200, "GET", "/.well-known/oauth-authorization-server",
+        answer(
+                200,
+                "GET",
+                "/.well-known/oauth-authorization-server",
                 http.get("/.well-known/oauth-authorization-server", null));
-        answer(404, "GET", "/.well-known/oauth-authorization-server/{path}",
+        answer(
+                404,
+                "GET",
+                "/.well-known/oauth-authorization-server/{path}",
                 http.get("/.well-known/oauth-authorization-server/tenant", null));
         answer(200, "GET", "/.well-known/openid-configuration", http.get("/.well-known/openid-configuration", null));
-        answer(200, "GET", "/.well-known/oauth-protected-resource",
+        answer(
+                200,
+                "GET",
+                "/.well-known/oauth-protected-resource",
                 http.get("/.well-known/oauth-protected-resource", null));
-        answer(200, "GET", "/.well-known/oauth-protected-resource/{path}",
+        answer(
+                200,
+                "GET",
+                "/.well-known/oauth-protected-resource/{path}",
                 http.get("/.well-known/oauth-protected-resource/mcp", null));
-        answer(404, "GET", "/.well-known/oauth-protected-resource/{path}",
+        answer(
+                404,
+                "GET",
+                "/.well-known/oauth-protected-resource/{path}",
                 http.get("/.well-known/oauth-protected-resource/elsewhere", null));
         answer(200, "GET", "/oauth/jwks", http.get("/oauth/jwks", null));
     }
@@ -139,52 +161,111 @@ class OpenApiContractIT {
                 + "\",\"email\":\"alice@example.org\",\"displayName\":\"Alice\"}");
         bob = signUp("{\"username\":\"bob_contract\",\"password\":\"" + PASSWORD + "\"}");
         carol = signUp("{\"username\":\"carol_contract\",\"password\":\"" + PASSWORD + "\"}");
-        answer(400, "POST", "/auth/sign-up", http.post("/auth/sign-up", null,
-                "{\"username\":\"a!\",\"password\":\"" + PASSWORD + "\"}"));
-        answer(409, "POST", "/auth/sign-up", http.post("/auth/sign-up", null,
-                "{\"username\":\"ALICE_contract\",\"password\":\"" + PASSWORD + "\"}"));
-        Http.Response limited = answer(429, "POST", "/auth/sign-up", http.post("/auth/sign-up", null,
-                "{\"username\":\"dave_contract\",\"password\":\"" + PASSWORD + "\"}"));
+        answer(
+                400,
+                "POST",
+                "/auth/sign-up",
+                http.post("/auth/sign-up", null, "{\"username\":\"a!\",\"password\":\"" + PASSWORD + "\"}"));
+        answer(
+                409,
+                "POST",
+                "/auth/sign-up",
+                http.post(
+                        "/auth/sign-up", null, "{\"username\":\"ALICE_contract\",\"password\":\"" + PASSWORD + "\"}"));
+        Http.Response limited = answer(
+                429,
+                "POST",
+                "/auth/sign-up",
+                http.post("/auth/sign-up", null, "{\"username\":\"dave_contract\",\"password\":\"" + PASSWORD + "\"}"));
         assertThat(limited.header("Retry-After")).isPresent();
 
-        answer(200, "POST", "/auth/sign-in", http.post("/auth/sign-in", null,
-                "{\"username\":\"Alice_Contract\",\"password\":\"" + PASSWORD + "\"}"));
-        answer(401, "POST", "/auth/sign-in", http.post("/auth/sign-in", null,
-                "{\"username\":\"alice_contract\",\"password\":\"wrong password\"}"));
+        answer(
+                200,
+                "POST",
+                "/auth/sign-in",
+                http.post(
+                        "/auth/sign-in", null, "{\"username\":\"Alice_Contract\",\"password\":\"" + PASSWORD + "\"}"));
+        answer(
+                401,
+                "POST",
+                "/auth/sign-in",
+                http.post("/auth/sign-in", null, "{\"username\":\"alice_contract\",\"password\":\"wrong password\"}"));
         answer(400, "POST", "/auth/sign-in", http.post("/auth/sign-in", null, "{\"username\":\"alice_contract\"}"));
         answer(200, "GET", "/auth/session", http.get("/auth/session", alice.session()));
-        answer(200, "POST", "/auth/change-username", http.post("/auth/change-username", carol.session(),
-                "{\"username\":\"carol_renamed\"}"));
-        answer(409, "POST", "/auth/change-username", http.post("/auth/change-username", carol.session(),
-                "{\"username\":\"bob_contract\"}"));
+        answer(
+                200,
+                "POST",
+                "/auth/change-username",
+                http.post("/auth/change-username", carol.session(), "{\"username\":\"carol_renamed\"}"));
+        answer(
+                409,
+                "POST",
+                "/auth/change-username",
+                http.post("/auth/change-username", carol.session(), "{\"username\":\"bob_contract\"}"));
         answer(204, "POST", "/auth/sign-out", http.post("/auth/sign-out", carol.session()));
         answer(401, "GET", "/auth/session", http.get("/auth/session", carol.session()));
-        JsonNode signedIn = answer(200, "POST", "/auth/sign-in", http.post("/auth/sign-in", null,
-                "{\"username\":\"carol_renamed\",\"password\":\"" + PASSWORD + "\"}")).json();
+        JsonNode signedIn = answer(
+                        200,
+                        "POST",
+                        "/auth/sign-in",
+                        http.post(
+                                "/auth/sign-in",
+                                null,
+                                "{\"username\":\"carol_renamed\",\"password\":\"" + PASSWORD + "\"}"))
+                .json();
         carol = new User(carol.id(), signedIn.get("token").asText());
     }
 
     private void apiTokens() {
-        readOnlyToken = answer(201, "POST", "/auth/tokens", http.post("/auth/tokens", alice.session(),
-                "{\"name\":\"ci\",\"scopes\":[\"agents:read\"],\"expiresAt\":\"2099-01-01T00:00:00Z\"}"))
-                .json().get("token").asText();
-        aliceApiToken = answer(201, "POST", "/auth/tokens", http.post("/auth/tokens", admin,
-                "{\"name\":\"laptop\",\"userId\":\"" + alice.id() + "\"}")).json().get("token").asText();
+        readOnlyToken = answer(
+                        201,
+                        "POST",
+                        "/auth/tokens",
+                        http.post(
+                                "/auth/tokens",
+                                alice.session(),
+                                "{\"name\":\"ci\",\"scopes\":[\"agents:read\"],\"expiresAt\":\"2099-01-01T00:00:00Z\"}"))
+                .json()
+                .get("token")
+                .asText();
+        aliceApiToken = answer(
+                        201,
+                        "POST",
+                        "/auth/tokens",
+                        http.post("/auth/tokens", admin, "{\"name\":\"laptop\",\"userId\":\"" + alice.id() + "\"}"))
+                .json()
+                .get("token")
+                .asText();
         answer(403, "POST", "/auth/tokens", http.post("/auth/tokens", aliceApiToken, "{\"name\":\"minted\"}"));
-        answer(400, "POST", "/auth/tokens", http.post("/auth/tokens", alice.session(),
-                "{\"name\":\"bad\",\"scopes\":[\"everything\"]}"));
+        answer(
+                400,
+                "POST",
+                "/auth/tokens",
+                http.post("/auth/tokens", alice.session(), "{\"name\":\"bad\",\"scopes\":[\"everything\"]}"));
         answer(200, "GET", "/auth/tokens", http.get("/auth/tokens", alice.session()));
         answer(200, "GET", "/auth/tokens", http.get("/auth/tokens?userId=" + alice.id(), admin));
         answer(200, "GET", "/auth/tokens/current", http.get("/auth/tokens/current", readOnlyToken));
         answer(403, "GET", "/auth/tokens/current", http.get("/auth/tokens/current", alice.session()));
         answer(403, "GET", "/audit", http.get("/audit", readOnlyToken));
 
-        String temporary = answer(201, "POST", "/auth/tokens", http.post("/auth/tokens", alice.session(),
-                "{\"name\":\"temporary\"}")).json().get("id").asText();
+        String temporary = answer(
+                        201,
+                        "POST",
+                        "/auth/tokens",
+                        http.post("/auth/tokens", alice.session(), "{\"name\":\"temporary\"}"))
+                .json()
+                .get("id")
+                .asText();
         answer(204, "DELETE", "/auth/tokens/{id}", http.delete("/auth/tokens/" + temporary, alice.session()));
         answer(404, "DELETE", "/auth/tokens/{id}", http.delete("/auth/tokens/tok_doesnotexist", alice.session()));
-        String throwaway = answer(201, "POST", "/auth/tokens", http.post("/auth/tokens", alice.session(),
-                "{\"name\":\"throwaway\"}")).json().get("token").asText();
+        String throwaway = answer(
+                        201,
+                        "POST",
+                        "/auth/tokens",
+                        http.post("/auth/tokens", alice.session(), "{\"name\":\"throwaway\"}"))
+                .json()
+                .get("token")
+                .asText();
         answer(204, "DELETE", "/auth/tokens/current", http.delete("/auth/tokens/current", throwaway));
         answer(401, "GET", "/auth/tokens/current", http.get("/auth/tokens/current", throwaway));
     }
@@ -202,8 +283,11 @@ class OpenApiContractIT {
         Agent doomed = createAgent(alice, simpleAgent(alice.id(), "doomed", "delegated"));
 
         answer(200, "GET", "/agents", http.get("/agents", alice.session()));
-        answer(200, "GET", "/agents", http.get("/agents?status=active&type=service&tenantId=acme-legacy",
-                readOnlyToken));
+        answer(
+                200,
+                "GET",
+                "/agents",
+                http.get("/agents?status=active&type=service&tenantId=acme-legacy", readOnlyToken));
         answer(400, "GET", "/agents", http.get("/agents?status=sleeping", alice.session()));
         answer(401, "GET", "/agents", http.get("/agents", null));
         answer(401, "GET", "/agents", http.get("/agents", "wdn_api_not-a-real-token"));
@@ -212,88 +296,157 @@ class OpenApiContractIT {
         answer(404, "GET", "/agents/{id}", http.get("/agents/agt_doesnotexist", alice.session()));
         answer(404, "GET", "/agents/{id}", http.get("/agents/" + triage.id(), bob.session()));
 
-        answer(200, "PATCH", "/agents/{id}", http.patch("/agents/" + triage.id(), alice.session(),
-                "{\"name\":\"triage-bot-2\",\"budget\":null,\"metadata\":{\"team\":\"ops\"}}"));
+        answer(
+                200,
+                "PATCH",
+                "/agents/{id}",
+                http.patch(
+                        "/agents/" + triage.id(),
+                        alice.session(),
+                        "{\"name\":\"triage-bot-2\",\"budget\":null,\"metadata\":{\"team\":\"ops\"}}"));
         answer(400, "PATCH", "/agents/{id}", http.patch("/agents/" + triage.id(), alice.session(), "{\"name\":null}"));
-        triage = new Agent(triage.id(), answer(200, "POST", "/agents/{id}/rotate",
-                http.post("/agents/" + triage.id() + "/rotate", alice.session())).json().get("token").asText());
+        triage = new Agent(
+                triage.id(),
+                answer(
+                                200,
+                                "POST",
+                                "/agents/{id}/rotate",
+                                http.post("/agents/" + triage.id() + "/rotate", alice.session()))
+                        .json()
+                        .get("token")
+                        .asText());
         answer(200, "POST", "/agents/{id}/suspend", http.post("/agents/" + triage.id() + "/suspend", alice.session()));
         answer(200, "POST", "/agents/{id}/resume", http.post("/agents/" + triage.id() + "/resume", alice.session()));
 
-        answer(400, "POST", "/agents", http.post("/agents", alice.session(), "{\"ownerId\":\"" + alice.id()
-                + "\",\"name\":\"\",\"type\":\"robot\",\"permissions\":[{\"resource\":\"mcp:*:x\",\"actions\":[]}]}"));
+        answer(
+                400,
+                "POST",
+                "/agents",
+                http.post(
+                        "/agents",
+                        alice.session(),
+                        "{\"ownerId\":\"" + alice.id()
+                                + "\",\"name\":\"\",\"type\":\"robot\",\"permissions\":[{\"resource\":\"mcp:*:x\",\"actions\":[]}]}"));
         answer(400, "POST", "/agents", http.post("/agents", alice.session(), "{\"ownerId\": "));
-        answer(415, "POST", "/agents", http.send(http.builder("/agents", alice.session())
-                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{}"))));
-        answer(403, "POST", "/agents", http.post("/agents", alice.session(),
-                simpleAgent(bob.id(), "not-mine", "service")));
-        answer(403, "POST", "/agents", http.post("/agents", readOnlyToken,
-                simpleAgent(alice.id(), "scoped", "service")));
+        answer(
+                415,
+                "POST",
+                "/agents",
+                http.send(http.builder("/agents", alice.session())
+                        .header("Content-Type", "text/plain")
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))));
+        answer(
+                403,
+                "POST",
+                "/agents",
+                http.post("/agents", alice.session(), simpleAgent(bob.id(), "not-mine", "service")));
+        answer(
+                403,
+                "POST",
+                "/agents",
+                http.post("/agents", readOnlyToken, simpleAgent(alice.id(), "scoped", "service")));
 
         String cost = "{\"tool\":\"gpt\",\"inputTokens\":1200,\"outputTokens\":300,\"costUsd\":0.42}";
         answer(201, "POST", "/agents/{id}/costs", http.post("/agents/" + triage.id() + "/costs", triage.token(), cost));
         answer(404, "POST", "/agents/{id}/costs", http.post("/agents/agt_doesnotexist/costs", alice.session(), cost));
-        answer(400, "POST", "/agents/{id}/costs", http.post("/agents/" + triage.id() + "/costs", alice.session(),
-                "{\"tool\":\"gpt\",\"inputTokens\":-1}"));
+        answer(
+                400,
+                "POST",
+                "/agents/{id}/costs",
+                http.post(
+                        "/agents/" + triage.id() + "/costs", alice.session(), "{\"tool\":\"gpt\",\"inputTokens\":-1}"));
 
         String client = "/agents/" + indexer.id() + "/oauth-client";
         answer(201, "POST", "/agents/{id}/oauth-client", http.post(client, alice.session()));
         answer(200, "POST", "/agents/{id}/oauth-client", http.post(client, alice.session()));
         answer(200, "GET", "/agents/{id}/oauth-client", http.get(client, alice.session()));
-        answer(409, "POST", "/agents/{id}/oauth-client", http.post("/agents/" + triage.id() + "/oauth-client",
-                alice.session()));
+        answer(
+                409,
+                "POST",
+                "/agents/{id}/oauth-client",
+                http.post("/agents/" + triage.id() + "/oauth-client", alice.session()));
         answer(204, "DELETE", "/agents/{id}/oauth-client", http.delete(client, alice.session()));
         answer(404, "GET", "/agents/{id}/oauth-client", http.get(client, alice.session()));
 
         answer(204, "DELETE", "/agents/{id}", http.delete("/agents/" + doomed.id(), alice.session()));
         answer(409, "POST", "/agents/{id}/suspend", http.post("/agents/" + doomed.id() + "/suspend", alice.session()));
         answer(409, "POST", "/agents/{id}/rotate", http.post("/agents/" + doomed.id() + "/rotate", alice.session()));
-        answer(409, "PATCH", "/agents/{id}", http.patch("/agents/" + doomed.id(), alice.session(),
-                "{\"name\":\"zombie\"}"));
+        answer(
+                409,
+                "PATCH",
+                "/agents/{id}",
+                http.patch("/agents/" + doomed.id(), alice.session(), "{\"name\":\"zombie\"}"));
         answer(404, "DELETE", "/agents/{id}", http.delete("/agents/agt_doesnotexist", alice.session()));
     }
 
     private void delegationsAndDecisions() {
-        String delegation = answer(201, "POST", "/delegations", http.post("/delegations", alice.session(), """
+        String delegation = answer(
+                        201, "POST", "/delegations", http.post("/delegations", alice.session(), """
                 {"fromAgent":"%s","toAgent":"%s","maxDepth":2,"expiresAt":"2098-01-01T00:00:00Z",
                  "permissions":[{"resource":"mcp:github:issues:*","actions":["read"],
-                                 "constraints":{"maxCallsPerHour":10}}]}"""
-                .formatted(triage.id(), indexer.id()))).json().get("id").asText();
+                                 "constraints":{"maxCallsPerHour":10}}]}""".formatted(
+                                        triage.id(), indexer.id())))
+                .json()
+                .get("id")
+                .asText();
         answer(403, "POST", "/delegations", http.post("/delegations", alice.session(), """
-                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"billing:*","actions":["read"]}]}"""
-                .formatted(triage.id(), indexer.id())));
+                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"billing:*","actions":["read"]}]}""".formatted(
+                        triage.id(), indexer.id())));
         answer(400, "POST", "/delegations", http.post("/delegations", alice.session(), """
-                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"mcp:github:x","actions":["read"]}]}"""
-                .formatted(triage.id(), triage.id())));
+                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"mcp:github:x","actions":["read"]}]}""".formatted(
+                        triage.id(), triage.id())));
         answer(404, "POST", "/delegations", http.post("/delegations", alice.session(), """
                 {"fromAgent":"%s","toAgent":"agt_doesnotexist",
-                 "permissions":[{"resource":"mcp:github:x","actions":["read"]}]}"""
-                .formatted(triage.id())));
+                 "permissions":[{"resource":"mcp:github:x","actions":["read"]}]}""".formatted(triage.id())));
         answer(200, "GET", "/delegations", http.get("/delegations?fromAgent=" + triage.id(), alice.session()));
         answer(200, "GET", "/delegations", http.get("/delegations?toAgent=" + indexer.id(), admin));
         answer(400, "GET", "/delegations", http.get("/delegations?toAgent=not%20an%20id", alice.session()));
         answer(204, "DELETE", "/delegations/{id}", http.delete("/delegations/" + delegation, alice.session()));
         answer(404, "DELETE", "/delegations/{id}", http.delete("/delegations/dlg_doesnotexist", alice.session()));
 
-        JsonNode allowed = answer(200, "POST", "/authorize", http.post("/authorize", triage.token(), """
+        JsonNode allowed = answer(
+                        200, "POST", "/authorize", http.post("/authorize", triage.token(), """
                 {"agentId":"%s","action":"read","resource":"mcp:github:issues:42",
-                 "arguments":{"password":"hunter2","n":1},"context":{"ip":"10.0.0.1","userAgent":"contract-it"}}"""
-                .formatted(triage.id()))).json();
+                 "arguments":{"password":"hunter2","n":1},"context":{"ip":"10.0.0.1","userAgent":"contract-it"}}""".formatted(triage.id())))
+                .json();
         assertThat(allowed.get("allowed").asBoolean()).isTrue();
-        JsonNode denied = answer(200, "POST", "/authorize", http.post("/authorize", alice.session(),
-                "{\"agentId\":\"" + triage.id() + "\",\"action\":\"delete\",\"resource\":\"mcp:github:issues:42\"}"))
+        JsonNode denied = answer(
+                        200,
+                        "POST",
+                        "/authorize",
+                        http.post(
+                                "/authorize",
+                                alice.session(),
+                                "{\"agentId\":\"" + triage.id()
+                                        + "\",\"action\":\"delete\",\"resource\":\"mcp:github:issues:42\"}"))
                 .json();
         assertThat(denied.get("reason").asText()).isEqualTo("NO_MATCHING_PERMISSION");
-        answer(404, "POST", "/authorize", http.post("/authorize", bob.session(),
-                "{\"agentId\":\"" + triage.id() + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:42\"}"));
-        answer(400, "POST", "/authorize", http.post("/authorize", alice.session(),
-                "{\"agentId\":\"" + triage.id() + "\",\"action\":\"read\",\"resource\":\"mcp:*\"}"));
+        answer(
+                404,
+                "POST",
+                "/authorize",
+                http.post(
+                        "/authorize",
+                        bob.session(),
+                        "{\"agentId\":\"" + triage.id()
+                                + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:42\"}"));
+        answer(
+                400,
+                "POST",
+                "/authorize",
+                http.post(
+                        "/authorize",
+                        alice.session(),
+                        "{\"agentId\":\"" + triage.id() + "\",\"action\":\"read\",\"resource\":\"mcp:*\"}"));
     }
 
     private void auditAndDashboard() {
         answer(200, "GET", "/audit", http.get("/audit?agentId=" + triage.id() + "&limit=10", alice.session()));
-        answer(200, "GET", "/audit", http.get("/audit?result=denied&actions=read,delete&since=2020-01-01T00:00:00Z",
-                admin));
+        answer(
+                200,
+                "GET",
+                "/audit",
+                http.get("/audit?result=denied&actions=read,delete&since=2020-01-01T00:00:00Z", admin));
         answer(400, "GET", "/audit", http.get("/audit?limit=0", alice.session()));
         answer(200, "GET", "/audit/export", http.get("/audit/export?format=json", alice.session()));
         answer(200, "GET", "/audit/export", http.get("/audit/export?format=csv&since=2020-01-01T00:00:00Z", admin));
@@ -309,13 +462,27 @@ class OpenApiContractIT {
         String mine = answer(201, "POST", "/webhooks", http.post("/webhooks", alice.session(), """
                 {"url":"http://127.0.0.1:9/warden","eventTypes":["agent.created","agent.revoked"],
                  "description":"ops pager"}"""))
-                .json().get("id").asText();
-        String admins = answer(201, "POST", "/webhooks", http.post("/webhooks", admin,
-                "{\"url\":\"http://127.0.0.1:9/everything\"}")).json().get("id").asText();
-        answer(400, "POST", "/webhooks", http.post("/webhooks", alice.session(),
-                "{\"url\":\"ftp://example.org/x\",\"eventTypes\":[\"nope\"]}"));
-        answer(403, "POST", "/webhooks", http.post("/webhooks", triage.token(),
-                "{\"url\":\"http://127.0.0.1:9/agent\"}"));
+                .json()
+                .get("id")
+                .asText();
+        String admins = answer(
+                        201,
+                        "POST",
+                        "/webhooks",
+                        http.post("/webhooks", admin, "{\"url\":\"http://127.0.0.1:9/everything\"}"))
+                .json()
+                .get("id")
+                .asText();
+        answer(
+                400,
+                "POST",
+                "/webhooks",
+                http.post("/webhooks", alice.session(), "{\"url\":\"ftp://example.org/x\",\"eventTypes\":[\"nope\"]}"));
+        answer(
+                403,
+                "POST",
+                "/webhooks",
+                http.post("/webhooks", triage.token(), "{\"url\":\"http://127.0.0.1:9/agent\"}"));
         answer(200, "GET", "/webhooks", http.get("/webhooks", alice.session()));
         answer(200, "GET", "/webhooks", http.get("/webhooks", admin));
         answer(200, "GET", "/webhooks/{id}", http.get("/webhooks/" + mine, alice.session()));
@@ -326,48 +493,108 @@ class OpenApiContractIT {
     }
 
     private void organizations() {
-        String acme = answer(201, "POST", "/admin/v1/organizations", http.post("/admin/v1/organizations",
-                alice.session(), "{\"name\":\"Acme\"}")).json().get("id").asText();
-        answer(403, "POST", "/admin/v1/organizations", http.post("/admin/v1/organizations", triage.token(),
-                "{\"name\":\"Agents Inc\"}"));
+        String acme = answer(
+                        201,
+                        "POST",
+                        "/admin/v1/organizations",
+                        http.post("/admin/v1/organizations", alice.session(), "{\"name\":\"Acme\"}"))
+                .json()
+                .get("id")
+                .asText();
+        answer(
+                403,
+                "POST",
+                "/admin/v1/organizations",
+                http.post("/admin/v1/organizations", triage.token(), "{\"name\":\"Agents Inc\"}"));
         answer(200, "GET", "/admin/v1/organizations", http.get("/admin/v1/organizations", alice.session()));
         answer(200, "GET", "/admin/v1/active-organization", http.get("/admin/v1/active-organization", alice.session()));
         answer(200, "GET", ORG, http.get(org(acme, ""), alice.session()));
-        answer(201, "POST", ORG + "/members", http.post(org(acme, "/members"), alice.session(),
-                "{\"userId\":\"" + bob.id() + "\",\"role\":\"member\"}"));
-        answer(409, "POST", ORG + "/members", http.post(org(acme, "/members"), alice.session(),
-                "{\"userId\":\"" + bob.id() + "\",\"role\":\"member\"}"));
-        answer(404, "POST", ORG + "/members", http.post(org(acme, "/members"), alice.session(),
-                "{\"userId\":\"usr_nobody\",\"role\":\"member\"}"));
+        answer(
+                201,
+                "POST",
+                ORG + "/members",
+                http.post(
+                        org(acme, "/members"),
+                        alice.session(),
+                        "{\"userId\":\"" + bob.id() + "\",\"role\":\"member\"}"));
+        answer(
+                409,
+                "POST",
+                ORG + "/members",
+                http.post(
+                        org(acme, "/members"),
+                        alice.session(),
+                        "{\"userId\":\"" + bob.id() + "\",\"role\":\"member\"}"));
+        answer(
+                404,
+                "POST",
+                ORG + "/members",
+                http.post(org(acme, "/members"), alice.session(), "{\"userId\":\"usr_nobody\",\"role\":\"member\"}"));
         answer(200, "GET", ORG + "/members", http.get(org(acme, "/members"), alice.session()));
-        answer(200, "PATCH", ORG + "/members/{userID}", http.patch(org(acme, "/members/" + bob.id()), alice.session(),
-                "{\"role\":\"admin\"}"));
-        answer(400, "PATCH", ORG + "/members/{userID}", http.patch(org(acme, "/members/" + bob.id()), alice.session(),
-                "{\"role\":\"emperor\"}"));
+        answer(
+                200,
+                "PATCH",
+                ORG + "/members/{userID}",
+                http.patch(org(acme, "/members/" + bob.id()), alice.session(), "{\"role\":\"admin\"}"));
+        answer(
+                400,
+                "PATCH",
+                ORG + "/members/{userID}",
+                http.patch(org(acme, "/members/" + bob.id()), alice.session(), "{\"role\":\"emperor\"}"));
 
         answer(200, "GET", ORG + "/roles", http.get(org(acme, "/roles"), alice.session()));
-        answer(400, "POST", ORG + "/roles", http.post(org(acme, "/roles"), alice.session(),
-                "{\"name\":\"auditor\",\"permissions\":[\"agents:destroy\"]}"));
-        answer(201, "POST", ORG + "/roles", http.post(org(acme, "/roles"), alice.session(),
-                "{\"name\":\"auditor\",\"permissions\":[\"agents:read\",\"delegations:read\"]}"));
+        answer(
+                400,
+                "POST",
+                ORG + "/roles",
+                http.post(
+                        org(acme, "/roles"),
+                        alice.session(),
+                        "{\"name\":\"auditor\",\"permissions\":[\"agents:destroy\"]}"));
+        answer(
+                201,
+                "POST",
+                ORG + "/roles",
+                http.post(
+                        org(acme, "/roles"),
+                        alice.session(),
+                        "{\"name\":\"auditor\",\"permissions\":[\"agents:read\",\"delegations:read\"]}"));
         answer(204, "DELETE", ORG + "/roles/{role}", http.delete(org(acme, "/roles/auditor"), alice.session()));
         answer(404, "DELETE", ORG + "/roles/{role}", http.delete(org(acme, "/roles/auditor"), alice.session()));
 
         administerAgents(acme);
 
-        String bobco = answer(201, "POST", "/admin/v1/organizations", http.post("/admin/v1/organizations",
-                bob.session(), "{\"name\":\"Bobco\"}")).json().get("id").asText();
-        Http.Response mismatch = answer(403, "GET", ORG + "/members",
-                http.get(org(bobco, "/members"), alice.session()));
+        String bobco = answer(
+                        201,
+                        "POST",
+                        "/admin/v1/organizations",
+                        http.post("/admin/v1/organizations", bob.session(), "{\"name\":\"Bobco\"}"))
+                .json()
+                .get("id")
+                .asText();
+        Http.Response mismatch =
+                answer(403, "GET", ORG + "/members", http.get(org(bobco, "/members"), alice.session()));
         assertThat(mismatch.json().get("code").asText()).isEqualTo("org_mismatch");
-        answer(200, "PUT", "/admin/v1/active-organization", http.put("/admin/v1/active-organization", bob.session(),
-                "{\"organizationId\":\"" + bobco + "\"}"));
-        answer(403, "PUT", "/admin/v1/active-organization", http.put("/admin/v1/active-organization", carol.session(),
-                "{\"organizationId\":\"" + acme + "\"}"));
-        Http.Response none = answer(403, "GET", "/admin/v1/active-organization",
+        answer(
+                200,
+                "PUT",
+                "/admin/v1/active-organization",
+                http.put("/admin/v1/active-organization", bob.session(), "{\"organizationId\":\"" + bobco + "\"}"));
+        answer(
+                403,
+                "PUT",
+                "/admin/v1/active-organization",
+                http.put("/admin/v1/active-organization", carol.session(), "{\"organizationId\":\"" + acme + "\"}"));
+        Http.Response none = answer(
+                403,
+                "GET",
+                "/admin/v1/active-organization",
                 http.get("/admin/v1/active-organization", carol.session()));
         assertThat(none.json().get("code").asText()).isEqualTo("no_active_org");
-        answer(204, "DELETE", ORG + "/members/{userID}",
+        answer(
+                204,
+                "DELETE",
+                ORG + "/members/{userID}",
                 http.delete(org(acme, "/members/" + bob.id()), alice.session()));
     }
 
@@ -382,23 +609,42 @@ class OpenApiContractIT {
         String cursor = URLEncoder.encode(first.get("nextCursor").asText(), StandardCharsets.UTF_8);
         answer(200, "GET", ORG + "/agents", http.get(org(acme, "/agents?limit=1&cursor=" + cursor), alice.session()));
         answer(400, "GET", ORG + "/agents", http.get(org(acme, "/agents?cursor=forged.cursor"), alice.session()));
-        answer(200, "GET", ORG + "/agents", http.get(org(acme, "/agents?status=active&type=autonomous"),
-                alice.session()));
+        answer(
+                200,
+                "GET",
+                ORG + "/agents",
+                http.get(org(acme, "/agents?status=active&type=autonomous"), alice.session()));
         answer(200, "GET", ORG + "/agents/{agentID}", http.get(org(acme, "/agents/" + source.id()), alice.session()));
         answer(404, "GET", ORG + "/agents/{agentID}", http.get(org(acme, "/agents/" + triage.id()), alice.session()));
 
-        String delegation = answer(201, "POST", "/delegations", http.post("/delegations", alice.session(), """
-                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"doc:reports:*","actions":["read"]}]}"""
-                .formatted(source.id(), target.id()))).json().get("id").asText();
+        String delegation = answer(
+                        201, "POST", "/delegations", http.post("/delegations", alice.session(), """
+                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"doc:reports:*","actions":["read"]}]}""".formatted(
+                                        source.id(), target.id())))
+                .json()
+                .get("id")
+                .asText();
         answer(200, "GET", ORG + "/delegations", http.get(org(acme, "/delegations?limit=5"), alice.session()));
-        answer(200, "GET", ORG + "/delegations/{delegationID}", http.get(org(acme, "/delegations/" + delegation),
-                alice.session()));
-        answer(400, "POST", ORG + "/delegations/{delegationID}/{action}",
+        answer(
+                200,
+                "GET",
+                ORG + "/delegations/{delegationID}",
+                http.get(org(acme, "/delegations/" + delegation), alice.session()));
+        answer(
+                400,
+                "POST",
+                ORG + "/delegations/{delegationID}/{action}",
                 http.post(org(acme, "/delegations/" + delegation + "/extend"), alice.session()));
-        answer(204, "POST", ORG + "/delegations/{delegationID}/{action}",
+        answer(
+                204,
+                "POST",
+                ORG + "/delegations/{delegationID}/{action}",
                 http.post(org(acme, "/delegations/" + delegation + "/revoke"), alice.session()));
-        answer(404, "GET", ORG + "/delegations/{delegationID}", http.get(org(acme, "/delegations/dlg_doesnotexist"),
-                alice.session()));
+        answer(
+                404,
+                "GET",
+                ORG + "/delegations/{delegationID}",
+                http.get(org(acme, "/delegations/dlg_doesnotexist"), alice.session()));
 
         String agent = org(acme, "/agents/" + source.id());
         answer(200, "POST", ORG + "/agents/{agentID}/{action}", http.post(agent + "/suspend", alice.session()));
@@ -415,15 +661,25 @@ class OpenApiContractIT {
         answer(200, "GET", "/account/agents/{id}", http.get("/account/agents/" + triage.id(), alice.session()));
         answer(404, "GET", "/account/agents/{id}", http.get("/account/agents/agt_doesnotexist", alice.session()));
 
-        String delegation = answer(201, "POST", "/delegations", http.post("/delegations", alice.session(), """
+        String delegation = answer(
+                        201, "POST", "/delegations", http.post("/delegations", alice.session(), """
                 {"fromAgent":"%s","toAgent":"%s",
-                 "permissions":[{"resource":"mcp:github:issues:*","actions":["read"]}]}"""
-                .formatted(triage.id(), indexer.id()))).json().get("id").asText();
+                 "permissions":[{"resource":"mcp:github:issues:*","actions":["read"]}]}""".formatted(
+                                        triage.id(), indexer.id())))
+                .json()
+                .get("id")
+                .asText();
         answer(200, "GET", "/account/delegations", http.get("/account/delegations", alice.session()));
-        answer(204, "DELETE", "/account/delegations/{id}", http.delete("/account/delegations/" + delegation,
-                alice.session()));
-        answer(404, "DELETE", "/account/delegations/{id}", http.delete("/account/delegations/dlg_doesnotexist",
-                alice.session()));
+        answer(
+                204,
+                "DELETE",
+                "/account/delegations/{id}",
+                http.delete("/account/delegations/" + delegation, alice.session()));
+        answer(
+                404,
+                "DELETE",
+                "/account/delegations/{id}",
+                http.delete("/account/delegations/dlg_doesnotexist", alice.session()));
         Agent spare = createAgent(alice, simpleAgent(alice.id(), "spare", "autonomous"));
         answer(204, "DELETE", "/account/agents/{id}", http.delete("/account/agents/" + spare.id(), alice.session()));
     }
@@ -432,26 +688,45 @@ class OpenApiContractIT {
         OAuthDriver oauth = new OAuthDriver(http);
         String client = answer(201, "POST", "/mcp/register", http.post("/mcp/register", null, """
                 {"client_name":"contract client","redirect_uris":["%s"],"token_endpoint_auth_method":"none",
-                 "grant_types":["authorization_code","refresh_token"]}""".formatted(OAuthDriver.REDIRECT)))
-                .json().get("client_id").asText();
-        answer(400, "POST", "/mcp/register", http.post("/mcp/register", null,
-                "{\"redirect_uris\":[\"javascript:alert(1)\"]}"));
-        answer(403, "POST", "/oauth/register", http.post("/oauth/register", null,
-                "{\"client_name\":\"gated\",\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}"));
+                 "grant_types":["authorization_code","refresh_token"]}""".formatted(
+                                OAuthDriver.REDIRECT)))
+                .json()
+                .get("client_id")
+                .asText();
+        answer(
+                400,
+                "POST",
+                "/mcp/register",
+                http.post("/mcp/register", null, "{\"redirect_uris\":[\"javascript:alert(1)\"]}"));
+        answer(
+                403,
+                "POST",
+                "/oauth/register",
+                http.post(
+                        "/oauth/register",
+                        null,
+                        "{\"client_name\":\"gated\",\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}"));
 
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
         String authorize = "/mcp/authorize?" + OAuthDriver.encode(OAuthDriver.request(client, pkce, "xyz"));
         answer(302, "GET", "/mcp/authorize", http.get(authorize, null));
         answer(400, "GET", "/mcp/authorize", http.get("/mcp/authorize?response_type=code", null));
         answer(400, "GET", "/oauth/authorize", http.get("/oauth/authorize?client_id=nobody", null));
-        answer(200, "GET", "/oauth/login", http.get("/oauth/login?return_to=" + URLEncoder.encode(authorize,
-                StandardCharsets.UTF_8), null));
-        answer(403, "POST", "/oauth/login", oauth.postForm("/oauth/login", Map.of("username", "alice_contract",
-                "password", PASSWORD), null));
+        answer(
+                200,
+                "GET",
+                "/oauth/login",
+                http.get("/oauth/login?return_to=" + URLEncoder.encode(authorize, StandardCharsets.UTF_8), null));
+        answer(
+                403,
+                "POST",
+                "/oauth/login",
+                oauth.postForm("/oauth/login", Map.of("username", "alice_contract", "password", PASSWORD), null));
 
         String session = "warden_session=" + alice.session();
         String consent = answer(302, "GET", "/mcp/authorize", withCookie(authorize, session))
-                .header("Location").orElseThrow();
+                .header("Location")
+                .orElseThrow();
         assertThat(consent).startsWith("/oauth/consent?");
         Http.Response page = answer(200, "GET", "/oauth/consent", withCookie(consent, session));
         Matcher csrf = OAuthDriver.CSRF_COOKIE.matcher(page.header("Set-Cookie").orElseThrow());
@@ -459,71 +734,154 @@ class OpenApiContractIT {
         Map<String, String> decision = OAuthDriver.hiddenFields(page.body());
         decision.put("decision", "allow");
         answer(403, "POST", "/oauth/consent", oauth.postForm("/oauth/consent", decision, session));
-        URI back = URI.create(answer(303, "POST", "/oauth/consent",
-                oauth.postForm("/oauth/consent", decision, session + "; " + csrf.group(1)))
-                .header("Location").orElseThrow());
+        URI back = URI.create(answer(
+                        303,
+                        "POST",
+                        "/oauth/consent",
+                        oauth.postForm("/oauth/consent", decision, session + "; " + csrf.group(1)))
+                .header("Location")
+                .orElseThrow());
         String code = OAuthDriver.query(back).get("code");
 
-        JsonNode tokens = answer(200, "POST", "/mcp/token", oauth.exchange(client, code, pkce)).json();
+        JsonNode tokens = answer(200, "POST", "/mcp/token", oauth.exchange(client, code, pkce))
+                .json();
         String access = tokens.get("access_token").asText();
         answer(200, "GET", "/agents", http.get("/agents", access));
-        answer(200, "POST", "/oauth/introspect", oauth.postForm("/oauth/introspect",
-                Map.of("token", access, "client_id", client), null));
-        JsonNode refreshed = answer(200, "POST", "/mcp/token", oauth.token(Map.of("grant_type", "refresh_token",
-                "refresh_token", tokens.get("refresh_token").asText(), "client_id", client))).json();
+        answer(
+                200,
+                "POST",
+                "/oauth/introspect",
+                oauth.postForm("/oauth/introspect", Map.of("token", access, "client_id", client), null));
+        JsonNode refreshed = answer(
+                        200,
+                        "POST",
+                        "/mcp/token",
+                        oauth.token(Map.of(
+                                "grant_type",
+                                "refresh_token",
+                                "refresh_token",
+                                tokens.get("refresh_token").asText(),
+                                "client_id",
+                                client)))
+                .json();
         String refresh = refreshed.get("refresh_token").asText();
-        answer(200, "POST", "/oauth/revoke", oauth.postForm("/oauth/revoke",
-                Map.of("token", refresh, "client_id", client), null));
-        JsonNode inactive = answer(200, "POST", "/oauth/introspect", oauth.postForm("/oauth/introspect",
-                Map.of("token", refresh, "client_id", client), null)).json();
+        answer(
+                200,
+                "POST",
+                "/oauth/revoke",
+                oauth.postForm("/oauth/revoke", Map.of("token", refresh, "client_id", client), null));
+        JsonNode inactive = answer(
+                        200,
+                        "POST",
+                        "/oauth/introspect",
+                        oauth.postForm("/oauth/introspect", Map.of("token", refresh, "client_id", client), null))
+                .json();
         assertThat(inactive.get("active").asBoolean()).isFalse();
         answer(400, "POST", "/oauth/revoke", oauth.postForm("/oauth/revoke", Map.of("client_id", client), null));
 
-        answer(400, "POST", "/mcp/token", oauth.token(Map.of("grant_type", "authorization_code",
-                "code", "wdn_cod_bogus", "redirect_uri", OAuthDriver.REDIRECT, "client_id", client,
-                "code_verifier", pkce.verifier())));
-        answer(401, "POST", "/mcp/token", oauth.token(Map.of("grant_type", "refresh_token", "refresh_token", "x",
-                "client_id", "not-a-client")));
-        answer(400, "POST", "/oauth/token", oauth.postForm("/oauth/token", Map.of("grant_type", "password",
-                "client_id", client), null));
-        answer(401, "POST", "/oauth/introspect", oauth.postForm("/oauth/introspect", Map.of("token", access,
-                "client_id", "not-a-client"), null));
+        answer(
+                400,
+                "POST",
+                "/mcp/token",
+                oauth.token(Map.of(
+                        "grant_type",
+                        "authorization_code",
+                        "code",
+                        "wdn_cod_bogus",
+                        "redirect_uri",
+                        OAuthDriver.REDIRECT,
+                        "client_id",
+                        client,
+                        "code_verifier",
+                        pkce.verifier())));
+        answer(
+                401,
+                "POST",
+                "/mcp/token",
+                oauth.token(Map.of("grant_type", "refresh_token", "refresh_token", "x", "client_id", "not-a-client")));
+        answer(
+                400,
+                "POST",
+                "/oauth/token",
+                oauth.postForm("/oauth/token", Map.of("grant_type", "password", "client_id", client), null));
+        answer(
+                401,
+                "POST",
+                "/oauth/introspect",
+                oauth.postForm("/oauth/introspect", Map.of("token", access, "client_id", "not-a-client"), null));
 
-        answer(400, "POST", "/auth/device/code", oauth.postForm("/auth/device/code", Map.of("client_id", client),
-                null));
+        answer(
+                400,
+                "POST",
+                "/auth/device/code",
+                oauth.postForm("/auth/device/code", Map.of("client_id", client), null));
         answer(302, "GET", "/auth/device", http.get("/auth/device?user_code=BCDF-GHJK", null));
         answer(200, "GET", "/auth/device", withCookie("/auth/device", session));
-        answer(403, "POST", "/auth/device/verify", oauth.postForm("/auth/device/verify",
-                Map.of("user_code", "BCDF-GHJK"), session));
+        answer(
+                403,
+                "POST",
+                "/auth/device/verify",
+                oauth.postForm("/auth/device/verify", Map.of("user_code", "BCDF-GHJK"), session));
     }
 
     private void mcp() {
         String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
                 + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"contract-it\",\"version\":\"1\"}}}";
         answer(200, "POST", "/mcp", http.post("/mcp", alice.session(), initialize));
-        answer(200, "POST", "/mcp", http.post("/mcp", alice.session(),
-                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}"));
-        answer(200, "POST", "/mcp", http.post("/mcp", alice.session(), "{\"jsonrpc\":\"2.0\",\"id\":\"3\","
-                + "\"method\":\"tools/call\",\"params\":{\"name\":\"dashboard_stats\",\"arguments\":{}}}"));
-        answer(200, "POST", "/mcp", http.post("/mcp", alice.session(),
-                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"nope\"}"));
-        answer(202, "POST", "/mcp", http.post("/mcp", alice.session(),
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+        answer(
+                200,
+                "POST",
+                "/mcp",
+                http.post("/mcp", alice.session(), "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}"));
+        answer(
+                200,
+                "POST",
+                "/mcp",
+                http.post(
+                        "/mcp",
+                        alice.session(),
+                        "{\"jsonrpc\":\"2.0\",\"id\":\"3\","
+                                + "\"method\":\"tools/call\",\"params\":{\"name\":\"dashboard_stats\",\"arguments\":{}}}"));
+        answer(
+                200,
+                "POST",
+                "/mcp",
+                http.post("/mcp", alice.session(), "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"nope\"}"));
+        answer(
+                202,
+                "POST",
+                "/mcp",
+                http.post("/mcp", alice.session(), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
         answer(400, "POST", "/mcp", http.post("/mcp", alice.session(), "[1]"));
-        answer(400, "POST", "/mcp", http.send(http.builder("/mcp", alice.session())
-                .header("Content-Type", "application/json").header("MCP-Protocol-Version", "1999-01-01")
-                .POST(HttpRequest.BodyPublishers.ofString(initialize))));
+        answer(
+                400,
+                "POST",
+                "/mcp",
+                http.send(http.builder("/mcp", alice.session())
+                        .header("Content-Type", "application/json")
+                        .header("MCP-Protocol-Version", "1999-01-01")
+                        .POST(HttpRequest.BodyPublishers.ofString(initialize))));
         answer(401, "POST", "/mcp", http.post("/mcp", null, initialize));
         answer(405, "GET", "/mcp", http.get("/mcp", alice.session()));
         answer(405, "DELETE", "/mcp", http.delete("/mcp", alice.session()));
     }
 
     private void eventStream() {
-        Http.Response refused = answer(200, "GET", "/events/stream", http.send(http.builder("/events/stream",
-                "wdn_api_not-a-real-token").header("Accept", "text/event-stream").GET()));
+        Http.Response refused = answer(
+                200,
+                "GET",
+                "/events/stream",
+                http.send(http.builder("/events/stream", "wdn_api_not-a-real-token")
+                        .header("Accept", "text/event-stream")
+                        .GET()));
         assertThat(refused.body()).contains("event: error").contains("UNAUTHORIZED");
-        answer(400, "GET", "/events/stream", http.send(http.builder("/events/stream?types=nope", admin)
-                .header("Accept", "text/event-stream").GET()));
+        answer(
+                400,
+                "GET",
+                "/events/stream",
+                http.send(http.builder("/events/stream?types=nope", admin)
+                        .header("Accept", "text/event-stream")
+                        .GET()));
         answer(404, "GET", "/events/stream", http.get("/events/stream", admin));
     }
 
@@ -538,17 +896,21 @@ class OpenApiContractIT {
 
     /** Checks that {@code response} has {@code status} and is as the document says. */
     private Http.Response answer(int status, String method, String pathPattern, Http.Response response) {
-        assertThat(response.status()).as(method + " " + pathPattern + ": " + response.body()).isEqualTo(status);
+        assertThat(response.status())
+                .as(method + " " + pathPattern + ": " + response.body())
+                .isEqualTo(status);
         return contract.validate(method, pathPattern, response);
     }
 
     private User signUp(String body) {
-        JsonNode res = answer(201, "POST", "/auth/sign-up", http.post("/auth/sign-up", null, body)).json();
+        JsonNode res = answer(201, "POST", "/auth/sign-up", http.post("/auth/sign-up", null, body))
+                .json();
         return new User(res.get("user").get("id").asText(), res.get("token").asText());
     }
 
     private Agent createAgent(User owner, String body) {
-        JsonNode res = answer(201, "POST", "/agents", http.post("/agents", owner.session(), body)).json();
+        JsonNode res = answer(201, "POST", "/agents", http.post("/agents", owner.session(), body))
+                .json();
         return new Agent(res.get("id").asText(), res.get("token").asText());
     }
 

@@ -60,8 +60,8 @@ import org.junit.jupiter.api.Test;
  * them match their schemas. {@code OpenApiContractIT} holds real responses of a running platform to it.
  */
 class OpenApiDocumentTest {
-    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options",
-            "trace");
+    private static final Set<String> METHODS =
+            Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
     private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}]+)}");
     private static final String TEXT = classpathText();
     private static final JsonNode DOCUMENT = ContractValidator.classpathDocument();
@@ -77,7 +77,8 @@ class OpenApiDocumentTest {
         assertThat(result.getOpenAPI()).isNotNull();
         assertThat(result.getOpenAPI().getOpenapi()).isEqualTo("3.1.0");
         assertThat(result.getOpenAPI().getInfo().getTitle()).isEqualTo("Warden");
-        assertThat(result.getOpenAPI().getServers()).singleElement()
+        assertThat(result.getOpenAPI().getServers())
+                .singleElement()
                 .satisfies(server -> assertThat(server.getUrl()).isEqualTo("/"));
     }
 
@@ -86,8 +87,12 @@ class OpenApiDocumentTest {
         Set<String> documented = operations().keySet();
         Set<String> reviewed = ReviewedRoutes.EXPECTED.keySet();
 
-        assertThat(difference(reviewed, documented)).as("reviewed routes the document lacks").isEmpty();
-        assertThat(difference(documented, reviewed)).as("documented operations that are not reviewed routes").isEmpty();
+        assertThat(difference(reviewed, documented))
+                .as("reviewed routes the document lacks")
+                .isEmpty();
+        assertThat(difference(documented, reviewed))
+                .as("documented operations that are not reviewed routes")
+                .isEmpty();
     }
 
     @Test
@@ -112,14 +117,17 @@ class OpenApiDocumentTest {
             boolean succeeds = statuses(op).stream().anyMatch(s -> s.startsWith("2") || s.startsWith("3"));
             if (op.path("x-warden-never-succeeds").asBoolean()) {
                 neverSucceeding.add(route);
-                assertThat(succeeds).as(route + " is declared never to succeed but documents a success").isFalse();
+                assertThat(succeeds)
+                        .as(route + " is declared never to succeed but documents a success")
+                        .isFalse();
             } else if (!succeeds) {
                 without.add(route);
             }
         });
 
         assertThat(without).as("operations without a 2xx or 3xx response").isEmpty();
-        assertThat(neverSucceeding).as("the stateless MCP endpoint answers GET and DELETE with 405 only")
+        assertThat(neverSucceeding)
+                .as("the stateless MCP endpoint answers GET and DELETE with 405 only")
                 .containsExactlyInAnyOrder("GET /mcp", "DELETE /mcp");
     }
 
@@ -173,7 +181,8 @@ class OpenApiDocumentTest {
                 wrong.add(method + " " + path + ": path parameters " + declared + ", template " + inPath);
             }
             if (!ids.add(op.path("operationId").asText())) {
-                wrong.add(method + " " + path + ": operationId " + op.path("operationId").asText() + " is not unique");
+                wrong.add(method + " " + path + ": operationId "
+                        + op.path("operationId").asText() + " is not unique");
             }
         });
 
@@ -188,35 +197,92 @@ class OpenApiDocumentTest {
     @Test
     void resourcesAsTheCodeRendersThemMatchTheirSchemas() {
         ContractValidator contract = new ContractValidator(DOCUMENT);
-        Agent full = new Agent(AgentId.of("agt_full"), UserId.of("alice"), Optional.of(TenantId.of("org_acme")),
-                "triage-bot", AgentType.SERVICE, AgentStatus.ACTIVE,
-                List.of(new Permission("mcp:github:*", List.of("read", "write"), Constraints.maxCallsPerHour(100)),
+        Agent full = new Agent(
+                AgentId.of("agt_full"),
+                UserId.of("alice"),
+                Optional.of(TenantId.of("org_acme")),
+                "triage-bot",
+                AgentType.SERVICE,
+                AgentStatus.ACTIVE,
+                List.of(
+                        new Permission("mcp:github:*", List.of("read", "write"), Constraints.maxCallsPerHour(100)),
                         new Permission("*", List.of("read"), Constraints.NONE)),
-                Optional.of(NOW.plus(Duration.ofDays(30))), Map.of("team", "platform", "nested", Map.of("n", 1.5)),
-                NOW, NOW, Optional.of(new Budget(new BigDecimal("25.50"), BudgetPeriod.DAY)));
-        Agent bare = new Agent(AgentId.of("agt_bare"), UserId.of("bob"), Optional.empty(), "bare",
-                AgentType.AUTONOMOUS, AgentStatus.SUSPENDED, List.of(), Optional.empty(), Map.of(), NOW, NOW,
+                Optional.of(NOW.plus(Duration.ofDays(30))),
+                Map.of("team", "platform", "nested", Map.of("n", 1.5)),
+                NOW,
+                NOW,
+                Optional.of(new Budget(new BigDecimal("25.50"), BudgetPeriod.DAY)));
+        Agent bare = new Agent(
+                AgentId.of("agt_bare"),
+                UserId.of("bob"),
+                Optional.empty(),
+                "bare",
+                AgentType.AUTONOMOUS,
+                AgentStatus.SUSPENDED,
+                List.of(),
+                Optional.empty(),
+                Map.of(),
+                NOW,
+                NOW,
                 Optional.empty());
-        Delegation delegation = new Delegation(DelegationId.of("dlg_one"), full.id(), bare.id(),
-                List.of(new Permission("mcp:github:issues:*", List.of("read"), Constraints.maxCallsPerHour(10))), 1, 5,
-                List.of(), Optional.empty(), NOW, Optional.empty());
+        Delegation delegation = new Delegation(
+                DelegationId.of("dlg_one"),
+                full.id(),
+                bare.id(),
+                List.of(new Permission("mcp:github:issues:*", List.of("read"), Constraints.maxCallsPerHour(10))),
+                1,
+                5,
+                List.of(),
+                Optional.empty(),
+                NOW,
+                Optional.empty());
         Map<String, Object> arguments = new LinkedHashMap<>();
         arguments.put("password", "[REDACTED]");
         arguments.put("n", 42);
-        ArrayNode audit = Json.mapper().createArrayNode().add(AuditEntryCodec.toJson(new AuditEntry("aud_1",
-                full.id().value(), Optional.empty(), "admin", "read", "mcp:github:issues:42", arguments,
-                AuditResult.DENIED, Optional.of("NO_MATCHING_PERMISSION"), 1.25, 0, NOW, Optional.of("10.0.0.1"),
-                Optional.empty())));
+        ArrayNode audit = Json.mapper()
+                .createArrayNode()
+                .add(AuditEntryCodec.toJson(new AuditEntry(
+                        "aud_1",
+                        full.id().value(),
+                        Optional.empty(),
+                        "admin",
+                        "read",
+                        "mcp:github:issues:42",
+                        arguments,
+                        AuditResult.DENIED,
+                        Optional.of("NO_MATCHING_PERMISSION"),
+                        1.25,
+                        0,
+                        NOW,
+                        Optional.of("10.0.0.1"),
+                        Optional.empty())));
 
-        contract.check("POST", "/agents", 201, Optional.of("application/json"),
+        contract.check(
+                "POST",
+                "/agents",
+                201,
+                Optional.of("application/json"),
                 AgentJson.render(full, NOW, Optional.of("wdn_agt_secret")).toString());
-        contract.check("GET", "/agents/{id}", 200, Optional.of("application/json"),
+        contract.check(
+                "GET",
+                "/agents/{id}",
+                200,
+                Optional.of("application/json"),
                 AgentJson.render(bare, NOW, Optional.empty()).toString());
-        contract.check("POST", "/delegations", 201, Optional.of("application/json"),
+        contract.check(
+                "POST",
+                "/delegations",
+                201,
+                Optional.of("application/json"),
                 DelegationJson.render(delegation).toString());
         contract.check("GET", "/audit", 200, Optional.of("application/json"), audit.toString());
-        contract.check("POST", "/auth/sign-up", 429, Optional.of("application/json"),
-                RateLimitResponses.body(Decision.reject(RateLimit.perMinute(5), Duration.ofSeconds(42))).toString());
+        contract.check(
+                "POST",
+                "/auth/sign-up",
+                429,
+                Optional.of("application/json"),
+                RateLimitResponses.body(Decision.reject(RateLimit.perMinute(5), Duration.ofSeconds(42)))
+                        .toString());
 
         assertThat(contract.validatedCount()).isEqualTo(5);
     }
@@ -230,18 +296,28 @@ class OpenApiDocumentTest {
         contract.check("GET", "/agents/{id}", 404, Optional.of("application/problem+json"), problem);
         contract.check("DELETE", "/agents/{id}", 204, Optional.empty(), "");
 
-        assertThatThrownBy(() -> contract.check("GET", "/agents/{id}", 418, Optional.of("application/problem+json"),
-                problem)).isInstanceOf(AssertionError.class).hasMessageContaining("status 418 is not documented");
+        assertThatThrownBy(() ->
+                        contract.check("GET", "/agents/{id}", 418, Optional.of("application/problem+json"), problem))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("status 418 is not documented");
         assertThatThrownBy(() -> contract.check("GET", "/agents/{id}", 404, Optional.of("text/html"), problem))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("Content-Type text/html is not documented");
-        assertThatThrownBy(() -> contract.check("GET", "/agents/{id}", 404, Optional.of("application/problem+json"),
-                problem.replace("\"code\":\"agent_not_found\",", "\"extra\":true,")))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("code").hasMessageContaining("extra");
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Content-Type text/html is not documented");
+        assertThatThrownBy(() -> contract.check(
+                        "GET",
+                        "/agents/{id}",
+                        404,
+                        Optional.of("application/problem+json"),
+                        problem.replace("\"code\":\"agent_not_found\",", "\"extra\":true,")))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("code")
+                .hasMessageContaining("extra");
         assertThatThrownBy(() -> contract.check("DELETE", "/agents/{id}", 204, Optional.empty(), "{}"))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("a body where the document says there is none");
         assertThatThrownBy(() -> contract.check("GET", "/agents/{id}/nothing", 200, Optional.empty(), ""))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("is not documented");
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("is not documented");
         assertThat(contract.validatedResponses()).containsExactly("DELETE /agents/{id} 204", "GET /agents/{id} 404");
     }
 
@@ -285,7 +361,8 @@ class OpenApiDocumentTest {
         String ref = parameter.path("$ref").asText("");
         String prefix = "#/components/parameters/";
         return ref.startsWith(prefix)
-                ? DOCUMENT.path("components").path("parameters").path(ref.substring(prefix.length())) : parameter;
+                ? DOCUMENT.path("components").path("parameters").path(ref.substring(prefix.length()))
+                : parameter;
     }
 
     private static Set<String> difference(Set<String> a, Set<String> b) {

@@ -19,7 +19,10 @@ class DashboardIT {
     void statsReflectDecisionsOnEveryInstanceAndPerUser() throws Exception {
         Http http = warden.http();
         String admin = warden.adminToken();
-        String vera = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"vera\"}").json().get("token").asText();
+        String vera = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"vera\"}")
+                .json()
+                .get("token")
+                .asText();
         String busy = agent(http, admin, "vera", "busy-bot");
         String quiet = agent(http, admin, "walt", "quiet-bot");
         http.delete("/agents/" + agent(http, admin, "vera", "gone-bot"), admin);
@@ -53,13 +56,24 @@ class DashboardIT {
     }
 
     static String agent(Http http, String admin, String owner, String name) {
-        return http.post("/agents", admin, "{\"ownerId\":\"" + owner + "\",\"name\":\"" + name + "\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"mcp:kb:*\",\"actions\":[\"read\"]}]}").json().get("id").asText();
+        return http.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"" + owner + "\",\"name\":\"" + name + "\",\"type\":\"service\","
+                                + "\"permissions\":[{\"resource\":\"mcp:kb:*\",\"actions\":[\"read\"]}]}")
+                .json()
+                .get("id")
+                .asText();
     }
 
     static void decide(Http http, String admin, String agent, String action) {
-        assertThat(http.post("/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"" + action
-                + "\",\"resource\":\"mcp:kb:doc\"}").status()).isEqualTo(200);
+        assertThat(http.post(
+                                "/authorize",
+                                admin,
+                                "{\"agentId\":\"" + agent + "\",\"action\":\"" + action
+                                        + "\",\"resource\":\"mcp:kb:doc\"}")
+                        .status())
+                .isEqualTo(200);
     }
 
     static JsonNode await(Http http, String token, long entries) throws InterruptedException {

@@ -26,15 +26,21 @@ class DelegationsIT {
     }
 
     static String agent(String permissions) {
-        Http.Response res = http.post("/agents", admin, "{\"ownerId\":\"pat\",\"name\":\"a\",\"type\":\"autonomous\","
-                + "\"permissions\":" + permissions + "}");
+        Http.Response res = http.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"pat\",\"name\":\"a\",\"type\":\"autonomous\"," + "\"permissions\":" + permissions
+                        + "}");
         assertThat(res.status()).as(res.body()).isEqualTo(201);
         return res.json().get("id").asText();
     }
 
     static Http.Response delegate(String from, String to, String permissions, String extra) {
-        return http.post("/delegations", admin, "{\"fromAgent\":\"" + from + "\",\"toAgent\":\"" + to
-                + "\",\"permissions\":" + permissions + extra + "}");
+        return http.post(
+                "/delegations",
+                admin,
+                "{\"fromAgent\":\"" + from + "\",\"toAgent\":\"" + to + "\",\"permissions\":" + permissions + extra
+                        + "}");
     }
 
     static String delegated(String from, String to, String permissions, String extra) {
@@ -44,8 +50,10 @@ class DelegationsIT {
     }
 
     static boolean allowed(String agent, String action, String resource) {
-        Http.Response res = http.post("/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"" + action
-                + "\",\"resource\":\"" + resource + "\"}");
+        Http.Response res = http.post(
+                "/authorize",
+                admin,
+                "{\"agentId\":\"" + agent + "\",\"action\":\"" + action + "\",\"resource\":\"" + resource + "\"}");
         assertThat(res.status()).as(res.body()).isEqualTo(200);
         return res.json().get("allowed").asBoolean();
     }
@@ -109,8 +117,11 @@ class DelegationsIT {
         Http.Response inactive = delegate(a, suspended, ISSUES_READ, "");
         assertThat(inactive.status()).isEqualTo(409);
         assertThat(inactive.json().get("code").asText()).isEqualTo("agent_inactive");
-        assertThat(delegate(a, "agt_nobody", ISSUES_READ, "").json().get("code").asText()).isEqualTo("agent_not_found");
-        assertThat(delegate(a, b, "[{\"resource\":\"mcp::x\",\"actions\":[\"read\"]}]", "").status()).isEqualTo(400);
+        assertThat(delegate(a, "agt_nobody", ISSUES_READ, "").json().get("code").asText())
+                .isEqualTo("agent_not_found");
+        assertThat(delegate(a, b, "[{\"resource\":\"mcp::x\",\"actions\":[\"read\"]}]", "")
+                        .status())
+                .isEqualTo(400);
     }
 
     @Test
@@ -118,7 +129,10 @@ class DelegationsIT {
         String a = agent(GITHUB_ALL);
         String b = agent("[]");
         String c = agent("[]");
-        String parentExpiry = warden.clock().instant().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+        String parentExpiry = warden.clock()
+                .instant()
+                .plusSeconds(3600)
+                .truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
                 .toString();
         delegated(a, b, ISSUES_READ, ",\"expiresAt\":\"" + parentExpiry + "\"");
         Http.Response child = delegate(b, c, ISSUES_READ, ",\"expiresAt\":\"2099-01-01T00:00:00Z\"");
@@ -144,7 +158,10 @@ class DelegationsIT {
         assertThat(ids(http.get("/delegations?fromAgent=" + b, admin))).isEmpty();
         assertThat(ids(http.get("/delegations?fromAgent=" + a, admin))).isEmpty();
         assertThat(http.delete("/delegations/" + ab, admin).status()).isEqualTo(204);
-        assertThat(http.delete("/delegations/dlg_unknown", admin).json().get("code").asText())
+        assertThat(http.delete("/delegations/dlg_unknown", admin)
+                        .json()
+                        .get("code")
+                        .asText())
                 .isEqualTo("delegation_not_found");
     }
 
@@ -169,13 +186,21 @@ class DelegationsIT {
 
     @Test
     void aCallThroughAChainCountsAgainstEveryConstrainedGrantAndConstraintsOnlyTighten() {
-        String a = agent("[{\"resource\":\"mcp:db:*\",\"actions\":[\"query\"],\"constraints\":{\"maxCallsPerHour\":5}}]");
+        String a =
+                agent("[{\"resource\":\"mcp:db:*\",\"actions\":[\"query\"],\"constraints\":{\"maxCallsPerHour\":5}}]");
         String b = agent("[]");
-        Http.Response looser = delegate(a, b, "[{\"resource\":\"mcp:db:*\",\"actions\":[\"query\"],"
-                + "\"constraints\":{\"maxCallsPerHour\":10}}]", "");
+        Http.Response looser = delegate(
+                a,
+                b,
+                "[{\"resource\":\"mcp:db:*\",\"actions\":[\"query\"]," + "\"constraints\":{\"maxCallsPerHour\":10}}]",
+                "");
         assertThat(looser.status()).isEqualTo(400);
         assertThat(looser.json().get("code").asText()).isEqualTo("constraint_loosened");
-        delegated(a, b, "[{\"resource\":\"mcp:db:*\",\"actions\":[\"query\"],\"constraints\":{\"maxCallsPerHour\":3}}]", "");
+        delegated(
+                a,
+                b,
+                "[{\"resource\":\"mcp:db:*\",\"actions\":[\"query\"],\"constraints\":{\"maxCallsPerHour\":3}}]",
+                "");
 
         int bAllowed = 0;
         for (int i = 0; i < 5; i++) {

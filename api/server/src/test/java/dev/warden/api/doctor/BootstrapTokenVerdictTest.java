@@ -31,16 +31,29 @@ class BootstrapTokenVerdictTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"f3c1e0a9b7d24c6e8a1f9b0c2d4e6f80", "Zq8#vT2!mL5@xR9$wK3%nB7^cH1&pJ4*",
-            "correct-horse-battery-staple-orbit-lantern"})
+    @ValueSource(
+            strings = {
+                "f3c1e0a9b7d24c6e8a1f9b0c2d4e6f80",
+                "Zq8#vT2!mL5@xR9$wK3%nB7^cH1&pJ4*",
+                "correct-horse-battery-staple-orbit-lantern"
+            })
     void longVariedConfiguredTokensAreStrong(String token) {
         assertThat(judge(token).weak()).isFalse();
         assertThat(judge(token).configured()).isTrue();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"admin", "changeme", "password", "secret", "warden", "test", "wdn_adm_tour-admin",
-            "s3cr3t-but-short"})
+    @ValueSource(
+            strings = {
+                "admin",
+                "changeme",
+                "password",
+                "secret",
+                "warden",
+                "test",
+                "wdn_adm_tour-admin",
+                "s3cr3t-but-short"
+            })
     void shortTokensAreWeak(String token) {
         assertThat(judge(token).weaknesses()).contains("shorter than 32 characters");
     }
@@ -54,11 +67,15 @@ class BootstrapTokenVerdictTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "abababababababababababababababababab",
-            "0000000000000000000000000000000000000000"})
+    @ValueSource(
+            strings = {
+                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                "abababababababababababababababababab",
+                "0000000000000000000000000000000000000000"
+            })
     void repeatedCharactersAreWeak(String token) {
-        assertThat(judge(token).weaknesses()).contains("fewer than 10 different characters",
-                "a repeated or sequential pattern");
+        assertThat(judge(token).weaknesses())
+                .contains("fewer than 10 different characters", "a repeated or sequential pattern");
     }
 
     @Test
@@ -74,8 +91,12 @@ class BootstrapTokenVerdictTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"my-warden-admin-token-for-production-2024", "supersecretadmintokenforwarden2024!!",
-            "PASSWORD-for-the-x7Qm2-deploy-9k"})
+    @ValueSource(
+            strings = {
+                "my-warden-admin-token-for-production-2024",
+                "supersecretadmintokenforwarden2024!!",
+                "PASSWORD-for-the-x7Qm2-deploy-9k"
+            })
     void longTokensBuiltFromWellKnownWordsAreWeak(String token) {
         assertThat(judge(token).weaknesses()).containsExactly("made largely of well-known words or default values");
     }

@@ -96,8 +96,10 @@ class ChecksTest {
     void aSigningKeyOlderThanItsRotationPeriodIsStale() {
         Duration rotation = Duration.ofDays(30);
         assertThat(Checks.signingKey(Optional.empty(), rotation, NOW)).isEmpty();
-        assertThat(Checks.signingKey(Optional.of(NOW.minus(Duration.ofDays(29))), rotation, NOW)).isEmpty();
-        assertThat(Checks.signingKey(Optional.of(NOW.minus(rotation)), rotation, NOW)).isEmpty();
+        assertThat(Checks.signingKey(Optional.of(NOW.minus(Duration.ofDays(29))), rotation, NOW))
+                .isEmpty();
+        assertThat(Checks.signingKey(Optional.of(NOW.minus(rotation)), rotation, NOW))
+                .isEmpty();
         Optional<Finding> stale = Checks.signingKey(Optional.of(NOW.minus(Duration.ofDays(45))), rotation, NOW);
 
         assertFinding(stale, "signing-key-stale", "warning");
@@ -172,16 +174,24 @@ class ChecksTest {
         List<Finding> findings = List.of(
                 Checks.mcpRegistration(true).orElseThrow(),
                 Checks.topicReplication((short) 1, false).orElseThrow(),
-                Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("admin"))).orElseThrow(),
+                Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("admin")))
+                        .orElseThrow(),
                 Checks.anonymousRegistration(true).orElseThrow(),
                 Checks.issuer("http://warden.example.com", true, false).orElseThrow());
 
         Report report = new Report(NOW, findings);
 
-        assertThat(report.findings()).extracting(f -> f.id().wireName()).containsExactly(
-                "bootstrap-token-weak", "issuer-not-https", "anonymous-registration-on",
-                "topic-replication-factor-1", "mcp-registration-open");
-        assertThat(report.counts()).containsEntry(Severity.CRITICAL, 2L).containsEntry(Severity.WARNING, 2L)
+        assertThat(report.findings())
+                .extracting(f -> f.id().wireName())
+                .containsExactly(
+                        "bootstrap-token-weak",
+                        "issuer-not-https",
+                        "anonymous-registration-on",
+                        "topic-replication-factor-1",
+                        "mcp-registration-open");
+        assertThat(report.counts())
+                .containsEntry(Severity.CRITICAL, 2L)
+                .containsEntry(Severity.WARNING, 2L)
                 .containsEntry(Severity.INFO, 1L);
     }
 }

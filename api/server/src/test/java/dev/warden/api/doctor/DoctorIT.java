@@ -29,7 +29,8 @@ class DoctorIT {
     static final TestPlatform warden = new TestPlatform(b -> b.roles("api"));
 
     @RegisterExtension
-    static final TestPlatform weak = new TestPlatform(b -> b.roles("api").bootstrapToken(WEAK_TOKEN)
+    static final TestPlatform weak = new TestPlatform(b -> b.roles("api")
+            .bootstrapToken(WEAK_TOKEN)
             .oauth(OAuthConfig.builder().allowAnonymousRegistration(true).build()));
 
     static List<String> ids(Http.Response res) {
@@ -55,7 +56,8 @@ class DoctorIT {
         JsonNode counts = body.get("counts");
         assertThat(counts.fieldNames()).toIterable().containsExactlyInAnyOrder("critical", "warning", "info");
         for (String severity : List.of("critical", "warning", "info")) {
-            assertThat(counts.get(severity).asLong()).as(severity)
+            assertThat(counts.get(severity).asLong())
+                    .as(severity)
                     .isEqualTo(severities.stream().filter(severity::equals).count());
         }
     }
@@ -64,9 +66,14 @@ class DoctorIT {
     void aUserOrAnAgentIsRefusedAndACallerWithoutATokenIsUnauthenticated() {
         Http http = warden.http();
         String admin = warden.adminToken();
-        String user = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"rita\"}").json().get("token")
+        String user = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"rita\"}")
+                .json()
+                .get("token")
                 .asText();
-        String agent = http.post("/agents", admin, TestAgents.anAgent("rita").json()).json().get("token").asText();
+        String agent = http.post("/agents", admin, TestAgents.anAgent("rita").json())
+                .json()
+                .get("token")
+                .asText();
 
         assertThat(http.get(PATH, user).status()).isEqualTo(403);
         assertThat(http.get(PATH, agent).status()).isEqualTo(403);

@@ -59,11 +59,22 @@ class DoctorTest {
                 .instanceId("api-1")
                 .roles("api")
                 .bootstrapToken(STRONG_TOKEN)
-                .topics(new Topics(replicated.audit(), replicated.auditPartitions(), replicated.events(),
-                        replicated.quotaRequests(), replicated.quotaReplies(), replicated.quotaPartitions(), (short) 3,
-                        replicated.dashboardHourly(), replicated.dashboardTotals()))
-                .oauth(OAuthConfig.builder().issuer("https://warden.example.com").mcpRegistrationOpen(false).build())
-                .webhooks(WebhooksConfig.builder().encryptionKey(Base64.getEncoder().encodeToString(new byte[32]))
+                .topics(new Topics(
+                        replicated.audit(),
+                        replicated.auditPartitions(),
+                        replicated.events(),
+                        replicated.quotaRequests(),
+                        replicated.quotaReplies(),
+                        replicated.quotaPartitions(),
+                        (short) 3,
+                        replicated.dashboardHourly(),
+                        replicated.dashboardTotals()))
+                .oauth(OAuthConfig.builder()
+                        .issuer("https://warden.example.com")
+                        .mcpRegistrationOpen(false)
+                        .build())
+                .webhooks(WebhooksConfig.builder()
+                        .encryptionKey(Base64.getEncoder().encodeToString(new byte[32]))
                         .build())
                 .rateLimit(RateLimitConfig.builder().store(StoreKind.REDIS).build());
     }
@@ -72,8 +83,14 @@ class DoctorTest {
     Doctor doctor(WardenConfig.Builder config, List<SinkHealth> sinks) {
         WardenConfig built = config.build();
         Issuer issuer = Issuer.of(built.oauth().issuer().orElse("http://localhost:8080"));
-        return new Doctor(DoctorSettings.from(built), issuer, ClientIp.untrusting(), sinks, facts,
-                new ApiHeartbeat(instances, built.instanceId(), "api", clock), clock);
+        return new Doctor(
+                DoctorSettings.from(built),
+                issuer,
+                ClientIp.untrusting(),
+                sinks,
+                facts,
+                new ApiHeartbeat(instances, built.instanceId(), "api", clock),
+                clock);
     }
 
     Doctor doctor(WardenConfig.Builder config) {
@@ -94,22 +111,31 @@ class DoctorTest {
 
         assertThat(report.findings()).isEmpty();
         assertThat(report.generatedAt()).isEqualTo(clock.instant());
-        assertThat(report.counts()).containsEntry(Severity.CRITICAL, 0L).containsEntry(Severity.WARNING, 0L)
+        assertThat(report.counts())
+                .containsEntry(Severity.CRITICAL, 0L)
+                .containsEntry(Severity.WARNING, 0L)
                 .containsEntry(Severity.INFO, 0L);
     }
 
     @Test
     void theDefaultsOfAProductionDeploymentAreReported() {
-        Doctor doctor = doctor(WardenConfig.builder().kafkaBootstrap("kafka-1:9092").pgUrl("jdbc:postgresql://db/w"));
+        Doctor doctor =
+                doctor(WardenConfig.builder().kafkaBootstrap("kafka-1:9092").pgUrl("jdbc:postgresql://db/w"));
 
-        assertThat(ids(doctor.examine())).containsExactly("issuer-not-https", "topic-replication-factor-1",
-                "webhook-secrets-unencrypted", "mcp-registration-open");
+        assertThat(ids(doctor.examine()))
+                .containsExactly(
+                        "issuer-not-https",
+                        "topic-replication-factor-1",
+                        "webhook-secrets-unencrypted",
+                        "mcp-registration-open");
     }
 
     @Test
     void aDevDeploymentIsNotAskedForHttpsOrReplication() {
-        Report report = doctor(healthyDev().oauth(OAuthConfig.builder().mcpRegistrationOpen(false).build())
-                .topics(Topics.defaults())).examine();
+        Report report = doctor(healthyDev()
+                        .oauth(OAuthConfig.builder().mcpRegistrationOpen(false).build())
+                        .topics(Topics.defaults()))
+                .examine();
 
         assertThat(report.findings()).isEmpty();
     }
@@ -124,20 +150,35 @@ class DoctorTest {
             failing.failed("database down");
         }
 
-        Report report = doctor(healthy().bootstrapToken("changeme")
-                        .oauth(OAuthConfig.builder().issuer("http://warden.example.com").allowAnonymousRegistration(true)
-                                .build())
-                        .topics(Topics.defaults())
-                        .webhooks(WebhooksConfig.builder().build())
-                        .rateLimit(RateLimitConfig.builder().build())
-                        .users(UsersConfig.builder().argon2(1024, 1, 1).build()),
-                List.of(failing, new SinkHealth("webhooks"))).examine();
+        Report report = doctor(
+                        healthy()
+                                .bootstrapToken("changeme")
+                                .oauth(OAuthConfig.builder()
+                                        .issuer("http://warden.example.com")
+                                        .allowAnonymousRegistration(true)
+                                        .build())
+                                .topics(Topics.defaults())
+                                .webhooks(WebhooksConfig.builder().build())
+                                .rateLimit(RateLimitConfig.builder().build())
+                                .users(UsersConfig.builder().argon2(1024, 1, 1).build()),
+                        List.of(failing, new SinkHealth("webhooks")))
+                .examine();
 
-        assertThat(ids(report)).containsExactly("bootstrap-token-weak", "issuer-not-https", "sink-failing",
-                "anonymous-registration-on", "password-hash-weak", "rate-limit-store-memory-multi-instance",
-                "signing-key-stale", "topic-replication-factor-1", "webhook-secrets-unencrypted",
-                "mcp-registration-open");
-        assertThat(report.counts()).containsEntry(Severity.CRITICAL, 3L).containsEntry(Severity.WARNING, 6L)
+        assertThat(ids(report))
+                .containsExactly(
+                        "bootstrap-token-weak",
+                        "issuer-not-https",
+                        "sink-failing",
+                        "anonymous-registration-on",
+                        "password-hash-weak",
+                        "rate-limit-store-memory-multi-instance",
+                        "signing-key-stale",
+                        "topic-replication-factor-1",
+                        "webhook-secrets-unencrypted",
+                        "mcp-registration-open");
+        assertThat(report.counts())
+                .containsEntry(Severity.CRITICAL, 3L)
+                .containsEntry(Severity.WARNING, 6L)
                 .containsEntry(Severity.INFO, 1L);
     }
 
@@ -165,7 +206,8 @@ class DoctorTest {
     void theSettingsNeverHoldTheBootstrapToken() {
         String token = "changeme-changeme";
 
-        DoctorSettings settings = DoctorSettings.from(healthy().bootstrapToken(token).build());
+        DoctorSettings settings =
+                DoctorSettings.from(healthy().bootstrapToken(token).build());
 
         assertThat(settings.toString()).doesNotContain(token).doesNotContain("changeme");
         assertThat(settings.bootstrapToken().weak()).isTrue();

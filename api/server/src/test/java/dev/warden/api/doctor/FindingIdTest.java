@@ -17,10 +17,20 @@ class FindingIdTest {
 
     @Test
     void theIdsAreTheDocumentedOnesNeverRenamed() {
-        assertThat(ids()).containsExactlyInAnyOrder("anonymous-registration-on", "mcp-registration-open",
-                "forwarded-headers-untrusted", "bootstrap-token-weak", "issuer-not-https", "password-hash-weak",
-                "signing-key-stale", "topic-replication-factor-1", "webhook-secrets-unencrypted", "sink-failing",
-                "sink-lagging", "rate-limit-store-memory-multi-instance");
+        assertThat(ids())
+                .containsExactlyInAnyOrder(
+                        "anonymous-registration-on",
+                        "mcp-registration-open",
+                        "forwarded-headers-untrusted",
+                        "bootstrap-token-weak",
+                        "issuer-not-https",
+                        "password-hash-weak",
+                        "signing-key-stale",
+                        "topic-replication-factor-1",
+                        "webhook-secrets-unencrypted",
+                        "sink-failing",
+                        "sink-lagging",
+                        "rate-limit-store-memory-multi-instance");
     }
 
     @Test
@@ -33,7 +43,9 @@ class FindingIdTest {
         String doc = Files.readString(docsDoctorMd());
 
         for (FindingId id : FindingId.values()) {
-            assertThat(doc).as(id.wireName()).contains("| `" + id.wireName() + "` | " + id.severity().wireName() + " |");
+            assertThat(doc)
+                    .as(id.wireName())
+                    .contains("| `" + id.wireName() + "` | " + id.severity().wireName() + " |");
         }
     }
 

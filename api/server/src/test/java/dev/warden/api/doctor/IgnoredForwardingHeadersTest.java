@@ -36,7 +36,8 @@ class IgnoredForwardingHeadersTest {
         lookUp(clientIp, r -> r.header(HeaderNames.FORWARDED, "for=203.0.113.9"));
 
         assertThat(clientIp.ignoredForwardingHeaders()).isEqualTo(2);
-        assertThat(Checks.forwardedHeaders(false, clientIp.ignoredForwardingHeaders())).isPresent();
+        assertThat(Checks.forwardedHeaders(false, clientIp.ignoredForwardingHeaders()))
+                .isPresent();
     }
 
     @Test

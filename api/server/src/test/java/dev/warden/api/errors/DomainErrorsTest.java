@@ -16,8 +16,10 @@ class DomainErrorsTest {
                 continue; // written by the surface itself, never thrown by a service
             }
             WardenException e = switch (code.status()) {
-                case 400, 413, 415 -> code == ErrorCode.VALIDATION_INVALID
-                        ? InvalidInputException.field("f", "bad") : new InvalidInputException(code, "bad");
+                case 400, 413, 415 ->
+                    code == ErrorCode.VALIDATION_INVALID
+                            ? InvalidInputException.field("f", "bad")
+                            : new InvalidInputException(code, "bad");
                 case 401 -> new UnauthenticatedException(code, "who?");
                 case 403 -> new ForbiddenException(code, "no");
                 case 404 -> new NotFoundException(code, "none");
@@ -27,16 +29,20 @@ class DomainErrorsTest {
             };
             assertThat(e.code()).isEqualTo(code);
         }
-        assertThatThrownBy(() -> new NotFoundException(ErrorCode.CONFLICT, "x")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new InvalidInputException(ErrorCode.FORBIDDEN, "x")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new ConflictException(ErrorCode.AGENT_NOT_FOUND, "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new NotFoundException(ErrorCode.CONFLICT, "x"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new InvalidInputException(ErrorCode.FORBIDDEN, "x"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ConflictException(ErrorCode.AGENT_NOT_FOUND, "x"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void retriableFailuresSayWhenToRetryAndInputFailuresNameTheirFields() {
         RetriableException later = new UnavailableException("the audit log is unavailable", Duration.ofSeconds(2));
         assertThat(later.retryAfter()).isEqualTo(Duration.ofSeconds(2));
-        InvalidInputException bad = new InvalidInputException(List.of(new FieldError("a", "x"), new FieldError("b", "y")));
+        InvalidInputException bad =
+                new InvalidInputException(List.of(new FieldError("a", "x"), new FieldError("b", "y")));
         assertThat(bad.errors()).extracting(FieldError::field).containsExactly("a", "b");
         assertThat(bad.detail()).hasValue("2 fields are invalid");
         assertThat(new InsufficientScopeException("agents:write").scope()).isEqualTo("agents:write");

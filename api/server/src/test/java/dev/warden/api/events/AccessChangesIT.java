@@ -24,12 +24,15 @@ class AccessChangesIT {
 
     @Test
     void aCommittedAccessChangeWakesEveryListenerAndNothingElseDoes() throws Exception {
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
+        try (Database db = Database.connect(
+                warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
             AtomicInteger invalidated = new AtomicInteger();
             try (AccessChanges listener = AccessChanges.listen(db, invalidated::incrementAndGet)) {
                 Thread.sleep(300); // listening
                 write(db, EventType.COST_RECORDED);
-                assertThat(waitFor(invalidated, 1, 500)).as("a cost does not change access").isZero();
+                assertThat(waitFor(invalidated, 1, 500))
+                        .as("a cost does not change access")
+                        .isZero();
 
                 try {
                     db.inTransaction(conn -> {
@@ -39,13 +42,17 @@ class AccessChangesIT {
                 } catch (IllegalStateException expected) {
                     // the change and its notification are gone together
                 }
-                assertThat(waitFor(invalidated, 1, 500)).as("a rolled-back change is never heard").isZero();
+                assertThat(waitFor(invalidated, 1, 500))
+                        .as("a rolled-back change is never heard")
+                        .isZero();
 
                 long before = System.nanoTime();
                 write(db, EventType.AGENT_REVOKED);
                 assertThat(waitFor(invalidated, 1, 5_000)).isEqualTo(1);
                 long millis = (System.nanoTime() - before) / 1_000_000;
-                assertThat(millis).as("heard at commit, not at the next poll of a topic").isLessThan(1_000);
+                assertThat(millis)
+                        .as("heard at commit, not at the next poll of a topic")
+                        .isLessThan(1_000);
                 write(db, EventType.DELEGATION_REVOKED);
                 assertThat(waitFor(invalidated, 2, 5_000)).isEqualTo(2);
                 assertThat(listener.receivedCount()).isEqualTo(2);

@@ -32,7 +32,10 @@ class AgentEventsIT {
         String admin = warden.adminToken();
         JsonNode agent = http.post("/agents", admin, anAgent("gus").json()).json();
         String id = agent.get("id").asText();
-        String rotatedToken = http.post("/agents/" + id + "/rotate", admin).json().get("token").asText();
+        String rotatedToken = http.post("/agents/" + id + "/rotate", admin)
+                .json()
+                .get("token")
+                .asText();
         http.patch("/agents/" + id, admin, "{\"name\":\"renamed\"}");
         http.post("/agents/" + id + "/suspend", admin);
         http.post("/agents/" + id + "/resume", admin);
@@ -44,29 +47,42 @@ class AgentEventsIT {
         List<JsonNode> events = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             String text = new String(record.value(), StandardCharsets.UTF_8);
-            assertThat(text).doesNotContain(agent.get("token").asText()).doesNotContain(rotatedToken)
+            assertThat(text)
+                    .doesNotContain(agent.get("token").asText())
+                    .doesNotContain(rotatedToken)
                     .doesNotContain("wdn_");
             events.add(Json.mapper().readTree(text));
         }
-        assertThat(events).extracting(e -> e.get("type").asText()).containsExactly("agent.created", "agent.rotated",
-                "agent.updated", "agent.suspended", "agent.resumed", "agent.revoked");
+        assertThat(events)
+                .extracting(e -> e.get("type").asText())
+                .containsExactly(
+                        "agent.created",
+                        "agent.rotated",
+                        "agent.updated",
+                        "agent.suspended",
+                        "agent.resumed",
+                        "agent.revoked");
         JsonNode created = events.getFirst();
         assertThat(created.get("agentId").asText()).isEqualTo(id);
         assertThat(created.get("userId").asText()).isEqualTo("gus");
         assertThat(created.get("data").get("agent").get("status").asText()).isEqualTo("active");
         assertThat(created.get("data").get("actor").get("kind").asText()).isEqualTo("admin");
         assertThat(events.get(2).get("data").get("changed").toString()).isEqualTo("[\"name\"]");
-        assertThat(events.getLast().get("data").get("agent").get("status").asText()).isEqualTo("revoked");
+        assertThat(events.getLast().get("data").get("agent").get("status").asText())
+                .isEqualTo("revoked");
     }
 
     private static List<ConsumerRecord<String, byte[]>> readAll(int expected) {
         Map<String, Object> props = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, warden.infra().kafkaBootstrap(),
-                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                warden.infra().kafkaBootstrap(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest");
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer =
-                     new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(warden.topics().events()));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (records.size() < expected && System.nanoTime() < deadline) {

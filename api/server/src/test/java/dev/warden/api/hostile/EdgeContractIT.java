@@ -22,7 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class EdgeContractIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build()));
 
     static Http http;
     static String admin;
@@ -34,7 +35,10 @@ class EdgeContractIT {
     static void fixtures() {
         http = warden.http();
         admin = warden.adminToken();
-        alice = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"alice\"}").json().get("token").asText();
+        alice = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"alice\"}")
+                .json()
+                .get("token")
+                .asText();
         JsonNode agent = http.post("/agents", alice, """
                 {"ownerId":"alice","name":"n","type":"autonomous",
                  "permissions":[{"resource":"*","actions":["*"]}]}""").json();
@@ -57,47 +61,50 @@ class EdgeContractIT {
     @Test
     void aNulInDecisionArgumentsIsA400NamingTheFieldAndNoDecisionIsMade() throws Exception {
         Http.Response res = http.post("/authorize", agentToken, """
-                {"agentId":"%s","action":"read","resource":"x:y","arguments":{"x":"a\\u0000b","ok":"fine"}}"""
-                .formatted(agentId));
+                {"agentId":"%s","action":"read","resource":"x:y","arguments":{"x":"a\\u0000b","ok":"fine"}}""".formatted(agentId));
 
         assertRefused(res, "arguments.x");
         assertThat(res.json().at("/errors/0/message").asText()).contains("U+0000");
-        String later = http.post("/authorize", agentToken, "{\"agentId\":\"" + agentId
-                + "\",\"action\":\"read\",\"resource\":\"x:later\"}").json().get("auditId").asText();
+        String later = http.post(
+                        "/authorize",
+                        agentToken,
+                        "{\"agentId\":\"" + agentId + "\",\"action\":\"read\",\"resource\":\"x:later\"}")
+                .json()
+                .get("auditId")
+                .asText();
         JsonNode entries = awaitAudit(later);
         assertThat(entries.toString()).doesNotContain("a\\u0000b");
     }
 
     @Test
     void aNulOrLoneSurrogateAnywhereIsRefusedKeysIncluded() {
-        assertRefused(http.post("/agents/" + agentId + "/costs", agentToken,
-                "{\"tool\":\"a\\u0000b\",\"costUsd\":1}"), "tool");
+        assertRefused(
+                http.post("/agents/" + agentId + "/costs", agentToken, "{\"tool\":\"a\\u0000b\",\"costUsd\":1}"),
+                "tool");
         assertRefused(http.post("/agents", alice, """
-                {"ownerId":"alice","name":"\\ud800","type":"service","permissions":[],"metadata":{"a\\u0000":1}}"""),
-                "name", "metadata.a\uFFFD");
+                {"ownerId":"alice","name":"\\ud800","type":"service","permissions":[],"metadata":{"a\\u0000":1}}"""), "name", "metadata.a\uFFFD");
         assertRefused(http.post("/webhooks", alice, """
                 {"url":"https://hooks.example.com/x","description":"x\\udc00"}"""), "description");
         assertRefused(http.post("/auth/tokens", admin, "{\"name\":\"a\\u0000\",\"userId\":\"bob\"}"), "name");
         assertRefused(http.post("/auth/sign-up", null, """
-                {"username":"sam","password":"a long passphrase","displayName":"\\u0000","email":"s\\u0000@x.io"}"""),
-                "displayName", "email");
+                {"username":"sam","password":"a long passphrase","displayName":"\\u0000","email":"s\\u0000@x.io"}"""), "displayName", "email");
     }
 
     @Test
     void numbersBeyondTheDoubleRangeAreRefusedAndReadsStayWhole() {
         int before = http.get("/agents", alice).json().size();
         assertRefused(http.post("/agents", alice, """
-                {"ownerId":"alice","name":"n","type":"service","permissions":[],"metadata":{"n":1e400,"m":-1e400}}"""),
-                "metadata.n", "metadata.m");
+                {"ownerId":"alice","name":"n","type":"service","permissions":[],"metadata":{"n":1e400,"m":-1e400}}"""), "metadata.n", "metadata.m");
         assertRefused(http.post("/agents", alice, """
                 {"ownerId":"alice","name":"n","type":"service","permissions":[],
                  "budget":{"maxCostUsd":1e-400,"period":"day"}}"""), "budget.maxCostUsd");
         assertRefused(http.post("/agents", alice, """
-                {"ownerId":"alice","name":"n","type":"service","permissions":[],"metadata":{"big":18446744073709551621}}"""),
-                "metadata.big");
+                {"ownerId":"alice","name":"n","type":"service","permissions":[],"metadata":{"big":18446744073709551621}}"""), "metadata.big");
         Http.Response big = http.post("/agents", alice, """
                 {"ownerId":"alice","name":"n","type":"service","permissions":[],"metadata":{"n":1e300,"z":-0}}""");
-        assertThat(big.status()).as("within the double range is stored as written").isEqualTo(201);
+        assertThat(big.status())
+                .as("within the double range is stored as written")
+                .isEqualTo(201);
 
         Http.Response list = http.get("/agents", alice);
         assertThat(list.status()).isEqualTo(200);
@@ -110,12 +117,23 @@ class EdgeContractIT {
 
     @Test
     void tokenCountsNeverWrap() {
-        assertRefused(http.post("/agents/" + agentId + "/costs", agentToken,
-                "{\"tool\":\"t\",\"inputTokens\":18446744073709551621,\"costUsd\":0.1}"), "inputTokens");
-        assertRefused(http.post("/agents/" + agentId + "/costs", agentToken,
-                "{\"tool\":\"t\",\"outputTokens\":1e30,\"inputTokens\":-1,\"costUsd\":1e-13}"),
-                "outputTokens", "inputTokens", "costUsd");
-        Http.Response ok = http.post("/agents/" + agentId + "/costs", agentToken,
+        assertRefused(
+                http.post(
+                        "/agents/" + agentId + "/costs",
+                        agentToken,
+                        "{\"tool\":\"t\",\"inputTokens\":18446744073709551621,\"costUsd\":0.1}"),
+                "inputTokens");
+        assertRefused(
+                http.post(
+                        "/agents/" + agentId + "/costs",
+                        agentToken,
+                        "{\"tool\":\"t\",\"outputTokens\":1e30,\"inputTokens\":-1,\"costUsd\":1e-13}"),
+                "outputTokens",
+                "inputTokens",
+                "costUsd");
+        Http.Response ok = http.post(
+                "/agents/" + agentId + "/costs",
+                agentToken,
                 "{\"tool\":\"t\",\"inputTokens\":1e3,\"outputTokens\":5,\"costUsd\":0.1}");
         assertThat(ok.status()).as(ok.body()).isEqualTo(201);
         assertThat(ok.json().get("inputTokens").asLong()).isEqualTo(1000);
@@ -124,20 +142,25 @@ class EdgeContractIT {
     @Test
     void timestampsOutsideYears0001To9999AreA400NamingTheField() {
         assertRefused(http.post("/agents", alice, """
-                {"ownerId":"alice","name":"n","type":"service","permissions":[],"expiresAt":"+999999999-12-31T23:59:59Z"}"""),
+                {"ownerId":"alice","name":"n","type":"service","permissions":[],"expiresAt":"+999999999-12-31T23:59:59Z"}"""), "expiresAt");
+        assertRefused(
+                http.post(
+                        "/auth/tokens",
+                        admin,
+                        "{\"name\":\"n\",\"userId\":\"bob\",\"expiresAt\":\"-000001-01-01T00:00:00Z\"}"),
                 "expiresAt");
-        assertRefused(http.post("/auth/tokens", admin,
-                "{\"name\":\"n\",\"userId\":\"bob\",\"expiresAt\":\"-000001-01-01T00:00:00Z\"}"), "expiresAt");
         assertRefused(http.get("/audit?since=%2B999999999-12-31T23:59:59Z", admin), "since");
         assertRefused(http.get("/audit?until=%2B10000-01-01T00:00:00Z", admin), "until");
         assertRefused(http.get("/audit/export?format=csv&since=-999999999-01-01T00:00:00Z", admin), "since");
-        assertThat(http.get("/audit?since=9999-12-31T23:59:59Z", admin).status()).isEqualTo(200);
+        assertThat(http.get("/audit?since=9999-12-31T23:59:59Z", admin).status())
+                .isEqualTo(200);
     }
 
     @Test
     void aContentTypeThatDoesNotParseIs415() {
         Http.Response res = http.send(HttpRequest.newBuilder(URI.create(http.baseUri() + "/agents"))
-                .header("Authorization", "Bearer " + alice).header("Content-Type", "application/json;;;==;")
+                .header("Authorization", "Bearer " + alice)
+                .header("Content-Type", "application/json;;;==;")
                 .POST(HttpRequest.BodyPublishers.ofString("{}")));
         assertThat(res.status()).isEqualTo(415);
         assertThat(res.json().get("code").asText()).isEqualTo("unsupported_media_type");
@@ -163,23 +186,31 @@ class EdgeContractIT {
 
     @Test
     void passwordsMayNotBeBlankNorTheUsername() {
-        assertRefused(http.post("/auth/sign-up", null, "{\"username\":\"tom\",\"password\":\"            \"}"),
-                "password");
-        assertRefused(http.post("/auth/sign-up", null, "{\"username\":\"tommy-long\",\"password\":\"Tommy-Long\"}"),
+        assertRefused(
+                http.post("/auth/sign-up", null, "{\"username\":\"tom\",\"password\":\"            \"}"), "password");
+        assertRefused(
+                http.post("/auth/sign-up", null, "{\"username\":\"tommy-long\",\"password\":\"Tommy-Long\"}"),
                 "password");
         assertThat(http.post("/auth/sign-up", null, "{\"username\":\"tommy\",\"password\":\"a long passphrase\"}")
-                .status()).isEqualTo(201);
+                        .status())
+                .isEqualTo(201);
     }
 
     @Test
     void theCsvExportNeutralisesFormulaCells() throws Exception {
         String auditId = http.post("/authorize", agentToken, """
                 {"agentId":"%s","action":"=cmd|' /C calc'!A0","resource":"+sum(1)",
-                 "context":{"ip":"-2+3","userAgent":"@SUM(1)"}}""".formatted(agentId)).json().get("auditId").asText();
+                 "context":{"ip":"-2+3","userAgent":"@SUM(1)"}}""".formatted(agentId))
+                .json()
+                .get("auditId")
+                .asText();
         awaitAudit(auditId);
         String csv = http.get("/audit/export?format=csv", alice).body();
         String line = csv.lines().filter(l -> l.startsWith(auditId)).findFirst().orElseThrow();
-        assertThat(line).contains(",'=cmd|' /C calc'!A0,").contains(",'+sum(1),").contains(",'-2+3,")
+        assertThat(line)
+                .contains(",'=cmd|' /C calc'!A0,")
+                .contains(",'+sum(1),")
+                .contains(",'-2+3,")
                 .endsWith(",'@SUM(1)");
     }
 
@@ -194,7 +225,9 @@ class EdgeContractIT {
 
     @Test
     void aDecisionAboutAnUnknownAgentCarriesAStringUserId() throws Exception {
-        Http.Response res = http.post("/authorize", admin,
+        Http.Response res = http.post(
+                "/authorize",
+                admin,
                 "{\"agentId\":\"agt_00000000000000000000000000\",\"action\":\"read\",\"resource\":\"x:y\"}");
         assertThat(res.status()).as(res.body()).isEqualTo(200);
         JsonNode entries = awaitAudit(res.json().get("auditId").asText());

@@ -30,10 +30,20 @@ class FailClosedIT {
         try (OwnBrokerPlatform warden = new OwnBrokerPlatform(infra, "api")) {
             Http http = warden.http();
             String admin = warden.adminToken();
-            String agent = http.post("/agents", admin, "{\"ownerId\":\"rex\",\"name\":\"n\",\"type\":\"service\","
-                    + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}").json().get("id").asText();
+            String agent = http.post(
+                            "/agents",
+                            admin,
+                            "{\"ownerId\":\"rex\",\"name\":\"n\",\"type\":\"service\","
+                                    + "\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}")
+                    .json()
+                    .get("id")
+                    .asText();
             String body = "{\"agentId\":\"" + agent + "\",\"action\":\"read\",\"resource\":\"x:y\"}";
-            assertThat(http.post("/authorize", admin, body).json().get("allowed").asBoolean()).isTrue();
+            assertThat(http.post("/authorize", admin, body)
+                            .json()
+                            .get("allowed")
+                            .asBoolean())
+                    .isTrue();
 
             warden.stopBroker();
             Http.Response res = http.post("/authorize", admin, body);
@@ -49,12 +59,17 @@ class FailClosedIT {
     void withNoQuotaOwnerAnsweringAConstrainedCheckIsA503WithRetryAfter() {
         Http http = apiOnly.http();
         String admin = apiOnly.adminToken();
-        String agent = http.post("/agents", admin, "{\"ownerId\":\"rex\",\"name\":\"n\",\"type\":\"service\","
-                + "\"permissions\":[{\"resource\":\"x:*\",\"actions\":[\"read\"],\"constraints\":{\"maxCallsPerHour\":5}}]}")
-                .json().get("id").asText();
+        String agent = http.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"rex\",\"name\":\"n\",\"type\":\"service\","
+                                + "\"permissions\":[{\"resource\":\"x:*\",\"actions\":[\"read\"],\"constraints\":{\"maxCallsPerHour\":5}}]}")
+                .json()
+                .get("id")
+                .asText();
 
-        Http.Response res = http.post("/authorize", admin, "{\"agentId\":\"" + agent
-                + "\",\"action\":\"read\",\"resource\":\"x:y\"}");
+        Http.Response res = http.post(
+                "/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"read\",\"resource\":\"x:y\"}");
 
         assertThat(res.status()).as(res.body()).isEqualTo(503);
         assertThat(res.header("Retry-After")).isPresent();

@@ -49,26 +49,44 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostileInputIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
-                    .endpoint(AuthEndpoint.SIGN_IN, 100_000, 60)
-                    .endpoint(AuthEndpoint.SIGN_UP, 100_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 100_000, 60)
-                    .endpoint(AuthEndpoint.REGISTRATION, 100_000, 60)
-                    .endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 100_000, 60)
-                    .endpoint(AuthEndpoint.DEVICE_VERIFY, 100_000, 60)
-                    .build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .rateLimit(RateLimitConfig.builder()
+                            .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
+                            .endpoint(AuthEndpoint.SIGN_IN, 100_000, 60)
+                            .endpoint(AuthEndpoint.SIGN_UP, 100_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_TOKEN, 100_000, 60)
+                            .endpoint(AuthEndpoint.REGISTRATION, 100_000, 60)
+                            .endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 100_000, 60)
+                            .endpoint(AuthEndpoint.DEVICE_VERIFY, 100_000, 60)
+                            .build()));
 
     /** Values as raw JSON text, each built to break something different. */
     static final Map<String, String> HOSTILE_JSON = hostileJson();
 
     /** Query and path values, already percent-encoded. */
-    static final List<String> HOSTILE_QUERY = List.of("%00", "a%00b", "%ED%A0%80", "%FF%FE", "%C0%80",
-            "%2B999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "1e400",
-            "99999999999999999999", "-1", "-0", "%0D%0ASet-Cookie:%20x=1", "%3D1%2B2", "x".repeat(8_000),
-            "%E2%80%AE", "..%2F..%2Fetc", "%25", "%2C%2C%2C");
+    static final List<String> HOSTILE_QUERY = List.of(
+            "%00",
+            "a%00b",
+            "%ED%A0%80",
+            "%FF%FE",
+            "%C0%80",
+            "%2B999999999-12-31T23:59:59Z",
+            "-999999999-01-01T00:00:00Z",
+            "0000-01-01T00:00:00Z",
+            "1e400",
+            "99999999999999999999",
+            "-1",
+            "-0",
+            "%0D%0ASet-Cookie:%20x=1",
+            "%3D1%2B2",
+            "x".repeat(8_000),
+            "%E2%80%AE",
+            "..%2F..%2Fetc",
+            "%25",
+            "%2C%2C%2C");
 
     static Http http;
     static String admin;
@@ -92,21 +110,38 @@ class HostileInputIT {
     static void fixtures() {
         http = warden.http();
         admin = warden.adminToken();
-        alice = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"alice\"}").json().get("token").asText();
+        alice = http.post("/auth/tokens", admin, "{\"name\":\"t\",\"userId\":\"alice\"}")
+                .json()
+                .get("token")
+                .asText();
         JsonNode agent = http.post("/agents", alice, agentBody().toString()).json();
         agentId = agent.get("id").asText();
         agentToken = agent.get("token").asText();
-        otherAgentId = http.post("/agents", alice, agentBody().toString()).json().get("id").asText();
-        Http.Response signUp = http.post("/auth/sign-up", null,
-                "{\"username\":\"hostile\",\"password\":\"a long passphrase\"}");
+        otherAgentId = http.post("/agents", alice, agentBody().toString())
+                .json()
+                .get("id")
+                .asText();
+        Http.Response signUp =
+                http.post("/auth/sign-up", null, "{\"username\":\"hostile\",\"password\":\"a long passphrase\"}");
         assertThat(signUp.status()).as(signUp.body()).isEqualTo(201);
         session = signUp.json().get("token").asText();
-        organization = http.post("/admin/v1/organizations", session, "{\"name\":\"hostile org\"}").json()
-                .get("id").asText();
-        memberId = http.post("/auth/sign-up", null, "{\"username\":\"hostile_member\",\"password\":\"a long "
-                + "passphrase\"}").json().at("/user/id").asText();
-        assertThat(http.post("/admin/v1/organizations/" + organization + "/members", session, "{\"userId\":\""
-                + memberId + "\",\"role\":\"member\"}").status()).isEqualTo(201);
+        organization = http.post("/admin/v1/organizations", session, "{\"name\":\"hostile org\"}")
+                .json()
+                .get("id")
+                .asText();
+        memberId = http.post(
+                        "/auth/sign-up",
+                        null,
+                        "{\"username\":\"hostile_member\",\"password\":\"a long " + "passphrase\"}")
+                .json()
+                .at("/user/id")
+                .asText();
+        assertThat(http.post(
+                                "/admin/v1/organizations/" + organization + "/members",
+                                session,
+                                "{\"userId\":\"" + memberId + "\",\"role\":\"member\"}")
+                        .status())
+                .isEqualTo(201);
     }
 
     @Test
@@ -116,7 +151,10 @@ class HostileInputIT {
             for (String path : leafPaths(endpoint.body(), "")) {
                 for (Map.Entry<String, String> value : HOSTILE_JSON.entrySet()) {
                     String body = substitute(endpoint.body(), path, value.getValue());
-                    send(endpoint, body.getBytes(StandardCharsets.UTF_8), "application/json",
+                    send(
+                            endpoint,
+                            body.getBytes(StandardCharsets.UTF_8),
+                            "application/json",
                             endpoint + " " + path + "=" + value.getKey());
                 }
             }
@@ -127,8 +165,15 @@ class HostileInputIT {
     @Test
     @Order(2)
     void brokenBodiesAndContentTypesAreA4xxOnEveryJsonEndpoint() throws Exception {
-        List<String> contentTypes = List.of("application/json;;;==;", "application/json; charset=", ";", "text/plain",
-                "application/", "application/json; q=\"unterminated", "*/*", "application/json\u0000");
+        List<String> contentTypes = List.of(
+                "application/json;;;==;",
+                "application/json; charset=",
+                ";",
+                "text/plain",
+                "application/",
+                "application/json; q=\"unterminated",
+                "*/*",
+                "application/json\u0000");
         for (Endpoint endpoint : endpoints()) {
             byte[] valid = endpoint.body().toString().getBytes(StandardCharsets.UTF_8);
             for (String type : contentTypes) {
@@ -146,23 +191,47 @@ class HostileInputIT {
     @Test
     @Order(3)
     void everyHostileQueryAndPathValueIsNeverA5xx() throws Exception {
-        List<String> templates = List.of("/agents?status=%s", "/agents?type=%s", "/agents?tenantId=%s", "/agents/%s",
-                "/agents/%s/rotate", "/audit?agentId=%s", "/audit?userId=%s", "/audit?since=%s", "/audit?until=%s",
-                "/audit?actions=%s", "/audit?result=%s", "/audit?limit=%s", "/audit?offset=%s",
-                "/audit/export?format=%s", "/audit/export?format=csv&since=%s", "/delegations?fromAgent=%s",
-                "/delegations?toAgent=%s", "/delegations/%s", "/webhooks/%s", "/auth/tokens/%s",
-                "/admin/dead-letters?sink=%s", "/admin/dead-letters?limit=%s",
-                "/mcp/authorize?client_id=%s", "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
-                "/oauth/login?return_to=%s", "/oauth/consent?client_id=%s", "/.well-known/oauth-protected-resource/%s",
-                "/.well-known/oauth-authorization-server/%s", "/auth/device?user_code=%s", "/agents/%s/oauth-client",
-                "/admin/v1/organizations/%s", "/admin/v1/organizations/%s/agents",
+        List<String> templates = List.of(
+                "/agents?status=%s",
+                "/agents?type=%s",
+                "/agents?tenantId=%s",
+                "/agents/%s",
+                "/agents/%s/rotate",
+                "/audit?agentId=%s",
+                "/audit?userId=%s",
+                "/audit?since=%s",
+                "/audit?until=%s",
+                "/audit?actions=%s",
+                "/audit?result=%s",
+                "/audit?limit=%s",
+                "/audit?offset=%s",
+                "/audit/export?format=%s",
+                "/audit/export?format=csv&since=%s",
+                "/delegations?fromAgent=%s",
+                "/delegations?toAgent=%s",
+                "/delegations/%s",
+                "/webhooks/%s",
+                "/auth/tokens/%s",
+                "/admin/dead-letters?sink=%s",
+                "/admin/dead-letters?limit=%s",
+                "/mcp/authorize?client_id=%s",
+                "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
+                "/oauth/login?return_to=%s",
+                "/oauth/consent?client_id=%s",
+                "/.well-known/oauth-protected-resource/%s",
+                "/.well-known/oauth-authorization-server/%s",
+                "/auth/device?user_code=%s",
+                "/agents/%s/oauth-client",
+                "/admin/v1/organizations/%s",
+                "/admin/v1/organizations/%s/agents",
                 "/admin/v1/organizations/" + organization + "/agents?cursor=%s",
                 "/admin/v1/organizations/" + organization + "/agents?limit=%s",
                 "/admin/v1/organizations/" + organization + "/agents?status=%s",
                 "/admin/v1/organizations/" + organization + "/agents/%s",
                 "/admin/v1/organizations/" + organization + "/delegations?cursor=%s",
                 "/admin/v1/organizations/" + organization + "/delegations/%s",
-                "/admin/v1/organizations/" + organization + "/roles", "/account/agents?status=%s");
+                "/admin/v1/organizations/" + organization + "/roles",
+                "/account/agents?status=%s");
         for (String template : templates) {
             for (String value : HOSTILE_QUERY) {
                 String path = template.formatted(value);
@@ -175,8 +244,17 @@ class HostileInputIT {
             }
         }
         // Query strings of odd shape: a bare "&", a name without "=", an empty name, a repeated name.
-        for (String path : List.of("/agents", "/audit", "/audit/export", "/delegations", "/mcp/authorize",
-                "/oauth/authorize", "/oauth/login", "/oauth/consent", "/auth/device", "/admin/dead-letters",
+        for (String path : List.of(
+                "/agents",
+                "/audit",
+                "/audit/export",
+                "/delegations",
+                "/mcp/authorize",
+                "/oauth/authorize",
+                "/oauth/login",
+                "/oauth/consent",
+                "/auth/device",
+                "/admin/dead-letters",
                 "/admin/v1/organizations/" + organization + "/agents")) {
             for (String query : List.of("?&", "?&&", "?client_id", "?=x", "?limit", "?a=1&a=2", "?%00", "?&=&")) {
                 for (String token : List.of(admin, alice)) {
@@ -198,25 +276,48 @@ class HostileInputIT {
     @Order(3)
     void everyHostileFormValueOnTheOAuthEndpointsIsNeverA5xxNorAWrite() throws Exception {
         Map<String, List<String>> forms = Map.of(
-                "/mcp/token", List.of("grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token",
-                        "scope", "resource"),
+                "/mcp/token",
+                        List.of(
+                                "grant_type",
+                                "code",
+                                "redirect_uri",
+                                "client_id",
+                                "code_verifier",
+                                "refresh_token",
+                                "scope",
+                                "resource"),
                 "/oauth/revoke", List.of("token", "client_id", "token_type_hint"),
                 "/oauth/introspect", List.of("token", "client_id"),
                 "/oauth/login", List.of("username", "password", "csrf", "return_to"),
                 "/oauth/consent", List.of("client_id", "redirect_uri", "decision", "csrf"));
         // The grants for agents, as a registered client that may use them (so the grant itself reads the fields).
-        String client = http.post("/mcp/register", null, "{\"redirect_uris\":[\"http://127.0.0.1:9/cb\"],"
-                + "\"grant_types\":[\"authorization_code\",\"urn:ietf:params:oauth:grant-type:token-exchange\","
-                + "\"urn:ietf:params:oauth:grant-type:device_code\"],\"token_endpoint_auth_method\":\"none\"}")
-                .json().get("client_id").asText();
+        String client = http.post(
+                        "/mcp/register",
+                        null,
+                        "{\"redirect_uris\":[\"http://127.0.0.1:9/cb\"],"
+                                + "\"grant_types\":[\"authorization_code\",\"urn:ietf:params:oauth:grant-type:token-exchange\","
+                                + "\"urn:ietf:params:oauth:grant-type:device_code\"],\"token_endpoint_auth_method\":\"none\"}")
+                .json()
+                .get("client_id")
+                .asText();
         Map<String, String> fixed = Map.of(
-                "/oauth/token?exchange", "grant_type=urn:ietf:params:oauth:grant-type:token-exchange&client_id=" + client,
+                "/oauth/token?exchange",
+                        "grant_type=urn:ietf:params:oauth:grant-type:token-exchange&client_id=" + client,
                 "/oauth/token?device", "grant_type=urn:ietf:params:oauth:grant-type:device_code&client_id=" + client,
                 "/oauth/token?credentials", "grant_type=client_credentials&client_id=" + agentId,
                 "/auth/device/code", "client_id=" + client);
         forms = new java.util.LinkedHashMap<>(forms);
-        forms.put("/oauth/token?exchange", List.of("subject_token", "subject_token_type", "actor_token",
-                "actor_token_type", "resource", "audience", "scope", "requested_token_type"));
+        forms.put(
+                "/oauth/token?exchange",
+                List.of(
+                        "subject_token",
+                        "subject_token_type",
+                        "actor_token",
+                        "actor_token_type",
+                        "resource",
+                        "audience",
+                        "scope",
+                        "requested_token_type"));
         forms.put("/oauth/token?device", List.of("device_code"));
         forms.put("/oauth/token?credentials", List.of("client_secret", "scope", "resource"));
         forms.put("/auth/device/code", List.of("scope", "resource"));
@@ -226,13 +327,19 @@ class HostileInputIT {
                 for (String value : HOSTILE_QUERY) {
                     StringBuilder body = new StringBuilder(fixed.getOrDefault(form.getKey(), ""));
                     for (String other : form.getValue()) {
-                        body.append(body.isEmpty() ? "" : "&").append(other).append('=')
+                        body.append(body.isEmpty() ? "" : "&")
+                                .append(other)
+                                .append('=')
                                 .append(other.equals(field) ? value : "x");
                     }
                     Fingerprint before = Fingerprint.take();
-                    int status = raw("POST", form.getKey().replaceAll("\\?.*", ""), null,
-                            body.toString().getBytes(StandardCharsets.UTF_8),
-                            "application/x-www-form-urlencoded").status();
+                    int status = raw(
+                                    "POST",
+                                    form.getKey().replaceAll("\\?.*", ""),
+                                    null,
+                                    body.toString().getBytes(StandardCharsets.UTF_8),
+                                    "application/x-www-form-urlencoded")
+                            .status();
                     check(status, status >= 400 ? before : null, "POST " + form.getKey() + " " + field + "=" + value);
                 }
             }
@@ -245,14 +352,28 @@ class HostileInputIT {
 
     static List<byte[]> hostileCredentials() {
         List<byte[]> values = new ArrayList<>();
-        for (String text : List.of("\u0000", "a\u0000b", "wdn_ses_\u0000", "wdn_agt_\u0000x", "wdn_adm_\u0000",
-                "eyJ\u0000.e30.x", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "1e400", "99999999999999999999", "-0", "%00",
-                "%", "\u202E", "x".repeat(8_000), ":", "a:b:c")) {
+        for (String text : List.of(
+                "\u0000",
+                "a\u0000b",
+                "wdn_ses_\u0000",
+                "wdn_agt_\u0000x",
+                "wdn_adm_\u0000",
+                "eyJ\u0000.e30.x",
+                "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
+                "1e400",
+                "99999999999999999999",
+                "-0",
+                "%00",
+                "%",
+                "\u202E",
+                "x".repeat(8_000),
+                ":",
+                "a:b:c")) {
             values.add(text.getBytes(StandardCharsets.UTF_8));
         }
         values.add(new byte[] {'w', 'd', 'n', '_', (byte) 0xED, (byte) 0xA0, (byte) 0x80}); // a lone surrogate
-        values.add(new byte[] {(byte) 0xFF, (byte) 0xFE, 'x'});                              // not UTF-8 at all
-        values.add(new byte[] {(byte) 0xC0, (byte) 0x80});                                   // overlong NUL
+        values.add(new byte[] {(byte) 0xFF, (byte) 0xFE, 'x'}); // not UTF-8 at all
+        values.add(new byte[] {(byte) 0xC0, (byte) 0x80}); // overlong NUL
         return values;
     }
 
@@ -269,33 +390,49 @@ class HostileInputIT {
         // No hostile credential authenticates and no hostile id names anything, so nothing may change in the
         // database across each whole block (one fingerprint a block, not one a request: they are ~1,300).
         Fingerprint before = Fingerprint.take();
-        for (String path : List.of("/oauth/token", "/mcp/token", "/oauth/introspect", "/oauth/revoke",
-                "/auth/device/code")) {
+        for (String path :
+                List.of("/oauth/token", "/mcp/token", "/oauth/introspect", "/oauth/revoke", "/auth/device/code")) {
             for (byte[] value : HOSTILE_CREDENTIALS) {
                 String text = new String(value, StandardCharsets.UTF_8);
                 String encoded = java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
-                for (String pair : List.of(text + ":secret", "client:" + text, encoded + ":secret",
-                        "client:" + encoded, text)) {
+                for (String pair :
+                        List.of(text + ":secret", "client:" + text, encoded + ":secret", "client:" + encoded, text)) {
                     byte[] credential = java.util.Base64.getEncoder().encode(pair.getBytes(StandardCharsets.UTF_8));
                     byte[] header = concat("Authorization: Basic ".getBytes(StandardCharsets.US_ASCII), credential);
                     int status = rawSocket("POST", path, header, "grant_type=client_credentials&token=x");
                     check(status, null, "POST " + path + " Basic " + pair);
                 }
-                int status = rawSocket("POST", path, concat("Authorization: Basic ".getBytes(StandardCharsets.US_ASCII),
-                        value), "grant_type=client_credentials&token=x");
+                int status = rawSocket(
+                        "POST",
+                        path,
+                        concat("Authorization: Basic ".getBytes(StandardCharsets.US_ASCII), value),
+                        "grant_type=client_credentials&token=x");
                 check(status, null, "POST " + path + " Basic (not base64) " + text);
             }
         }
-        List<String> routes = List.of("GET /agents", "POST /agents/" + agentId + "/rotate", "DELETE /webhooks/x",
-                "POST /mcp", "GET /events/stream", "GET /auth/tokens/current", "POST /auth/sign-out",
-                "GET /mcp/authorize?client_id=x", "GET /oauth/consent?client_id=x", "GET /auth/device");
+        List<String> routes = List.of(
+                "GET /agents",
+                "POST /agents/" + agentId + "/rotate",
+                "DELETE /webhooks/x",
+                "POST /mcp",
+                "GET /events/stream",
+                "GET /auth/tokens/current",
+                "POST /auth/sign-out",
+                "GET /mcp/authorize?client_id=x",
+                "GET /oauth/consent?client_id=x",
+                "GET /auth/device");
         for (String route : routes) {
             String method = route.substring(0, route.indexOf(' '));
             String path = route.substring(route.indexOf(' ') + 1);
             for (byte[] value : HOSTILE_CREDENTIALS) {
-                for (String carrier : List.of("Authorization: Bearer ", "Cookie: warden_session=",
+                for (String carrier : List.of(
+                        "Authorization: Bearer ",
+                        "Cookie: warden_session=",
                         "Cookie: warden_session=wdn_ses_x; warden_csrf=")) {
-                    int status = rawSocket(method, path, concat(carrier.getBytes(StandardCharsets.US_ASCII), value),
+                    int status = rawSocket(
+                            method,
+                            path,
+                            concat(carrier.getBytes(StandardCharsets.US_ASCII), value),
                             method.equals("GET") ? null : "{}");
                     check(status, null, route + " " + carrier + new String(value, StandardCharsets.UTF_8));
                 }
@@ -303,13 +440,20 @@ class HostileInputIT {
         }
         for (String value : HOSTILE_QUERY) {
             for (String query : List.of("/events/stream?token=%s", "/mcp/authorize?client_id=%s&access_token=%s")) {
-                int status = raw("GET", query.replace("%s", value), null, null, null).status();
+                int status =
+                        raw("GET", query.replace("%s", value), null, null, null).status();
                 check(status, null, "GET " + query.replace("%s", value));
             }
-            for (String template : List.of("/auth/tokens/%s", "/agents/%s", "/webhooks/%s", "/delegations/%s",
-                    "/agents/%s/oauth-client", "/admin/v1/organizations/" + organization + "/members/%s",
+            for (String template : List.of(
+                    "/auth/tokens/%s",
+                    "/agents/%s",
+                    "/webhooks/%s",
+                    "/delegations/%s",
+                    "/agents/%s/oauth-client",
+                    "/admin/v1/organizations/" + organization + "/members/%s",
                     "/admin/v1/organizations/" + organization + "/roles/%s")) {
-                int status = raw("DELETE", template.formatted(value), admin, null, null).status();
+                int status = raw("DELETE", template.formatted(value), admin, null, null)
+                        .status();
                 check(status, null, "DELETE " + template.formatted(value));
                 if (status < 400) {
                     failures.add("DELETE " + template.formatted(value) + ": answered " + status);
@@ -337,11 +481,20 @@ class HostileInputIT {
             java.io.ByteArrayOutputStream request = new java.io.ByteArrayOutputStream();
             byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
             request.write((method + " " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
-                    + "\r\nConnection: close\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "\r\nConnection: close\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             request.write(header);
-            request.write(("\r\n" + (body == null ? "" : "Content-Type: " + (body.startsWith("{")
-                    ? "application/json" : "application/x-www-form-urlencoded") + "\r\nContent-Length: "
-                    + content.length + "\r\n") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            request.write(("\r\n"
+                            + (body == null
+                                    ? ""
+                                    : "Content-Type: "
+                                            + (body.startsWith("{")
+                                                    ? "application/json"
+                                                    : "application/x-www-form-urlencoded")
+                                            + "\r\nContent-Length: "
+                                            + content.length + "\r\n")
+                            + "\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             request.write(content);
             socket.getOutputStream().write(request.toByteArray());
             socket.getOutputStream().flush();
@@ -357,12 +510,17 @@ class HostileInputIT {
     @Order(4)
     void afterTheRunDecisionsStillReachTheAuditLogAndEventsStillReachReplay() throws Exception {
         java.time.Instant start = java.time.Instant.now().minusSeconds(1);
-        Http.Response decision = http.post("/authorize", agentToken, "{\"agentId\":\"" + agentId
-                + "\",\"action\":\"read\",\"resource\":\"mcp:github:canary\"}");
+        Http.Response decision = http.post(
+                "/authorize",
+                agentToken,
+                "{\"agentId\":\"" + agentId + "\",\"action\":\"read\",\"resource\":\"mcp:github:canary\"}");
         assertThat(decision.status()).isEqualTo(200);
         String canary = decision.json().get("auditId").asText();
         answeredAuditIds.add(canary);
-        String created = http.post("/agents", alice, agentBody().toString()).json().get("id").asText();
+        String created = http.post("/agents", alice, agentBody().toString())
+                .json()
+                .get("id")
+                .asText();
 
         Set<String> inLog = new java.util.HashSet<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -376,12 +534,18 @@ class HostileInputIT {
         for (JsonNode letter : http.get("/admin/dead-letters?limit=1000", admin).json()) {
             deadLettered.add(letter.get("value").asText());
         }
-        List<String> nowhere = answeredAuditIds.stream().filter(id -> !inLog.contains(id))
-                .filter(id -> deadLettered.stream().noneMatch(v -> v.contains(id))).toList();
+        List<String> nowhere = answeredAuditIds.stream()
+                .filter(id -> !inLog.contains(id))
+                .filter(id -> deadLettered.stream().noneMatch(v -> v.contains(id)))
+                .toList();
         assertThat(inLog).as("the canary decision").contains(canary);
-        assertThat(nowhere).as("answered decisions neither in the audit log nor dead-lettered").isEmpty();
+        assertThat(nowhere)
+                .as("answered decisions neither in the audit log nor dead-lettered")
+                .isEmpty();
 
-        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=agent.created&since=" + start,
+        try (SseClient sse = SseClient.connect(
+                http.baseUri(),
+                "/events/stream?types=agent.created&since=" + start,
                 Map.of("Authorization", "Bearer " + admin))) {
             List<SseClient.Message> replayed = new ArrayList<>();
             long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -391,7 +555,9 @@ class HostileInputIT {
                     replayed.add(next);
                 }
             }
-            assertThat(replayed).as("the canary agent.created in replay").anyMatch(m -> m.data().contains(created));
+            assertThat(replayed)
+                    .as("the canary agent.created in replay")
+                    .anyMatch(m -> m.data().contains(created));
         }
     }
 
@@ -419,8 +585,7 @@ class HostileInputIT {
                         {"tool":"gpt","inputTokens":10,"outputTokens":5,"costUsd":0.25}""")),
                 new Endpoint("POST", "/delegations", alice, object("""
                         {"fromAgent":"%s","toAgent":"%s","maxDepth":2,"expiresAt":"2099-01-01T00:00:00Z",
-                         "permissions":[{"resource":"mcp:github:*","actions":["read"],"constraints":{"maxCallsPerHour":5}}]}"""
-                        .formatted(agentId, otherAgentId))),
+                         "permissions":[{"resource":"mcp:github:*","actions":["read"],"constraints":{"maxCallsPerHour":5}}]}""".formatted(agentId, otherAgentId))),
                 new Endpoint("POST", "/auth/tokens", admin, object("""
                         {"name":"laptop","userId":"bob","scopes":["agents:read"],"expiresAt":"2099-01-01T00:00:00Z"}""")),
                 new Endpoint("POST", "/webhooks", alice, object("""
@@ -438,9 +603,14 @@ class HostileInputIT {
                         {"name":"an organization"}""")),
                 new Endpoint("PUT", "/admin/v1/active-organization", session, object("""
                         {"organizationId":"%s"}""".formatted(organization))),
-                new Endpoint("POST", "/admin/v1/organizations/" + organization + "/members", session, object("""
-                        {"userId":"%s","role":"member"}""".formatted(memberId))),
-                new Endpoint("PATCH", "/admin/v1/organizations/" + organization + "/members/" + memberId, session,
+                new Endpoint(
+                        "POST", "/admin/v1/organizations/" + organization + "/members", session, object("""
+                        {"userId":"%s","role":"member"}""".formatted(
+                                        memberId))),
+                new Endpoint(
+                        "PATCH",
+                        "/admin/v1/organizations/" + organization + "/members/" + memberId,
+                        session,
                         object("""
                                 {"role":"admin"}""")),
                 new Endpoint("POST", "/admin/v1/organizations/" + organization + "/roles", session, object("""
@@ -533,7 +703,8 @@ class HostileInputIT {
             out.add(prefix);
         }
         if (node.isObject()) {
-            node.fieldNames().forEachRemaining(f -> out.addAll(leafPaths(node.get(f), prefix.isEmpty() ? f : prefix + "." + f)));
+            node.fieldNames()
+                    .forEachRemaining(f -> out.addAll(leafPaths(node.get(f), prefix.isEmpty() ? f : prefix + "." + f)));
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
                 out.addAll(leafPaths(node.get(i), prefix + "[" + i + "]"));
@@ -573,10 +744,10 @@ class HostileInputIT {
 
     // --- sending and judging -------------------------------------------------------------------------------
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    record Answer(int status, String contentType, String body) {
-    }
+    record Answer(int status, String contentType, String body) {}
 
     static void send(Endpoint endpoint, byte[] body, String contentType, String what) throws Exception {
         Fingerprint before = Fingerprint.take();
@@ -592,10 +763,13 @@ class HostileInputIT {
         boolean protocolLevel = contentType != null && contentType.indexOf('\u0000') >= 0;
         // OAuth endpoints answer RFC 6749/7591 JSON errors, /mcp JSON-RPC errors; the REST API problem+json.
         String errorType = endpoint.path().startsWith("/mcp") ? "application/json" : "application/problem+json";
-        if (answer.status() >= 400 && answer.status() != 429 && !protocolLevel
+        if (answer.status() >= 400
+                && answer.status() != 429
+                && !protocolLevel
                 && !errorType.equals(answer.contentType())
                 && !(endpoint.path().startsWith("/auth/sign-in") && answer.status() == 401)) {
-            failures.add(what + ": " + answer.status() + " without a " + errorType + " error body (" + answer.contentType() + ")");
+            failures.add(what + ": " + answer.status() + " without a " + errorType + " error body ("
+                    + answer.contentType() + ")");
         }
     }
 
@@ -609,7 +783,8 @@ class HostileInputIT {
         if (before != null) {
             Fingerprint after = Fingerprint.take();
             if (!after.equals(before)) {
-                failures.add(what + ": refused with " + status + " but the database changed: " + before + " -> " + after);
+                failures.add(
+                        what + ": refused with " + status + " but the database changed: " + before + " -> " + after);
             }
         }
     }
@@ -617,7 +792,11 @@ class HostileInputIT {
     static Answer raw(String method, String path, String token, byte[] body, String contentType) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
                 .timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
@@ -629,13 +808,17 @@ class HostileInputIT {
             }
         }
         HttpResponse<String> res = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(res.statusCode(), res.headers().firstValue("Content-Type").orElse(""), res.body());
+        return new Answer(
+                res.statusCode(), res.headers().firstValue("Content-Type").orElse(""), res.body());
     }
 
     /** The status of an SSE request; the stream, if it opens, is closed at once. */
     static int sseStatus(String path, String token) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
-                .header("Accept", "text/event-stream").header("Authorization", "Bearer " + token).GET().build();
+                .header("Accept", "text/event-stream")
+                .header("Authorization", "Bearer " + token)
+                .GET()
+                .build();
         HttpResponse<InputStream> res = CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
                 .get(20, TimeUnit.SECONDS);
         res.body().close();
@@ -644,13 +827,14 @@ class HostileInputIT {
 
     /** What refused requests must never change: row counts and the latest update of every request-written table. */
     record Fingerprint(List<String> values) {
-        static final String QUERY = "SELECT (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM agents), "
-                + "(SELECT count(*) FROM delegations), (SELECT count(*) FROM api_tokens), "
-                + "(SELECT count(*) FROM webhook_endpoints), (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') "
-                + "FROM users), (SELECT count(*) FROM user_sessions WHERE revoked_at IS NULL), "
-                + "(SELECT count(*) FROM organizations), (SELECT count(*) || '/' || coalesce(string_agg(role, ',' "
-                + "ORDER BY organization_id, user_id), '') FROM organization_members), "
-                + "(SELECT count(*) FROM organization_roles)";
+        static final String QUERY =
+                "SELECT (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM agents), "
+                        + "(SELECT count(*) FROM delegations), (SELECT count(*) FROM api_tokens), "
+                        + "(SELECT count(*) FROM webhook_endpoints), (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') "
+                        + "FROM users), (SELECT count(*) FROM user_sessions WHERE revoked_at IS NULL), "
+                        + "(SELECT count(*) FROM organizations), (SELECT count(*) || '/' || coalesce(string_agg(role, ',' "
+                        + "ORDER BY organization_id, user_id), '') FROM organization_members), "
+                        + "(SELECT count(*) FROM organization_roles)";
 
         private static Connection conn;
 
@@ -659,10 +843,12 @@ class HostileInputIT {
                 if (conn == null) {
                     conn = DriverManager.getConnection(warden.infra().jdbcUrl());
                     try (Statement st = conn.createStatement()) {
-                        st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+                        st.execute("SET search_path TO "
+                                + warden.config().postgres().schema().orElseThrow());
                     }
                 }
-                try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(QUERY)) {
+                try (Statement st = conn.createStatement();
+                        ResultSet rs = st.executeQuery(QUERY)) {
                     rs.next();
                     List<String> values = new ArrayList<>();
                     for (int i = 1; i <= 9; i++) {

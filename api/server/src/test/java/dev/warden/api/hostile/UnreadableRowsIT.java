@@ -48,20 +48,25 @@ class UnreadableRowsIT {
         assertThat(list.json().findValuesAsText("id")).contains(good).doesNotContain(bad);
         assertThat(http.get("/agents/" + bad, admin).status()).isEqualTo(404);
         assertThat(http.get("/dashboard/stats", admin).status()).isEqualTo(200);
-        Http.Response decision = http.post("/authorize", admin, "{\"agentId\":\"" + bad
-                + "\",\"action\":\"read\",\"resource\":\"x:y\"}");
+        Http.Response decision = http.post(
+                "/authorize", admin, "{\"agentId\":\"" + bad + "\",\"action\":\"read\",\"resource\":\"x:y\"}");
         assertThat(decision.status()).isEqualTo(200);
         assertThat(decision.json().get("allowed").asBoolean()).isFalse();
-        assertThat(http.get("/observe/metrics", null).body()).containsPattern("warden_unreadable_rows_total\\{table=\"agents\"} [1-9]");
+        assertThat(http.get("/observe/metrics", null).body())
+                .containsPattern("warden_unreadable_rows_total\\{table=\"agents\"} [1-9]");
     }
 
     @Test
     void anUnreadableAuditRowIsLeftOutOfTheLogAndTheExports() throws Exception {
         String agent = createAgent("audited");
-        String kept = http.post("/authorize", admin, "{\"agentId\":\"" + agent
-                + "\",\"action\":\"read\",\"resource\":\"x:y\"}").json().get("auditId").asText();
+        String kept = http.post(
+                        "/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"read\",\"resource\":\"x:y\"}")
+                .json()
+                .get("auditId")
+                .asText();
         sql("INSERT INTO audit_events (id, agent_id, user_id, caller_id, action, resource, parameters, result, "
-                + "duration_ms, tokens_cost, ts) VALUES ('aud_unreadable', '" + agent + "', 'olga', 'admin', 'read', 'x:y', "
+                + "duration_ms, tokens_cost, ts) VALUES ('aud_unreadable', '" + agent
+                + "', 'olga', 'admin', 'read', 'x:y', "
                 + UNREADABLE + ", 'allowed', 1, 0, now())");
 
         Http.Response page = http.get("/audit?agentId=" + agent, admin);
@@ -83,7 +88,9 @@ class UnreadableRowsIT {
         long secondId = awaitStoredId(second);
         sql("UPDATE service_stream_events SET data = " + UNREADABLE + " WHERE id = " + firstId);
 
-        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=agent.created",
+        try (SseClient sse = SseClient.connect(
+                http.baseUri(),
+                "/events/stream?types=agent.created",
                 Map.of("Authorization", "Bearer " + admin, "Last-Event-ID", Long.toString(firstId - 1)))) {
             List<SseClient.Message> got = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
@@ -93,14 +100,19 @@ class UnreadableRowsIT {
                     got.add(m);
                 }
             }
-            assertThat(got).anyMatch(m -> m.id().equals(Long.toString(secondId)) && m.data().contains(second));
+            assertThat(got)
+                    .anyMatch(m ->
+                            m.id().equals(Long.toString(secondId)) && m.data().contains(second));
             assertThat(got).noneMatch(m -> m.id().equals(Long.toString(firstId)));
         }
     }
 
     static String createAgent(String name) {
-        Http.Response res = http.post("/agents", admin, "{\"ownerId\":\"olga\",\"name\":\"" + name
-                + "\",\"type\":\"service\",\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}");
+        Http.Response res = http.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"olga\",\"name\":\"" + name
+                        + "\",\"type\":\"service\",\"permissions\":[{\"resource\":\"*\",\"actions\":[\"*\"]}]}");
         assertThat(res.status()).as(res.body()).isEqualTo(201);
         return res.json().get("id").asText();
     }
@@ -108,9 +120,10 @@ class UnreadableRowsIT {
     static long awaitStoredId(String agentId) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (System.nanoTime() < deadline) {
-            try (Connection conn = connect(); Statement st = conn.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT id FROM service_stream_events WHERE type = 'agent.created' "
-                         + "AND agent_id = '" + agentId + "'")) {
+            try (Connection conn = connect();
+                    Statement st = conn.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT id FROM service_stream_events WHERE type = 'agent.created' "
+                            + "AND agent_id = '" + agentId + "'")) {
                 if (rs.next()) {
                     return rs.getLong(1);
                 }
@@ -123,13 +136,15 @@ class UnreadableRowsIT {
     static Connection connect() throws Exception {
         Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
         try (Statement st = conn.createStatement()) {
-            st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+            st.execute(
+                    "SET search_path TO " + warden.config().postgres().schema().orElseThrow());
         }
         return conn;
     }
 
     static void sql(String statement) throws Exception {
-        try (Connection conn = connect(); Statement st = conn.createStatement()) {
+        try (Connection conn = connect();
+                Statement st = conn.createStatement()) {
             st.execute(statement);
         }
     }

@@ -19,8 +19,7 @@ public final class AgentOAuth {
     public static final String READ_AGENTS = "[{\"resource\":\"agents\",\"actions\":[\"read\"]}]";
 
     /** A signed-up user: its id and session token. */
-    public record User(String id, String session) {
-    }
+    public record User(String id, String session) {}
 
     private final Http http;
     private final OAuthDriver driver;
@@ -41,10 +40,13 @@ public final class AgentOAuth {
 
     /** A new user, signed up. */
     public synchronized User newUser() {
-        Http.Response r = http.post("/auth/sign-up", null, "{\"username\":\"" + usernamePrefix + (++users)
-                + "\",\"password\":\"a long enough password\"}");
+        Http.Response r = http.post(
+                "/auth/sign-up",
+                null,
+                "{\"username\":\"" + usernamePrefix + (++users) + "\",\"password\":\"a long enough password\"}");
         assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new User(r.json().get("user").get("id").asText(), r.json().get("token").asText());
+        return new User(
+                r.json().get("user").get("id").asText(), r.json().get("token").asText());
     }
 
     /** The user's access token for the REST API with {@code scope}, through the code flow. */
@@ -60,8 +62,11 @@ public final class AgentOAuth {
 
     /** An agent created by {@code owner} (as bearer): {@code {id, token, ...}}. */
     public JsonNode agent(String bearer, String ownerId, String type, String permissions, String extra) {
-        Http.Response r = http.post("/agents", bearer, "{\"ownerId\":\"" + ownerId + "\",\"name\":\"a\",\"type\":\""
-                + type + "\",\"permissions\":" + permissions + extra + "}");
+        Http.Response r = http.post(
+                "/agents",
+                bearer,
+                "{\"ownerId\":\"" + ownerId + "\",\"name\":\"a\",\"type\":\"" + type + "\",\"permissions\":"
+                        + permissions + extra + "}");
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         return r.json();
     }

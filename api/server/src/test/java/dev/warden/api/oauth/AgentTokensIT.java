@@ -34,14 +34,21 @@ class AgentTokensIT {
     static final String ACCESS = AgentOAuth.ACCESS;
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
-                    .endpoint(AuthEndpoint.REGISTRATION, 1000, 60).endpoint(AuthEndpoint.SIGN_UP, 1000, 60)
-                    .endpoint(AuthEndpoint.DEVICE_VERIFY, 1000, 60).endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 1000, 60)
-                    .build())
-            .oauth(OAuthConfig.builder().devicePollInterval(Duration.ofSeconds(1)).build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .rateLimit(RateLimitConfig.builder()
+                            .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
+                            .endpoint(AuthEndpoint.REGISTRATION, 1000, 60)
+                            .endpoint(AuthEndpoint.SIGN_UP, 1000, 60)
+                            .endpoint(AuthEndpoint.DEVICE_VERIFY, 1000, 60)
+                            .endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 1000, 60)
+                            .build())
+                    .oauth(OAuthConfig.builder()
+                            .devicePollInterval(Duration.ofSeconds(1))
+                            .build()));
 
     static Http http;
     static OAuthDriver driver;
@@ -54,9 +61,13 @@ class AgentTokensIT {
         http = warden.http();
         driver = new OAuthDriver(http);
         issuer = http.baseUri().toString().replaceAll("/$", "");
-        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Agent runtime\",\"redirect_uris\":[\""
-                + OAuthDriver.REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\",\"" + EXCHANGE
-                + "\",\"" + DEVICE + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"Agent runtime\",\"redirect_uris\":[\""
+                        + OAuthDriver.REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\",\""
+                        + EXCHANGE
+                        + "\",\"" + DEVICE + "\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
         client = reg.json().get("client_id").asText();
         fixture = new AgentOAuth(http, client, "agent_user_");
@@ -84,7 +95,8 @@ class AgentTokensIT {
     }
 
     static JsonNode claims(String jwt) throws Exception {
-        return dev.warden.pipeline.contract.Json.mapper().readTree(SignedJWT.parse(jwt).getPayload().toString());
+        return dev.warden.pipeline.contract.Json.mapper()
+                .readTree(SignedJWT.parse(jwt).getPayload().toString());
     }
 
     /**
@@ -105,7 +117,9 @@ class AgentTokensIT {
             if (client.equals(claims(token).get("client_id").asText())) {
                 Http.Response r = introspect(token);
                 assertThat(r.status()).as(r.body()).isEqualTo(200);
-                assertThat(r.json().get("active").asBoolean()).as("introspection agrees with the API").isEqualTo(accepted);
+                assertThat(r.json().get("active").asBoolean())
+                        .as("introspection agrees with the API")
+                        .isEqualTo(accepted);
             }
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -135,8 +149,7 @@ class AgentTokensIT {
     void aUsersAgentExchangesTheUsersTokenForOneWithActAndTheIntersectedScope() throws Exception {
         User user = newUser();
         Instant agentEnd = Instant.now().plus(Duration.ofMinutes(2)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS,
-                ",\"expiresAt\":\"" + agentEnd + "\"");
+        JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, ",\"expiresAt\":\"" + agentEnd + "\"");
         String subject = userToken(user, "agents:read audit:read");
 
         Http.Response r = exchange(subject, a.get("token").asText(), Map.of());
@@ -151,7 +164,8 @@ class AgentTokensIT {
         String token = body.get("access_token").asText();
         JsonNode claims = claims(token);
         assertThat(claims.get("sub").asText()).isEqualTo(user.id());
-        assertThat(claims.get("act").toString()).isEqualTo("{\"sub\":\"" + a.get("id").asText() + "\"}");
+        assertThat(claims.get("act").toString())
+                .isEqualTo("{\"sub\":\"" + a.get("id").asText() + "\"}");
         assertThat(claims.get("aud").asText()).isEqualTo(issuer);
         // Never past the agent's own end.
         assertThat(claims.get("exp").asLong()).isLessThanOrEqualTo(agentEnd.getEpochSecond());
@@ -162,11 +176,13 @@ class AgentTokensIT {
         assertThat(active(token)).isTrue();
 
         // Asking for a scope the agent does not hold is refused, not silently narrowed.
-        assertRefused(exchange(subject, a.get("token").asText(), Map.of("scope", "audit:read")), 400, "invalid_scope",
-                null);
+        assertRefused(
+                exchange(subject, a.get("token").asText(), Map.of("scope", "audit:read")), 400, "invalid_scope", null);
 
         // Revoking the agent ends its token at once.
-        assertThat(http.delete("/agents/" + a.get("id").asText(), user.session()).status()).isEqualTo(204);
+        assertThat(http.delete("/agents/" + a.get("id").asText(), user.session())
+                        .status())
+                .isEqualTo(204);
         assertThat(active(token)).isFalse();
         assertThat(http.get("/agents", token).status()).isEqualTo(401);
         // ... and the agent can no longer exchange.
@@ -179,27 +195,36 @@ class AgentTokensIT {
         JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");
         User other = newUser();
         JsonNode b = agent(other.session(), other.id(), "delegated", "[]", "");
-        Http.Response d = http.post("/delegations", user.session(), "{\"fromAgent\":\"" + a.get("id").asText()
-                + "\",\"toAgent\":\"" + b.get("id").asText() + "\",\"permissions\":" + READ_AGENTS + ",\"maxDepth\":3}");
+        Http.Response d = http.post(
+                "/delegations",
+                user.session(),
+                "{\"fromAgent\":\"" + a.get("id").asText() + "\",\"toAgent\":\""
+                        + b.get("id").asText() + "\",\"permissions\":" + READ_AGENTS + ",\"maxDepth\":3}");
         assertThat(d.status()).as(d.body()).isEqualTo(201);
 
         String subject = userToken(user, "agents:read");
-        String viaA = exchange(subject, a.get("token").asText(), Map.of()).json().get("access_token").asText();
+        String viaA = exchange(subject, a.get("token").asText(), Map.of())
+                .json()
+                .get("access_token")
+                .asText();
         Http.Response r = exchange(viaA, b.get("token").asText(), Map.of());
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         String viaB = r.json().get("access_token").asText();
         assertThat(claims(viaB).get("sub").asText()).isEqualTo(user.id());
-        assertThat(claims(viaB).get("act").toString()).isEqualTo("{\"sub\":\"" + b.get("id").asText()
-                + "\",\"act\":{\"sub\":\"" + a.get("id").asText() + "\"}}");
+        assertThat(claims(viaB).get("act").toString())
+                .isEqualTo("{\"sub\":\"" + b.get("id").asText() + "\",\"act\":{\"sub\":\""
+                        + a.get("id").asText() + "\"}}");
         assertThat(r.json().get("scope").asText()).isEqualTo("agents:read");
         assertThat(active(viaB)).isTrue();
 
         // B may not use the user's token directly: the user delegates to their own agents only.
-        assertRefused(exchange(subject, b.get("token").asText(), Map.of()), 400, "invalid_request",
-                "delegation_not_found");
+        assertRefused(
+                exchange(subject, b.get("token").asText(), Map.of()), 400, "invalid_request", "delegation_not_found");
 
         // Revoking the delegation ends B's token, and B cannot exchange again.
-        assertThat(http.delete("/delegations/" + d.json().get("id").asText(), user.session()).status()).isEqualTo(204);
+        assertThat(http.delete("/delegations/" + d.json().get("id").asText(), user.session())
+                        .status())
+                .isEqualTo(204);
         assertThat(active(viaB)).isFalse();
         assertThat(active(viaA)).isTrue();
         assertRefused(exchange(viaA, b.get("token").asText(), Map.of()), 400, "invalid_request", "delegation_revoked");
@@ -217,18 +242,29 @@ class AgentTokensIT {
         delegate(user, a, b, 1);
         delegate(user, b, c, 1);
         String subject = userToken(user, "agents:read");
-        String viaA = exchange(subject, a.get("token").asText(), Map.of()).json().get("access_token").asText();
+        String viaA = exchange(subject, a.get("token").asText(), Map.of())
+                .json()
+                .get("access_token")
+                .asText();
         Http.Response viaB = exchange(viaA, b.get("token").asText(), Map.of());
         assertThat(viaB.status()).as(viaB.body()).isEqualTo(200);
         // user -> A -> B -> C is two agent-to-agent hops; B -> C allows one.
-        assertRefused(exchange(viaB.json().get("access_token").asText(), c.get("token").asText(), Map.of()), 400,
-                "invalid_request", "chain_depth_exceeded");
+        assertRefused(
+                exchange(
+                        viaB.json().get("access_token").asText(), c.get("token").asText(), Map.of()),
+                400,
+                "invalid_request",
+                "chain_depth_exceeded");
     }
 
     static void delegate(User user, JsonNode from, JsonNode to, int maxDepth) {
-        Http.Response d = http.post("/delegations", user.session(), "{\"fromAgent\":\"" + from.get("id").asText()
-                + "\",\"toAgent\":\"" + to.get("id").asText() + "\",\"permissions\":" + READ_AGENTS + ",\"maxDepth\":"
-                + maxDepth + "}");
+        Http.Response d = http.post(
+                "/delegations",
+                user.session(),
+                "{\"fromAgent\":\"" + from.get("id").asText()
+                        + "\",\"toAgent\":\"" + to.get("id").asText() + "\",\"permissions\":" + READ_AGENTS
+                        + ",\"maxDepth\":"
+                        + maxDepth + "}");
         assertThat(d.status()).as(d.body()).isEqualTo(201);
     }
 
@@ -239,33 +275,65 @@ class AgentTokensIT {
         String subject = userToken(user, "agents:read");
         String actor = a.get("token").asText();
 
-        assertRefused(exchange("eyJhbGciOiJFUzI1NiJ9.e30.c2ln", actor, Map.of()), 400, "invalid_request",
+        assertRefused(
+                exchange("eyJhbGciOiJFUzI1NiJ9.e30.c2ln", actor, Map.of()),
+                400,
+                "invalid_request",
                 "subject_token_invalid");
-        assertRefused(exchange(subject, actor, Map.of("subject_token_type", "urn:ietf:params:oauth:token-type:jwt")),
-                400, "invalid_request", "subject_token_invalid");
+        assertRefused(
+                exchange(subject, actor, Map.of("subject_token_type", "urn:ietf:params:oauth:token-type:jwt")),
+                400,
+                "invalid_request",
+                "subject_token_invalid");
         assertRefused(exchange(subject, null, Map.of()), 400, "invalid_request", "actor_token_invalid");
         assertRefused(exchange(subject, user.session(), Map.of()), 400, "invalid_request", "actor_token_invalid");
-        assertRefused(exchange(subject, "wdn_agt_" + "x".repeat(43), Map.of()), 400, "invalid_request",
-                "agent_not_found");
-        assertThat(http.post("/agents/" + a.get("id").asText() + "/suspend", user.session()).status()).isEqualTo(200);
+        assertRefused(
+                exchange(subject, "wdn_agt_" + "x".repeat(43), Map.of()), 400, "invalid_request", "agent_not_found");
+        assertThat(http.post("/agents/" + a.get("id").asText() + "/suspend", user.session())
+                        .status())
+                .isEqualTo(200);
         assertRefused(exchange(subject, actor, Map.of()), 400, "invalid_request", "agent_inactive");
-        assertThat(http.post("/agents/" + a.get("id").asText() + "/resume", user.session()).status()).isEqualTo(200);
+        assertThat(http.post("/agents/" + a.get("id").asText() + "/resume", user.session())
+                        .status())
+                .isEqualTo(200);
         assertThat(exchange(subject, actor, Map.of()).status()).isEqualTo(200);
 
         // Another user's agent: no delegation links it to this user.
         User stranger = newUser();
         JsonNode theirs = agent(stranger.session(), stranger.id(), "delegated", READ_AGENTS, "");
-        assertRefused(exchange(subject, theirs.get("token").asText(), Map.of()), 400, "invalid_request",
+        assertRefused(
+                exchange(subject, theirs.get("token").asText(), Map.of()),
+                400,
+                "invalid_request",
                 "delegation_not_found");
         // Unknown resource, and a requested token type other than an access token.
-        assertRefused(exchange(subject, actor, Map.of("resource", "https://elsewhere.example/")), 400, "invalid_target",
+        assertRefused(
+                exchange(subject, actor, Map.of("resource", "https://elsewhere.example/")),
+                400,
+                "invalid_target",
                 null);
-        assertRefused(exchange(subject, actor, Map.of("requested_token_type",
-                "urn:ietf:params:oauth:token-type:refresh_token")), 400, "invalid_request", null);
+        assertRefused(
+                exchange(
+                        subject,
+                        actor,
+                        Map.of("requested_token_type", "urn:ietf:params:oauth:token-type:refresh_token")),
+                400,
+                "invalid_request",
+                null);
         // A client that did not register the grant type.
         String plain = driver.registerPublicClient();
-        Map<String, String> form = new LinkedHashMap<>(Map.of("grant_type", EXCHANGE, "client_id", plain,
-                "subject_token", subject, "subject_token_type", ACCESS, "actor_token", actor, "actor_token_type",
+        Map<String, String> form = new LinkedHashMap<>(Map.of(
+                "grant_type",
+                EXCHANGE,
+                "client_id",
+                plain,
+                "subject_token",
+                subject,
+                "subject_token_type",
+                ACCESS,
+                "actor_token",
+                actor,
+                "actor_token_type",
                 ACCESS));
         assertRefused(driver.token(form), 400, "unauthorized_client", null);
     }
@@ -274,10 +342,14 @@ class AgentTokensIT {
     void rotatingTheActorsTokenEndsWhatItObtained() {
         User user = newUser();
         JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");
-        String token = exchange(userToken(user, "agents:read"), a.get("token").asText(), Map.of()).json()
-                .get("access_token").asText();
+        String token = exchange(userToken(user, "agents:read"), a.get("token").asText(), Map.of())
+                .json()
+                .get("access_token")
+                .asText();
         assertThat(active(token)).isTrue();
-        assertThat(http.post("/agents/" + a.get("id").asText() + "/rotate", user.session()).status()).isEqualTo(200);
+        assertThat(http.post("/agents/" + a.get("id").asText() + "/rotate", user.session())
+                        .status())
+                .isEqualTo(200);
         assertThat(active(token)).isFalse();
     }
 
@@ -287,7 +359,8 @@ class AgentTokensIT {
         Map<String, String> form = new LinkedHashMap<>(Map.of("grant_type", "client_credentials"));
         form.putAll(extra);
         String basic = Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
-        return http.send(http.builder("/oauth/token", null).header("Authorization", "Basic " + basic)
+        return http.send(http.builder("/oauth/token", null)
+                .header("Authorization", "Basic " + basic)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(OAuthDriver.encode(form))));
     }
@@ -304,13 +377,17 @@ class AgentTokensIT {
         assertThat(bound.status()).as(bound.body()).isEqualTo(201);
         assertThat(bound.json().get("client_id").asText()).isEqualTo(id);
         assertThat(bound.json().get("token_endpoint").asText()).isEqualTo(issuer + "/oauth/token");
-        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status()).isEqualTo(200);
-        assertThat(http.get("/agents/" + id + "/oauth-client", owner.session()).status()).isEqualTo(200);
+        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
+                .isEqualTo(200);
+        assertThat(http.get("/agents/" + id + "/oauth-client", owner.session()).status())
+                .isEqualTo(200);
         // Only the owner (or the administrator) binds; only service agents.
-        assertThat(http.post("/agents/" + id + "/oauth-client", newUser().session()).status()).isEqualTo(404);
+        assertThat(http.post("/agents/" + id + "/oauth-client", newUser().session())
+                        .status())
+                .isEqualTo(404);
         JsonNode notService = agent(owner.session(), owner.id(), "autonomous", READ_AGENTS, "");
-        Http.Response refused = http.post("/agents/" + notService.get("id").asText() + "/oauth-client",
-                owner.session());
+        Http.Response refused =
+                http.post("/agents/" + notService.get("id").asText() + "/oauth-client", owner.session());
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.json().get("code").asText()).isEqualTo("agent_not_service");
 
@@ -328,8 +405,11 @@ class AgentTokensIT {
         assertThat(listed.status()).isEqualTo(200);
         assertThat(listed.json().size()).isEqualTo(1);
         assertThat(http.get("/audit", token).status()).isEqualTo(403);
-        assertRefused(clientCredentials(id, svc.get("token").asText(), Map.of("scope", "audit:read")), 400,
-                "invalid_scope", null);
+        assertRefused(
+                clientCredentials(id, svc.get("token").asText(), Map.of("scope", "audit:read")),
+                400,
+                "invalid_scope",
+                null);
 
         // Rotation: the old secret stops working and so do the tokens it obtained.
         Http.Response rotated = http.post("/agents/" + id + "/rotate", owner.session());
@@ -337,7 +417,10 @@ class AgentTokensIT {
         assertRefused(clientCredentials(id, svc.get("token").asText(), Map.of()), 401, "invalid_client", null);
         assertThat(active(token)).isFalse();
         String newSecret = rotated.json().get("token").asText();
-        String second = clientCredentials(id, newSecret, Map.of()).json().get("access_token").asText();
+        String second = clientCredentials(id, newSecret, Map.of())
+                .json()
+                .get("access_token")
+                .asText();
         assertThat(active(second)).isTrue();
 
         // Revocation: the client is gone at once, and so are its tokens.
@@ -351,14 +434,24 @@ class AgentTokensIT {
         User owner = newUser();
         JsonNode svc = agent(owner.session(), owner.id(), "service", READ_AGENTS, "");
         String id = svc.get("id").asText();
-        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status()).isEqualTo(201);
-        assertThat(clientCredentials(id, svc.get("token").asText(), Map.of()).status()).isEqualTo(200);
-        assertThat(http.delete("/agents/" + id + "/oauth-client", owner.session()).status()).isEqualTo(204);
+        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
+                .isEqualTo(201);
+        assertThat(clientCredentials(id, svc.get("token").asText(), Map.of()).status())
+                .isEqualTo(200);
+        assertThat(http.delete("/agents/" + id + "/oauth-client", owner.session())
+                        .status())
+                .isEqualTo(204);
         assertRefused(clientCredentials(id, svc.get("token").asText(), Map.of()), 401, "invalid_client", null);
 
         Http.Response reg = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}");
-        assertRefused(clientCredentials(reg.json().get("client_id").asText(), reg.json().get("client_secret").asText(),
-                Map.of()), 400, "unauthorized_client", null);
+        assertRefused(
+                clientCredentials(
+                        reg.json().get("client_id").asText(),
+                        reg.json().get("client_secret").asText(),
+                        Map.of()),
+                400,
+                "unauthorized_client",
+                null);
     }
 
     // ------------------------------------------------------------------ device grant
@@ -438,12 +531,13 @@ class AgentTokensIT {
         String csrf = page.header("Set-Cookie").orElseThrow().replaceAll(";.*", "");
         Map<String, String> form = OAuthDriver.hiddenFields(page.body());
         form.put("user_code", "BBBB-BBBB");
-        Http.Response wrong = driver.postForm("/auth/device/verify", form, "warden_session=" + user.session() + "; "
-                + csrf);
+        Http.Response wrong =
+                driver.postForm("/auth/device/verify", form, "warden_session=" + user.session() + "; " + csrf);
         assertThat(wrong.status()).isEqualTo(400);
         assertThat(wrong.body()).contains("not valid");
         // Without the CSRF cookie nothing is decided.
-        assertThat(driver.postForm("/auth/device/verify", form, "warden_session=" + user.session()).status())
+        assertThat(driver.postForm("/auth/device/verify", form, "warden_session=" + user.session())
+                        .status())
                 .isEqualTo(403);
 
         JsonNode late = deviceAuthorization(client, "agents:read").json();
@@ -454,25 +548,33 @@ class AgentTokensIT {
             warden.clock().advance(Duration.ofMinutes(-11));
         }
         // A client that did not register the device grant.
-        assertRefused(deviceAuthorization(driver.registerPublicClient(), "agents:read"), 400, "unauthorized_client",
-                null);
+        assertRefused(
+                deviceAuthorization(driver.registerPublicClient(), "agents:read"), 400, "unauthorized_client", null);
     }
 
     @Test
     void devicesAndAgentsSigningInAreEventsButWaitingIsNot() throws Exception {
-        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Events runtime\",\"grant_types\":[\""
-                + EXCHANGE + "\",\"" + DEVICE + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"Events runtime\",\"grant_types\":[\"" + EXCHANGE + "\",\"" + DEVICE
+                        + "\"],\"token_endpoint_auth_method\":\"none\"}");
         String own = reg.json().get("client_id").asText();
         User user = newUser();
         JsonNode device = deviceAuthorization(own, "agents:read").json();
-        Map<String, String> poll = Map.of("grant_type", DEVICE, "client_id", own, "device_code",
+        Map<String, String> poll = Map.of(
+                "grant_type",
+                DEVICE,
+                "client_id",
+                own,
+                "device_code",
                 device.get("device_code").asText());
         assertRefused(driver.token(poll), 400, "authorization_pending", null);
         assertRefused(driver.token(poll), 400, "slow_down", null);
         String code = device.get("user_code").asText();
         Http.Response page = driver.getWithSession("/auth/device?user_code=" + code, user.session());
-        String cookie = "warden_session=" + user.session() + "; " + page.header("Set-Cookie").orElseThrow()
-                .replaceAll(";.*", "");
+        String cookie = "warden_session=" + user.session() + "; "
+                + page.header("Set-Cookie").orElseThrow().replaceAll(";.*", "");
         Map<String, String> form = OAuthDriver.hiddenFields(page.body());
         form.put("user_code", code);
         form.put("decision", "allow");
@@ -481,23 +583,37 @@ class AgentTokensIT {
         Http.Response tokens = driver.token(poll);
         assertThat(tokens.status()).as(tokens.body()).isEqualTo(200);
         JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");
-        Map<String, String> exchange = new LinkedHashMap<>(Map.of("grant_type", EXCHANGE, "client_id", own,
-                "subject_token", tokens.json().get("access_token").asText(), "subject_token_type", ACCESS,
-                "actor_token", a.get("token").asText(), "actor_token_type", ACCESS));
+        Map<String, String> exchange = new LinkedHashMap<>(Map.of(
+                "grant_type",
+                EXCHANGE,
+                "client_id",
+                own,
+                "subject_token",
+                tokens.json().get("access_token").asText(),
+                "subject_token_type",
+                ACCESS,
+                "actor_token",
+                a.get("token").asText(),
+                "actor_token_type",
+                ACCESS));
         assertThat(driver.token(exchange).status()).isEqualTo(200);
         exchange.put("scope", "audit:read");
         assertRefused(driver.token(exchange), 400, "invalid_scope", null);
 
         List<dev.warden.api.users.EventsTopic.Event> events = dev.warden.api.users.EventsTopic.await(
-                warden.infra().kafkaBootstrap(), warden.topics().events(),
-                e -> e.type().startsWith("auth.") && e.text().contains(own), 3);
+                warden.infra().kafkaBootstrap(),
+                warden.topics().events(),
+                e -> e.type().startsWith("auth.") && e.text().contains(own),
+                3);
         assertThat(events.stream().map(dev.warden.api.users.EventsTopic.Event::type))
                 .containsExactly("auth.signin", "auth.signin", "auth.failed");
         assertThat(events.get(0).json().at("/data/method").asText()).isEqualTo("oauth_device_code");
         assertThat(events.get(0).json().at("/userId").asText()).isEqualTo(user.id());
         assertThat(events.get(1).json().at("/data/method").asText()).isEqualTo("oauth_token_exchange");
-        assertThat(events.get(1).json().at("/agentId").asText()).isEqualTo(a.get("id").asText());
-        assertThat(events.get(1).json().at("/data/actors/0").asText()).isEqualTo(a.get("id").asText());
+        assertThat(events.get(1).json().at("/agentId").asText())
+                .isEqualTo(a.get("id").asText());
+        assertThat(events.get(1).json().at("/data/actors/0").asText())
+                .isEqualTo(a.get("id").asText());
         assertThat(events.get(2).json().at("/data/reason").asText()).isEqualTo("invalid_scope");
         for (dev.warden.api.users.EventsTopic.Event e : events) {
             assertThat(e.text()).doesNotContain("wdn_").doesNotContain("eyJ");
@@ -508,12 +624,15 @@ class AgentTokensIT {
     void tokensForAgentsAreNotRefreshableAndIntrospectWithTheirActor() {
         User user = newUser();
         JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");
-        String token = exchange(userToken(user, "agents:read"), a.get("token").asText(), Map.of()).json()
-                .get("access_token").asText();
+        String token = exchange(userToken(user, "agents:read"), a.get("token").asText(), Map.of())
+                .json()
+                .get("access_token")
+                .asText();
         Http.Response r = introspect(token);
         assertThat(r.json().get("active").asBoolean()).isTrue();
         assertThat(r.json().get("sub").asText()).isEqualTo(user.id());
-        assertThat(r.json().get("act").get("sub").asText()).isEqualTo(a.get("id").asText());
+        assertThat(r.json().get("act").get("sub").asText())
+                .isEqualTo(a.get("id").asText());
         assertThat(List.of(r.json().get("scope").asText().split(" "))).containsExactly("agents:read");
     }
 }

@@ -24,13 +24,16 @@ class OAuthConfigTest {
                       - uri: "https://tools.example.com/mcp"
                         scopes: [tools:run, tools:read]
                 """);
-        OAuthConfig yaml = OAuthConfig.from(ConfigLoader.load(Optional.of(file), Map.of()).get("warden.oauth"));
+        OAuthConfig yaml =
+                OAuthConfig.from(ConfigLoader.load(Optional.of(file), Map.of()).get("warden.oauth"));
         assertThat(yaml.registrationTokens()).containsExactly("first-token", "second-token");
-        assertThat(yaml.resources()).containsExactly(new OAuthConfig.Resource("https://tools.example.com/mcp",
-                List.of("tools:run", "tools:read")));
+        assertThat(yaml.resources())
+                .containsExactly(
+                        new OAuthConfig.Resource("https://tools.example.com/mcp", List.of("tools:run", "tools:read")));
 
-        OAuthConfig env = OAuthConfig.from(ConfigLoader.load(Optional.empty(),
-                Map.of("WARDEN_OAUTH_REGISTRATION__TOKENS", "a,b")).get("warden.oauth"));
+        OAuthConfig env =
+                OAuthConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_OAUTH_REGISTRATION__TOKENS", "a,b"))
+                        .get("warden.oauth"));
         assertThat(env.registrationTokens()).containsExactly("a", "b");
         assertThat(env.toString()).doesNotContain("a,b").contains("2 configured");
     }

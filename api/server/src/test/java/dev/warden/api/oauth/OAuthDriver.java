@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 /** Drives the authorization server over real HTTP as a client and a signed-in browser would. */
 public final class OAuthDriver {
     public static final String REDIRECT = "http://127.0.0.1:9/callback";
-    private static final Pattern HIDDEN = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">");
+    private static final Pattern HIDDEN =
+            Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">");
     /** The consent page's CSRF cookie in its {@code Set-Cookie} header. */
     public static final Pattern CSRF_COOKIE = Pattern.compile("(warden_csrf=[^;]+)");
 
@@ -36,8 +37,10 @@ public final class OAuthDriver {
             new SecureRandom().nextBytes(bytes);
             String verifier = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
             try {
-                byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-                return new Pkce(verifier, Base64.getUrlEncoder().withoutPadding().encodeToString(digest));
+                byte[] digest =
+                        MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
+                return new Pkce(
+                        verifier, Base64.getUrlEncoder().withoutPadding().encodeToString(digest));
             } catch (java.security.NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }
@@ -46,17 +49,20 @@ public final class OAuthDriver {
 
     /** Registers a public client at /mcp/register; its client_id. */
     public String registerPublicClient() {
-        Http.Response r = http.post("/mcp/register", null, "{\"client_name\":\"IT client\",\"redirect_uris\":[\""
-                + REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\"],"
-                + "\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response r = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"IT client\",\"redirect_uris\":[\""
+                        + REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\"],"
+                        + "\"token_endpoint_auth_method\":\"none\"}");
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         return r.json().get("client_id").asText();
     }
 
     /** A user signed up; its session token (also the session cookie's value). */
     String signUp(String username) {
-        Http.Response r = http.post("/auth/sign-up", null,
-                "{\"username\":\"" + username + "\",\"password\":\"a long enough password\"}");
+        Http.Response r = http.post(
+                "/auth/sign-up", null, "{\"username\":\"" + username + "\",\"password\":\"a long enough password\"}");
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         return r.json().get("token").asText();
     }
@@ -64,8 +70,10 @@ public final class OAuthDriver {
     /** The authorization URL path with {@code params}. */
     static String authorizePath(Map<String, String> params) {
         StringBuilder q = new StringBuilder("/mcp/authorize?");
-        params.forEach((k, v) -> q.append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)).append('&'));
+        params.forEach((k, v) -> q.append(URLEncoder.encode(k, StandardCharsets.UTF_8))
+                .append('=')
+                .append(URLEncoder.encode(v, StandardCharsets.UTF_8))
+                .append('&'));
         return q.substring(0, q.length() - 1);
     }
 
@@ -82,7 +90,9 @@ public final class OAuthDriver {
 
     /** GET of {@code path} with the session cookie; no redirect followed. */
     public Http.Response getWithSession(String path, String session) {
-        return http.send(http.builder(path, null).header("Cookie", "warden_session=" + session).GET());
+        return http.send(http.builder(path, null)
+                .header("Cookie", "warden_session=" + session)
+                .GET());
     }
 
     /**
@@ -113,8 +123,14 @@ public final class OAuthDriver {
         Map<String, String> fields = new LinkedHashMap<>();
         Matcher m = HIDDEN.matcher(html);
         while (m.find()) {
-            fields.put(m.group(1), m.group(2).replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'")
-                    .replace("&lt;", "<").replace("&gt;", ">"));
+            fields.put(
+                    m.group(1),
+                    m.group(2)
+                            .replace("&amp;", "&")
+                            .replace("&quot;", "\"")
+                            .replace("&#39;", "'")
+                            .replace("&lt;", "<")
+                            .replace("&gt;", ">"));
         }
         return fields;
     }
@@ -124,7 +140,8 @@ public final class OAuthDriver {
         Map<String, String> out = new LinkedHashMap<>();
         for (String pair : uri.getRawQuery().split("&")) {
             int eq = pair.indexOf('=');
-            out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+            out.put(
+                    URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
                     URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
         }
         return out;
@@ -146,14 +163,25 @@ public final class OAuthDriver {
     /** {@code form} URL-encoded. */
     public static String encode(Map<String, String> form) {
         StringBuilder body = new StringBuilder();
-        form.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&").append(URLEncoder.encode(k, StandardCharsets.UTF_8))
-                .append('=').append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        form.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&")
+                .append(URLEncoder.encode(k, StandardCharsets.UTF_8))
+                .append('=')
+                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
         return body.toString();
     }
 
     /** A code exchanged: the token response. */
     public Http.Response exchange(String clientId, String code, Pkce pkce) {
-        return token(Map.of("grant_type", "authorization_code", "code", code, "redirect_uri", REDIRECT,
-                "client_id", clientId, "code_verifier", pkce.verifier()));
+        return token(Map.of(
+                "grant_type",
+                "authorization_code",
+                "code",
+                code,
+                "redirect_uri",
+                REDIRECT,
+                "client_id",
+                clientId,
+                "code_verifier",
+                pkce.verifier()));
     }
 }

@@ -37,8 +37,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class OAuthPagesBrowserIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.REGISTRATION, 100, 60).build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .rateLimit(RateLimitConfig.builder()
+                            .endpoint(AuthEndpoint.REGISTRATION, 100, 60)
+                            .build()));
 
     static WebDriver browser;
     static HttpServer receiver;
@@ -50,15 +53,17 @@ class OAuthPagesBrowserIT {
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         receiver.createContext("/callback", exchange -> {
             callbacks.add(exchange.getRequestURI().getRawQuery());
-            byte[] body = "<html><body><p id=\"done\">back at the client</p></body></html>".getBytes(StandardCharsets.UTF_8);
+            byte[] body =
+                    "<html><body><p id=\"done\">back at the client</p></body></html>".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "text/html");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
         });
         receiver.createContext("/framer", exchange -> {
-            byte[] body = ("<html><body><iframe id=\"f\" src=\"" + warden.http().baseUri().resolve("/oauth/login")
-                    + "\"></iframe></body></html>").getBytes(StandardCharsets.UTF_8);
+            byte[] body = ("<html><body><iframe id=\"f\" src=\""
+                            + warden.http().baseUri().resolve("/oauth/login") + "\"></iframe></body></html>")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "text/html");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -70,10 +75,12 @@ class OAuthPagesBrowserIT {
         System.setProperty("SE_AVOID_STATS", "true");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(executable("chromium"));
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1200,900");
+        options.addArguments(
+                "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900");
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(executable("chromedriver"))).usingAnyFreePort().build();
+                .usingDriverExecutable(new File(executable("chromedriver")))
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(service, options);
         browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
     }
@@ -86,8 +93,8 @@ class OAuthPagesBrowserIT {
                 return f.getPath();
             }
         }
-        throw new IllegalStateException(name + " is not installed: run bin/setup.sh (Debian's chromium and "
-                + "chromium-driver)");
+        throw new IllegalStateException(
+                name + " is not installed: run bin/setup.sh (Debian's chromium and " + "chromium-driver)");
     }
 
     @AfterAll
@@ -105,8 +112,11 @@ class OAuthPagesBrowserIT {
         Http http = warden.http();
         OAuthDriver driver = new OAuthDriver(http);
         driver.signUp("browser_user");
-        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Desktop <Assistant>\","
-                + "\"redirect_uris\":[\"" + redirectUri + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"Desktop <Assistant>\"," + "\"redirect_uris\":[\"" + redirectUri
+                        + "\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
         String clientId = reg.json().get("client_id").asText();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
@@ -122,17 +132,23 @@ class OAuthPagesBrowserIT {
         browser.findElement(By.id("sign-in")).click();
         // The form posts and the page comes back with the error: wait for it rather than race the navigation.
         assertThat(new WebDriverWait(browser, Duration.ofSeconds(10))
-                .until(d -> d.findElements(By.id("error")).stream().findFirst().orElse(null)).getText())
+                        .until(d -> d.findElements(By.id("error")).stream()
+                                .findFirst()
+                                .orElse(null))
+                        .getText())
                 .isEqualTo("Invalid username or password.");
 
         browser.findElement(By.id("password")).sendKeys("a long enough password");
         browser.findElement(By.id("sign-in")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("/oauth/consent"));
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(d -> d.getCurrentUrl().contains("/oauth/consent"));
         // the client's name is shown as text, never as markup
         assertThat(browser.findElement(By.id("client-name")).getText()).isEqualTo("Desktop <Assistant>");
         assertThat(browser.findElement(By.id("redirect-host")).getText())
                 .isEqualTo("127.0.0.1:" + receiver.getAddress().getPort());
-        assertThat(browser.findElement(By.id("scopes")).getText()).contains("agents:read").contains("audit:read");
+        assertThat(browser.findElement(By.id("scopes")).getText())
+                .contains("agents:read")
+                .contains("audit:read");
         assertThat(browser.findElement(By.id("username")).getText()).isEqualTo("browser_user");
 
         browser.findElement(By.id("allow")).click();
@@ -140,12 +156,24 @@ class OAuthPagesBrowserIT {
         assertThat(query).as("the browser reached the redirect URI").isNotNull();
         assertThat(browser.findElement(By.id("done")).getText()).isEqualTo("back at the client");
         Map<String, String> answer = OAuthDriver.query(URI.create("http://x/?" + query));
-        assertThat(answer).containsEntry("state", "browser-state").containsEntry("iss",
-                http.baseUri().toString().replaceAll("/$", ""));
-        Http.Response token = driver.token(Map.of("grant_type", "authorization_code", "code", answer.get("code"),
-                "redirect_uri", redirectUri, "client_id", clientId, "code_verifier", pkce.verifier()));
+        assertThat(answer)
+                .containsEntry("state", "browser-state")
+                .containsEntry("iss", http.baseUri().toString().replaceAll("/$", ""));
+        Http.Response token = driver.token(Map.of(
+                "grant_type",
+                "authorization_code",
+                "code",
+                answer.get("code"),
+                "redirect_uri",
+                redirectUri,
+                "client_id",
+                clientId,
+                "code_verifier",
+                pkce.verifier()));
         assertThat(token.status()).as(token.body()).isEqualTo(200);
-        assertThat(http.get("/agents", token.json().get("access_token").asText()).status()).isEqualTo(200);
+        assertThat(http.get("/agents", token.json().get("access_token").asText())
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -153,14 +181,19 @@ class OAuthPagesBrowserIT {
         Http http = warden.http();
         OAuthDriver driver = new OAuthDriver(http);
         driver.signUp("device_user");
-        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Headless agent\",\"grant_types\":"
-                + "[\"urn:ietf:params:oauth:grant-type:device_code\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"Headless agent\",\"grant_types\":"
+                        + "[\"urn:ietf:params:oauth:grant-type:device_code\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
-        assertThat(reg.json().get("response_types").size()).as("no code grant, no response type").isZero();
+        assertThat(reg.json().get("response_types").size())
+                .as("no code grant, no response type")
+                .isZero();
         assertThat(reg.json().get("redirect_uris").size()).isZero();
         String clientId = reg.json().get("client_id").asText();
-        Http.Response start = driver.postForm("/auth/device/code", Map.of("client_id", clientId,
-                "scope", "agents:read"), null);
+        Http.Response start =
+                driver.postForm("/auth/device/code", Map.of("client_id", clientId, "scope", "agents:read"), null);
         assertThat(start.status()).as(start.body()).isEqualTo(200);
         String userCode = start.json().get("user_code").asText();
 
@@ -171,21 +204,32 @@ class OAuthPagesBrowserIT {
         browser.findElement(By.id("username")).sendKeys("device_user");
         browser.findElement(By.id("password")).sendKeys("a long enough password");
         browser.findElement(By.id("sign-in")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("/auth/device"));
-        assertThat(browser.findElement(By.id("user-code")).getAttribute("value")).isEqualTo(userCode);
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(d -> d.getCurrentUrl().contains("/auth/device"));
+        assertThat(browser.findElement(By.id("user-code")).getAttribute("value"))
+                .isEqualTo(userCode);
         browser.findElement(By.id("continue")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.findElements(By.id("allow")).isEmpty());
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(d -> !d.findElements(By.id("allow")).isEmpty());
         assertThat(browser.findElement(By.id("client-name")).getText()).isEqualTo("Headless agent");
         assertThat(browser.findElement(By.id("user-code")).getText()).isEqualTo(userCode);
         assertThat(browser.findElement(By.id("scopes")).getText()).contains("agents:read");
         browser.findElement(By.id("allow")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.findElements(By.id("result")).isEmpty());
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(d -> !d.findElements(By.id("result")).isEmpty());
         assertThat(browser.findElement(By.id("result")).getText()).isEqualTo("Device connected");
 
-        Http.Response token = driver.token(Map.of("grant_type", "urn:ietf:params:oauth:grant-type:device_code",
-                "client_id", clientId, "device_code", start.json().get("device_code").asText()));
+        Http.Response token = driver.token(Map.of(
+                "grant_type",
+                "urn:ietf:params:oauth:grant-type:device_code",
+                "client_id",
+                clientId,
+                "device_code",
+                start.json().get("device_code").asText()));
         assertThat(token.status()).as(token.body()).isEqualTo(200);
-        assertThat(http.get("/agents", token.json().get("access_token").asText()).status()).isEqualTo(200);
+        assertThat(http.get("/agents", token.json().get("access_token").asText())
+                        .status())
+                .isEqualTo(200);
     }
 
     /** Forgets this browser's cookies for Warden (the tests share one browser). */
@@ -199,11 +243,15 @@ class OAuthPagesBrowserIT {
         browser.get("http://127.0.0.1:" + receiver.getAddress().getPort() + "/framer");
         browser.switchTo().frame("f");
         try {
-            assertThat(browser.findElements(By.id("login"))).as("the framed login form").isEmpty();
+            assertThat(browser.findElements(By.id("login")))
+                    .as("the framed login form")
+                    .isEmpty();
         } finally {
             browser.switchTo().defaultContent();
         }
         browser.get(warden.http().baseUri().resolve("/oauth/login").toString());
-        assertThat(browser.findElements(By.id("login"))).as("the login form, not framed").hasSize(1);
+        assertThat(browser.findElements(By.id("login")))
+                .as("the login form, not framed")
+                .hasSize(1);
     }
 }

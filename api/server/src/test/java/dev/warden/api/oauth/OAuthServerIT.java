@@ -32,13 +32,20 @@ class OAuthServerIT {
     static final String REGISTRATION_TOKEN = "initial-access-token-for-tests";
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
-                    .endpoint(AuthEndpoint.REGISTRATION, 1000, 60).endpoint(AuthEndpoint.SIGN_UP, 1000, 60).build())
-            .oauth(OAuthConfig.builder().registrationTokens(List.of(REGISTRATION_TOKEN))
-                    .keyEncryptionKey(Base64.getEncoder().encodeToString(new byte[32])).build()));
+    static final TestPlatform warden = new TestPlatform(b -> b.users(
+                    UsersConfig.builder().argon2(1024, 1, 1).build())
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 1000, 60)
+                    .endpoint(AuthEndpoint.REGISTRATION, 1000, 60)
+                    .endpoint(AuthEndpoint.SIGN_UP, 1000, 60)
+                    .build())
+            .oauth(OAuthConfig.builder()
+                    .registrationTokens(List.of(REGISTRATION_TOKEN))
+                    .keyEncryptionKey(Base64.getEncoder().encodeToString(new byte[32]))
+                    .build()));
 
     static Http http;
     static OAuthDriver driver;
@@ -63,7 +70,10 @@ class OAuthServerIT {
         request.putAll(extra);
         URI back = driver.authorize(session, request);
         Map<String, String> answer = OAuthDriver.query(back);
-        assertThat(answer).containsEntry("iss", issuer).containsEntry("state", "st").containsKey("code");
+        assertThat(answer)
+                .containsEntry("iss", issuer)
+                .containsEntry("state", "st")
+                .containsKey("code");
         Http.Response token = driver.exchange(clientId, answer.get("code"), pkce);
         assertThat(token.status()).as(token.body()).isEqualTo(200);
         return token.json();
@@ -81,25 +91,30 @@ class OAuthServerIT {
         assertThat(doc.get("code_challenge_methods_supported").toString()).isEqualTo("[\"S256\"]");
         assertThat(doc.get("response_types_supported").toString()).isEqualTo("[\"code\"]");
         assertThat(doc.get("token_endpoint_auth_methods_supported").toString()).contains("\"none\"");
-        assertThat(doc.get("authorization_response_iss_parameter_supported").asBoolean()).isTrue();
+        assertThat(doc.get("authorization_response_iss_parameter_supported").asBoolean())
+                .isTrue();
         assertThat(doc.get("client_id_metadata_document_supported").asBoolean()).isTrue();
         assertThat(http.get("/.well-known/openid-configuration", null).json()).isEqualTo(doc);
 
-        JsonNode mcp = http.get("/.well-known/oauth-protected-resource/mcp", null).json();
+        JsonNode mcp =
+                http.get("/.well-known/oauth-protected-resource/mcp", null).json();
         assertThat(mcp.get("resource").asText()).isEqualTo(issuer + "/mcp");
         assertThat(mcp.get("authorization_servers").get(0).asText()).isEqualTo(issuer);
         JsonNode rest = http.get("/.well-known/oauth-protected-resource", null).json();
         assertThat(rest.get("resource").asText()).isEqualTo(issuer);
-        assertThat(http.get("/.well-known/oauth-protected-resource/nothing", null).status()).isEqualTo(404);
+        assertThat(http.get("/.well-known/oauth-protected-resource/nothing", null)
+                        .status())
+                .isEqualTo(404);
     }
 
     @Test
     void signingKeysAreStoredSealedAndPublishedPublicOnly() throws Exception {
         assertThat(http.get("/oauth/jwks", null).status()).isEqualTo(200);
-        try (java.sql.Connection conn = java.sql.DriverManager.getConnection(warden.infra().jdbcUrl());
-             java.sql.Statement st = conn.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SELECT private_jwk, public_jwk FROM "
-                     + warden.config().postgres().schema().orElseThrow() + ".oauth_signing_keys")) {
+        try (java.sql.Connection conn =
+                        java.sql.DriverManager.getConnection(warden.infra().jdbcUrl());
+                java.sql.Statement st = conn.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT private_jwk, public_jwk FROM "
+                        + warden.config().postgres().schema().orElseThrow() + ".oauth_signing_keys")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).startsWith("aesgcm:v1:").doesNotContain("\"d\"");
             assertThat(rs.getString(2)).doesNotContain("\"d\"");
@@ -111,17 +126,21 @@ class OAuthServerIT {
     void aProtectedRouteChallengesWithItsResourceMetadata() {
         Http.Response mcp = http.post("/mcp", null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
         assertThat(mcp.status()).isEqualTo(401);
-        assertThat(mcp.raw().headers().allValues("WWW-Authenticate")).containsExactly("Bearer resource_metadata=\""
-                + issuer + "/.well-known/oauth-protected-resource/mcp\", scope=\"mcp\"");
+        assertThat(mcp.raw().headers().allValues("WWW-Authenticate"))
+                .containsExactly("Bearer resource_metadata=\"" + issuer
+                        + "/.well-known/oauth-protected-resource/mcp\", scope=\"mcp\"");
         Http.Response bad = http.get("/agents", "eyJhbGciOiJFUzI1NiJ9.e30.c2ln");
         assertThat(bad.status()).isEqualTo(401);
-        assertThat(bad.raw().headers().allValues("WWW-Authenticate")).containsExactly("Bearer error=\"invalid_token\", "
-                + "resource_metadata=\"" + issuer + "/.well-known/oauth-protected-resource\", scope=\"agents:read\"");
+        assertThat(bad.raw().headers().allValues("WWW-Authenticate"))
+                .containsExactly("Bearer error=\"invalid_token\", " + "resource_metadata=\"" + issuer
+                        + "/.well-known/oauth-protected-resource\", scope=\"agents:read\"");
     }
 
     @Test
     void registrationEchoesTheMetadataAndRefusesBadRedirects() {
-        Http.Response confidential = http.post("/mcp/register", null,
+        Http.Response confidential = http.post(
+                "/mcp/register",
+                null,
                 "{\"client_name\":\"Conf\",\"redirect_uris\":[\"https://app.example/cb\"],\"unknown_member\":1}");
         assertThat(confidential.status()).as(confidential.body()).isEqualTo(201);
         JsonNode c = confidential.json();
@@ -131,7 +150,9 @@ class OAuthServerIT {
         assertThat(c.get("redirect_uris").toString()).isEqualTo("[\"https://app.example/cb\"]");
         assertThat(c.has("unknown_member")).isFalse();
 
-        Http.Response pub = http.post("/mcp/register", null,
+        Http.Response pub = http.post(
+                "/mcp/register",
+                null,
                 "{\"redirect_uris\":[\"http://localhost:3000/cb\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(pub.status()).isEqualTo(201);
         assertThat(pub.json().has("client_secret")).isFalse();
@@ -141,7 +162,9 @@ class OAuthServerIT {
             assertThat(bad.status()).as(uri).isEqualTo(400);
             assertThat(bad.json().get("error").asText()).as(uri).isEqualTo("invalid_redirect_uri");
         }
-        Http.Response method = http.post("/mcp/register", null,
+        Http.Response method = http.post(
+                "/mcp/register",
+                null,
                 "{\"redirect_uris\":[\"https://a.example/cb\"],\"token_endpoint_auth_method\":\"private_key_jwt\"}");
         assertThat(method.json().get("error").asText()).isEqualTo("invalid_client_metadata");
     }
@@ -153,7 +176,8 @@ class OAuthServerIT {
         assertThat(none.status()).isEqualTo(401);
         assertThat(none.json().get("error").asText()).isEqualTo("invalid_token");
         assertThat(http.post("/oauth/register", "wrong-token", body).status()).isEqualTo(401);
-        assertThat(http.post("/oauth/register", REGISTRATION_TOKEN, body).status()).isEqualTo(201);
+        assertThat(http.post("/oauth/register", REGISTRATION_TOKEN, body).status())
+                .isEqualTo(201);
     }
 
     @Test
@@ -179,8 +203,10 @@ class OAuthServerIT {
     void errorsAfterTheRedirectIsTrustedGoBackWithIss() {
         String session = newSession();
         // Error redirects go to vetted clients only: registered with an initial access token (docs/security.md).
-        Http.Response vetted = http.post("/oauth/register", REGISTRATION_TOKEN, "{\"redirect_uris\":[\""
-                + OAuthDriver.REDIRECT + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response vetted = http.post(
+                "/oauth/register",
+                REGISTRATION_TOKEN,
+                "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(vetted.status()).as(vetted.body()).isEqualTo(201);
         String client = vetted.json().get("client_id").asText();
         Map<String, String> expected = Map.of(
@@ -188,28 +214,40 @@ class OAuthServerIT {
                 "code_challenge_method", "invalid_request",
                 "resource", "invalid_target",
                 "scope", "invalid_scope");
-        Map<String, String> values = Map.of("response_type", "token", "code_challenge_method", "plain",
-                "resource", "https://elsewhere.example/", "scope", "no-such-scope");
+        Map<String, String> values = Map.of(
+                "response_type",
+                "token",
+                "code_challenge_method",
+                "plain",
+                "resource",
+                "https://elsewhere.example/",
+                "scope",
+                "no-such-scope");
         expected.forEach((param, error) -> {
             Map<String, String> request = OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s1");
             request.put(param, values.get(param));
             Http.Response r = driver.getWithSession(OAuthDriver.authorizePath(request), session);
             assertThat(r.status()).as(param).isEqualTo(302);
-            Map<String, String> back = OAuthDriver.query(URI.create(r.header("Location").orElseThrow()));
-            assertThat(back).as(param).containsEntry("error", error).containsEntry("state", "s1")
+            Map<String, String> back =
+                    OAuthDriver.query(URI.create(r.header("Location").orElseThrow()));
+            assertThat(back)
+                    .as(param)
+                    .containsEntry("error", error)
+                    .containsEntry("state", "s1")
                     .containsEntry("iss", issuer);
         });
         Map<String, String> noPkce = OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s2");
         noPkce.remove("code_challenge");
         Http.Response r = driver.getWithSession(OAuthDriver.authorizePath(noPkce), session);
-        assertThat(OAuthDriver.query(URI.create(r.header("Location").orElseThrow()))).containsEntry("error", "invalid_request");
+        assertThat(OAuthDriver.query(URI.create(r.header("Location").orElseThrow())))
+                .containsEntry("error", "invalid_request");
     }
 
     @Test
     void withoutASessionTheBrowserIsSentToTheLoginPage() {
         String client = driver.registerPublicClient();
-        Http.Response r = http.get(OAuthDriver.authorizePath(OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s")),
-                null);
+        Http.Response r =
+                http.get(OAuthDriver.authorizePath(OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s")), null);
         assertThat(r.status()).isEqualTo(302);
         assertThat(r.header("Location").orElseThrow()).startsWith("/oauth/login?return_to=%2Fmcp%2Fauthorize%3F");
     }
@@ -240,20 +278,25 @@ class OAuthServerIT {
         Http.Response rest = http.get("/agents", access);
         assertThat(rest.status()).isEqualTo(401);
         assertThat(rest.header("WWW-Authenticate").orElseThrow()).contains("invalid_token");
-        Http.Response init = http.send(http.builder("/mcp", access).header("Content-Type", "application/json")
+        Http.Response init = http.send(http.builder("/mcp", access)
+                .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
                         + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
                         + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}")));
         assertThat(init.status()).as(init.body()).isEqualTo(200);
         assertThat(init.json().at("/result/protocolVersion").asText()).isEqualTo("2025-06-18");
-        Http.Response call = http.send(http.builder("/mcp", access).header("Content-Type", "application/json")
+        Http.Response call = http.send(http.builder("/mcp", access)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
                         + "\"params\":{\"name\":\"dashboard_stats\",\"arguments\":{}}}")));
         assertThat(call.json().at("/result/isError").asBoolean()).isFalse();
-        assertThat(call.json().at("/result/structuredContent/totalAgents").asLong()).isZero();
-        Http.Response note = http.send(http.builder("/mcp", access).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")));
+        assertThat(call.json().at("/result/structuredContent/totalAgents").asLong())
+                .isZero();
+        Http.Response note = http.send(http.builder("/mcp", access)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")));
         assertThat(note.status()).isEqualTo(202);
         assertThat(http.get("/mcp", access).status()).isEqualTo(405);
     }
@@ -262,12 +305,16 @@ class OAuthServerIT {
     void aRestTokenCarriesItsScopesAndNoMore() {
         String session = newSession();
         String client = driver.registerPublicClient();
-        String access = tokensFor(session, client, Map.of("scope", "audit:read")).get("access_token").asText();
+        String access = tokensFor(session, client, Map.of("scope", "audit:read"))
+                .get("access_token")
+                .asText();
         assertThat(http.get("/audit", access).status()).isEqualTo(200);
         Http.Response agents = http.get("/agents", access);
         assertThat(agents.status()).isEqualTo(403);
-        assertThat(agents.header("WWW-Authenticate").orElseThrow()).contains("error=\"insufficient_scope\"")
-                .contains("scope=\"agents:read\"").contains("resource_metadata=");
+        assertThat(agents.header("WWW-Authenticate").orElseThrow())
+                .contains("error=\"insufficient_scope\"")
+                .contains("scope=\"agents:read\"")
+                .contains("resource_metadata=");
     }
 
     @Test
@@ -275,22 +322,45 @@ class OAuthServerIT {
         String session = newSession();
         String client = driver.registerPublicClient();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s")))
+                .get("code");
 
         // PKCE mismatch burns the code
         Http.Response wrongVerifier = driver.exchange(client, code, OAuthDriver.Pkce.fresh());
         assertError(wrongVerifier, 400, "invalid_grant");
         assertError(driver.exchange(client, code, pkce), 400, "invalid_grant");
 
-        String code2 = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
-        Map<String, String> wrongRedirect = new HashMap<>(Map.of("grant_type", "authorization_code", "code", code2,
-                "redirect_uri", "http://127.0.0.1:9/other", "client_id", client, "code_verifier", pkce.verifier()));
+        String code2 = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s")))
+                .get("code");
+        Map<String, String> wrongRedirect = new HashMap<>(Map.of(
+                "grant_type",
+                "authorization_code",
+                "code",
+                code2,
+                "redirect_uri",
+                "http://127.0.0.1:9/other",
+                "client_id",
+                client,
+                "code_verifier",
+                pkce.verifier()));
         assertError(driver.token(wrongRedirect), 400, "invalid_grant");
 
         assertError(driver.token(Map.of("grant_type", "password", "client_id", client)), 400, "unsupported_grant_type");
         assertError(driver.token(Map.of("client_id", client)), 400, "invalid_request");
-        assertError(driver.token(Map.of("grant_type", "authorization_code", "client_id", "nobody", "code", "x",
-                "redirect_uri", OAuthDriver.REDIRECT, "code_verifier", pkce.verifier())), 401, "invalid_client");
+        assertError(
+                driver.token(Map.of(
+                        "grant_type",
+                        "authorization_code",
+                        "client_id",
+                        "nobody",
+                        "code",
+                        "x",
+                        "redirect_uri",
+                        OAuthDriver.REDIRECT,
+                        "code_verifier",
+                        pkce.verifier())),
+                401,
+                "invalid_client");
 
         Http.Response json = http.post("/mcp/token", null, "{\"grant_type\":\"refresh_token\"}");
         assertError(json, 400, "invalid_request");
@@ -301,17 +371,24 @@ class OAuthServerIT {
         String session = newSession();
         String client = driver.registerPublicClient();
         JsonNode tokens = tokensFor(session, client, Map.of());
-        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", "wdn_rft_stolen",
-                "client_id", client)), 400, "invalid_grant");
+        assertError(
+                driver.token(
+                        Map.of("grant_type", "refresh_token", "refresh_token", "wdn_rft_stolen", "client_id", client)),
+                400,
+                "invalid_grant");
         List<dev.warden.api.users.EventsTopic.Event> events = dev.warden.api.users.EventsTopic.await(
-                warden.infra().kafkaBootstrap(), warden.topics().events(),
-                e -> e.type().startsWith("auth.") && e.text().contains(client), 2);
+                warden.infra().kafkaBootstrap(),
+                warden.topics().events(),
+                e -> e.type().startsWith("auth.") && e.text().contains(client),
+                2);
         assertThat(events.stream().map(dev.warden.api.users.EventsTopic.Event::type))
                 .containsExactly("auth.signin", "auth.failed");
         assertThat(events.get(0).json().at("/data/method").asText()).isEqualTo("oauth_authorization_code");
         assertThat(events.get(1).json().at("/data/reason").asText()).isEqualTo("invalid_grant");
         for (dev.warden.api.users.EventsTopic.Event e : events) {
-            assertThat(e.text()).doesNotContain("wdn_").doesNotContain(tokens.get("access_token").asText());
+            assertThat(e.text())
+                    .doesNotContain("wdn_")
+                    .doesNotContain(tokens.get("access_token").asText());
         }
     }
 
@@ -320,7 +397,8 @@ class OAuthServerIT {
         String session = newSession();
         String client = driver.registerPublicClient();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s")))
+                .get("code");
         Http.Response first = driver.exchange(client, code, pkce);
         assertThat(first.status()).isEqualTo(200);
         String access = first.json().get("access_token").asText();
@@ -335,24 +413,50 @@ class OAuthServerIT {
         String client = driver.registerPublicClient();
         JsonNode tokens = tokensFor(session, client, Map.of("scope", "agents:read audit:read"));
         String old = tokens.get("refresh_token").asText();
-        Http.Response rotated = driver.token(Map.of("grant_type", "refresh_token", "refresh_token", old,
-                "client_id", client, "scope", "agents:read"));
+        Http.Response rotated = driver.token(Map.of(
+                "grant_type", "refresh_token", "refresh_token", old, "client_id", client, "scope", "agents:read"));
         assertThat(rotated.status()).as(rotated.body()).isEqualTo(200);
         assertThat(rotated.json().get("scope").asText()).isEqualTo("agents:read");
         String next = rotated.json().get("refresh_token").asText();
         assertThat(next).isNotEqualTo(old);
         assertThat(rotated.header("Cache-Control").orElseThrow()).isEqualTo("no-store");
 
-        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", next, "client_id", client,
-                "scope", "agents:read webhooks:write")), 400, "invalid_scope");
-        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", next, "client_id", client,
-                "resource", issuer + "/mcp")), 400, "invalid_target");
+        assertError(
+                driver.token(Map.of(
+                        "grant_type",
+                        "refresh_token",
+                        "refresh_token",
+                        next,
+                        "client_id",
+                        client,
+                        "scope",
+                        "agents:read webhooks:write")),
+                400,
+                "invalid_scope");
+        assertError(
+                driver.token(Map.of(
+                        "grant_type",
+                        "refresh_token",
+                        "refresh_token",
+                        next,
+                        "client_id",
+                        client,
+                        "resource",
+                        issuer + "/mcp")),
+                400,
+                "invalid_target");
         // the failed attempts above did not spend it; reusing the old one revokes everything
-        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", old, "client_id", client)),
-                400, "invalid_grant");
-        assertError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", next, "client_id", client)),
-                400, "invalid_grant");
-        assertThat(http.get("/agents", rotated.json().get("access_token").asText()).status()).isEqualTo(401);
+        assertError(
+                driver.token(Map.of("grant_type", "refresh_token", "refresh_token", old, "client_id", client)),
+                400,
+                "invalid_grant");
+        assertError(
+                driver.token(Map.of("grant_type", "refresh_token", "refresh_token", next, "client_id", client)),
+                400,
+                "invalid_grant");
+        assertThat(http.get("/agents", rotated.json().get("access_token").asText())
+                        .status())
+                .isEqualTo(401);
     }
 
     @Test
@@ -362,11 +466,28 @@ class OAuthServerIT {
         String secret = reg.json().get("client_secret").asText();
         String session = newSession();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(id, pkce, "s"))).get("code");
-        Map<String, String> form = Map.of("grant_type", "authorization_code", "code", code,
-                "redirect_uri", OAuthDriver.REDIRECT, "code_verifier", pkce.verifier());
-        Http.Response noSecret = driver.token(Map.of("grant_type", "authorization_code", "client_id", id, "code", code,
-                "redirect_uri", OAuthDriver.REDIRECT, "code_verifier", pkce.verifier()));
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(id, pkce, "s")))
+                .get("code");
+        Map<String, String> form = Map.of(
+                "grant_type",
+                "authorization_code",
+                "code",
+                code,
+                "redirect_uri",
+                OAuthDriver.REDIRECT,
+                "code_verifier",
+                pkce.verifier());
+        Http.Response noSecret = driver.token(Map.of(
+                "grant_type",
+                "authorization_code",
+                "client_id",
+                id,
+                "code",
+                code,
+                "redirect_uri",
+                OAuthDriver.REDIRECT,
+                "code_verifier",
+                pkce.verifier()));
         assertError(noSecret, 401, "invalid_client");
         Http.Response wrong = basic(id, "wdn_cls_wrong", form);
         assertError(wrong, 401, "invalid_client");
@@ -379,9 +500,14 @@ class OAuthServerIT {
         Http.Response active = basic(id, secret, Map.of("token", access), "/oauth/introspect");
         assertThat(active.json().get("active").asBoolean()).isTrue();
         assertThat(active.json().get("client_id").asText()).isEqualTo(id);
-        assertThat(basic(id, secret, Map.of("token", "not-a-token"), "/oauth/revoke").status()).isEqualTo(200);
-        assertThat(basic(id, secret, Map.of("token", access), "/oauth/revoke").status()).isEqualTo(200);
-        assertThat(basic(id, secret, Map.of("token", access), "/oauth/introspect").json().toString())
+        assertThat(basic(id, secret, Map.of("token", "not-a-token"), "/oauth/revoke")
+                        .status())
+                .isEqualTo(200);
+        assertThat(basic(id, secret, Map.of("token", access), "/oauth/revoke").status())
+                .isEqualTo(200);
+        assertThat(basic(id, secret, Map.of("token", access), "/oauth/introspect")
+                        .json()
+                        .toString())
                 .isEqualTo("{\"active\":false}");
         assertThat(http.get("/agents", access).status()).isEqualTo(401);
     }
@@ -394,7 +520,8 @@ class OAuthServerIT {
         assertThat(http.get("/agents", access).status()).isEqualTo(200);
         assertThat(http.post("/auth/sign-out", session).status()).isEqualTo(204);
         assertThat(http.get("/agents", access).status()).isEqualTo(401);
-        Http.Response introspect = driver.postForm("/oauth/introspect", Map.of("client_id", client, "token", access), null);
+        Http.Response introspect =
+                driver.postForm("/oauth/introspect", Map.of("client_id", client, "token", access), null);
         assertThat(introspect.json().toString()).isEqualTo("{\"active\":false}");
     }
 
@@ -404,29 +531,39 @@ class OAuthServerIT {
         // A confidential client: its code is worth nothing without its secret (public clients always ask again,
         // SecurityReviewIT finding 7).
         String client = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}")
-                .json().get("client_id").asText();
+                .json()
+                .get("client_id")
+                .asText();
         for (String scope : List.of("agents:read", "audit:read")) {
             Map<String, String> request = OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "st");
             request.put("scope", scope);
             assertThat(OAuthDriver.query(driver.authorize(session, request))).containsKey("code");
         }
         // the two consents add up: asking for both again needs no page
-        Http.Response again = driver.getWithSession(OAuthDriver.authorizePath(OAuthDriver.request(client,
-                OAuthDriver.Pkce.fresh(), "s")).replace("&state=s", "&state=s&scope=audit%3Aread%20agents%3Aread"), session);
+        Http.Response again = driver.getWithSession(
+                OAuthDriver.authorizePath(OAuthDriver.request(client, OAuthDriver.Pkce.fresh(), "s"))
+                        .replace("&state=s", "&state=s&scope=audit%3Aread%20agents%3Aread"),
+                session);
         assertThat(again.status()).isEqualTo(302);
         assertThat(again.header("Location").orElseThrow()).startsWith(OAuthDriver.REDIRECT + "?code=");
     }
 
     @Test
     void browserClientsGetCorsOnTheTokenEndpoint() {
-        Http.Response preflight = http.send(http.builder("/mcp/token", null).header("Origin", "https://app.example")
-                .header("Access-Control-Request-Method", "POST").method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
+        Http.Response preflight = http.send(http.builder("/mcp/token", null)
+                .header("Origin", "https://app.example")
+                .header("Access-Control-Request-Method", "POST")
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
         assertThat(preflight.status()).isEqualTo(204);
         assertThat(preflight.header("Access-Control-Allow-Origin")).contains("*");
-        assertThat(preflight.header("Access-Control-Allow-Headers").orElseThrow()).contains("MCP-Protocol-Version");
-        assertThat(http.get("/.well-known/oauth-authorization-server", null).header("Access-Control-Expose-Headers")
-                .orElseThrow()).contains("WWW-Authenticate");
-        assertThat(http.get("/observe/health", null).header("Access-Control-Allow-Origin")).isEmpty();
+        assertThat(preflight.header("Access-Control-Allow-Headers").orElseThrow())
+                .contains("MCP-Protocol-Version");
+        assertThat(http.get("/.well-known/oauth-authorization-server", null)
+                        .header("Access-Control-Expose-Headers")
+                        .orElseThrow())
+                .contains("WWW-Authenticate");
+        assertThat(http.get("/observe/health", null).header("Access-Control-Allow-Origin"))
+                .isEmpty();
     }
 
     private static Http.Response basic(String id, String secret, Map<String, String> form) {
@@ -435,7 +572,8 @@ class OAuthServerIT {
 
     private static Http.Response basic(String id, String secret, Map<String, String> form, String path) {
         String credential = Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
-        return http.send(http.builder(path, null).header("Authorization", "Basic " + credential)
+        return http.send(http.builder(path, null)
+                .header("Authorization", "Basic " + credential)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(OAuthDriver.encode(form))));
     }

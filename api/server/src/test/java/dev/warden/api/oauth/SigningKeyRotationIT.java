@@ -26,12 +26,19 @@ class SigningKeyRotationIT {
     static final String TOOLS = "https://tools.example.com/mcp";
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60).endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60).endpoint(AuthEndpoint.REGISTRATION, 1000, 60).build())
-            .oauth(OAuthConfig.builder().keyRotation(Duration.ofDays(1)).accessTokenTtl(Duration.ofHours(3))
-                    .resources(List.of(new OAuthConfig.Resource(TOOLS, List.of("tools:run")))).build()));
+    static final TestPlatform warden = new TestPlatform(b -> b.users(
+                    UsersConfig.builder().argon2(1024, 1, 1).build())
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
+                    .endpoint(AuthEndpoint.REGISTRATION, 1000, 60)
+                    .build())
+            .oauth(OAuthConfig.builder()
+                    .keyRotation(Duration.ofDays(1))
+                    .accessTokenTtl(Duration.ofHours(3))
+                    .resources(List.of(new OAuthConfig.Resource(TOOLS, List.of("tools:run"))))
+                    .build()));
 
     private static String kid(String jwt) throws Exception {
         return SignedJWT.parse(jwt).getHeader().getKeyID();
@@ -59,8 +66,16 @@ class SigningKeyRotationIT {
 
         // Past the rotation point: a new key is made and published, but does not sign yet (pre-publication).
         warden.clock().advance(Duration.ofHours(23).plusMinutes(10));
-        String refreshed = driver.token(Map.of("grant_type", "refresh_token", "refresh_token",
-                first.get("refresh_token").asText(), "client_id", client)).json().get("access_token").asText();
+        String refreshed = driver.token(Map.of(
+                        "grant_type",
+                        "refresh_token",
+                        "refresh_token",
+                        first.get("refresh_token").asText(),
+                        "client_id",
+                        client))
+                .json()
+                .get("access_token")
+                .asText();
         assertThat(kid(refreshed)).isEqualTo(oldKid);
         JWKSet published = JWKSet.parse(http.get("/oauth/jwks", null).body());
         assertThat(published.getKeys()).hasSize(2);
@@ -70,7 +85,8 @@ class SigningKeyRotationIT {
         JsonNode second = tokens(driver, session, client, Map.of());
         assertThat(kid(second.get("access_token").asText())).isNotEqualTo(oldKid);
         assertThat(http.get("/agents", refreshed).status()).isEqualTo(200);
-        assertThat(JWKSet.parse(http.get("/oauth/jwks", null).body()).getKeyByKeyId(oldKid)).isNotNull();
+        assertThat(JWKSet.parse(http.get("/oauth/jwks", null).body()).getKeyByKeyId(oldKid))
+                .isNotNull();
     }
 
     @Test
@@ -88,7 +104,10 @@ class SigningKeyRotationIT {
         assertThat(introspected.get("active").asBoolean()).isTrue();
         assertThat(introspected.get("aud").asText()).isEqualTo(TOOLS);
         assertThat(introspected.get("scope").asText()).isEqualTo("tools:run");
-        assertThat(http.get("/.well-known/oauth-authorization-server", null).json().get("scopes_supported").toString())
+        assertThat(http.get("/.well-known/oauth-authorization-server", null)
+                        .json()
+                        .get("scopes_supported")
+                        .toString())
                 .contains("tools:run");
     }
 }

@@ -31,20 +31,27 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SigningKeysUnderLoadIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.OAUTH_TOKEN, 1_000_000, 60).build())
+    static final TestPlatform warden = new TestPlatform(b -> b.rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 1_000_000, 60)
+                    .build())
             .oauth(OAuthConfig.builder().keyRotation(Duration.ofSeconds(3)).build()));
 
     @Test
     void noTokenInFlightFailsWhileKeysRotate() throws Exception {
         Http http = warden.http();
-        Http.Response created = http.post("/agents", warden.adminToken(), "{\"ownerId\":\"rotation-owner\","
-                + "\"name\":\"svc\",\"type\":\"service\",\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
+        Http.Response created = http.post(
+                "/agents",
+                warden.adminToken(),
+                "{\"ownerId\":\"rotation-owner\","
+                        + "\"name\":\"svc\",\"type\":\"service\",\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         String id = created.json().get("id").asText();
         String secret = created.json().get("token").asText();
-        assertThat(http.post("/agents/" + id + "/oauth-client", warden.adminToken()).status()).isEqualTo(201);
-        String basic = "Basic " + Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        assertThat(http.post("/agents/" + id + "/oauth-client", warden.adminToken())
+                        .status())
+                .isEqualTo(201);
+        String basic =
+                "Basic " + Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
 
         Set<String> kids = ConcurrentHashMap.newKeySet();
         ConcurrentLinkedQueue<String> issued = new ConcurrentLinkedQueue<>();
@@ -56,7 +63,8 @@ class SigningKeysUnderLoadIT {
         for (int w = 0; w < 4; w++) {
             workers.add(pool.submit(() -> {
                 while (System.nanoTime() < end) {
-                    Http.Response token = http.send(http.builder("/oauth/token", null).header("Authorization", basic)
+                    Http.Response token = http.send(http.builder("/oauth/token", null)
+                            .header("Authorization", basic)
                             .header("Content-Type", "application/x-www-form-urlencoded")
                             .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials")));
                     if (token.status() != 200) {
@@ -92,7 +100,9 @@ class SigningKeysUnderLoadIT {
         assertThat(jwks.get("keys").size()).isGreaterThanOrEqualTo(kids.size());
         List<String> sample = new ArrayList<>(issued);
         for (int i = 0; i < sample.size(); i += Math.max(1, sample.size() / 50)) {
-            assertThat(http.get("/agents/" + id, sample.get(i)).status()).as("token %d of the run", i).isEqualTo(200);
+            assertThat(http.get("/agents/" + id, sample.get(i)).status())
+                    .as("token %d of the run", i)
+                    .isEqualTo(200);
         }
     }
 }

@@ -18,7 +18,7 @@ class JsonLogFormatterTest {
     void oneObjectPerLineWithTheMessageFormatted() throws Exception {
         LogRecord record = new LogRecord(Level.WARNING, "sink {0} failed: \"quoted\"\nsecond line");
         record.setLoggerName("dev.warden.sinks");
-        record.setParameters(new Object[]{"postgres-audit"});
+        record.setParameters(new Object[] {"postgres-audit"});
         record.setThrown(new IllegalStateException("boom"));
         String line = formatter.format(record);
         assertThat(line).endsWith(System.lineSeparator());
@@ -41,7 +41,7 @@ class JsonLogFormatterTest {
         fields.put("principal", "user");
         LogRecord record = new LogRecord(Level.INFO, "GET /agents/{id} 404 1.25ms user");
         record.setLoggerName(Logs.ACCESS_LOGGER);
-        record.setParameters(new Object[]{fields});
+        record.setParameters(new Object[] {fields});
         JsonNode json = Json.mapper().readTree(formatter.format(record));
         assertThat(json.get("route").asText()).isEqualTo("/agents/{id}");
         assertThat(json.get("status").asInt()).isEqualTo(404);

@@ -30,9 +30,13 @@ class TracingIT {
     static final InMemorySpanExporter SPANS = InMemorySpanExporter.create();
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b, () -> Tracing.with(OpenTelemetrySdk.builder()
-            .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(SPANS)).build())
-            .build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b,
+            () -> Tracing.with(OpenTelemetrySdk.builder()
+                    .setTracerProvider(SdkTracerProvider.builder()
+                            .addSpanProcessor(SimpleSpanProcessor.create(SPANS))
+                            .build())
+                    .build()));
 
     static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 
@@ -40,16 +44,22 @@ class TracingIT {
     void oneDecisionIsOneTraceFromTheRequestToTheAuditRowAndTheStream() throws Exception {
         Http http = warden.http();
         String admin = warden.adminToken();
-        String agent = http.post("/agents", admin, "{\"ownerId\":\"tia\",\"name\":\"t\",\"type\":\"autonomous\","
-                + "\"permissions\":[{\"resource\":\"doc:*\",\"actions\":[\"read\"],"
-                + "\"constraints\":{\"maxCallsPerHour\":100}}]}").json().get("id").asText();
-        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit",
-                Map.of("Authorization", "Bearer " + admin))) {
+        String agent = http.post(
+                        "/agents",
+                        admin,
+                        "{\"ownerId\":\"tia\",\"name\":\"t\",\"type\":\"autonomous\","
+                                + "\"permissions\":[{\"resource\":\"doc:*\",\"actions\":[\"read\"],"
+                                + "\"constraints\":{\"maxCallsPerHour\":100}}]}")
+                .json()
+                .get("id")
+                .asText();
+        try (SseClient sse = SseClient.connect(
+                http.baseUri(), "/events/stream?types=audit", Map.of("Authorization", "Bearer " + admin))) {
             Http.Response decided = http.send(http.builder("/authorize", admin)
                     .header("Content-Type", "application/json")
                     .header("traceparent", "00-" + TRACE + "-00f067aa0ba902b7-01")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"agentId\":\"" + agent
-                            + "\",\"action\":\"read\",\"resource\":\"doc:1\"}")));
+                    .POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"agentId\":\"" + agent + "\",\"action\":\"read\",\"resource\":\"doc:1\"}")));
             assertThat(decided.json().get("allowed").asBoolean()).isTrue();
             assertThat(sse.events(1, Duration.ofSeconds(20))).hasSize(1);
         }
@@ -63,7 +73,8 @@ class TracingIT {
         SpanData delivered = await("sse deliver", SpanKind.CONSUMER);
 
         assertThat(server.getParentSpanId()).isEqualTo("00f067aa0ba902b7");
-        assertThat(server.getAttributes().asMap().toString()).contains("http.route=/authorize")
+        assertThat(server.getAttributes().asMap().toString())
+                .contains("http.route=/authorize")
                 .contains("http.response.status_code=200");
         assertThat(publish.getParentSpanId()).isEqualTo(server.getSpanId());
         assertThat(quota.getParentSpanId()).isEqualTo(server.getSpanId());
@@ -77,18 +88,21 @@ class TracingIT {
     private static SpanData await(String name, SpanKind kind) throws InterruptedException {
         Instant deadline = Instant.now().plusSeconds(20);
         while (Instant.now().isBefore(deadline)) {
-            Optional<SpanData> span = trace().stream().filter(s -> s.getName().equals(name) && s.getKind() == kind)
+            Optional<SpanData> span = trace().stream()
+                    .filter(s -> s.getName().equals(name) && s.getKind() == kind)
                     .findFirst();
             if (span.isPresent()) {
                 return span.get();
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("no span " + name + " in the trace; it has " + trace().stream()
-                .map(SpanData::getName).toList());
+        throw new AssertionError("no span " + name + " in the trace; it has "
+                + trace().stream().map(SpanData::getName).toList());
     }
 
     private static List<SpanData> trace() {
-        return SPANS.getFinishedSpanItems().stream().filter(s -> s.getTraceId().equals(TRACE)).toList();
+        return SPANS.getFinishedSpanItems().stream()
+                .filter(s -> s.getTraceId().equals(TRACE))
+                .toList();
     }
 }

@@ -14,9 +14,15 @@ class TracingTest {
     void offRecordsNothingAndRunsTheWorkAsIs() throws Exception {
         try (Tracing off = Tracing.off()) {
             assertThat(off.enabled()).isFalse();
-            assertThat(off.tracer().spanBuilder("x").startSpan().getSpanContext().isValid()).isFalse();
+            assertThat(off.tracer()
+                            .spanBuilder("x")
+                            .startSpan()
+                            .getSpanContext()
+                            .isValid())
+                    .isFalse();
             List<String> done = new ArrayList<>();
-            off.<String>traced("t", SpanKind.CONSUMER, s -> Context.root(), done::add).accept("a");
+            off.<String>traced("t", SpanKind.CONSUMER, s -> Context.root(), done::add)
+                    .accept("a");
             assertThat(done).containsExactly("a");
         }
     }
@@ -31,12 +37,22 @@ class TracingTest {
             Span parent = on.tracer().spanBuilder("parent").startSpan();
             assertThat(parent.getSpanContext().isValid()).isTrue();
             List<String> inSpan = new ArrayList<>();
-            on.<Context>traced("child", SpanKind.CONSUMER, c -> c,
-                    c -> inSpan.add(Span.current().getSpanContext().getTraceId())).accept(Context.root().with(parent));
-            on.<Context>traced("child", SpanKind.CONSUMER, c -> c,
-                    c -> inSpan.add(Span.current().getSpanContext().getTraceId())).accept(Context.root());
-            assertThat(inSpan).containsExactly(parent.getSpanContext().getTraceId(), Span.getInvalid().getSpanContext()
-                    .getTraceId());
+            on.<Context>traced(
+                            "child",
+                            SpanKind.CONSUMER,
+                            c -> c,
+                            c -> inSpan.add(Span.current().getSpanContext().getTraceId()))
+                    .accept(Context.root().with(parent));
+            on.<Context>traced(
+                            "child",
+                            SpanKind.CONSUMER,
+                            c -> c,
+                            c -> inSpan.add(Span.current().getSpanContext().getTraceId()))
+                    .accept(Context.root());
+            assertThat(inSpan)
+                    .containsExactly(
+                            parent.getSpanContext().getTraceId(),
+                            Span.getInvalid().getSpanContext().getTraceId());
             parent.end();
         } finally {
             System.clearProperty("otel.exporter.otlp.endpoint");

@@ -17,7 +17,7 @@ class ListCursorTest {
         String cursor = cursors.encode("agents:org_a", position);
         assertThat(cursors.decode("agents:org_a", cursor)).isEqualTo(position);
         assertBad("agents:org_b", cursor);
-        assertThatThrownBy(() -> new ListCursor(new byte[]{1}).decode("agents:org_a", cursor))
+        assertThatThrownBy(() -> new ListCursor(new byte[] {1}).decode("agents:org_a", cursor))
                 .isInstanceOf(InvalidInputException.class);
     }
 
@@ -36,13 +36,15 @@ class ListCursorTest {
 
     @Test
     void garbageIsABadCursorNotAnError() {
-        for (String garbage : new String[]{"", ".", "x.y", "!!!.???", "a".repeat(600) + ".b"}) {
+        for (String garbage : new String[] {"", ".", "x.y", "!!!.???", "a".repeat(600) + ".b"}) {
             assertBad("agents:org_a", garbage);
         }
     }
 
     private void assertBad(String list, String cursor) {
-        assertThatThrownBy(() -> cursors.decode(list, cursor)).isInstanceOf(InvalidInputException.class)
-                .satisfies(e -> assertThat(((InvalidInputException) e).code().code()).isEqualTo("bad_cursor"));
+        assertThatThrownBy(() -> cursors.decode(list, cursor))
+                .isInstanceOf(InvalidInputException.class)
+                .satisfies(e ->
+                        assertThat(((InvalidInputException) e).code().code()).isEqualTo("bad_cursor"));
     }
 }

@@ -23,21 +23,27 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class OrganizationsIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
-                    .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60).build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .rateLimit(RateLimitConfig.builder()
+                            .endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
+                            .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60)
+                            .build()));
 
     /** A signed-up user: id and session token. */
-    record User(String id, String token) {
-    }
+    record User(String id, String token) {}
 
     static User signUp() {
         String name = "u_" + UUID.randomUUID().toString().substring(0, 8);
-        Http.Response res = warden.http().post("/auth/sign-up", null,
-                "{\"username\":\"" + name + "\",\"password\":\"correct horse battery staple\"}");
+        Http.Response res = warden.http()
+                .post(
+                        "/auth/sign-up",
+                        null,
+                        "{\"username\":\"" + name + "\",\"password\":\"correct horse battery staple\"}");
         assertThat(res.status()).as(res.body()).isEqualTo(201);
-        return new User(res.json().get("user").get("id").asText(), res.json().get("token").asText());
+        return new User(
+                res.json().get("user").get("id").asText(),
+                res.json().get("token").asText());
     }
 
     static String createOrganization(User owner, String name) {
@@ -48,15 +54,23 @@ class OrganizationsIT {
     }
 
     static void addMember(User by, String org, User user, String role) {
-        Http.Response res = warden.http().post("/admin/v1/organizations/" + org + "/members", by.token(),
-                "{\"userId\":\"" + user.id() + "\",\"role\":\"" + role + "\"}");
+        Http.Response res = warden.http()
+                .post(
+                        "/admin/v1/organizations/" + org + "/members",
+                        by.token(),
+                        "{\"userId\":\"" + user.id() + "\",\"role\":\"" + role + "\"}");
         assertThat(res.status()).as(res.body()).isEqualTo(201);
     }
 
     static String createAgent(User owner, String name) {
-        Http.Response res = warden.http().post("/agents", owner.token(), "{\"ownerId\":\"" + owner.id()
-                + "\",\"name\":\"" + name + "\",\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"doc:*\","
-                + "\"actions\":[\"read\"]}]}");
+        Http.Response res = warden.http()
+                .post(
+                        "/agents",
+                        owner.token(),
+                        "{\"ownerId\":\"" + owner.id()
+                                + "\",\"name\":\"" + name
+                                + "\",\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"doc:*\","
+                                + "\"actions\":[\"read\"]}]}");
         assertThat(res.status()).as(res.body()).isEqualTo(201);
         return res.json().get("id").asText();
     }
@@ -80,34 +94,60 @@ class OrganizationsIT {
         assertThat(mine.get(0).get("id").asText()).isEqualTo(org);
         assertThat(mine.get(0).get("role").asText()).isEqualTo("owner");
         assertThat(mine.get(0).get("active").asBoolean()).isTrue();
-        assertThat(http.get("/admin/v1/active-organization", alice.token()).json().get("id").asText()).isEqualTo(org);
+        assertThat(http.get("/admin/v1/active-organization", alice.token())
+                        .json()
+                        .get("id")
+                        .asText())
+                .isEqualTo(org);
 
         String agent = createAgent(alice, "triage");
-        assertThat(http.get("/agents/" + agent, alice.token()).json().get("tenantId").asText()).isEqualTo(org);
+        assertThat(http.get("/agents/" + agent, alice.token())
+                        .json()
+                        .get("tenantId")
+                        .asText())
+                .isEqualTo(org);
         assertThat(http.get("/agents?tenantId=" + org, alice.token()).json()).hasSize(1);
         // A tenant from before organizations stays a free label; an organization-shaped one must exist.
-        Http.Response label = http.post("/agents", alice.token(), "{\"ownerId\":\"" + alice.id()
-                + "\",\"tenantId\":\"acme-legacy\",\"name\":\"l\",\"type\":\"service\",\"permissions\":[]}");
+        Http.Response label = http.post(
+                "/agents",
+                alice.token(),
+                "{\"ownerId\":\"" + alice.id()
+                        + "\",\"tenantId\":\"acme-legacy\",\"name\":\"l\",\"type\":\"service\",\"permissions\":[]}");
         assertThat(label.status()).isEqualTo(201);
         assertThat(label.json().get("tenantId").asText()).isEqualTo("acme-legacy");
-        Http.Response missing = http.post("/agents", alice.token(), "{\"ownerId\":\"" + alice.id()
-                + "\",\"tenantId\":\"org_nosuchorganization\",\"name\":\"l\",\"type\":\"service\",\"permissions\":[]}");
+        Http.Response missing = http.post(
+                "/agents",
+                alice.token(),
+                "{\"ownerId\":\"" + alice.id()
+                        + "\",\"tenantId\":\"org_nosuchorganization\",\"name\":\"l\",\"type\":\"service\",\"permissions\":[]}");
         assertProblem(missing, 400, "validation_invalid");
         assertThat(missing.json().get("errors").get(0).get("field").asText()).isEqualTo("tenantId");
 
         // Organizations are for users with an account, not for a user id that only has API tokens.
         String tokenOnly = http.post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"no-account\"}")
-                .json().get("token").asText();
+                .json()
+                .get("token")
+                .asText();
         assertProblem(http.post("/admin/v1/organizations", tokenOnly, "{\"name\":\"x\"}"), 403, "forbidden");
-        assertProblem(http.post("/admin/v1/organizations/" + org + "/members", alice.token(),
-                "{\"userId\":\"no-account\",\"role\":\"member\"}"), 404, "not_found");
+        assertProblem(
+                http.post(
+                        "/admin/v1/organizations/" + org + "/members",
+                        alice.token(),
+                        "{\"userId\":\"no-account\",\"role\":\"member\"}"),
+                404,
+                "not_found");
 
         // An agent cannot be placed in an organization its owner is not in.
         User mallory = signUp();
-        Http.Response foreign = http.post("/agents", mallory.token(), "{\"ownerId\":\"" + mallory.id()
-                + "\",\"tenantId\":\"" + org + "\",\"name\":\"m\",\"type\":\"service\",\"permissions\":[]}");
+        Http.Response foreign = http.post(
+                "/agents",
+                mallory.token(),
+                "{\"ownerId\":\"" + mallory.id() + "\",\"tenantId\":\"" + org
+                        + "\",\"name\":\"m\",\"type\":\"service\",\"permissions\":[]}");
         assertProblem(foreign, 403, "user_not_in_org");
-        assertThat(http.get("/admin/v1/organizations/" + org + "/agents", alice.token()).json().get("items"))
+        assertThat(http.get("/admin/v1/organizations/" + org + "/agents", alice.token())
+                        .json()
+                        .get("items"))
                 .hasSize(1);
     }
 
@@ -122,26 +162,44 @@ class OrganizationsIT {
 
         String agents = "/admin/v1/organizations/" + org + "/agents";
         assertProblem(http.get(agents, member.token()), 403, "forbidden");
-        assertThat(http.get("/admin/v1/organizations/" + org + "/members", member.token()).json()).hasSize(2);
+        assertThat(http.get("/admin/v1/organizations/" + org + "/members", member.token())
+                        .json())
+                .hasSize(2);
 
-        Http.Response unknown = http.post("/admin/v1/organizations/" + org + "/roles", owner.token(),
+        Http.Response unknown = http.post(
+                "/admin/v1/organizations/" + org + "/roles",
+                owner.token(),
                 "{\"name\":\"auditor\",\"permissions\":[\"agents:read\",\"agents:destroy\"]}");
         assertProblem(unknown, 400, "unknown_permission");
         assertThat(unknown.json().get("errors").get(0).get("field").asText()).isEqualTo("permissions[1]");
-        assertThat(http.post("/admin/v1/organizations/" + org + "/roles", owner.token(),
-                "{\"name\":\"auditor\",\"permissions\":[\"agents:read\"]}").status()).isEqualTo(201);
-        assertThat(http.patch("/admin/v1/organizations/" + org + "/members/" + member.id(), owner.token(),
-                "{\"role\":\"auditor\"}").json().get("role").asText()).isEqualTo("auditor");
+        assertThat(http.post(
+                                "/admin/v1/organizations/" + org + "/roles",
+                                owner.token(),
+                                "{\"name\":\"auditor\",\"permissions\":[\"agents:read\"]}")
+                        .status())
+                .isEqualTo(201);
+        assertThat(http.patch(
+                                "/admin/v1/organizations/" + org + "/members/" + member.id(),
+                                owner.token(),
+                                "{\"role\":\"auditor\"}")
+                        .json()
+                        .get("role")
+                        .asText())
+                .isEqualTo("auditor");
 
         assertThat(http.get(agents, member.token()).json().get("items")).hasSize(1);
         assertProblem(http.post(agents + "/" + agent + "/suspend", member.token()), 403, "forbidden");
-        assertProblem(http.delete("/admin/v1/organizations/" + org + "/roles/auditor", owner.token()), 409,
-                "role_in_use");
-        http.patch("/admin/v1/organizations/" + org + "/members/" + member.id(), owner.token(), "{\"role\":\"member\"}");
-        assertThat(http.delete("/admin/v1/organizations/" + org + "/roles/auditor", owner.token()).status())
+        assertProblem(
+                http.delete("/admin/v1/organizations/" + org + "/roles/auditor", owner.token()), 409, "role_in_use");
+        http.patch(
+                "/admin/v1/organizations/" + org + "/members/" + member.id(), owner.token(), "{\"role\":\"member\"}");
+        assertThat(http.delete("/admin/v1/organizations/" + org + "/roles/auditor", owner.token())
+                        .status())
                 .isEqualTo(204);
-        assertThat(http.get("/admin/v1/organizations/" + org + "/roles", owner.token()).json())
-                .extracting(r -> r.get("name").asText()).containsExactly("owner", "admin", "member");
+        assertThat(http.get("/admin/v1/organizations/" + org + "/roles", owner.token())
+                        .json())
+                .extracting(r -> r.get("name").asText())
+                .containsExactly("owner", "admin", "member");
     }
 
     @Test
@@ -160,20 +218,29 @@ class OrganizationsIT {
         assertProblem(http.delete(members + owner.id(), owner.token()), 409, "last_owner");
         assertProblem(http.patch(members + member.id(), admin.token(), "{\"role\":\"owner\"}"), 403, "forbidden");
         assertProblem(http.delete(members + owner.id(), admin.token()), 403, "forbidden");
-        assertProblem(http.patch(members + "usr_nobody", owner.token(), "{\"role\":\"admin\"}"), 403,
-                "user_not_in_org");
-        assertProblem(http.post("/admin/v1/organizations/" + org + "/members", owner.token(),
-                "{\"userId\":\"" + member.id() + "\",\"role\":\"member\"}"), 409, "already_member");
+        assertProblem(
+                http.patch(members + "usr_nobody", owner.token(), "{\"role\":\"admin\"}"), 403, "user_not_in_org");
+        assertProblem(
+                http.post(
+                        "/admin/v1/organizations/" + org + "/members",
+                        owner.token(),
+                        "{\"userId\":\"" + member.id() + "\",\"role\":\"member\"}"),
+                409,
+                "already_member");
         Http.Response badRole = http.patch(members + member.id(), owner.token(), "{\"role\":\"overlord\"}");
         assertProblem(badRole, 400, "validation_invalid");
 
-        assertThat(http.patch(members + admin.id(), owner.token(), "{\"role\":\"owner\"}").status()).isEqualTo(200);
+        assertThat(http.patch(members + admin.id(), owner.token(), "{\"role\":\"owner\"}")
+                        .status())
+                .isEqualTo(200);
         assertThat(http.delete(members + owner.id(), owner.token()).status()).isEqualTo(204);
         // Leaving cleared the active organization.
         assertProblem(http.get("/admin/v1/active-organization", owner.token()), 403, "no_active_org");
         // A member may leave by themselves.
         assertThat(http.delete(members + member.id(), member.token()).status()).isEqualTo(204);
-        assertThat(http.get("/admin/v1/organizations/" + org + "/members", admin.token()).json()).hasSize(1);
+        assertThat(http.get("/admin/v1/organizations/" + org + "/members", admin.token())
+                        .json())
+                .hasSize(1);
     }
 
     @Test
@@ -182,23 +249,40 @@ class OrganizationsIT {
         User user = signUp();
         String first = createOrganization(user, "First");
         String second = createOrganization(user, "Second");
-        assertThat(http.get("/admin/v1/active-organization", user.token()).json().get("id").asText()).isEqualTo(first);
+        assertThat(http.get("/admin/v1/active-organization", user.token())
+                        .json()
+                        .get("id")
+                        .asText())
+                .isEqualTo(first);
         assertProblem(http.get("/admin/v1/organizations/" + second + "/agents", user.token()), 403, "org_mismatch");
         assertThat(http.put("/admin/v1/active-organization", user.token(), "{\"organizationId\":\"" + second + "\"}")
-                .status()).isEqualTo(200);
-        assertThat(http.get("/admin/v1/organizations/" + second + "/agents", user.token()).status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
+        assertThat(http.get("/admin/v1/organizations/" + second + "/agents", user.token())
+                        .status())
+                .isEqualTo(200);
         assertProblem(http.get("/admin/v1/organizations/" + first + "/agents", user.token()), 403, "org_mismatch");
 
         User stranger = signUp();
-        assertProblem(http.put("/admin/v1/active-organization", stranger.token(), "{\"organizationId\":\"" + first
-                + "\"}"), 403, "user_not_in_org");
+        assertProblem(
+                http.put("/admin/v1/active-organization", stranger.token(), "{\"organizationId\":\"" + first + "\"}"),
+                403,
+                "user_not_in_org");
         // The bootstrap administrator administers every organization; an agent none.
-        assertThat(http.get("/admin/v1/organizations/" + first + "/agents", warden.adminToken()).status())
+        assertThat(http.get("/admin/v1/organizations/" + first + "/agents", warden.adminToken())
+                        .status())
                 .isEqualTo(200);
-        assertProblem(http.get("/admin/v1/organizations/org_0000000000000000000000000/agents", warden.adminToken()),
-                404, "not_found");
-        String agentToken = http.post("/agents", user.token(), "{\"ownerId\":\"" + user.id()
-                + "\",\"name\":\"a\",\"type\":\"service\",\"permissions\":[]}").json().get("token").asText();
+        assertProblem(
+                http.get("/admin/v1/organizations/org_0000000000000000000000000/agents", warden.adminToken()),
+                404,
+                "not_found");
+        String agentToken = http.post(
+                        "/agents",
+                        user.token(),
+                        "{\"ownerId\":\"" + user.id() + "\",\"name\":\"a\",\"type\":\"service\",\"permissions\":[]}")
+                .json()
+                .get("token")
+                .asText();
         assertProblem(http.get("/admin/v1/organizations/" + second + "/agents", agentToken), 403, "forbidden");
     }
 
@@ -221,13 +305,18 @@ class OrganizationsIT {
             JsonNode page = http.get(base + "?limit=2" + (cursor == null ? "" : "&cursor=" + cursor), owner.token())
                     .json();
             page.get("items").forEach(a -> seen.add(a.get("id").asText()));
-            cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
+            cursor = page.get("nextCursor").isNull()
+                    ? null
+                    : page.get("nextCursor").asText();
             pages++;
         } while (cursor != null);
         assertThat(pages).isEqualTo(3);
         assertThat(seen).containsExactlyElementsOf(created.reversed());
 
-        String first = http.get(base + "?limit=2", owner.token()).json().get("nextCursor").asText();
+        String first = http.get(base + "?limit=2", owner.token())
+                .json()
+                .get("nextCursor")
+                .asText();
         char last = first.charAt(first.length() - 1);
         String tampered = first.substring(0, first.length() - 1) + (last == 'A' ? 'B' : 'A');
         assertProblem(http.get(base + "?limit=2&cursor=" + tampered, owner.token()), 400, "bad_cursor");
@@ -237,14 +326,27 @@ class OrganizationsIT {
 
         String target = created.getFirst();
         Instant before = Instant.now().minusSeconds(1);
-        assertThat(http.post(base + "/" + target + "/suspend", owner.token()).json().get("status").asText())
+        assertThat(http.post(base + "/" + target + "/suspend", owner.token())
+                        .json()
+                        .get("status")
+                        .asText())
                 .isEqualTo("suspended");
-        assertThat(http.post(base + "/" + target + "/resume", owner.token()).json().get("status").asText())
+        assertThat(http.post(base + "/" + target + "/resume", owner.token())
+                        .json()
+                        .get("status")
+                        .asText())
                 .isEqualTo("active");
         assertProblem(http.post(base + "/" + target + "/frobnicate", owner.token()), 400, "unsupported_action");
-        assertThat(http.post(base + "/" + target + "/revoke", owner.token()).json().get("status").asText())
+        assertThat(http.post(base + "/" + target + "/revoke", owner.token())
+                        .json()
+                        .get("status")
+                        .asText())
                 .isEqualTo("revoked");
-        assertThat(http.get("/agents/" + target, member.token()).json().get("status").asText()).isEqualTo("revoked");
+        assertThat(http.get("/agents/" + target, member.token())
+                        .json()
+                        .get("status")
+                        .asText())
+                .isEqualTo("revoked");
 
         // Another organization's agent is not found through this one.
         User other = signUp();
@@ -252,7 +354,11 @@ class OrganizationsIT {
         String foreign = createAgent(other, "theirs");
         assertProblem(http.get(base + "/" + foreign, owner.token()), 404, "agent_not_found");
         assertProblem(http.post(base + "/" + foreign + "/revoke", owner.token()), 404, "agent_not_found");
-        assertThat(http.get("/agents/" + foreign, other.token()).json().get("status").asText()).isEqualTo("active");
+        assertThat(http.get("/agents/" + foreign, other.token())
+                        .json()
+                        .get("status")
+                        .asText())
+                .isEqualTo("active");
 
         // Each action is audited: actor, target, organization, before and after.
         JsonNode audit = awaitAudit("admin.agent.suspend", target, before);
@@ -265,7 +371,9 @@ class OrganizationsIT {
         assertThat(parameters.get("after").get("status").asText()).isEqualTo("suspended");
         awaitAudit("admin.agent.revoke", target, before);
         // The member sees what was done to their agent.
-        assertThat(http.get("/audit?actions=admin.agent.revoke&agentId=" + target, member.token()).json()).hasSize(1);
+        assertThat(http.get("/audit?actions=admin.agent.revoke&agentId=" + target, member.token())
+                        .json())
+                .hasSize(1);
     }
 
     @Test
@@ -277,20 +385,26 @@ class OrganizationsIT {
         addMember(owner, org, member, "member");
         String from = createAgent(member, "from");
         String to = createAgent(member, "to");
-        Http.Response delegation = http.post("/delegations", member.token(), "{\"fromAgent\":\"" + from
-                + "\",\"toAgent\":\"" + to + "\",\"permissions\":[{\"resource\":\"doc:*\",\"actions\":[\"read\"]}],"
-                + "\"maxDepth\":2}");
+        Http.Response delegation = http.post(
+                "/delegations",
+                member.token(),
+                "{\"fromAgent\":\"" + from
+                        + "\",\"toAgent\":\"" + to
+                        + "\",\"permissions\":[{\"resource\":\"doc:*\",\"actions\":[\"read\"]}],"
+                        + "\"maxDepth\":2}");
         assertThat(delegation.status()).as(delegation.body()).isEqualTo(201);
         String id = delegation.json().get("id").asText();
 
         String base = "/admin/v1/organizations/" + org + "/delegations";
-        assertThat(http.get(base, owner.token()).json().get("items")).extracting(d -> d.get("id").asText())
+        assertThat(http.get(base, owner.token()).json().get("items"))
+                .extracting(d -> d.get("id").asText())
                 .containsExactly(id);
         assertThat(http.get(base + "/" + id, owner.token()).status()).isEqualTo(200);
         assertProblem(http.post(base + "/" + id + "/suspend", owner.token()), 400, "unsupported_action");
         assertProblem(http.get(base, member.token()), 403, "forbidden");
         Instant before = Instant.now().minusSeconds(1);
-        assertThat(http.post(base + "/" + id + "/revoke", owner.token()).status()).isEqualTo(204);
+        assertThat(http.post(base + "/" + id + "/revoke", owner.token()).status())
+                .isEqualTo(204);
         assertThat(http.get(base, owner.token()).json().get("items")).isEmpty();
         assertThat(http.get("/delegations", member.token()).json()).isEmpty();
         JsonNode audit = awaitAudit("admin.delegation.revoke", "", before);

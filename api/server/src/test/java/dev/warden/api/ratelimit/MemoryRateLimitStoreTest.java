@@ -40,8 +40,12 @@ class MemoryRateLimitStoreTest {
         store.acquire("k", threePerMinute);
         clock.advance(Duration.ofSeconds(30));
 
-        assertThat(store.acquire("k", threePerMinute).allowed()).as("the first request left the window").isTrue();
-        assertThat(store.acquire("k", threePerMinute).allowed()).as("the next two are still inside").isFalse();
+        assertThat(store.acquire("k", threePerMinute).allowed())
+                .as("the first request left the window")
+                .isTrue();
+        assertThat(store.acquire("k", threePerMinute).allowed())
+                .as("the next two are still inside")
+                .isFalse();
     }
 
     @Test

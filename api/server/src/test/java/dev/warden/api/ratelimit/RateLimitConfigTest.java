@@ -45,14 +45,17 @@ class RateLimitConfigTest {
         assertThat(config.ruleFor(AuthEndpoint.SIGN_IN, false)).contains(RateLimit.perSeconds(20, 120));
         assertThat(config.failModeFor(AuthEndpoint.SIGN_UP)).isEqualTo(FailMode.OPEN);
         assertThat(config.ruleFor(AuthEndpoint.SIGN_UP, false)).contains(RateLimit.perMinute(5));
-        assertThat(config.ruleFor(AuthEndpoint.MAGIC_LINK, false)).as("negative disables").isEmpty();
+        assertThat(config.ruleFor(AuthEndpoint.MAGIC_LINK, false))
+                .as("negative disables")
+                .isEmpty();
         assertThat(config.toString()).doesNotContain("s3cret");
     }
 
     @Test
     void badValuesNameTheirKey() {
         assertThatThrownBy(() -> load(Map.of("WARDEN_RATE__LIMIT_STORE", "disk")))
-                .hasMessageContaining("warden.rate-limit.store").hasMessageContaining("disk");
+                .hasMessageContaining("warden.rate-limit.store")
+                .hasMessageContaining("disk");
         assertThatThrownBy(() -> load(Map.of("WARDEN_RATE__LIMIT_TRUSTED__PROXIES", "10.0.0.0/99")))
                 .hasMessageContaining("warden.rate-limit.trusted-proxies");
         assertThatThrownBy(() -> load(Map.of("WARDEN_RATE__LIMIT_ENDPOINTS_SIGN__IN_LIMIT", "0")))

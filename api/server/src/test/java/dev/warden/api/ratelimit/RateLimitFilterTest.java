@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class RateLimitFilterTest {
     final MemoryRateLimitStore store = new MemoryRateLimitStore(new MutableClock());
-    final RateLimiter signIn = RateLimiter.builder("sign-in").limit(10).store(store).build();
+    final RateLimiter signIn =
+            RateLimiter.builder("sign-in").limit(10).store(store).build();
     final RateLimiter magic = RateLimiter.builder("magic").limit(3).store(store).build();
     final RateLimitFilter filter = new RateLimitFilter(List.of(
             new RateLimitFilter.Rule(Method.POST, "/auth/sign-in", signIn),

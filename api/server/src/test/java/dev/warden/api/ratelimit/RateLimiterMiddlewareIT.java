@@ -24,8 +24,7 @@ class RateLimiterMiddlewareIT {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
     static WebServer server;
     static Http http;
@@ -33,12 +32,22 @@ class RateLimiterMiddlewareIT {
 
     @BeforeAll
     static void start() {
-        byApiKey = RateLimiter.builder("reports").limit(2).window(10).clock(clock)
-                .keyFn(req -> req.headers().first(io.helidon.http.HeaderNames.create("X-Api-Key")).orElse("anonymous"))
+        byApiKey = RateLimiter.builder("reports")
+                .limit(2)
+                .window(10)
+                .clock(clock)
+                .keyFn(req -> req.headers()
+                        .first(io.helidon.http.HeaderNames.create("X-Api-Key"))
+                        .orElse("anonymous"))
                 .build();
-        RateLimiter perIp = RateLimiter.builder("ping").limit(1).window(60).clock(clock).build();
-        RateLimiter closed = RateLimiter.builder("closed").store(down).failMode(FailMode.CLOSED).build();
-        RateLimiter open = RateLimiter.builder("open").store(down).failMode(FailMode.OPEN).build();
+        RateLimiter perIp =
+                RateLimiter.builder("ping").limit(1).window(60).clock(clock).build();
+        RateLimiter closed = RateLimiter.builder("closed")
+                .store(down)
+                .failMode(FailMode.CLOSED)
+                .build();
+        RateLimiter open =
+                RateLimiter.builder("open").store(down).failMode(FailMode.OPEN).build();
         HttpRouting.Builder routing = HttpRouting.builder()
                 .get("/reports", byApiKey.wrap((req, res) -> {
                     handled.incrementAndGet();
@@ -47,7 +56,13 @@ class RateLimiterMiddlewareIT {
                 .get("/ping", perIp.wrap((req, res) -> res.send("pong")))
                 .get("/closed", closed.wrap((req, res) -> res.send("ran")))
                 .get("/open", open.wrap((req, res) -> res.send("ran")));
-        server = WebServer.builder().host("127.0.0.1").port(0).routing(routing).shutdownHook(false).build().start();
+        server = WebServer.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .routing(routing)
+                .shutdownHook(false)
+                .build()
+                .start();
         http = new Http(URI.create("http://localhost:" + server.port()));
     }
 
@@ -71,8 +86,10 @@ class RateLimiterMiddlewareIT {
 
         assertThat(limited.status()).isEqualTo(429);
         assertThat(limited.header("Retry-After")).hasValue("10");
-        assertThat(limited.json().get("error").get("details").get("limit").asInt()).isEqualTo(2);
-        assertThat(limited.json().get("error").get("details").get("window").asInt()).isEqualTo(10);
+        assertThat(limited.json().get("error").get("details").get("limit").asInt())
+                .isEqualTo(2);
+        assertThat(limited.json().get("error").get("details").get("window").asInt())
+                .isEqualTo(10);
         assertThat(handled.get() - before).isEqualTo(2);
     }
 
@@ -101,9 +118,13 @@ class RateLimiterMiddlewareIT {
         clock.advance(Duration.ofMinutes(2));
         assertThat(http.get("/ping", null).status()).isEqualTo(200);
 
-        Http.Response again = http.send(http.builder("/ping", null).header("X-Forwarded-For", "203.0.113.5").GET());
+        Http.Response again = http.send(http.builder("/ping", null)
+                .header("X-Forwarded-For", "203.0.113.5")
+                .GET());
 
-        assertThat(again.status()).as("a forwarding header does not change the key").isEqualTo(429);
+        assertThat(again.status())
+                .as("a forwarding header does not change the key")
+                .isEqualTo(429);
     }
 
     @Test

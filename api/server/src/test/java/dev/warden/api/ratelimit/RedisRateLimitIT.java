@@ -33,14 +33,21 @@ class RedisRateLimitIT {
     @RegisterExtension
     static final TestPlatform first = new TestPlatform(b -> b.roles("api")
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().store(StoreKind.REDIS).redisUrl(REDIS).redisKeyPrefix(PREFIX).build()));
+            .rateLimit(RateLimitConfig.builder()
+                    .store(StoreKind.REDIS)
+                    .redisUrl(REDIS)
+                    .redisKeyPrefix(PREFIX)
+                    .build()));
 
     /** Redis on a port where nothing listens. */
     @RegisterExtension
     static final TestPlatform redisDown = new TestPlatform(b -> b.roles("api")
             .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().store(StoreKind.REDIS).redisUrl("redis://127.0.0.1:1")
-                    .redisTimeout(Duration.ofMillis(100)).build()));
+            .rateLimit(RateLimitConfig.builder()
+                    .store(StoreKind.REDIS)
+                    .redisUrl("redis://127.0.0.1:1")
+                    .redisTimeout(Duration.ofMillis(100))
+                    .build()));
 
     static WardenPlatform second;
     static Http a;
@@ -66,7 +73,10 @@ class RedisRateLimitIT {
     @Test
     void twoInstancesEnforceOneSharedLimit() {
         for (int i = 0; i < 10; i++) {
-            assertThat((i % 2 == 0 ? a : b).post("/auth/sign-in", null, BAD_SIGN_IN).status()).isEqualTo(401);
+            assertThat((i % 2 == 0 ? a : b)
+                            .post("/auth/sign-in", null, BAD_SIGN_IN)
+                            .status())
+                    .isEqualTo(401);
         }
 
         Http.Response onA = a.post("/auth/sign-in", null, BAD_SIGN_IN);
@@ -94,8 +104,8 @@ class RedisRateLimitIT {
         RateLimit limit = RateLimit.perMinute(25);
         List<Future<Boolean>> results = new ArrayList<>();
         try (RedisRateLimitStore one = new RedisRateLimitStore(REDIS, PREFIX, Duration.ofSeconds(2), clock);
-             RedisRateLimitStore two = new RedisRateLimitStore(REDIS, PREFIX, Duration.ofSeconds(2), clock);
-             ExecutorService pool = Executors.newFixedThreadPool(16)) {
+                RedisRateLimitStore two = new RedisRateLimitStore(REDIS, PREFIX, Duration.ofSeconds(2), clock);
+                ExecutorService pool = Executors.newFixedThreadPool(16)) {
             for (int i = 0; i < 200; i++) {
                 RedisRateLimitStore store = i % 2 == 0 ? one : two;
                 results.add(pool.submit(() -> store.acquire("concurrent", limit).allowed()));
@@ -116,12 +126,15 @@ class RedisRateLimitIT {
         Http http = redisDown.http();
         for (int i = 0; i < 15; i++) {
             Http.Response res = http.post("/auth/sign-in", null, BAD_SIGN_IN);
-            assertThat(res.status()).as("sign-in fails open: the account lockout still guards passwords")
+            assertThat(res.status())
+                    .as("sign-in fails open: the account lockout still guards passwords")
                     .isEqualTo(401);
         }
 
-        Http.Response signUp = http.post("/auth/sign-up", null, "{\"username\":\"closed_" + System.nanoTime()
-                + "\",\"password\":\"long enough password\"}");
+        Http.Response signUp = http.post(
+                "/auth/sign-up",
+                null,
+                "{\"username\":\"closed_" + System.nanoTime() + "\",\"password\":\"long enough password\"}");
 
         assertThat(signUp.status()).isEqualTo(503);
         assertThat(signUp.json().get("code").asText()).isEqualTo("unavailable");

@@ -47,11 +47,14 @@ class AdversarialOAuthIT {
     static final String LOOPBACK = "http://127.0.0.1:9/cb";
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 10_000, 60).endpoint(AuthEndpoint.REGISTRATION, 10_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 10_000, 60).build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .rateLimit(RateLimitConfig.builder()
+                            .endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_TOKEN, 10_000, 60)
+                            .endpoint(AuthEndpoint.REGISTRATION, 10_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 10_000, 60)
+                            .build()));
 
     static Http http;
     static OAuthDriver driver;
@@ -62,13 +65,19 @@ class AdversarialOAuthIT {
     static void setUp() {
         http = warden.http();
         driver = new OAuthDriver(http);
-        Http.Response reg = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + REDIRECT + "\",\"" + LOOPBACK
-                + "\",\"" + OAuthDriver.REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\"],"
-                + "\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"redirect_uris\":[\"" + REDIRECT + "\",\"" + LOOPBACK
+                        + "\",\"" + OAuthDriver.REDIRECT
+                        + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\"],"
+                        + "\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
         client = reg.json().get("client_id").asText();
-        Http.Response user = http.post("/auth/sign-up", null, "{\"username\":\"adversary_target\","
-                + "\"password\":\"a long enough password\"}");
+        Http.Response user = http.post(
+                "/auth/sign-up",
+                null,
+                "{\"username\":\"adversary_target\"," + "\"password\":\"a long enough password\"}");
         session = user.json().get("token").asText();
     }
 
@@ -78,7 +87,10 @@ class AdversarialOAuthIT {
         StringBuilder query = new StringBuilder("/oauth/authorize?");
         request.forEach((k, v) -> {
             if (v != null) {
-                query.append(k).append('=').append(URLEncoder.encode(v, StandardCharsets.UTF_8)).append('&');
+                query.append(k)
+                        .append('=')
+                        .append(URLEncoder.encode(v, StandardCharsets.UTF_8))
+                        .append('&');
             }
         });
         return driver.getWithSession(query.toString(), session);
@@ -87,7 +99,8 @@ class AdversarialOAuthIT {
     /** Fresh tokens of the user: the token response. */
     static JsonNode tokens() {
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s")))
+                .get("code");
         Http.Response r = driver.exchange(client, code, pkce);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json();
@@ -95,11 +108,24 @@ class AdversarialOAuthIT {
 
     @Test
     void noVariantOfARegisteredRedirectUriIsAccepted() {
-        List<String> variants = List.of(REDIRECT + "/", "https://CLIENT.example/cb", "https://client.example/CB",
-                REDIRECT + "?x=1", REDIRECT + "#f", "https://client.example:443/cb", "https://user@client.example/cb",
-                "https://client.example.evil.example/cb", "https://client.example/cb/../cb", "http://client.example/cb",
-                "https://client.example/cb%2F..", "https://evil.example/?https://client.example/cb",
-                "http://localhost:9/cb", "http://127.0.0.1:9/cb/x", "http://[::1]:9/cb", "//client.example/cb", "");
+        List<String> variants = List.of(
+                REDIRECT + "/",
+                "https://CLIENT.example/cb",
+                "https://client.example/CB",
+                REDIRECT + "?x=1",
+                REDIRECT + "#f",
+                "https://client.example:443/cb",
+                "https://user@client.example/cb",
+                "https://client.example.evil.example/cb",
+                "https://client.example/cb/../cb",
+                "http://client.example/cb",
+                "https://client.example/cb%2F..",
+                "https://evil.example/?https://client.example/cb",
+                "http://localhost:9/cb",
+                "http://127.0.0.1:9/cb/x",
+                "http://[::1]:9/cb",
+                "//client.example/cb",
+                "");
         for (String variant : variants) {
             Http.Response r = authorize(Map.of("redirect_uri", variant));
             assertThat(r.status()).as(variant).isEqualTo(400);
@@ -124,14 +150,23 @@ class AdversarialOAuthIT {
 
         // A code issued with a challenge needs its verifier; without one, or with another, it is burnt.
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
-        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s"))).get("code");
-        Http.Response noVerifier = driver.token(Map.of("grant_type", "authorization_code", "code", code,
-                "redirect_uri", OAuthDriver.REDIRECT, "client_id", client));
+        String code = OAuthDriver.query(driver.authorize(session, OAuthDriver.request(client, pkce, "s")))
+                .get("code");
+        Http.Response noVerifier = driver.token(Map.of(
+                "grant_type",
+                "authorization_code",
+                "code",
+                code,
+                "redirect_uri",
+                OAuthDriver.REDIRECT,
+                "client_id",
+                client));
         assertThat(noVerifier.status()).isEqualTo(400);
         assertThat(noVerifier.json().get("error").asText()).isIn("invalid_request", "invalid_grant");
         Http.Response other = driver.exchange(client, code, OAuthDriver.Pkce.fresh());
         assertThat(other.json().get("error").asText()).isEqualTo("invalid_grant");
-        assertThat(driver.exchange(client, code, pkce).json().get("error").asText()).isEqualTo("invalid_grant");
+        assertThat(driver.exchange(client, code, pkce).json().get("error").asText())
+                .isEqualTo("invalid_grant");
     }
 
     @Test
@@ -145,8 +180,8 @@ class AdversarialOAuthIT {
             for (int i = 0; i < racers; i++) {
                 Callable<Http.Response> race = () -> {
                     start.await();
-                    return driver.token(Map.of("grant_type", "refresh_token", "refresh_token", refresh,
-                            "client_id", client));
+                    return driver.token(
+                            Map.of("grant_type", "refresh_token", "refresh_token", refresh, "client_id", client));
                 };
                 answers.add(pool.submit(race));
             }
@@ -165,11 +200,21 @@ class AdversarialOAuthIT {
         assertThat(ok).as("at most one racer redeems the token").hasSizeLessThanOrEqualTo(1);
         // Every other racer was a reuse: the whole family is revoked, the winner's new tokens included.
         for (Http.Response winner : ok) {
-            assertThat(http.get("/agents", winner.json().get("access_token").asText()).status()).isEqualTo(401);
-            assertThat(driver.token(Map.of("grant_type", "refresh_token", "refresh_token",
-                    winner.json().get("refresh_token").asText(), "client_id", client)).status()).isEqualTo(400);
+            assertThat(http.get("/agents", winner.json().get("access_token").asText())
+                            .status())
+                    .isEqualTo(401);
+            assertThat(driver.token(Map.of(
+                                    "grant_type",
+                                    "refresh_token",
+                                    "refresh_token",
+                                    winner.json().get("refresh_token").asText(),
+                                    "client_id",
+                                    client))
+                            .status())
+                    .isEqualTo(400);
         }
-        assertThat(http.get("/agents", first.get("access_token").asText()).status()).isEqualTo(401);
+        assertThat(http.get("/agents", first.get("access_token").asText()).status())
+                .isEqualTo(401);
     }
 
     @Test
@@ -182,39 +227,60 @@ class AdversarialOAuthIT {
 
         // alg: none, with and without a signature part.
         String noneHeader = Base64URL.encode("{\"alg\":\"none\",\"typ\":\"at+jwt\",\"kid\":\""
-                + real.getHeader().getKeyID() + "\"}").toString();
+                        + real.getHeader().getKeyID() + "\"}")
+                .toString();
         forged.add(noneHeader + "." + payload + ".");
         forged.add(noneHeader + "." + payload + "." + real.getSignature());
 
         // HS256 keyed with the public key, in the forms a confused verifier might use.
         ECKey published = (ECKey) JWKSet.parse(http.get("/oauth/jwks", null).body())
                 .getKeyByKeyId(real.getHeader().getKeyID());
-        for (byte[] secret : List.of(published.toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8),
+        for (byte[] secret : List.of(
+                published.toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8),
                 published.toECPublicKey().getEncoded())) {
-            SignedJWT hs = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(new JOSEObjectType("at+jwt"))
-                    .keyID(real.getHeader().getKeyID()).build(), claims);
+            SignedJWT hs = new SignedJWT(
+                    new JWSHeader.Builder(JWSAlgorithm.HS256)
+                            .type(new JOSEObjectType("at+jwt"))
+                            .keyID(real.getHeader().getKeyID())
+                            .build(),
+                    claims);
             hs.sign(new MACSigner(secret));
             forged.add(hs.serialize());
         }
 
         // An attacker's own key, under the real kid and under injected ones.
         ECKey attacker = new ECKeyGenerator(Curve.P_256).keyID("attacker").generate();
-        for (String kid : List.of(real.getHeader().getKeyID(), "attacker", "../../../../etc/passwd",
-                "' OR '1'='1", "%00", "x".repeat(5_000), "https://attacker.example/jwks.json")) {
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(new JOSEObjectType("at+jwt"))
-                    .keyID(kid).build(), claims);
+        for (String kid : List.of(
+                real.getHeader().getKeyID(),
+                "attacker",
+                "../../../../etc/passwd",
+                "' OR '1'='1",
+                "%00",
+                "x".repeat(5_000),
+                "https://attacker.example/jwks.json")) {
+            SignedJWT jwt = new SignedJWT(
+                    new JWSHeader.Builder(JWSAlgorithm.ES256)
+                            .type(new JOSEObjectType("at+jwt"))
+                            .keyID(kid)
+                            .build(),
+                    claims);
             jwt.sign(new ECDSASigner(attacker));
             forged.add(jwt.serialize());
         }
         // The real signature over a changed payload (another subject).
-        forged.add(real.getHeader().toBase64URL() + "." + Base64URL.encode(new JWTClaimsSet.Builder(claims)
-                .subject("usr_someone_else").build().toString()) + "." + real.getSignature());
+        forged.add(real.getHeader().toBase64URL() + "."
+                + Base64URL.encode(new JWTClaimsSet.Builder(claims)
+                        .subject("usr_someone_else")
+                        .build()
+                        .toString()) + "." + real.getSignature());
 
         for (String token : forged) {
             Http.Response r = http.get("/agents", token);
-            assertThat(r.status()).as(token.length() > 200 ? token.substring(0, 200) : token).isEqualTo(401);
-            Http.Response introspected = driver.postForm("/oauth/introspect", Map.of("client_id", client, "token",
-                    token), null);
+            assertThat(r.status())
+                    .as(token.length() > 200 ? token.substring(0, 200) : token)
+                    .isEqualTo(401);
+            Http.Response introspected =
+                    driver.postForm("/oauth/introspect", Map.of("client_id", client, "token", token), null);
             assertThat(introspected.json().toString()).isEqualTo("{\"active\":false}");
         }
     }
@@ -222,32 +288,44 @@ class AdversarialOAuthIT {
     @Test
     void thePagesAndEndpointsKeepTheirSmallerPromises() {
         // The login page sends the browser back only to Warden's own authorization pages.
-        for (String target : List.of("https://evil.example/x", "//evil.example/x", "/oauth/authorize\\evil",
-                "javascript:alert(1)", "/admin/v1/organizations")) {
-            Http.Response page = http.get("/oauth/login?return_to=" + URLEncoder.encode(target, StandardCharsets.UTF_8),
-                    null);
+        for (String target : List.of(
+                "https://evil.example/x",
+                "//evil.example/x",
+                "/oauth/authorize\\evil",
+                "javascript:alert(1)",
+                "/admin/v1/organizations")) {
+            Http.Response page =
+                    http.get("/oauth/login?return_to=" + URLEncoder.encode(target, StandardCharsets.UTF_8), null);
             assertThat(page.status()).isEqualTo(200);
-            assertThat(OAuthDriver.hiddenFields(page.body()).get("return_to")).as(target).isEqualTo("/oauth/authorize");
+            assertThat(OAuthDriver.hiddenFields(page.body()).get("return_to"))
+                    .as(target)
+                    .isEqualTo("/oauth/authorize");
             // No referrer leaves Warden's pages, and they cannot be framed.
             assertThat(page.header("Referrer-Policy")).contains("no-referrer");
             assertThat(page.header("X-Frame-Options")).contains("DENY");
         }
         // No CORS on the authorization endpoint (RFC 9700 section 2.6): a script elsewhere cannot read it.
         Http.Response cors = http.send(http.builder("/mcp/authorize?client_id=" + client, null)
-                .header("Origin", "https://app.example").GET());
+                .header("Origin", "https://app.example")
+                .GET());
         assertThat(cors.header("Access-Control-Allow-Origin")).isEmpty();
         // /mcp takes no request from a foreign origin (DNS rebinding), whatever the credential.
         String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
                 + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
         for (String origin : List.of("https://evil.example", "http://localhost.evil.example")) {
-            Http.Response foreign = http.send(http.builder("/mcp", session).header("Origin", origin)
-                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+            Http.Response foreign = http.send(http.builder("/mcp", session)
+                    .header("Origin", origin)
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
                     .POST(java.net.http.HttpRequest.BodyPublishers.ofString(initialize)));
             assertThat(foreign.status()).as(origin).isEqualTo(403);
         }
         // A client cannot choose its own client_id (RFC 9700 section 4.15).
-        Http.Response chosen = http.post("/mcp/register", null, "{\"client_id\":\"chosen-by-the-client\","
-                + "\"redirect_uris\":[\"" + REDIRECT + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response chosen = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_id\":\"chosen-by-the-client\"," + "\"redirect_uris\":[\"" + REDIRECT
+                        + "\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(chosen.status()).as(chosen.body()).isEqualTo(201);
         assertThat(chosen.json().get("client_id").asText()).isNotEqualTo("chosen-by-the-client");
     }

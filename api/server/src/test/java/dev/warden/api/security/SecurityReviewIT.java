@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jwt.SignedJWT;
-import dev.warden.api.oauth.AgentOAuth.User;
 import dev.warden.api.oauth.AgentOAuth;
+import dev.warden.api.oauth.AgentOAuth.User;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.OAuthDriver;
 import dev.warden.api.ratelimit.AuthEndpoint;
@@ -43,15 +43,21 @@ class SecurityReviewIT {
     static final TlsDocumentServer documents = TlsDocumentServer.start();
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
-            .webhooks(WebhooksConfig.builder().allowPrivateTargets(true).build())
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 10_000, 60).endpoint(AuthEndpoint.REGISTRATION, 10_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 10_000, 60)
-                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 10_000, 60).build())
-            .oauth(OAuthConfig.builder().registrationTokens(List.of(REGISTRATION_TOKEN))
-                    .clientMetadataPorts(List.of(documents.port())).outboundTls(documents.clientContext()).build()));
+    static final TestPlatform warden = new TestPlatform(
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .webhooks(WebhooksConfig.builder().allowPrivateTargets(true).build())
+                    .rateLimit(RateLimitConfig.builder()
+                            .endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_TOKEN, 10_000, 60)
+                            .endpoint(AuthEndpoint.REGISTRATION, 10_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 10_000, 60)
+                            .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 10_000, 60)
+                            .build())
+                    .oauth(OAuthConfig.builder()
+                            .registrationTokens(List.of(REGISTRATION_TOKEN))
+                            .clientMetadataPorts(List.of(documents.port()))
+                            .outboundTls(documents.clientContext())
+                            .build()));
 
     static Http http;
     static OAuthDriver driver;
@@ -64,9 +70,13 @@ class SecurityReviewIT {
         http = warden.http();
         driver = new OAuthDriver(http);
         issuer = http.baseUri().toString().replaceAll("/$", "");
-        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Agent runtime\",\"redirect_uris\":[\""
-                + OAuthDriver.REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\",\"" + EXCHANGE
-                + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"Agent runtime\",\"redirect_uris\":[\""
+                        + OAuthDriver.REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\",\""
+                        + EXCHANGE
+                        + "\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(reg.status()).as(reg.body()).isEqualTo(201);
         app = reg.json().get("client_id").asText();
         agents = new AgentOAuth(http, app, "review_user_");
@@ -88,9 +98,13 @@ class SecurityReviewIT {
     }
 
     static void delegate(User by, JsonNode from, JsonNode to, int maxDepth) {
-        Http.Response d = http.post("/delegations", by.session(), "{\"fromAgent\":\"" + from.get("id").asText()
-                + "\",\"toAgent\":\"" + to.get("id").asText() + "\",\"permissions\":" + READ_AGENTS + ",\"maxDepth\":"
-                + maxDepth + "}");
+        Http.Response d = http.post(
+                "/delegations",
+                by.session(),
+                "{\"fromAgent\":\"" + from.get("id").asText()
+                        + "\",\"toAgent\":\"" + to.get("id").asText() + "\",\"permissions\":" + READ_AGENTS
+                        + ",\"maxDepth\":"
+                        + maxDepth + "}");
         assertThat(d.status()).as(d.body()).isEqualTo(201);
     }
 
@@ -126,7 +140,8 @@ class SecurityReviewIT {
     }
 
     static Http.Response postForm(String path, String authorization, String form) {
-        HttpRequest.Builder b = http.builder(path, null).header("Content-Type", "application/x-www-form-urlencoded")
+        HttpRequest.Builder b = http.builder(path, null)
+                .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form));
         if (authorization != null) {
             b.header("Authorization", authorization);
@@ -177,10 +192,12 @@ class SecurityReviewIT {
         delegate(bob, b3, m3, 5);
         String viaB3 = accessToken(exchange(accessToken(exchange(subject, a2)), b3));
         String viaM3 = accessToken(exchange(viaB3, m3));
-        JsonNode claims = Json.mapper().readTree(SignedJWT.parse(viaM3).getPayload().toString());
+        JsonNode claims =
+                Json.mapper().readTree(SignedJWT.parse(viaM3).getPayload().toString());
         assertThat(claims.get("sub").asText()).isEqualTo(alice.id());
         assertThat(claims.at("/act/sub").asText()).isEqualTo(m3.get("id").asText());
-        assertThat(claims.at("/act/act/act/sub").asText()).isEqualTo(a2.get("id").asText());
+        assertThat(claims.at("/act/act/act/sub").asText())
+                .isEqualTo(a2.get("id").asText());
         assertThat(http.get("/agents", viaM3).status()).isEqualTo(200);
     }
 
@@ -192,42 +209,66 @@ class SecurityReviewIT {
         User mallory = newUser();
         User carol = newUser();
         User dave = newUser();
-        String org = http.post("/admin/v1/organizations", alice.session(), "{\"name\":\"Review org\"}").json()
-                .get("id").asText();
+        String org = http.post("/admin/v1/organizations", alice.session(), "{\"name\":\"Review org\"}")
+                .json()
+                .get("id")
+                .asText();
         String members = "/admin/v1/organizations/" + org + "/members";
-        assertThat(http.post("/admin/v1/organizations/" + org + "/roles", alice.session(),
-                "{\"name\":\"member-admins\",\"permissions\":[\"members:admin\"]}").status()).isEqualTo(201);
-        assertThat(http.post(members, alice.session(), "{\"userId\":\"" + mallory.id()
-                + "\",\"role\":\"member-admins\"}").status()).isEqualTo(201);
-        String agentOfAlice = http.post("/agents", alice.session(), "{\"ownerId\":\"" + alice.id() + "\",\"name\":\"x\","
-                + "\"type\":\"autonomous\",\"permissions\":[]}").json().get("id").asText();
+        assertThat(http.post(
+                                "/admin/v1/organizations/" + org + "/roles",
+                                alice.session(),
+                                "{\"name\":\"member-admins\",\"permissions\":[\"members:admin\"]}")
+                        .status())
+                .isEqualTo(201);
+        assertThat(http.post(
+                                members,
+                                alice.session(),
+                                "{\"userId\":\"" + mallory.id() + "\",\"role\":\"member-admins\"}")
+                        .status())
+                .isEqualTo(201);
+        String agentOfAlice = http.post(
+                        "/agents",
+                        alice.session(),
+                        "{\"ownerId\":\"" + alice.id() + "\",\"name\":\"x\","
+                                + "\"type\":\"autonomous\",\"permissions\":[]}")
+                .json()
+                .get("id")
+                .asText();
 
         // The review's attack: mallory makes herself admin.
-        assertProblem(http.patch(members + "/" + mallory.id(), mallory.session(), "{\"role\":\"admin\"}"), 403,
-                "forbidden");
+        assertProblem(
+                http.patch(members + "/" + mallory.id(), mallory.session(), "{\"role\":\"admin\"}"), 403, "forbidden");
         // Nor may she hand out what she does not hold, or touch a member who holds more.
-        Http.Response handOut = http.post(members, mallory.session(), "{\"userId\":\"" + carol.id()
-                + "\",\"role\":\"admin\"}");
+        Http.Response handOut =
+                http.post(members, mallory.session(), "{\"userId\":\"" + carol.id() + "\",\"role\":\"admin\"}");
         assertProblem(handOut, 403, "forbidden");
         assertThat(handOut.json().get("errors").get(0).get("field").asText()).isEqualTo("role");
         assertThat(handOut.json().get("errors").get(0).get("message").asText()).contains("agents:admin");
-        assertProblem(http.patch(members + "/" + alice.id(), mallory.session(), "{\"role\":\"member\"}"), 403,
-                "forbidden");
+        assertProblem(
+                http.patch(members + "/" + alice.id(), mallory.session(), "{\"role\":\"member\"}"), 403, "forbidden");
         // ... so alice's agents stay out of her reach.
-        assertProblem(http.post("/admin/v1/organizations/" + org + "/agents/" + agentOfAlice + "/suspend",
-                mallory.session()), 403, "forbidden");
-        assertThat(http.get("/agents/" + agentOfAlice, alice.session()).json().get("status").asText())
+        assertProblem(
+                http.post("/admin/v1/organizations/" + org + "/agents/" + agentOfAlice + "/suspend", mallory.session()),
+                403,
+                "forbidden");
+        assertThat(http.get("/agents/" + agentOfAlice, alice.session())
+                        .json()
+                        .get("status")
+                        .asText())
                 .isEqualTo("active");
         // What her role does allow still works: adding a plain member.
         assertThat(http.post(members, mallory.session(), "{\"userId\":\"" + carol.id() + "\",\"role\":\"member\"}")
-                .status()).isEqualTo(201);
+                        .status())
+                .isEqualTo(201);
 
         // Nobody changes their own role, an admin included; owners keep the owner role to themselves.
         assertThat(http.post(members, alice.session(), "{\"userId\":\"" + dave.id() + "\",\"role\":\"admin\"}")
-                .status()).isEqualTo(201);
+                        .status())
+                .isEqualTo(201);
         assertProblem(http.patch(members + "/" + dave.id(), dave.session(), "{\"role\":\"member\"}"), 403, "forbidden");
         assertProblem(http.patch(members + "/" + carol.id(), dave.session(), "{\"role\":\"owner\"}"), 403, "forbidden");
-        assertThat(http.patch(members + "/" + carol.id(), dave.session(), "{\"role\":\"admin\"}").status())
+        assertThat(http.patch(members + "/" + carol.id(), dave.session(), "{\"role\":\"admin\"}")
+                        .status())
                 .isEqualTo(200);
     }
 
@@ -236,8 +277,13 @@ class SecurityReviewIT {
     static Http.Response authorizeAs(String clientId) {
         Map<String, String> request = OAuthDriver.request(clientId, OAuthDriver.Pkce.fresh(), "s");
         request.put("redirect_uri", "http://127.0.0.1:9/cb");
-        return http.get("/oauth/authorize?" + request.entrySet().stream()
-                .map(e -> e.getKey() + "=" + enc(e.getValue())).reduce((x, y) -> x + "&" + y).orElseThrow(), null);
+        return http.get(
+                "/oauth/authorize?"
+                        + request.entrySet().stream()
+                                .map(e -> e.getKey() + "=" + enc(e.getValue()))
+                                .reduce((x, y) -> x + "&" + y)
+                                .orElseThrow(),
+                null);
     }
 
     @Test
@@ -251,7 +297,8 @@ class SecurityReviewIT {
         Map<String, String> request = OAuthDriver.request(documents.url("/good.json"), OAuthDriver.Pkce.fresh(), "s");
         request.put("redirect_uri", "http://127.0.0.1:9/cb");
         Http.Response toConsent = driver.getWithSession(authorizePath(request), user.session());
-        Http.Response consent = driver.getWithSession(toConsent.header("Location").orElseThrow(), user.session());
+        Http.Response consent =
+                driver.getWithSession(toConsent.header("Location").orElseThrow(), user.session());
         assertThat(consent.body()).contains("Document client (localhost)");
 
         // A server that sends its headers and then a byte every half second: the fetch ends at its deadline (5 s),
@@ -276,28 +323,39 @@ class SecurityReviewIT {
 
     @Test
     void finding4_clientsAnyoneCanRegisterGetAnErrorPageNotAnErrorRedirect() {
-        Http.Response reg = http.post("/mcp/register", null, "{\"client_name\":\"Phish\",\"redirect_uris\":"
-                + "[\"https://anything.example/cb\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"Phish\",\"redirect_uris\":"
+                        + "[\"https://anything.example/cb\"],\"token_endpoint_auth_method\":\"none\"}");
         String client = reg.json().get("client_id").asText();
         // The review's request: no session, a bad response_type.
-        Http.Response r = http.get("/oauth/authorize?client_id=" + client + "&redirect_uri="
-                + enc("https://anything.example/cb") + "&response_type=x", null);
+        Http.Response r = http.get(
+                "/oauth/authorize?client_id=" + client + "&redirect_uri=" + enc("https://anything.example/cb")
+                        + "&response_type=x",
+                null);
         assertThat(r.status()).as(r.body()).isEqualTo(400);
         assertThat(r.header("Location")).isEmpty();
         assertThat(r.header("Content-Type").orElseThrow()).startsWith("text/html");
         assertThat(r.body()).contains("anything.example").contains("unsupported_response_type");
         // A metadata-document client is treated the same.
-        Http.Response doc = http.get("/oauth/authorize?client_id=" + enc(documents.url("/good.json"))
-                + "&redirect_uri=" + enc("http://127.0.0.1:9/cb") + "&response_type=x", null);
+        Http.Response doc = http.get(
+                "/oauth/authorize?client_id=" + enc(documents.url("/good.json")) + "&redirect_uri="
+                        + enc("http://127.0.0.1:9/cb") + "&response_type=x",
+                null);
         assertThat(doc.status()).isEqualTo(400);
         assertThat(doc.header("Location")).isEmpty();
 
         // A client an administrator registered (initial access token) still gets RFC 6749 error redirects.
-        Http.Response vetted = http.post("/oauth/register", REGISTRATION_TOKEN, "{\"redirect_uris\":"
-                + "[\"https://partner.example/cb\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response vetted = http.post(
+                "/oauth/register",
+                REGISTRATION_TOKEN,
+                "{\"redirect_uris\":" + "[\"https://partner.example/cb\"],\"token_endpoint_auth_method\":\"none\"}");
         assertThat(vetted.status()).as(vetted.body()).isEqualTo(201);
-        Http.Response redirected = http.get("/oauth/authorize?client_id=" + vetted.json().get("client_id").asText()
-                + "&redirect_uri=" + enc("https://partner.example/cb") + "&response_type=x&state=s", null);
+        Http.Response redirected = http.get(
+                "/oauth/authorize?client_id=" + vetted.json().get("client_id").asText() + "&redirect_uri="
+                        + enc("https://partner.example/cb") + "&response_type=x&state=s",
+                null);
         assertThat(redirected.status()).isEqualTo(302);
         assertThat(redirected.header("Location").orElseThrow())
                 .startsWith("https://partner.example/cb?error=unsupported_response_type");
@@ -308,9 +366,13 @@ class SecurityReviewIT {
     @Test
     void finding5_aNulInABasicClientIdOrInAPathSegmentIsA4xxNotA500() {
         for (String path : List.of("/oauth/token", "/oauth/introspect", "/oauth/revoke", "/auth/device/code")) {
-            for (String credential : List.of(basic("%00", "x"), basic("a%00b", "x"), basic("id", "%00"),
+            for (String credential : List.of(
+                    basic("%00", "x"),
+                    basic("a%00b", "x"),
+                    basic("id", "%00"),
                     "Basic " + Base64.getEncoder().encodeToString("a\u0000b:x".getBytes(StandardCharsets.UTF_8)))) {
-                Http.Response r = postForm(path, credential, "grant_type=client_credentials&token=t&scope=agents%3Aread");
+                Http.Response r =
+                        postForm(path, credential, "grant_type=client_credentials&token=t&scope=agents%3Aread");
                 assertOAuthError(r, 401, "invalid_client", null);
             }
         }
@@ -351,18 +413,24 @@ class SecurityReviewIT {
         again.put("scope", "agents:read");
         Http.Response r = driver.getWithSession(authorizePath(again), user.session());
         assertThat(r.status()).isEqualTo(302);
-        assertThat(r.header("Location").orElseThrow()).as("no code without the user").startsWith("/oauth/consent?");
+        assertThat(r.header("Location").orElseThrow())
+                .as("no code without the user")
+                .startsWith("/oauth/consent?");
     }
 
     static String authorizePath(Map<String, String> params) {
-        return "/mcp/authorize?" + params.entrySet().stream().map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
-                .reduce((x, y) -> x + "&" + y).orElseThrow();
+        return "/mcp/authorize?"
+                + params.entrySet().stream()
+                        .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+                        .reduce((x, y) -> x + "&" + y)
+                        .orElseThrow();
     }
 
     // ------------------------------------------------------------------ finding 8
 
     static Http.Response withCookie(String method, String path, String session, Map<String, String> headers) {
-        HttpRequest.Builder b = http.builder(path, null).header("Cookie", "warden_session=" + session)
+        HttpRequest.Builder b = http.builder(path, null)
+                .header("Cookie", "warden_session=" + session)
                 .method(method, HttpRequest.BodyPublishers.noBody());
         headers.forEach(b::header);
         return http.send(b);
@@ -374,30 +442,46 @@ class SecurityReviewIT {
         String agent = agent(user, "[]").get("id").asText();
         String rotate = "/agents/" + agent + "/rotate";
         // The review's request: a body-less POST from a sibling origin of the same site.
-        assertProblem(withCookie("POST", rotate, user.session(), Map.of("Origin", "http://localhost:1")), 403,
+        assertProblem(
+                withCookie("POST", rotate, user.session(), Map.of("Origin", "http://localhost:1")),
+                403,
                 "cross_origin_request");
         assertProblem(withCookie("POST", rotate, user.session(), Map.of()), 403, "cross_origin_request");
-        assertProblem(withCookie("POST", rotate, user.session(), Map.of("Sec-Fetch-Site", "same-site")), 403,
+        assertProblem(
+                withCookie("POST", rotate, user.session(), Map.of("Sec-Fetch-Site", "same-site")),
+                403,
                 "cross_origin_request");
-        assertProblem(withCookie("DELETE", "/agents/" + agent, user.session(), Map.of("Origin", "null")), 403,
+        assertProblem(
+                withCookie("DELETE", "/agents/" + agent, user.session(), Map.of("Origin", "null")),
+                403,
                 "cross_origin_request");
         // Warden's own pages may.
-        assertThat(withCookie("POST", rotate, user.session(), Map.of("Origin", issuer)).status()).isEqualTo(200);
-        assertThat(withCookie("POST", rotate, user.session(), Map.of("Sec-Fetch-Site", "same-origin")).status())
+        assertThat(withCookie("POST", rotate, user.session(), Map.of("Origin", issuer))
+                        .status())
+                .isEqualTo(200);
+        assertThat(withCookie("POST", rotate, user.session(), Map.of("Sec-Fetch-Site", "same-origin"))
+                        .status())
                 .isEqualTo(200);
         // Reading needs no origin, and a bearer token is not a cookie a browser sends by itself.
         assertThat(withCookie("GET", "/agents/" + agent, user.session(), Map.of("Origin", "http://localhost:1"))
-                .status()).isEqualTo(200);
-        assertThat(http.send(http.builder(rotate, user.session()).header("Origin", "http://localhost:1")
-                .POST(HttpRequest.BodyPublishers.noBody())).status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
+        assertThat(http.send(http.builder(rotate, user.session())
+                                .header("Origin", "http://localhost:1")
+                                .POST(HttpRequest.BodyPublishers.noBody()))
+                        .status())
+                .isEqualTo(200);
     }
 
     // ------------------------------------------------------------------ finding 9
 
     @Test
     void finding9_theRegisteredAuthMethodIsEnforced() {
-        Http.Response reg = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"],"
-                + "\"token_endpoint_auth_method\":\"client_secret_basic\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"],"
+                        + "\"token_endpoint_auth_method\":\"client_secret_basic\"}");
         String id = reg.json().get("client_id").asText();
         String secret = reg.json().get("client_secret").asText();
         User user = newUser();
@@ -406,8 +490,8 @@ class SecurityReviewIT {
                 .get("code");
         String form = "grant_type=authorization_code&code=" + enc(code) + "&redirect_uri=" + enc(OAuthDriver.REDIRECT)
                 + "&code_verifier=" + pkce.verifier();
-        Http.Response post = postForm("/oauth/token", null, form + "&client_id=" + enc(id) + "&client_secret="
-                + enc(secret));
+        Http.Response post =
+                postForm("/oauth/token", null, form + "&client_id=" + enc(id) + "&client_secret=" + enc(secret));
         assertOAuthError(post, 401, "invalid_client", null);
         assertThat(post.json().get("error_description").asText()).contains("client_secret_basic");
         // The code was not spent by the refused attempt.
@@ -416,8 +500,11 @@ class SecurityReviewIT {
 
     @Test
     void finding9_theRefreshGrantNeedsAClientThatRegisteredIt() {
-        Http.Response reg = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"],"
-                + "\"grant_types\":[\"authorization_code\"],\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"],"
+                        + "\"grant_types\":[\"authorization_code\"],\"token_endpoint_auth_method\":\"none\"}");
         String client = reg.json().get("client_id").asText();
         User user = newUser();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
@@ -426,25 +513,37 @@ class SecurityReviewIT {
         Http.Response tokens = driver.exchange(client, code, pkce);
         assertThat(tokens.status()).as(tokens.body()).isEqualTo(200);
         String refresh = tokens.json().path("refresh_token").asText("wdn_rft_none");
-        assertOAuthError(driver.token(Map.of("grant_type", "refresh_token", "refresh_token", refresh, "client_id",
-                client)), 400, "unauthorized_client", null);
+        assertOAuthError(
+                driver.token(Map.of("grant_type", "refresh_token", "refresh_token", refresh, "client_id", client)),
+                400,
+                "unauthorized_client",
+                null);
     }
 
     @Test
     void finding9_unbindingAServiceAgentsClientEndsItsTokensAtOnce() {
         User owner = newUser();
-        Http.Response svc = http.post("/agents", owner.session(), "{\"ownerId\":\"" + owner.id() + "\",\"name\":\"s\","
-                + "\"type\":\"service\",\"permissions\":" + READ_AGENTS + "}");
+        Http.Response svc = http.post(
+                "/agents",
+                owner.session(),
+                "{\"ownerId\":\"" + owner.id() + "\",\"name\":\"s\"," + "\"type\":\"service\",\"permissions\":"
+                        + READ_AGENTS + "}");
         String id = svc.json().get("id").asText();
         String secret = svc.json().get("token").asText();
-        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status()).isEqualTo(201);
+        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
+                .isEqualTo(201);
         String token = accessToken(postForm("/oauth/token", basic(id, secret), "grant_type=client_credentials"));
         assertThat(http.get("/agents/" + id, token).status()).isEqualTo(200);
 
-        assertThat(http.delete("/agents/" + id + "/oauth-client", owner.session()).status()).isEqualTo(204);
-        assertThat(http.get("/agents/" + id, token).status()).as("the next request after unbinding").isEqualTo(401);
+        assertThat(http.delete("/agents/" + id + "/oauth-client", owner.session())
+                        .status())
+                .isEqualTo(204);
+        assertThat(http.get("/agents/" + id, token).status())
+                .as("the next request after unbinding")
+                .isEqualTo(401);
         // Binding again issues new tokens; it does not bring back the old ones.
-        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status()).isEqualTo(201);
+        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
+                .isEqualTo(201);
         assertThat(http.get("/agents/" + id, token).status()).isEqualTo(401);
         String fresh = accessToken(postForm("/oauth/token", basic(id, secret), "grant_type=client_credentials"));
         assertThat(http.get("/agents/" + id, fresh).status()).isEqualTo(200);

@@ -29,18 +29,20 @@ public final class EventsTopic {
         }
     }
 
-    private EventsTopic() {
-    }
+    private EventsTopic() {}
 
     /** Every event on {@code topic} until {@code expected} of them match {@code wanted} (30 s at most). */
     public static List<Event> await(String bootstrap, String topic, Predicate<Event> wanted, int expected) {
         Map<String, Object> props = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest");
         List<Event> matching = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer =
-                     new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (matching.size() < expected && System.nanoTime() < deadline) {

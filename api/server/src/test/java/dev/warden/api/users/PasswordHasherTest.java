@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 class PasswordHasherTest {
-    final PasswordHasher hasher = new PasswordHasher(UsersConfig.builder().argon2(1024, 2, 1).build().password());
+    final PasswordHasher hasher =
+            new PasswordHasher(UsersConfig.builder().argon2(1024, 2, 1).build().password());
 
     @Test
     void hashesAreArgon2idPhcStringsWithTheConfiguredParametersAndARandomSalt() {
@@ -36,14 +37,17 @@ class PasswordHasherTest {
     @Test
     void malformedHashesNeverVerify() {
         assertThat(hasher.verify("x", "")).isFalse();
-        assertThat(hasher.verify("x", "$argon2i$v=19$m=1024,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA")).isFalse();
-        assertThat(hasher.verify("x", "$argon2id$v=19$m=1024,t=2$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA")).isFalse();
+        assertThat(hasher.verify("x", "$argon2i$v=19$m=1024,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"))
+                .isFalse();
+        assertThat(hasher.verify("x", "$argon2id$v=19$m=1024,t=2$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"))
+                .isFalse();
         assertThat(hasher.verify("x", "plain")).isFalse();
     }
 
     @Test
     void hashesMadeWithOtherParametersVerifyButAskForARehash() {
-        PasswordHasher stronger = new PasswordHasher(UsersConfig.builder().argon2(2048, 2, 1).build().password());
+        PasswordHasher stronger = new PasswordHasher(
+                UsersConfig.builder().argon2(2048, 2, 1).build().password());
         String old = hasher.hash("pw-123456");
 
         assertThat(stronger.verify("pw-123456", old)).isTrue();
@@ -61,8 +65,7 @@ class PasswordHasherTest {
     @Test
     void matchesTheArgon2ReferenceImplementation() {
         // argon2 reference CLI: echo -n password | argon2 somesalt -id -t 2 -m 10 -p 1 -l 32 -e
-        String reference = "$argon2id$v=19$m=1024,t=2,p=1$c29tZXNhbHQ$"
-                + "7FfsnA6vUe7qLpL/3Kqc3uR48ZJyFbUVt7jWZlf0Htk";
+        String reference = "$argon2id$v=19$m=1024,t=2,p=1$c29tZXNhbHQ$" + "7FfsnA6vUe7qLpL/3Kqc3uR48ZJyFbUVt7jWZlf0Htk";
 
         assertThat(hasher.verify("password", reference)).isTrue();
     }

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 class SessionTest {
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
     final UsersConfig.Sessions config = UsersConfig.builder()
-            .session(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofHours(3)).build().session();
+            .session(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofHours(3))
+            .build()
+            .session();
     final Session session = Session.start("ses_1", UserId.of("u"), T0, config);
 
     @Test
@@ -24,9 +26,12 @@ class SessionTest {
 
     @Test
     void useAfterRefreshAfterSlidesTheExpiry() {
-        assertThat(session.refreshedAt(T0.plus(Duration.ofMinutes(9)), config)).as("too soon: no write").isEmpty();
+        assertThat(session.refreshedAt(T0.plus(Duration.ofMinutes(9)), config))
+                .as("too soon: no write")
+                .isEmpty();
 
-        Session refreshed = session.refreshedAt(T0.plus(Duration.ofMinutes(30)), config).orElseThrow();
+        Session refreshed =
+                session.refreshedAt(T0.plus(Duration.ofMinutes(30)), config).orElseThrow();
 
         assertThat(refreshed.expiresAt()).isEqualTo(T0.plus(Duration.ofMinutes(90)));
         assertThat(refreshed.refreshedAt()).isEqualTo(T0.plus(Duration.ofMinutes(30)));
@@ -34,10 +39,17 @@ class SessionTest {
 
     @Test
     void refreshNeverPassesTheAbsoluteEnd() {
-        Session late = new Session("ses_1", UserId.of("u"), T0, T0.plus(Duration.ofMinutes(150)),
-                T0.plus(Duration.ofMinutes(175)), T0.plus(Duration.ofHours(3)), Optional.empty());
+        Session late = new Session(
+                "ses_1",
+                UserId.of("u"),
+                T0,
+                T0.plus(Duration.ofMinutes(150)),
+                T0.plus(Duration.ofMinutes(175)),
+                T0.plus(Duration.ofHours(3)),
+                Optional.empty());
 
-        Session refreshed = late.refreshedAt(T0.plus(Duration.ofMinutes(170)), config).orElseThrow();
+        Session refreshed =
+                late.refreshedAt(T0.plus(Duration.ofMinutes(170)), config).orElseThrow();
 
         assertThat(refreshed.expiresAt()).isEqualTo(T0.plus(Duration.ofHours(3)));
         assertThat(refreshed.activeAt(T0.plus(Duration.ofHours(3)))).isFalse();
@@ -45,8 +57,14 @@ class SessionTest {
 
     @Test
     void aRevokedSessionIsNeverActive() {
-        Session revoked = new Session("ses_1", UserId.of("u"), T0, T0, T0.plus(Duration.ofHours(1)),
-                T0.plus(Duration.ofHours(3)), Optional.of(T0));
+        Session revoked = new Session(
+                "ses_1",
+                UserId.of("u"),
+                T0,
+                T0,
+                T0.plus(Duration.ofHours(1)),
+                T0.plus(Duration.ofHours(3)),
+                Optional.of(T0));
 
         assertThat(revoked.activeAt(T0.plus(Duration.ofMinutes(1)))).isFalse();
     }

@@ -25,7 +25,9 @@ class SignInTimingIT {
 
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.roles("api")
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.SIGN_IN, 10_000, 60).build()));
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60)
+                    .build()));
 
     @Test
     void unknownUsernamesTakeAsLongAsWrongPasswords() {
@@ -46,10 +48,11 @@ class SignInTimingIT {
 
         double knownMs = median(knownNanos) / 1e6;
         double unknownMs = median(unknownNanos) / 1e6;
-        System.out.printf("sign-in medians: known user, wrong password %.1f ms; unknown user %.1f ms%n",
-                knownMs, unknownMs);
-        assertThat(unknownMs / knownMs).as("unknown/known median ratio (known %.1f ms, unknown %.1f ms)",
-                knownMs, unknownMs).isBetween(0.5, 2.0);
+        System.out.printf(
+                "sign-in medians: known user, wrong password %.1f ms; unknown user %.1f ms%n", knownMs, unknownMs);
+        assertThat(unknownMs / knownMs)
+                .as("unknown/known median ratio (known %.1f ms, unknown %.1f ms)", knownMs, unknownMs)
+                .isBetween(0.5, 2.0);
     }
 
     static long timeSignIn(Http http, String username) {

@@ -4,17 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.config.WardenConfig;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
-import dev.warden.api.config.WardenConfig;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
 import java.util.UUID;
 
 /** Fixtures for the username plugin: request bodies, sign-up through HTTP, fast test configuration. */
 final class TestUsers {
-    private TestUsers() {
-    }
+    private TestUsers() {}
 
     /** A fresh, valid, unique username such as {@code user_3f9a1c2b}. */
     static String aUsername() {
@@ -23,7 +22,8 @@ final class TestUsers {
 
     /** {@code {"username", "password"}}. */
     static String credentials(String username, String password) {
-        ObjectNode body = Json.mapper().createObjectNode().put("username", username).put("password", password);
+        ObjectNode body =
+                Json.mapper().createObjectNode().put("username", username).put("password", password);
         return body.toString();
     }
 
@@ -39,6 +39,7 @@ final class TestUsers {
         return b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
                 .rateLimit(RateLimitConfig.builder()
                         .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60)
-                        .endpoint(AuthEndpoint.SIGN_UP, 10_000, 60).build());
+                        .endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
+                        .build());
     }
 }

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 class UsernamePolicyTest {
-    final UsernamePolicy defaults = new UsernamePolicy(UsersConfig.builder().build().username());
+    final UsernamePolicy defaults =
+            new UsernamePolicy(UsersConfig.builder().build().username());
 
     @Test
     void theSpecDefaultsAcceptLettersDigitsUnderscoreAndDashInAnyCase() {
@@ -25,7 +26,9 @@ class UsernamePolicyTest {
     @Test
     void lookupIgnoresCaseUnlessConfiguredCaseSensitive() {
         UsernamePolicy sensitive = new UsernamePolicy(UsersConfig.builder()
-                .username(3, 32, "(?i)^[a-z0-9_-]+$", true).build().username());
+                .username(3, 32, "(?i)^[a-z0-9_-]+$", true)
+                .build()
+                .username());
 
         assertThat(defaults.keyOf("ANN")).isEqualTo(defaults.keyOf("ann"));
         assertThat(sensitive.keyOf("ANN")).isNotEqualTo(sensitive.keyOf("ann"));
@@ -33,8 +36,8 @@ class UsernamePolicyTest {
 
     @Test
     void customRulesApply() {
-        UsernamePolicy custom = new UsernamePolicy(UsersConfig.builder()
-                .username(5, 8, "^[a-z]+$", false).build().username());
+        UsernamePolicy custom = new UsernamePolicy(
+                UsersConfig.builder().username(5, 8, "^[a-z]+$", false).build().username());
 
         assertThat(custom.check("abcd").problem()).contains("must be at least 5 characters");
         assertThat(custom.check("ABCDE").problem()).contains("must match ^[a-z]+$");
@@ -43,8 +46,10 @@ class UsernamePolicyTest {
 
     @Test
     void lengthCountsCharactersNotUtf16Units() {
-        UsernamePolicy unicode = new UsernamePolicy(UsersConfig.builder().username(3, 3, ".+", false).build().username());
+        UsernamePolicy unicode = new UsernamePolicy(
+                UsersConfig.builder().username(3, 3, ".+", false).build().username());
 
-        assertThat(unicode.check("\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00").problem()).isEmpty();
+        assertThat(unicode.check("\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00").problem())
+                .isEmpty();
     }
 }

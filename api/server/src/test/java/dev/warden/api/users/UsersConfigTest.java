@@ -19,8 +19,10 @@ class UsersConfigTest {
     void theBuiltInDefaultsAreTheSpecsAndOwaspsAndMatchTheBuilder() {
         UsersConfig config = load(Map.of());
 
-        assertThat(config).isEqualTo(UsersConfig.builder().maxConcurrentHashes(
-                config.password().maxConcurrentHashes()).build());
+        assertThat(config)
+                .isEqualTo(UsersConfig.builder()
+                        .maxConcurrentHashes(config.password().maxConcurrentHashes())
+                        .build());
         assertThat(config.username()).isEqualTo(new UsersConfig.UsernameRules(3, 32, "(?i)^[a-z0-9_-]+$", false));
         assertThat(config.password().memoryKib()).isEqualTo(19_456);
         assertThat(config.password().iterations()).isEqualTo(2);

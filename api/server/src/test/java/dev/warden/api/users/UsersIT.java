@@ -23,8 +23,7 @@ class UsersIT {
     static final String PASSWORD = "correct horse battery";
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .users(UsersConfig.builder()
+    static final TestPlatform warden = new TestPlatform(b -> b.users(UsersConfig.builder()
                     .argon2(1024, 1, 1)
                     .lockout(3, Duration.ofMinutes(15), Duration.ofMinutes(15))
                     .session(Duration.ofHours(1), Duration.ofMinutes(10), Duration.ofHours(3))
@@ -51,8 +50,7 @@ class UsersIT {
     void signUpAnswersTheUserAndASessionTokenAlsoSetAsHttpOnlyLaxCookie() {
         String name = aUsername();
         Http.Response res = http().post("/auth/sign-up", null, """
-                {"username":"%s","password":"%s","email":"Ann@Example.org","displayName":"Ann"}"""
-                .formatted(name, PASSWORD));
+                {"username":"%s","password":"%s","email":"Ann@Example.org","displayName":"Ann"}""".formatted(name, PASSWORD));
 
         assertThat(res.status()).as(res.body()).isEqualTo(201);
         JsonNode user = res.json().get("user");
@@ -64,8 +62,12 @@ class UsersIT {
         assertThat(token).startsWith("wdn_ses_");
         assertThat(res.body()).doesNotContain(PASSWORD).doesNotContain("argon2");
         String cookie = res.header("Set-Cookie").orElseThrow();
-        assertThat(cookie).startsWith("warden_session=" + token).contains("HttpOnly").contains("Path=/")
-                .containsIgnoringCase("SameSite=Lax").doesNotContain("Secure")
+        assertThat(cookie)
+                .startsWith("warden_session=" + token)
+                .contains("HttpOnly")
+                .contains("Path=/")
+                .containsIgnoringCase("SameSite=Lax")
+                .doesNotContain("Secure")
                 .contains("Max-Age=" + Duration.ofHours(3).toSeconds());
     }
 
@@ -76,20 +78,28 @@ class UsersIT {
 
         Http.Response bearer = http().get("/auth/session", token);
         assertThat(bearer.status()).isEqualTo(200);
-        assertThat(bearer.json().get("user").get("id")).isEqualTo(signedUp.get("user").get("id"));
+        assertThat(bearer.json().get("user").get("id"))
+                .isEqualTo(signedUp.get("user").get("id"));
         assertThat(bearer.json().get("session").get("id").asText()).startsWith("ses_");
-        assertThat(withCookie("/auth/session", "warden_session=" + token).status()).isEqualTo(200);
+        assertThat(withCookie("/auth/session", "warden_session=" + token).status())
+                .isEqualTo(200);
 
-        String apiToken = http().post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"cookie-user\"}")
-                .json().get("token").asText();
+        String apiToken = http().post(
+                        "/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"cookie-user\"}")
+                .json()
+                .get("token")
+                .asText();
         assertThat(withCookie("/agents", "warden_session=" + apiToken).status()).isEqualTo(401);
-        assertThat(withCookie("/agents", "warden_session=" + warden.adminToken()).status()).isEqualTo(401);
+        assertThat(withCookie("/agents", "warden_session=" + warden.adminToken())
+                        .status())
+                .isEqualTo(401);
     }
 
     @Test
     void cookieIsSecureWhenATrustedProxySaysTheClientUsedHttps() {
         Http.Response res = http().send(http().builder("/auth/sign-up", null)
-                .header("Content-Type", "application/json").header("X-Forwarded-Proto", "https")
+                .header("Content-Type", "application/json")
+                .header("X-Forwarded-Proto", "https")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString(credentials(aUsername(), PASSWORD))));
 
         assertThat(res.status()).isEqualTo(201);
@@ -114,8 +124,8 @@ class UsersIT {
         String name = aUsername();
         signUp(http(), name, PASSWORD);
 
-        Http.Response again = http().post("/auth/sign-up", null, credentials(name.toUpperCase(java.util.Locale.ROOT),
-                PASSWORD));
+        Http.Response again =
+                http().post("/auth/sign-up", null, credentials(name.toUpperCase(java.util.Locale.ROOT), PASSWORD));
 
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.json().get("code").asText()).isEqualTo("username_taken");
@@ -124,14 +134,18 @@ class UsersIT {
 
     @Test
     void signUpNamesEveryBadFieldAndChecksLengthBeforePattern() {
-        Http.Response res = http().post("/auth/sign-up", null,
-                "{\"username\":\"a!\",\"password\":\"short\",\"email\":\"not-an-email\",\"extra\":1}");
+        Http.Response res = http().post(
+                        "/auth/sign-up",
+                        null,
+                        "{\"username\":\"a!\",\"password\":\"short\",\"email\":\"not-an-email\",\"extra\":1}");
 
         assertThat(res.status()).isEqualTo(400);
         assertThat(res.json().get("code").asText()).isEqualTo("validation_invalid");
         assertThat(res.json().get("errors").findValuesAsText("field")).containsExactlyInAnyOrder("extra");
-        Http.Response fields = http().post("/auth/sign-up", null,
-                "{\"username\":\"a!\",\"password\":\"short\",\"email\":\"not-an-email\"}");
+        Http.Response fields = http().post(
+                        "/auth/sign-up",
+                        null,
+                        "{\"username\":\"a!\",\"password\":\"short\",\"email\":\"not-an-email\"}");
         assertThat(fields.json().get("errors").findValuesAsText("field"))
                 .containsExactlyInAnyOrder("username", "password", "email");
         assertThat(message(fields, "username")).isEqualTo("must be at least 3 characters");
@@ -139,8 +153,11 @@ class UsersIT {
                 .isEqualTo("must be at most 32 characters");
         assertThat(message(http().post("/auth/sign-up", null, credentials("has space", PASSWORD)), "username"))
                 .startsWith("must match");
-        assertThat(http().post("/auth/sign-up", null, "{\"username\":7}").json().get("errors")
-                .findValuesAsText("field")).containsExactlyInAnyOrder("username", "password");
+        assertThat(http().post("/auth/sign-up", null, "{\"username\":7}")
+                        .json()
+                        .get("errors")
+                        .findValuesAsText("field"))
+                .containsExactlyInAnyOrder("username", "password");
     }
 
     static String message(Http.Response res, String field) {
@@ -206,25 +223,32 @@ class UsersIT {
     void signOutEndsTheSessionAtOnceAndClearsTheCookie() {
         String token = signUp(http(), aUsername(), PASSWORD).get("token").asText();
         String apiToken = http().post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"nobody\"}")
-                .json().get("token").asText();
+                .json()
+                .get("token")
+                .asText();
         assertThat(http().post("/auth/sign-out", apiToken).status()).isEqualTo(403);
 
         Http.Response out = http().post("/auth/sign-out", token);
 
         assertThat(out.status()).isEqualTo(204);
-        assertThat(out.header("Set-Cookie").orElseThrow()).startsWith("warden_session=;")
+        assertThat(out.header("Set-Cookie").orElseThrow())
+                .startsWith("warden_session=;")
                 .contains("Expires=Thu, 1 Jan 1970");
         assertThat(http().get("/auth/session", token).status()).isEqualTo(401);
         assertThat(http().get("/agents", token).status()).isEqualTo(401);
-        assertThat(withCookie("/auth/session", "warden_session=" + token).status()).isEqualTo(401);
+        assertThat(withCookie("/auth/session", "warden_session=" + token).status())
+                .isEqualTo(401);
     }
 
     @Test
     void aSessionExpiresAfterItsTtlUnlessUsedAndNeverOutlivesItsMaximumLifetime() {
         String idle = signUp(http(), aUsername(), PASSWORD).get("token").asText();
         String active = signUp(http(), aUsername(), PASSWORD).get("token").asText();
-        Instant firstExpiry = Instant.parse(http().get("/auth/session", active).json().get("session")
-                .get("expiresAt").asText());
+        Instant firstExpiry = Instant.parse(http().get("/auth/session", active)
+                .json()
+                .get("session")
+                .get("expiresAt")
+                .asText());
 
         warden.clock().advance(Duration.ofMinutes(50));
         Http.Response used = http().get("/auth/session", active);
@@ -233,13 +257,19 @@ class UsersIT {
                 .isAfter(firstExpiry.plus(Duration.ofMinutes(45)));
         warden.clock().advance(Duration.ofMinutes(11));
 
-        assertThat(http().get("/auth/session", idle).status()).as("idle session past its ttl").isEqualTo(401);
-        assertThat(http().get("/auth/session", active).status()).as("refreshed session").isEqualTo(200);
+        assertThat(http().get("/auth/session", idle).status())
+                .as("idle session past its ttl")
+                .isEqualTo(401);
+        assertThat(http().get("/auth/session", active).status())
+                .as("refreshed session")
+                .isEqualTo(200);
         for (int i = 0; i < 3; i++) {
             warden.clock().advance(Duration.ofMinutes(40));
             http().get("/auth/session", active);
         }
-        assertThat(http().get("/auth/session", active).status()).as("past the 3 h maximum lifetime").isEqualTo(401);
+        assertThat(http().get("/auth/session", active).status())
+                .as("past the 3 h maximum lifetime")
+                .isEqualTo(401);
     }
 
     @Test
@@ -256,15 +286,24 @@ class UsersIT {
         assertThat(res.json().get("user").get("username").asText()).isEqualTo(renamed);
         assertThat(signIn(renamed, PASSWORD).status()).isEqualTo(200);
         assertThat(signIn(name, PASSWORD).status()).isEqualTo(401);
-        Http.Response clash = http().post("/auth/change-username", token, "{\"username\":\"" + taken.toUpperCase(
-                java.util.Locale.ROOT) + "\"}");
+        Http.Response clash = http().post(
+                        "/auth/change-username",
+                        token,
+                        "{\"username\":\"" + taken.toUpperCase(java.util.Locale.ROOT) + "\"}");
         assertThat(clash.status()).isEqualTo(409);
         assertThat(clash.json().get("code").asText()).isEqualTo("username_taken");
-        assertThat(http().post("/auth/change-username", token, "{\"username\":\"no\"}").status()).isEqualTo(400);
-        String apiToken = http().post("/auth/tokens", token, "{\"name\":\"cli\"}").json().get("token").asText();
-        assertThat(http().post("/auth/change-username", apiToken, "{\"username\":\"" + aUsername() + "\"}").status())
+        assertThat(http().post("/auth/change-username", token, "{\"username\":\"no\"}")
+                        .status())
+                .isEqualTo(400);
+        String apiToken = http().post("/auth/tokens", token, "{\"name\":\"cli\"}")
+                .json()
+                .get("token")
+                .asText();
+        assertThat(http().post("/auth/change-username", apiToken, "{\"username\":\"" + aUsername() + "\"}")
+                        .status())
                 .isEqualTo(403);
-        assertThat(http().post("/auth/change-username", null, "{\"username\":\"" + aUsername() + "\"}").status())
+        assertThat(http().post("/auth/change-username", null, "{\"username\":\"" + aUsername() + "\"}")
+                        .status())
                 .isEqualTo(401);
     }
 
@@ -284,16 +323,23 @@ class UsersIT {
         assertThat(created.json().get("scopes").toString()).isEqualTo("[\"agents:read\",\"agents:write\"]");
         String apiToken = created.json().get("token").asText();
         String tokenId = created.json().get("id").asText();
-        assertThat(http().post("/agents", apiToken, anAgent(aliceId).json()).status()).isEqualTo(201);
-        assertThat(http().get("/auth/tokens/current", apiToken).json().get("id").asText()).isEqualTo(tokenId);
-        assertThat(http().get("/auth/tokens/current", session).status()).as("current takes API tokens only")
+        assertThat(http().post("/agents", apiToken, anAgent(aliceId).json()).status())
+                .isEqualTo(201);
+        assertThat(http().get("/auth/tokens/current", apiToken).json().get("id").asText())
+                .isEqualTo(tokenId);
+        assertThat(http().get("/auth/tokens/current", session).status())
+                .as("current takes API tokens only")
                 .isEqualTo(403);
-        assertThat(http().get("/auth/tokens", session).json().findValuesAsText("id")).containsExactly(tokenId);
+        assertThat(http().get("/auth/tokens", session).json().findValuesAsText("id"))
+                .containsExactly(tokenId);
         assertThat(http().get("/auth/tokens", bobSession).json()).isEmpty();
-        assertThat(http().post("/auth/tokens", apiToken, "{\"name\":\"more\"}").status()).isEqualTo(403);
-        assertThat(http().post("/auth/tokens", session, "{\"name\":\"x\",\"userId\":\"someone-else\"}").status())
+        assertThat(http().post("/auth/tokens", apiToken, "{\"name\":\"more\"}").status())
                 .isEqualTo(403);
-        assertThat(http().delete("/auth/tokens/" + tokenId, bobSession).status()).isEqualTo(404);
+        assertThat(http().post("/auth/tokens", session, "{\"name\":\"x\",\"userId\":\"someone-else\"}")
+                        .status())
+                .isEqualTo(403);
+        assertThat(http().delete("/auth/tokens/" + tokenId, bobSession).status())
+                .isEqualTo(404);
 
         assertThat(http().delete("/auth/tokens/" + tokenId, session).status()).isEqualTo(204);
         assertThat(http().get("/agents", apiToken).status()).isEqualTo(401);
@@ -304,11 +350,15 @@ class UsersIT {
     void anApiTokenStopsWorkingAtItsExpiry() {
         String session = signUp(http(), aUsername(), PASSWORD).get("token").asText();
         String expiresAt = warden.clock().instant().plus(Duration.ofMinutes(5)).toString();
-        String apiToken = http().post("/auth/tokens", session, "{\"name\":\"short\",\"expiresAt\":\"" + expiresAt
-                + "\"}").json().get("token").asText();
+        String apiToken = http().post(
+                        "/auth/tokens", session, "{\"name\":\"short\",\"expiresAt\":\"" + expiresAt + "\"}")
+                .json()
+                .get("token")
+                .asText();
         assertThat(http().get("/auth/tokens/current", apiToken).status()).isEqualTo(200);
         assertThat(http().post("/auth/tokens", session, "{\"name\":\"past\",\"expiresAt\":\"2001-01-01T00:00:00Z\"}")
-                .status()).isEqualTo(400);
+                        .status())
+                .isEqualTo(400);
 
         warden.clock().advance(Duration.ofMinutes(6));
 
@@ -326,14 +376,23 @@ class UsersIT {
         signIn(unknown, "wrong password");
         http().post("/auth/sign-out", session);
 
-        List<EventsTopic.Event> events = EventsTopic.await(warden.infra().kafkaBootstrap(), warden.topics().events(),
-                e -> e.type().startsWith("auth.") && (e.text().contains(userId) || e.text().contains(name)
-                        || e.text().contains(unknown)), 5);
+        List<EventsTopic.Event> events = EventsTopic.await(
+                warden.infra().kafkaBootstrap(),
+                warden.topics().events(),
+                e -> e.type().startsWith("auth.")
+                        && (e.text().contains(userId)
+                                || e.text().contains(name)
+                                || e.text().contains(unknown)),
+                5);
 
-        List<String> types = new ArrayList<>(events.stream().map(EventsTopic.Event::type).toList());
+        List<String> types =
+                new ArrayList<>(events.stream().map(EventsTopic.Event::type).toList());
         assertThat(types).containsExactly("auth.signin", "auth.signin", "auth.failed", "auth.failed", "auth.signout");
         for (EventsTopic.Event e : events) {
-            assertThat(e.text()).doesNotContain(PASSWORD).doesNotContain("wrong password").doesNotContain("wdn_")
+            assertThat(e.text())
+                    .doesNotContain(PASSWORD)
+                    .doesNotContain("wrong password")
+                    .doesNotContain("wdn_")
                     .doesNotContain("argon2");
         }
         assertThat(events.get(0).json().get("data").get("method").asText()).isEqualTo("sign-up");
@@ -348,7 +407,8 @@ class UsersIT {
         assertThat(fieldNames(knownFailure)).isEqualTo(fieldNames(unknownFailure));
         assertThat(fieldNames(knownFailure.get("data"))).isEqualTo(fieldNames(unknownFailure.get("data")));
         assertThat(events.get(2).key()).isEqualTo(events.get(3).key());
-        assertThat(events.get(4).json().get("data").get("session").get("id").asText()).startsWith("ses_");
+        assertThat(events.get(4).json().get("data").get("session").get("id").asText())
+                .startsWith("ses_");
     }
 
     static List<String> fieldNames(JsonNode node) {

@@ -27,11 +27,13 @@ class SecretCipherTest {
         String stored = SecretCipher.aes256(KEY).seal("whk_1", SECRET);
 
         assertThatThrownBy(() -> SecretCipher.aes256(KEY).open("whk_2", stored))
-                .isInstanceOf(IllegalStateException.class).hasMessageNotContaining("MfKQ");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageNotContaining("MfKQ");
         assertThatThrownBy(() -> SecretCipher.aes256(key(8)).open("whk_1", stored))
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> SecretCipher.none().open("whk_1", stored))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("encryption-key");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("encryption-key");
     }
 
     @Test
@@ -42,9 +44,11 @@ class SecretCipherTest {
 
     @Test
     void configRejectsAKeyThatIsNot32BytesOfBase64AndMasksItInToString() {
-        assertThatThrownBy(() -> WebhooksConfig.builder().encryptionKey("c2hvcnQ=").build())
+        assertThatThrownBy(
+                        () -> WebhooksConfig.builder().encryptionKey("c2hvcnQ=").build())
                 .hasMessageContaining("warden.webhooks.encryption-key");
-        assertThatThrownBy(() -> WebhooksConfig.builder().encryptionKey("not base64!").build())
+        assertThatThrownBy(() ->
+                        WebhooksConfig.builder().encryptionKey("not base64!").build())
                 .hasMessageContaining("warden.webhooks.encryption-key");
         String good = java.util.Base64.getEncoder().encodeToString(KEY);
         WebhooksConfig config = WebhooksConfig.builder().encryptionKey(good).build();

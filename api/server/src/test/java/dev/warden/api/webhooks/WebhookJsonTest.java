@@ -16,8 +16,11 @@ import org.junit.jupiter.api.Test;
 class WebhookJsonTest {
     /** Resolves every name to one fixed address, without I/O. */
     private static TargetGuard guardResolvingTo(int a, int b, int c, int d) {
-        return new TargetGuard(host -> new InetAddress[] {
-                InetAddress.getByAddress(host, new byte[] {(byte) a, (byte) b, (byte) c, (byte) d})}, false);
+        return new TargetGuard(
+                host -> new InetAddress[] {
+                    InetAddress.getByAddress(host, new byte[] {(byte) a, (byte) b, (byte) c, (byte) d})
+                },
+                false);
     }
 
     private static final TargetGuard PUBLIC = guardResolvingTo(93, 184, 215, 14);
@@ -60,28 +63,41 @@ class WebhookJsonTest {
     void aUrlResolvingToAPrivateAddressOrNothingIsRefused() {
         assertThat(fields("{\"url\":\"https://intranet.example/\"}", guardResolvingTo(10, 0, 0, 1)))
                 .containsExactly("url");
-        TargetGuard unresolvable = new TargetGuard(host -> {
-            throw new UnknownHostException(host);
-        }, false);
-        assertThat(fields("{\"url\":\"https://nowhere.example/\"}", unresolvable)).containsExactly("url");
+        TargetGuard unresolvable = new TargetGuard(
+                host -> {
+                    throw new UnknownHostException(host);
+                },
+                false);
+        assertThat(fields("{\"url\":\"https://nowhere.example/\"}", unresolvable))
+                .containsExactly("url");
     }
 
     @Test
     void renderShowsTheSecretOnlyWhenGiven() {
-        Webhook webhook = new Webhook("whk_1", Webhook.Owner.admin(), URI.create("https://hooks.example/"),
-                java.util.List.of(), java.util.Optional.empty(), WebhookStatus.ACTIVE,
+        Webhook webhook = new Webhook(
+                "whk_1",
+                Webhook.Owner.admin(),
+                URI.create("https://hooks.example/"),
+                java.util.List.of(),
+                java.util.Optional.empty(),
+                WebhookStatus.ACTIVE,
                 java.time.Instant.parse("2026-01-01T00:00:00Z"));
 
-        assertThat(WebhookJson.render(webhook, java.util.Optional.empty()).has("secret")).isFalse();
-        assertThat(WebhookJson.render(webhook, java.util.Optional.of("whsec_x")).get("secret").asText())
+        assertThat(WebhookJson.render(webhook, java.util.Optional.empty()).has("secret"))
+                .isFalse();
+        assertThat(WebhookJson.render(webhook, java.util.Optional.of("whsec_x"))
+                        .get("secret")
+                        .asText())
                 .isEqualTo("whsec_x");
-        assertThat(WebhookJson.render(webhook, java.util.Optional.empty()).get("createdAt").asText())
+        assertThat(WebhookJson.render(webhook, java.util.Optional.empty())
+                        .get("createdAt")
+                        .asText())
                 .isEqualTo("2026-01-01T00:00:00.000Z");
     }
 
     private static java.util.List<String> fields(String json, TargetGuard guard) {
-        WardenException e = org.assertj.core.api.Assertions.catchThrowableOfType(WardenException.class,
-                () -> WebhookJson.parseCreate(body(json), guard));
+        WardenException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                WardenException.class, () -> WebhookJson.parseCreate(body(json), guard));
         assertThat(e).as("expected a 400 for " + json).isNotNull();
         assertThat(e.code().status()).isEqualTo(400);
         return e.errors().stream().map(FieldError::field).toList();

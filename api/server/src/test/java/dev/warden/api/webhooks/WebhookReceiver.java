@@ -56,8 +56,8 @@ final class WebhookReceiver implements AutoCloseable {
         boolean signedWith(String secret) {
             try {
                 Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())),
-                        "HmacSHA256"));
+                mac.init(new SecretKeySpec(
+                        Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
                 mac.update((webhookId() + "." + header("webhook-timestamp") + ".").getBytes(StandardCharsets.UTF_8));
                 String expected = "v1," + Base64.getEncoder().encodeToString(mac.doFinal(body));
                 return List.of(header("webhook-signature").split(" ")).contains(expected);
@@ -139,11 +139,12 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange; InputStream in = exchange.getRequestBody()) {
+        try (exchange;
+                InputStream in = exchange.getRequestBody()) {
             String path = exchange.getRequestURI().getPath();
             Map<String, String> headers = new HashMap<>();
-            exchange.getRequestHeaders().forEach((name, values) ->
-                    headers.put(name.toLowerCase(Locale.ROOT), String.join(",", values)));
+            exchange.getRequestHeaders()
+                    .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), String.join(",", values)));
             requests.add(new Request(path, Map.copyOf(headers), in.readAllBytes()));
             awaitRelease(path);
             exchange.sendResponseHeaders(next(path), -1);

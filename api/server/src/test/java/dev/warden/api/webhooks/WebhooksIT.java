@@ -35,12 +35,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * receiver paths; the clock moves forward before each, so endpoints only see that test's events.
  */
 class WebhooksIT {
-    private static final String KEY = Base64.getEncoder().encodeToString(
-            "0123456789abcdef0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    private static final String KEY = Base64.getEncoder()
+            .encodeToString("0123456789abcdef0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.webhooks(WebhooksConfig.builder()
-            .allowPrivateTargets(true).backoffMs(5).timeoutMs(5_000).encryptionKey(KEY).build()));
+            .allowPrivateTargets(true)
+            .backoffMs(5)
+            .timeoutMs(5_000)
+            .encryptionKey(KEY)
+            .build()));
 
     static Http http;
     static String admin;
@@ -69,8 +73,7 @@ class WebhooksIT {
     void createAnswers201WithTheSecretOnceAndReadsNeverShowIt() {
         String alice = apiToken("alice");
         Http.Response res = http.post("/webhooks", alice, """
-                {"url":"%s","eventTypes":["agent.created","agent.revoked"],"description":"ops pager"}"""
-                .formatted(receiver.url("/created")));
+                {"url":"%s","eventTypes":["agent.created","agent.revoked"],"description":"ops pager"}""".formatted(receiver.url("/created")));
 
         assertThat(res.status()).as(res.body()).isEqualTo(201);
         JsonNode hook = res.json();
@@ -100,7 +103,9 @@ class WebhooksIT {
 
         String stored = storedSecret(hook.get("id").asText());
 
-        assertThat(stored).startsWith("aesgcm:v1:").doesNotContain(hook.get("secret").asText().substring(6));
+        assertThat(stored)
+                .startsWith("aesgcm:v1:")
+                .doesNotContain(hook.get("secret").asText().substring(6));
     }
 
     @Test
@@ -123,7 +128,10 @@ class WebhooksIT {
     @Test
     void agentTokensCannotManageEndpoints() {
         String dan = apiToken("dan");
-        String agentToken = http.post("/agents", dan, anAgent("dan").json()).json().get("token").asText();
+        String agentToken = http.post("/agents", dan, anAgent("dan").json())
+                .json()
+                .get("token")
+                .asText();
 
         Http.Response create = http.post("/webhooks", agentToken, "{\"url\":\"" + receiver.url("/agent") + "\"}");
         assertThat(create.status()).isEqualTo(403);
@@ -154,8 +162,10 @@ class WebhooksIT {
         assertThat(res.status()).isEqualTo(400);
         assertThat(res.json().get("code").asText()).isEqualTo("validation_invalid");
         assertThat(fields(res.json())).containsExactlyInAnyOrder("url", "eventTypes[1]", "secret");
-        assertThat(fields(http.post("/webhooks", fay, "{\"eventTypes\":[]}").json())).containsExactly("url");
-        assertThat(http.post("/webhooks", fay, "{\"url\": ").json().get("code").asText()).isEqualTo("malformed_json");
+        assertThat(fields(http.post("/webhooks", fay, "{\"eventTypes\":[]}").json()))
+                .containsExactly("url");
+        assertThat(http.post("/webhooks", fay, "{\"url\": ").json().get("code").asText())
+                .isEqualTo("malformed_json");
         assertThat(http.get("/webhooks/not%20an%20id", fay).status()).isEqualTo(400);
         assertThat(ids(http.get("/webhooks", fay).json())).isEmpty();
     }
@@ -171,7 +181,9 @@ class WebhooksIT {
         WebhookReceiver.Request request = receiver.await("/signed", 1).getFirst();
 
         assertThat(request.signedWith(hook.get("secret").asText())).isTrue();
-        assertThat(request.signedWith(createWebhook(gus, "/other", "").get("secret").asText())).isFalse();
+        assertThat(request.signedWith(
+                        createWebhook(gus, "/other", "").get("secret").asText()))
+                .isFalse();
         assertThat(request.header("Content-Type")).isEqualTo("application/json");
         assertThat(request.header("webhook-timestamp"))
                 .isEqualTo(Long.toString(warden.clock().instant().getEpochSecond()));
@@ -195,7 +207,8 @@ class WebhooksIT {
         createAgent(hal);
         List<WebhookReceiver.Request> requests = receiver.await("/retry", 3);
 
-        assertThat(requests).extracting(WebhookReceiver.Request::webhookId)
+        assertThat(requests)
+                .extracting(WebhookReceiver.Request::webhookId)
                 .containsOnly(requests.getFirst().webhookId());
         assertThat(requests).allMatch(r -> r.signedWith(secret));
         awaitCounter("delivered", before, 1);
@@ -212,11 +225,13 @@ class WebhooksIT {
 
         String agentId = createAgent(ida);
         http.post("/agents/" + agentId + "/rotate", ida);
-        List<WebhookReceiver.Request> requests = receiver.awaitEvent("/dropping",
-                e -> e.get("type").asText().equals("agent.rotated"));
+        List<WebhookReceiver.Request> requests =
+                receiver.awaitEvent("/dropping", e -> e.get("type").asText().equals("agent.rotated"));
 
         assertThat(requests).hasSize(5);
-        assertThat(requests.subList(0, 4)).extracting(r -> r.json().get("type").asText()).containsOnly("agent.created");
+        assertThat(requests.subList(0, 4))
+                .extracting(r -> r.json().get("type").asText())
+                .containsOnly("agent.created");
         assertThat(delta(before, "dropped")).isEqualTo(1);
         assertThat(delta(before, "retried")).isEqualTo(3);
     }
@@ -230,11 +245,12 @@ class WebhooksIT {
 
         String agentId = createAgent(jay);
         http.post("/agents/" + agentId + "/rotate", jay);
-        List<WebhookReceiver.Request> requests = receiver.awaitEvent("/client-error",
-                e -> e.get("type").asText().equals("agent.rotated"));
+        List<WebhookReceiver.Request> requests =
+                receiver.awaitEvent("/client-error", e -> e.get("type").asText().equals("agent.rotated"));
 
-        assertThat(requests).extracting(r -> r.json().get("type").asText()).containsExactly("agent.created",
-                "agent.rotated");
+        assertThat(requests)
+                .extracting(r -> r.json().get("type").asText())
+                .containsExactly("agent.created", "agent.rotated");
         assertThat(delta(before, "dropped")).isEqualTo(1);
         assertThat(delta(before, "retried")).isZero();
     }
@@ -249,7 +265,8 @@ class WebhooksIT {
 
         String agentId = createAgent(kim);
         receiver.await("/gone", 1);
-        awaitTrue(() -> http.get("/webhooks/" + id, kim).json().get("status").asText().equals("disabled"));
+        awaitTrue(() ->
+                http.get("/webhooks/" + id, kim).json().get("status").asText().equals("disabled"));
         http.post("/agents/" + agentId + "/rotate", kim);
         receiver.awaitEvent("/gone-witness", e -> e.get("type").asText().equals("agent.rotated"));
 
@@ -271,13 +288,24 @@ class WebhooksIT {
         http.post("/agents/" + agentId + "/suspend", lee);
         http.post("/agents/" + agentId + "/resume", lee);
         http.delete("/agents/" + agentId, lee);
-        List<WebhookReceiver.Request> requests = receiver.awaitEvent("/order",
-                e -> e.get("type").asText().equals("agent.revoked"));
+        List<WebhookReceiver.Request> requests =
+                receiver.awaitEvent("/order", e -> e.get("type").asText().equals("agent.revoked"));
 
         List<WebhookReceiver.Request> distinct = withoutRetries(requests);
-        assertThat(distinct).extracting(r -> r.json().get("type").asText()).containsExactly("agent.created",
-                "agent.rotated", "agent.rotated", "agent.rotated", "agent.suspended", "agent.resumed", "agent.revoked");
-        assertThat(distinct).extracting(r -> Long.parseLong(r.webhookId())).isSorted().doesNotHaveDuplicates();
+        assertThat(distinct)
+                .extracting(r -> r.json().get("type").asText())
+                .containsExactly(
+                        "agent.created",
+                        "agent.rotated",
+                        "agent.rotated",
+                        "agent.rotated",
+                        "agent.suspended",
+                        "agent.resumed",
+                        "agent.revoked");
+        assertThat(distinct)
+                .extracting(r -> Long.parseLong(r.webhookId()))
+                .isSorted()
+                .doesNotHaveDuplicates();
         assertThat(requests).hasSize(8);
     }
 
@@ -297,16 +325,29 @@ class WebhooksIT {
         http.delete("/agents/" + n2, ned);
         String m3 = createAgent(mia);
 
-        List<String> mias = events(receiver.awaitEvent("/mia", e -> e.get("agentId").asText().equals(m3)));
-        List<String> neds = events(receiver.awaitEvent("/ned-revoked", e -> e.get("agentId").asText().equals(n2)));
-        List<String> admins = events(receiver.awaitEvent("/admin-all", e -> e.get("agentId").asText().equals(m3)))
-                .stream().filter(e -> Set.of(m1, m2, m3, n1, n2).contains(e.split(" ")[1])).toList();
+        List<String> mias = events(
+                receiver.awaitEvent("/mia", e -> e.get("agentId").asText().equals(m3)));
+        List<String> neds = events(receiver.awaitEvent(
+                "/ned-revoked", e -> e.get("agentId").asText().equals(n2)));
+        List<String> admins =
+                events(receiver.awaitEvent(
+                                "/admin-all", e -> e.get("agentId").asText().equals(m3)))
+                        .stream()
+                        .filter(e -> Set.of(m1, m2, m3, n1, n2).contains(e.split(" ")[1]))
+                        .toList();
         http.delete("/webhooks/" + adminHook, admin);
 
         assertThat(mias).containsExactly("agent.created " + m1, "agent.created " + m2, "agent.created " + m3);
         assertThat(neds).containsExactly("agent.revoked " + n1, "agent.revoked " + n2);
-        assertThat(admins).containsExactly("agent.created " + m1, "agent.created " + n1, "agent.revoked " + n1,
-                "agent.created " + m2, "agent.created " + n2, "agent.revoked " + n2, "agent.created " + m3);
+        assertThat(admins)
+                .containsExactly(
+                        "agent.created " + m1,
+                        "agent.created " + n1,
+                        "agent.revoked " + n1,
+                        "agent.created " + m2,
+                        "agent.created " + n2,
+                        "agent.revoked " + n2,
+                        "agent.created " + m3);
     }
 
     @Test
@@ -332,8 +373,8 @@ class WebhooksIT {
 
         createAgent(pat);
         long offset = Long.parseLong(receiver.await("/held", 1).getFirst().webhookId());
-        try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                warden.infra().kafkaBootstrap()))) {
+        try (Admin kafka = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, warden.infra().kafkaBootstrap()))) {
             Thread.sleep(300); // several poll loops of the worker, each of which commits what is finished
             assertThat(committed(kafka)).isLessThanOrEqualTo(offset);
 
@@ -350,17 +391,24 @@ class WebhooksIT {
         java.util.Properties p = new java.util.Properties();
         p.put("bootstrap.servers", warden.infra().kafkaBootstrap());
         try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> producer =
-                     new org.apache.kafka.clients.producer.KafkaProducer<>(p,
-                             new org.apache.kafka.common.serialization.StringSerializer(),
-                             new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(warden.topics().events(), "x",
-                    "{\"type\":\"agent.created\",\"timestamp\":\"yesterday\"}".getBytes())).get();
+                new org.apache.kafka.clients.producer.KafkaProducer<>(
+                        p,
+                        new org.apache.kafka.common.serialization.StringSerializer(),
+                        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            warden.topics().events(),
+                            "x",
+                            "{\"type\":\"agent.created\",\"timestamp\":\"yesterday\"}".getBytes()))
+                    .get();
         }
         String agent = createAgent(quinn);
 
-        awaitTrue(() -> receiver.requests("/after-poison").stream().anyMatch(r -> r.json().toString().contains(agent)));
-        awaitTrue(() -> http.get("/admin/dead-letters?sink=webhooks", admin).body().contains("yesterday"));
-        awaitTrue(() -> http.get("/observe/metrics", null).body()
+        awaitTrue(() -> receiver.requests("/after-poison").stream()
+                .anyMatch(r -> r.json().toString().contains(agent)));
+        awaitTrue(() ->
+                http.get("/admin/dead-letters?sink=webhooks", admin).body().contains("yesterday"));
+        awaitTrue(() -> http.get("/observe/metrics", null)
+                .body()
                 .matches("(?s).*warden_sink_dead_letters_total\\{sink=\"webhooks\"} [1-9].*"));
     }
 
@@ -371,26 +419,39 @@ class WebhooksIT {
         String agent = createAgent(rae);
         // Stamped by the platform's clock, which runs ahead: endpoints get only events made after they were.
         java.time.Instant at = warden.clock().instant();
-        long batch = HandMadeBatches.produce(warden, agent, List.of(
-                HandMadeBatches.entry("aud_hook_a", agent, "rae", at),
-                "not an audit entry".getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                HandMadeBatches.entry("aud_hook_b", agent, "rae", at)));
-        String decided = http.post("/authorize", admin, "{\"agentId\":\"" + agent
-                + "\",\"action\":\"read\",\"resource\":\"x:y\"}").json().get("auditId").asText();
+        long batch = HandMadeBatches.produce(
+                warden,
+                agent,
+                List.of(
+                        HandMadeBatches.entry("aud_hook_a", agent, "rae", at),
+                        "not an audit entry".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        HandMadeBatches.entry("aud_hook_b", agent, "rae", at)));
+        String decided = http.post(
+                        "/authorize", admin, "{\"agentId\":\"" + agent + "\",\"action\":\"read\",\"resource\":\"x:y\"}")
+                .json()
+                .get("auditId")
+                .asText();
 
-        List<WebhookReceiver.Request> got = withoutRetries(receiver.awaitEvent("/audit",
-                e -> e.at("/data/entry/id").asText().equals(decided)));
+        List<WebhookReceiver.Request> got = withoutRetries(receiver.awaitEvent(
+                "/audit", e -> e.at("/data/entry/id").asText().equals(decided)));
 
-        assertThat(got).extracting(r -> r.webhookId() + " " + r.json().at("/data/entry/id").asText())
-                .containsExactly(batch + ".0 aud_hook_a", batch + ".2 aud_hook_b",
+        assertThat(got)
+                .extracting(
+                        r -> r.webhookId() + " " + r.json().at("/data/entry/id").asText())
+                .containsExactly(
+                        batch + ".0 aud_hook_a",
+                        batch + ".2 aud_hook_b",
                         got.getLast().webhookId() + " " + decided);
         assertThat(got).allSatisfy(r -> {
-            assertThat(r.webhookId()).matches("\\d+\\.\\d+").isEqualTo(r.json().get("id").asText());
+            assertThat(r.webhookId())
+                    .matches("\\d+\\.\\d+")
+                    .isEqualTo(r.json().get("id").asText());
             assertThat(r.json().get("type").asText()).isEqualTo("audit");
             assertThat(r.json().get("userId").asText()).isEqualTo("rae");
         });
         awaitTrue(() -> {
-            JsonNode letters = http.get("/admin/dead-letters?sink=webhooks", admin).json();
+            JsonNode letters =
+                    http.get("/admin/dead-letters?sink=webhooks", admin).json();
             for (JsonNode l : letters) {
                 if (l.get("offset").asLong() == batch && l.get("error").asText().contains("entry 1")) {
                     return true;
@@ -415,7 +476,10 @@ class WebhooksIT {
     }
 
     static String createAgent(String ownerToken) {
-        String owner = http.get("/auth/tokens/current", ownerToken).json().get("userId").asText();
+        String owner = http.get("/auth/tokens/current", ownerToken)
+                .json()
+                .get("userId")
+                .asText();
         Http.Response res = http.post("/agents", ownerToken, anAgent(owner).json());
         assertThat(res.status()).as(res.body()).isEqualTo(201);
         return res.json().get("id").asText();
@@ -424,7 +488,9 @@ class WebhooksIT {
     /** {@code "type agentId"} of each request, retries collapsed. */
     static List<String> events(List<WebhookReceiver.Request> requests) {
         return withoutRetries(requests).stream()
-                .map(r -> r.json().get("type").asText() + " " + r.json().get("agentId").asText()).toList();
+                .map(r -> r.json().get("type").asText() + " "
+                        + r.json().get("agentId").asText())
+                .toList();
     }
 
     static List<WebhookReceiver.Request> withoutRetries(List<WebhookReceiver.Request> requests) {
@@ -456,7 +522,8 @@ class WebhooksIT {
         for (String line : text.split("\n")) {
             if (line.startsWith("warden_webhooks_")) {
                 String[] parts = line.split(" ");
-                out.put(parts[0].replace("warden_webhooks_", "").replace("_total", ""), (long) Double.parseDouble(parts[1]));
+                out.put(parts[0].replace("warden_webhooks_", "").replace("_total", ""), (long)
+                        Double.parseDouble(parts[1]));
             }
         }
         assertThat(out).containsOnlyKeys("delivered", "retried", "dropped", "disabled");
@@ -487,8 +554,11 @@ class WebhooksIT {
     static long committed(Admin kafka) {
         try {
             Map<TopicPartition, OffsetAndMetadata> offsets = kafka.listConsumerGroupOffsets(
-                    warden.config().streams().applicationPrefix() + "webhooks").partitionsToOffsetAndMetadata().get();
-            OffsetAndMetadata offset = offsets.get(new TopicPartition(warden.topics().events(), 0));
+                            warden.config().streams().applicationPrefix() + "webhooks")
+                    .partitionsToOffsetAndMetadata()
+                    .get();
+            OffsetAndMetadata offset =
+                    offsets.get(new TopicPartition(warden.topics().events(), 0));
             return offset == null ? -1 : offset.offset();
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -498,8 +568,8 @@ class WebhooksIT {
     static String storedSecret(String id) throws Exception {
         String schema = warden.config().postgres().schema().orElseThrow();
         try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
-             PreparedStatement ps = conn.prepareStatement("SELECT secret FROM " + schema
-                     + ".webhook_endpoints WHERE id = ?")) {
+                PreparedStatement ps =
+                        conn.prepareStatement("SELECT secret FROM " + schema + ".webhook_endpoints WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).isTrue();

@@ -30,21 +30,30 @@ class AuditMirrorHandoverIT {
     void theFirstStartTakesTheMirrorsOffsetsOfTheAuditTopicAndLaterStartsKeepTheirOwnMarks() throws Exception {
         String mirror = "handover-" + UUID.randomUUID() + "-mirror";
         String audit = warden.topics().audit();
-        try (Database db = Database.connect(warden.infra().jdbcUrl(), warden.config().postgres().pool());
-             Admin admin = KafkaClients.admin(warden.infra().kafkaBootstrap(), "handover-it")) {
-            assertThat(AuditMirrorHandover.takeOver(admin, db, mirror, audit)).as("no mirror group: nothing to take")
+        try (Database db = Database.connect(
+                        warden.infra().jdbcUrl(), warden.config().postgres().pool());
+                Admin admin = KafkaClients.admin(warden.infra().kafkaBootstrap(), "handover-it")) {
+            assertThat(AuditMirrorHandover.takeOver(admin, db, mirror, audit))
+                    .as("no mirror group: nothing to take")
                     .isZero();
             assertThat(marks(db)).isEmpty();
 
-            admin.alterConsumerGroupOffsets(mirror, Map.of(
-                    new TopicPartition(audit, 0), new OffsetAndMetadata(5),
-                    new TopicPartition(audit, 1), new OffsetAndMetadata(7),
-                    new TopicPartition(warden.topics().events(), 0), new OffsetAndMetadata(3))).all().get();
+            admin.alterConsumerGroupOffsets(
+                            mirror,
+                            Map.of(
+                                    new TopicPartition(audit, 0), new OffsetAndMetadata(5),
+                                    new TopicPartition(audit, 1), new OffsetAndMetadata(7),
+                                    new TopicPartition(warden.topics().events(), 0), new OffsetAndMetadata(3)))
+                    .all()
+                    .get();
             assertThat(AuditMirrorHandover.takeOver(admin, db, mirror, audit)).isEqualTo(2);
-            assertThat(marks(db)).as("the audit topic's offsets, and only those").isEqualTo(Map.of(0, 5L, 1, 7L));
+            assertThat(marks(db))
+                    .as("the audit topic's offsets, and only those")
+                    .isEqualTo(Map.of(0, 5L, 1, 7L));
 
             admin.alterConsumerGroupOffsets(mirror, Map.of(new TopicPartition(audit, 0), new OffsetAndMetadata(9)))
-                    .all().get();
+                    .all()
+                    .get();
             assertThat(AuditMirrorHandover.takeOver(admin, db, mirror, audit)).isZero();
             assertThat(marks(db)).as("marks of its own are kept").isEqualTo(Map.of(0, 5L, 1, 7L));
         }
@@ -52,9 +61,10 @@ class AuditMirrorHandoverIT {
 
     private static Map<Integer, Long> marks(Database db) throws Exception {
         Map<Integer, Long> out = new TreeMap<>();
-        try (Connection conn = db.dataSource().getConnection(); Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT p - 1, marks[p] FROM audit_event_publisher, "
-                     + "generate_subscripts(marks, 1) AS p WHERE marks[p] > 0")) {
+        try (Connection conn = db.dataSource().getConnection();
+                Statement st = conn.createStatement();
+                ResultSet rs = st.executeQuery("SELECT p - 1, marks[p] FROM audit_event_publisher, "
+                        + "generate_subscripts(marks, 1) AS p WHERE marks[p] > 0")) {
             while (rs.next()) {
                 out.put(rs.getInt(1), rs.getLong(2));
             }

@@ -9,24 +9,19 @@ import java.util.Optional;
  */
 public sealed interface Access {
     /** Anyone, no token (sign-up, sign-in, health, metrics, discovery documents). */
-    record Open() implements Access {
-    }
+    record Open() implements Access {}
 
     /** The route authenticates its own callers (the SSE stream: a token in the query, an error event). */
-    record SelfAuthenticating() implements Access {
-    }
+    record SelfAuthenticating() implements Access {}
 
     /** Any authenticated caller; an API token must hold {@code scope} when one is given. */
-    record Caller(Optional<String> scope) implements Access {
-    }
+    record Caller(Optional<String> scope) implements Access {}
 
     /** The bootstrap administrator only; {@code what} names what is reserved in the 403. */
-    record Administrator(String what) implements Access {
-    }
+    record Administrator(String what) implements Access {}
 
     /** A user signed in with a session (not an API token, not an agent). */
-    record Session() implements Access {
-    }
+    record Session() implements Access {}
 
     /** Anyone, no token. */
     static Access open() {

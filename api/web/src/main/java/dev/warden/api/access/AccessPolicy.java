@@ -28,8 +28,7 @@ import java.util.Optional;
  * agents administer none. Stateless and thread-safe.
  */
 public final class AccessPolicy {
-    private AccessPolicy() {
-    }
+    private AccessPolicy() {}
 
     /**
      * Whether {@code caller} may see {@code agent} and act on its behalf (decide, record costs, delegate from
@@ -62,10 +61,13 @@ public final class AccessPolicy {
      */
     public static void requireMayManageAgentsOf(Principal caller, UserId ownerId) {
         switch (caller) {
-            case Principal.Admin a -> { }
-            case Principal.User u when u.id().equals(ownerId) -> { }
-            case Principal.User u -> throw new ForbiddenException(ErrorCode.FORBIDDEN, "ownerId must be your own user id",
-                    List.of(new FieldError("ownerId", "must be your own user id")));
+            case Principal.Admin a -> {}
+            case Principal.User u when u.id().equals(ownerId) -> {}
+            case Principal.User u ->
+                throw new ForbiddenException(
+                        ErrorCode.FORBIDDEN,
+                        "ownerId must be your own user id",
+                        List.of(new FieldError("ownerId", "must be your own user id")));
             case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot manage agents");
         }
     }
@@ -83,7 +85,8 @@ public final class AccessPolicy {
     public record AgentVisibility(Optional<UserId> owner, Optional<AgentId> only) {
         /** Whether {@code agent} is within this visibility. */
         public boolean includes(Agent agent) {
-            return owner.map(agent.ownerId()::equals).orElse(true) && only.map(agent.id()::equals).orElse(true);
+            return owner.map(agent.ownerId()::equals).orElse(true)
+                    && only.map(agent.id()::equals).orElse(true);
         }
     }
 
@@ -99,8 +102,7 @@ public final class AccessPolicy {
     }
 
     /** Audit entries whose {@code userId} (the agent's owner) is {@code userId} and/or whose agent is {@code agentId}. */
-    public record AuditVisibility(Optional<String> userId, Optional<String> agentId) {
-    }
+    public record AuditVisibility(Optional<String> userId, Optional<String> agentId) {}
 
     /**
      * Whose dashboard {@code caller} may read: one owner's, or everyone's (empty).
@@ -111,7 +113,8 @@ public final class AccessPolicy {
         return switch (caller) {
             case Principal.Admin a -> Optional.empty();
             case Principal.User u -> Optional.of(u.id());
-            case Principal.AgentCaller c -> throw new ForbiddenException("agent tokens cannot read dashboard statistics");
+            case Principal.AgentCaller c ->
+                throw new ForbiddenException("agent tokens cannot read dashboard statistics");
         };
     }
 
@@ -125,8 +128,9 @@ public final class AccessPolicy {
         return switch (caller) {
             case Principal.Admin a -> Optional.empty();
             case Principal.User u when u.isSession() -> Optional.of(u.id());
-            default -> throw new ForbiddenException(
-                    "managing API tokens needs a signed-in session (or the administrator token)");
+            default ->
+                throw new ForbiddenException(
+                        "managing API tokens needs a signed-in session (or the administrator token)");
         };
     }
 
@@ -139,8 +143,9 @@ public final class AccessPolicy {
         return switch (caller) {
             case Principal.Admin a -> Optional.empty();
             case Principal.User u -> Optional.of(u.id());
-            case Principal.AgentCaller c -> throw new ForbiddenException(
-                    "webhook endpoints are managed by users and the administrator, not by agents");
+            case Principal.AgentCaller c ->
+                throw new ForbiddenException(
+                        "webhook endpoints are managed by users and the administrator, not by agents");
         };
     }
 
@@ -156,16 +161,13 @@ public final class AccessPolicy {
     /** Which events a stream subscriber may receive. */
     public sealed interface EventVisibility {
         /** Every event (the administrator). */
-        record All() implements EventVisibility {
-        }
+        record All() implements EventVisibility {}
 
         /** Events whose {@code userId} is this user's. */
-        record OfUser(String userId) implements EventVisibility {
-        }
+        record OfUser(String userId) implements EventVisibility {}
 
         /** Events whose {@code agentId} is this agent's. */
-        record OfAgent(String agentId) implements EventVisibility {
-        }
+        record OfAgent(String agentId) implements EventVisibility {}
     }
 
     /**
@@ -237,25 +239,30 @@ public final class AccessPolicy {
      *                            when the organization is not the user's active one, {@code user_not_in_org} when
      *                            the user is no longer a member of it
      */
-    public static OrgAuthority requireInOrganization(Principal caller, String organizationId, OrgStanding standing,
-                                                     String permission) {
+    public static OrgAuthority requireInOrganization(
+            Principal caller, String organizationId, OrgStanding standing, String permission) {
         return switch (caller) {
-            case Principal.Admin a -> new OrgAuthority(organizationId, caller, "administrator",
-                    OrgRoles.CATALOGUE.keySet());
-            case Principal.AgentCaller c -> throw new ForbiddenException("organizations are administered by users, "
-                    + "not by agents");
+            case Principal.Admin a ->
+                new OrgAuthority(organizationId, caller, "administrator", OrgRoles.CATALOGUE.keySet());
+            case Principal.AgentCaller c ->
+                throw new ForbiddenException("organizations are administered by users, " + "not by agents");
             case Principal.User u -> {
-                String active = standing.active().orElseThrow(() -> new ForbiddenException(ErrorCode.NO_ACTIVE_ORG,
-                        "you have no active organization; create one or switch to one (PUT /admin/v1/active-organization)"));
+                String active = standing.active()
+                        .orElseThrow(
+                                () -> new ForbiddenException(
+                                        ErrorCode.NO_ACTIVE_ORG,
+                                        "you have no active organization; create one or switch to one (PUT /admin/v1/active-organization)"));
                 if (!active.equals(organizationId)) {
-                    throw new ForbiddenException(ErrorCode.ORG_MISMATCH, "the path names an organization other than "
-                            + "your active one (" + active + ")");
+                    throw new ForbiddenException(
+                            ErrorCode.ORG_MISMATCH,
+                            "the path names an organization other than " + "your active one (" + active + ")");
                 }
-                String role = standing.role().orElseThrow(() -> new ForbiddenException(ErrorCode.USER_NOT_IN_ORG,
-                        "you are not a member of this organization"));
+                String role = standing.role()
+                        .orElseThrow(() -> new ForbiddenException(
+                                ErrorCode.USER_NOT_IN_ORG, "you are not a member of this organization"));
                 if (!OrgRoles.implies(standing.permissions(), permission)) {
-                    throw new ForbiddenException(ErrorCode.FORBIDDEN, "your role (" + role + ") does not include "
-                            + permission);
+                    throw new ForbiddenException(
+                            ErrorCode.FORBIDDEN, "your role (" + role + ") does not include " + permission);
                 }
                 yield new OrgAuthority(organizationId, caller, role, standing.permissions());
             }
@@ -264,7 +271,9 @@ public final class AccessPolicy {
 
     /** Whether {@code authority} reaches {@code agent}: the organization's agents are those of its tenant. */
     public static boolean inOrganization(OrgAuthority authority, Agent agent) {
-        return agent.tenantId().map(t -> t.value().equals(authority.organizationId())).orElse(false);
+        return agent.tenantId()
+                .map(t -> t.value().equals(authority.organizationId()))
+                .orElse(false);
     }
 
     /**
@@ -279,25 +288,34 @@ public final class AccessPolicy {
      *
      * @throws ForbiddenException otherwise, naming {@code role} and each permission the caller lacks
      */
-    public static void requireMayAssign(OrgAuthority authority, UserId member, Optional<OrgRoles.Named> from,
-                                        Optional<OrgRoles.Named> to) {
+    public static void requireMayAssign(
+            OrgAuthority authority, UserId member, Optional<OrgRoles.Named> from, Optional<OrgRoles.Named> to) {
         boolean touchesOwner = from.filter(r -> r.name().equals(OrgRoles.OWNER)).isPresent()
                 || to.filter(r -> r.name().equals(OrgRoles.OWNER)).isPresent();
         if (touchesOwner && !authority.isOwner()) {
             throw new ForbiddenException("only an owner may grant or take away the owner role");
         }
-        if (from.isPresent() && to.isPresent() && authority.actor() instanceof Principal.User self
+        if (from.isPresent()
+                && to.isPresent()
+                && authority.actor() instanceof Principal.User self
                 && self.id().equals(member)) {
-            throw new ForbiddenException(ErrorCode.FORBIDDEN, "nobody changes their own role; another member "
-                    + "with the authority must", List.of(new FieldError("userId", "is you")));
+            throw new ForbiddenException(
+                    ErrorCode.FORBIDDEN,
+                    "nobody changes their own role; another member " + "with the authority must",
+                    List.of(new FieldError("userId", "is you")));
         }
         for (Optional<OrgRoles.Named> role : List.of(from, to)) {
-            List<String> lacking = role.map(r -> r.permissions().stream().filter(p -> !authority.holds(p)).sorted()
-                    .toList()).orElse(List.of());
+            List<String> lacking = role.map(r -> r.permissions().stream()
+                            .filter(p -> !authority.holds(p))
+                            .sorted()
+                            .toList())
+                    .orElse(List.of());
             if (!lacking.isEmpty()) {
-                throw new ForbiddenException(ErrorCode.FORBIDDEN, "role " + role.get().name() + " holds permissions "
-                        + "you do not: " + String.join(", ", lacking), List.of(new FieldError("role",
-                        "holds permissions you do not: " + String.join(", ", lacking))));
+                throw new ForbiddenException(
+                        ErrorCode.FORBIDDEN,
+                        "role " + role.get().name() + " holds permissions " + "you do not: "
+                                + String.join(", ", lacking),
+                        List.of(new FieldError("role", "holds permissions you do not: " + String.join(", ", lacking))));
             }
         }
     }
@@ -310,8 +328,9 @@ public final class AccessPolicy {
      */
     public static void requireMayPlaceAgent(UserId ownerId, String organizationId, boolean ownerIsMember) {
         if (!ownerIsMember) {
-            throw new ForbiddenException(ErrorCode.USER_NOT_IN_ORG, "owner " + ownerId.value()
-                    + " is not a member of organization " + organizationId,
+            throw new ForbiddenException(
+                    ErrorCode.USER_NOT_IN_ORG,
+                    "owner " + ownerId.value() + " is not a member of organization " + organizationId,
                     List.of(new FieldError("tenantId", "the owner is not a member of this organization")));
         }
     }

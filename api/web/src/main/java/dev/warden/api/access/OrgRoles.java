@@ -32,8 +32,7 @@ public final class OrgRoles {
             ADMIN, CATALOGUE.keySet(),
             MEMBER, Set.of("members:read"));
 
-    private OrgRoles() {
-    }
+    private OrgRoles() {}
 
     /** A role by name with its permissions, built-in or custom, as the access policy weighs it. */
     public record Named(String name, Set<String> permissions) {

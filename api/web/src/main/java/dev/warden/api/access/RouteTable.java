@@ -41,8 +41,7 @@ public final class RouteTable {
     public static final Access UNKNOWN_ROUTE = Access.scope(Scopes.ALL);
 
     /** A route with its pattern's segments, split once when mounted rather than on every request. */
-    private record Compiled(Route route, String[] segments) {
-    }
+    private record Compiled(Route route, String[] segments) {}
 
     private final List<Compiled> routes = new CopyOnWriteArrayList<>();
 

@@ -26,15 +26,14 @@ public final class Scopes {
     public static final String MCP = "mcp";
 
     /** What {@link #MCP} lets a token do besides calling {@code /mcp}. */
-    public static final List<String> MCP_GRANTS = List.of("agents:read", "audit:read", "dashboard:read",
-            "authorize:write");
+    public static final List<String> MCP_GRANTS =
+            List.of("agents:read", "audit:read", "dashboard:read", "authorize:write");
 
     /** The areas of the API, in the order they are documented. */
-    public static final List<String> AREAS = List.of("agents", "costs", "delegations", "authorize", "audit",
-            "dashboard", "events", "webhooks", "organizations");
+    public static final List<String> AREAS = List.of(
+            "agents", "costs", "delegations", "authorize", "audit", "dashboard", "events", "webhooks", "organizations");
 
-    private Scopes() {
-    }
+    private Scopes() {}
 
     /** True for a scope name of the vocabulary: {@code *}, {@code area:read}, {@code area:write}, {@code area:*}. */
     public static boolean isValid(String scope) {

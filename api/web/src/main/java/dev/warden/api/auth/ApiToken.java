@@ -12,8 +12,14 @@ import java.util.Optional;
  * @param scopes    what the token is for, as its creator named it ({@code *}: everything its user may do)
  * @param expiresAt when it stops working, if ever
  */
-public record ApiToken(String id, String name, UserId userId, List<String> scopes, Instant createdAt,
-                       Optional<Instant> expiresAt, Optional<Instant> revokedAt) {
+public record ApiToken(
+        String id,
+        String name,
+        UserId userId,
+        List<String> scopes,
+        Instant createdAt,
+        Optional<Instant> expiresAt,
+        Optional<Instant> revokedAt) {
     /** Every scope. */
     public static final List<String> ALL_SCOPES = List.of(Scopes.ALL);
 

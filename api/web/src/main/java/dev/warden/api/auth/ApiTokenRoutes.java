@@ -75,7 +75,8 @@ public final class ApiTokenRoutes implements DeclaredService {
         Optional<UserId> self = AccessPolicy.apiTokenManager(caller);
         JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), CREATE_FIELDS);
         Optional<String> name = in.requiredString("name", 200);
-        Optional<UserId> userId = self.isEmpty() ? in.requiredValue("userId", Ids.MAX_LENGTH, UserId::of)
+        Optional<UserId> userId = self.isEmpty()
+                ? in.requiredValue("userId", Ids.MAX_LENGTH, UserId::of)
                 : in.optionalValue("userId", Ids.MAX_LENGTH, UserId::of);
         List<String> scopes = scopes(in);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
@@ -83,12 +84,15 @@ public final class ApiTokenRoutes implements DeclaredService {
         expiresAt.filter(e -> !e.isAfter(now)).ifPresent(e -> in.error("expiresAt", "must be in the future"));
         in.validate();
         if (self.isPresent() && userId.filter(u -> !u.equals(self.get())).isPresent()) {
-            throw new ForbiddenException(ErrorCode.FORBIDDEN, "a user creates API tokens only for themselves", List.of(new FieldError("userId", "must be your own user id")));
+            throw new ForbiddenException(
+                    ErrorCode.FORBIDDEN,
+                    "a user creates API tokens only for themselves",
+                    List.of(new FieldError("userId", "must be your own user id")));
         }
         UserId owner = self.or(() -> userId).orElseThrow();
         String token = Tokens.mint(TokenKind.API);
-        ApiToken record = new ApiToken(Ids.mint("tok"), name.orElseThrow(), owner, scopes, now, expiresAt,
-                Optional.empty());
+        ApiToken record =
+                new ApiToken(Ids.mint("tok"), name.orElseThrow(), owner, scopes, now, expiresAt, Optional.empty());
         tokens.insert(record, Tokens.hash(token));
         Responses.json(res, Status.CREATED_201, render(record).put("token", token));
     }
@@ -105,7 +109,8 @@ public final class ApiTokenRoutes implements DeclaredService {
     private void revoke(ServerRequest req, ServerResponse res) {
         Optional<UserId> self = AccessPolicy.apiTokenManager(AuthFilter.principal(req));
         String id = Params.path(req, "id", s -> s);
-        ApiToken token = tokens.find(id).filter(t -> self.isEmpty() || t.userId().equals(self.get()))
+        ApiToken token = tokens.find(id)
+                .filter(t -> self.isEmpty() || t.userId().equals(self.get()))
                 .orElseThrow(() -> new NotFoundException(ErrorCode.TOKEN_NOT_FOUND, "no such API token"));
         tokens.revoke(token.id(), clock.instant());
         Responses.noContent(res);
@@ -124,8 +129,9 @@ public final class ApiTokenRoutes implements DeclaredService {
         for (int i = 0; i < raw.get().size(); i++) {
             JsonNode scope = raw.get().get(i);
             if (!scope.isTextual() || !Scopes.isValid(scope.textValue())) {
-                in.error("scopes[" + i + "]", "must be \"*\" or <area>:read|write|* with area one of "
-                        + String.join(", ", Scopes.AREAS));
+                in.error(
+                        "scopes[" + i + "]",
+                        "must be \"*\" or <area>:read|write|* with area one of " + String.join(", ", Scopes.AREAS));
             } else {
                 scopes.add(scope.textValue());
             }
@@ -147,12 +153,14 @@ public final class ApiTokenRoutes implements DeclaredService {
         AccessPolicy.requireApiToken(AuthFilter.principal(req));
         String bearer = AuthFilter.bearerToken(req).orElseThrow();
         return tokens.findActiveByHash(Tokens.hash(bearer))
-                .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the API token is no longer valid"));
+                .orElseThrow(
+                        () -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the API token is no longer valid"));
     }
 
     private static ObjectNode render(ApiToken token) {
         Instant created = token.createdAt();
-        ObjectNode node = Json.mapper().createObjectNode()
+        ObjectNode node = Json.mapper()
+                .createObjectNode()
                 .put("id", token.id())
                 .put("name", token.name())
                 .put("userId", token.userId().value());

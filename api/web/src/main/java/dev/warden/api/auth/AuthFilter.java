@@ -7,8 +7,8 @@ import dev.warden.api.access.RouteTable;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InsufficientScopeException;
-import dev.warden.api.errors.UnauthenticatedException.Challenge;
 import dev.warden.api.errors.UnauthenticatedException;
+import dev.warden.api.errors.UnauthenticatedException.Challenge;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.http.Problems;
 import io.helidon.http.HeaderName;
@@ -47,8 +47,7 @@ public final class AuthFilter implements Filter {
      * Sessions carried by a browser cookie: the cookie's name, and the origin state-changing requests that carry
      * it must come from (the issuer's).
      */
-    public record CookieSessions(String name, Supplier<String> origin) {
-    }
+    public record CookieSessions(String name, Supplier<String> origin) {}
 
     /**
      * @param routes the declared access of every route (filled as the routing is built)
@@ -63,8 +62,11 @@ public final class AuthFilter implements Filter {
      * whose refusals carry {@code challenges}' {@code WWW-Authenticate} (the resource metadata of OAuth protected
      * resources) and that refuses an OAuth access token issued for another resource than the path's.
      */
-    public AuthFilter(Authenticator authenticator, RouteTable routes, Optional<CookieSessions> cookieSessions,
-                      BearerChallenges challenges) {
+    public AuthFilter(
+            Authenticator authenticator,
+            RouteTable routes,
+            Optional<CookieSessions> cookieSessions,
+            BearerChallenges challenges) {
         this.authenticator = authenticator;
         this.routes = routes;
         this.cookieSessions = cookieSessions;
@@ -85,10 +87,16 @@ public final class AuthFilter implements Filter {
         Optional<String> bearer = bearerToken(req);
         Optional<String> token = bearer.or(() -> sessionCookie(req));
         if (bearer.isEmpty() && token.isPresent() && !sameOrigin(req)) {
-            Problems.sendProblem(req, res, new ForbiddenException(ErrorCode.CROSS_ORIGIN_REQUEST, "a state-changing "
-                    + "request authenticated by the session cookie must come from " + cookieSessions.orElseThrow()
-                    .origin().get() + " (Origin) or say Sec-Fetch-Site: same-origin; send the token as a bearer "
-                    + "token otherwise"));
+            Problems.sendProblem(
+                    req,
+                    res,
+                    new ForbiddenException(
+                            ErrorCode.CROSS_ORIGIN_REQUEST,
+                            "a state-changing "
+                                    + "request authenticated by the session cookie must come from "
+                                    + cookieSessions.orElseThrow().origin().get()
+                                    + " (Origin) or say Sec-Fetch-Site: same-origin; send the token as a bearer "
+                                    + "token otherwise"));
             return;
         }
         if (token.isEmpty()) {
@@ -99,22 +107,28 @@ public final class AuthFilter implements Filter {
         Optional<Principal> principal = authenticator.authenticate(token.get());
         if (principal.isEmpty()) {
             res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, scope, Optional.of("invalid_token")));
-            Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_INVALID,
-                    "the bearer token is invalid, revoked or expired"));
+            Problems.sendProblem(
+                    req, res, unauthorized(Challenge.TOKEN_INVALID, "the bearer token is invalid, revoked or expired"));
             return;
         }
         Optional<String> resource = challenges.resourceFor(path);
         if (resource.isPresent() && !principal.get().validFor(resource.get())) {
             res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, scope, Optional.of("invalid_token")));
-            Problems.sendProblem(req, res, unauthorized(Challenge.TOKEN_INVALID,
-                    "the access token was issued for another resource (audience mismatch)"));
+            Problems.sendProblem(
+                    req,
+                    res,
+                    unauthorized(
+                            Challenge.TOKEN_INVALID,
+                            "the access token was issued for another resource (audience mismatch)"));
             return;
         }
         Optional<WardenException> refused = refusal(access, principal.get());
         if (refused.isPresent()) {
             if (refused.get() instanceof InsufficientScopeException insufficient) {
-                res.header(HeaderNames.WWW_AUTHENTICATE, challenges.challenge(path, Optional.of(insufficient.scope()),
-                        Optional.of("insufficient_scope")));
+                res.header(
+                        HeaderNames.WWW_AUTHENTICATE,
+                        challenges.challenge(
+                                path, Optional.of(insufficient.scope()), Optional.of("insufficient_scope")));
             }
             Problems.sendProblem(req, res, refused.get());
             return;
@@ -127,14 +141,14 @@ public final class AuthFilter implements Filter {
     private static Optional<WardenException> refusal(Access access, Principal caller) {
         try {
             switch (access) {
-                case Access.Caller c -> c.scope().filter(scope -> !caller.holds(scope))
-                        .ifPresent(scope -> {
-                            throw new InsufficientScopeException(scope);
-                        });
+                case Access.Caller c ->
+                    c.scope().filter(scope -> !caller.holds(scope)).ifPresent(scope -> {
+                        throw new InsufficientScopeException(scope);
+                    });
                 case Access.Administrator a -> AccessPolicy.requireAdministrator(caller, a.what());
                 case Access.Session s -> AccessPolicy.requireSession(caller);
-                case Access.Open o -> { }
-                case Access.SelfAuthenticating o -> { }
+                case Access.Open o -> {}
+                case Access.SelfAuthenticating o -> {}
             }
             return Optional.empty();
         } catch (WardenException e) {
@@ -148,7 +162,8 @@ public final class AuthFilter implements Filter {
      * @throws UnauthenticatedException when the request was not authenticated
      */
     public static Principal principal(ServerRequest req) {
-        return req.context().get(CONTEXT_KEY, Principal.class)
+        return req.context()
+                .get(CONTEXT_KEY, Principal.class)
                 .orElseThrow(() -> unauthorized(Challenge.TOKEN_REQUIRED, "a bearer token is required"));
     }
 
@@ -164,7 +179,8 @@ public final class AuthFilter implements Filter {
 
     /** The token of an {@code Authorization: Bearer} header, if well-formed. */
     public static Optional<String> bearerToken(ServerRequest req) {
-        return req.headers().first(HeaderNames.AUTHORIZATION)
+        return req.headers()
+                .first(HeaderNames.AUTHORIZATION)
                 .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(h -> h.substring(7).strip())
                 .filter(t -> !t.isEmpty());
@@ -174,7 +190,10 @@ public final class AuthFilter implements Filter {
         if (cookieSessions.isEmpty() || req.headers().contains(HeaderNames.AUTHORIZATION)) {
             return Optional.empty();
         }
-        return req.headers().cookies().first(cookieSessions.get().name()).asOptional()
+        return req.headers()
+                .cookies()
+                .first(cookieSessions.get().name())
+                .asOptional()
                 .filter(v -> v.startsWith(TokenKind.SESSION.prefix()));
     }
 
@@ -192,8 +211,10 @@ public final class AuthFilter implements Filter {
         if (req.headers().first(SEC_FETCH_SITE).filter("same-origin"::equals).isPresent()) {
             return true;
         }
-        return req.headers().first(HeaderNames.ORIGIN).filter(o -> o.equals(cookieSessions.orElseThrow().origin()
-                .get())).isPresent();
+        return req.headers()
+                .first(HeaderNames.ORIGIN)
+                .filter(o -> o.equals(cookieSessions.orElseThrow().origin().get()))
+                .isPresent();
     }
 
     private static UnauthenticatedException unauthorized(Challenge challenge, String detail) {

@@ -25,14 +25,22 @@ public final class Authenticator {
      * Warden's chain: the administrator token, agent tokens, users' API tokens (active and unexpired), and
      * sessions.
      */
-    public static Authenticator standard(byte[] adminTokenHash, AgentTokenResolver agents, ApiTokenRepository apiTokens,
-                                         SessionResolver sessions, InstantSource clock) {
+    public static Authenticator standard(
+            byte[] adminTokenHash,
+            AgentTokenResolver agents,
+            ApiTokenRepository apiTokens,
+            SessionResolver sessions,
+            InstantSource clock) {
         return new Authenticator(List.of(
                 new AdminTokenResolver(adminTokenHash),
                 agents,
-                CredentialResolver.ofKind(TokenKind.API, hash -> apiTokens.findActiveByHash(hash)
-                        .filter(t -> t.activeAt(clock.instant()))
-                        .map(t -> new Principal.User(t.userId(), t.id(), Principal.Credential.API_TOKEN, t.scopes()))),
+                CredentialResolver.ofKind(
+                        TokenKind.API,
+                        hash -> apiTokens
+                                .findActiveByHash(hash)
+                                .filter(t -> t.activeAt(clock.instant()))
+                                .map(t -> new Principal.User(
+                                        t.userId(), t.id(), Principal.Credential.API_TOKEN, t.scopes()))),
                 CredentialResolver.ofKind(TokenKind.SESSION, sessions::resolve)));
     }
 

@@ -31,7 +31,10 @@ public interface BearerChallenges {
         public String challenge(String path, Optional<String> scope, Optional<String> error) {
             StringBuilder value = new StringBuilder("Bearer");
             error.ifPresent(e -> value.append(" error=\"").append(e).append('"'));
-            scope.ifPresent(s -> value.append(error.isPresent() ? ", " : " ").append("scope=\"").append(s).append('"'));
+            scope.ifPresent(s -> value.append(error.isPresent() ? ", " : " ")
+                    .append("scope=\"")
+                    .append(s)
+                    .append('"'));
             return value.toString();
         }
     };

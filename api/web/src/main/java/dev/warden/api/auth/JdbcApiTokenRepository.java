@@ -15,15 +15,16 @@ import java.util.Optional;
 /** {@link ApiTokenRepository} on Postgres table {@code api_tokens}. */
 public final class JdbcApiTokenRepository implements ApiTokenRepository {
     private static final String COLUMNS = "id, name, user_id, scopes, created_at, expires_at, revoked_at";
-    static final String INSERT = "INSERT INTO api_tokens (id, name, user_id, token_hash, created_at, scopes, expires_at) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?)";
-    static final String FIND_ACTIVE = "SELECT " + COLUMNS + " FROM api_tokens "
-            + "WHERE token_hash = ? AND revoked_at IS NULL";
+    static final String INSERT =
+            "INSERT INTO api_tokens (id, name, user_id, token_hash, created_at, scopes, expires_at) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?)";
+    static final String FIND_ACTIVE =
+            "SELECT " + COLUMNS + " FROM api_tokens " + "WHERE token_hash = ? AND revoked_at IS NULL";
     static final String FIND = "SELECT " + COLUMNS + " FROM api_tokens WHERE id = ?";
-    static final String LIST_BY_USER = "SELECT " + COLUMNS + " FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL "
-            + "ORDER BY created_at, id LIMIT 1000";
-    static final String LIST_ALL = "SELECT " + COLUMNS + " FROM api_tokens WHERE revoked_at IS NULL "
-            + "ORDER BY created_at, id LIMIT 1000";
+    static final String LIST_BY_USER = "SELECT " + COLUMNS
+            + " FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL " + "ORDER BY created_at, id LIMIT 1000";
+    static final String LIST_ALL =
+            "SELECT " + COLUMNS + " FROM api_tokens WHERE revoked_at IS NULL " + "ORDER BY created_at, id LIMIT 1000";
     static final String REVOKE = "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
 
     private final Database db;
@@ -100,9 +101,14 @@ public final class JdbcApiTokenRepository implements ApiTokenRepository {
     }
 
     private static ApiToken token(ResultSet rs) throws SQLException {
-        return new ApiToken(rs.getString("id"), rs.getString("name"), UserId.of(rs.getString("user_id")),
-                Sql.strings(rs, "scopes"), Sql.requiredInstant(rs, "created_at"),
-                Sql.instant(rs, "expires_at"), Sql.instant(rs, "revoked_at"));
+        return new ApiToken(
+                rs.getString("id"),
+                rs.getString("name"),
+                UserId.of(rs.getString("user_id")),
+                Sql.strings(rs, "scopes"),
+                Sql.requiredInstant(rs, "created_at"),
+                Sql.instant(rs, "expires_at"),
+                Sql.instant(rs, "revoked_at"));
     }
 
     @Override

@@ -17,8 +17,7 @@ public final class Tokens {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
-    private Tokens() {
-    }
+    private Tokens() {}
 
     /** A fresh token of {@code kind}. */
     public static String mint(TokenKind kind) {
@@ -43,6 +42,8 @@ public final class Tokens {
 
     /** The kind a token claims by its prefix, if any. */
     public static Optional<TokenKind> kindOf(String token) {
-        return Arrays.stream(TokenKind.values()).filter(k -> token.startsWith(k.prefix())).findFirst();
+        return Arrays.stream(TokenKind.values())
+                .filter(k -> token.startsWith(k.prefix()))
+                .findFirst();
     }
 }

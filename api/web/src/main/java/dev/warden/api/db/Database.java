@@ -28,7 +28,8 @@ public final class Database implements AutoCloseable {
      * How to use the database: credentials (when not in the URL), pool size, schema ({@code public} when empty).
      * The configuration's {@code warden.pg} block makes one; the pool knows nothing of the rest of it.
      */
-    public record PoolSettings(Optional<String> user, Optional<String> password, int poolSize, Optional<String> schema) {
+    public record PoolSettings(
+            Optional<String> user, Optional<String> password, int poolSize, Optional<String> schema) {
         @Override
         public String toString() {
             return "PoolSettings[user=" + user.orElse("") + ", password=" + (password.isPresent() ? "****" : "")
@@ -45,8 +46,7 @@ public final class Database implements AutoCloseable {
      * As {@link #connect(String, PoolSettings)}, with the pool's meters ({@code hikaricp_connections_*}) in
      * {@code meters} when given.
      */
-    public static Database connect(String jdbcUrl, PoolSettings postgres,
-                                   Optional<MeterRegistry> meters) {
+    public static Database connect(String jdbcUrl, PoolSettings postgres, Optional<MeterRegistry> meters) {
         HikariConfig hikari = new HikariConfig();
         meters.ifPresent(hikari::setMetricRegistry);
         hikari.setJdbcUrl(jdbcUrl);

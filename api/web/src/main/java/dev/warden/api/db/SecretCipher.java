@@ -87,7 +87,10 @@ public final class SecretCipher {
         if (all.length <= NONCE_BYTES) {
             throw new IllegalStateException("the stored secret is corrupt");
         }
-        byte[] plain = crypt(Cipher.DECRYPT_MODE, Arrays.copyOf(all, NONCE_BYTES), endpointId,
+        byte[] plain = crypt(
+                Cipher.DECRYPT_MODE,
+                Arrays.copyOf(all, NONCE_BYTES),
+                endpointId,
                 Arrays.copyOfRange(all, NONCE_BYTES, all.length));
         return new String(plain, StandardCharsets.UTF_8);
     }

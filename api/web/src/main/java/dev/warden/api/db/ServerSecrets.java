@@ -9,13 +9,13 @@ import java.sql.ResultSet;
  * for one creates it (32 random bytes), every later ask on any instance reads the same value.
  */
 public final class ServerSecrets {
-    static final String INSERT = "INSERT INTO server_secrets (name, secret) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
+    static final String INSERT =
+            "INSERT INTO server_secrets (name, secret) VALUES (?, ?) ON CONFLICT (name) DO NOTHING";
     static final String SELECT = "SELECT secret FROM server_secrets WHERE name = ?";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private ServerSecrets() {
-    }
+    private ServerSecrets() {}
 
     /** The secret named {@code name}, created when missing. */
     public static byte[] get(Database db, String name) {

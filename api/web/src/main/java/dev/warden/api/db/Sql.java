@@ -13,8 +13,7 @@ import java.util.Optional;
 
 /** Small JDBC conveniences shared by the repositories. */
 public final class Sql {
-    private Sql() {
-    }
+    private Sql() {}
 
     /** Binds an optional timestamp. */
     public static void setInstant(PreparedStatement ps, int index, Optional<Instant> value) throws SQLException {

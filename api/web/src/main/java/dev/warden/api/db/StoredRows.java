@@ -20,8 +20,7 @@ public final class StoredRows {
     private static final Logger LOG = Logger.getLogger(StoredRows.class.getName());
     private static final Map<String, LongAdder> SKIPPED = new ConcurrentHashMap<>();
 
-    private StoredRows() {
-    }
+    private StoredRows() {}
 
     /** Decodes one row. */
     @FunctionalInterface

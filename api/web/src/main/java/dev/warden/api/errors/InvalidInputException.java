@@ -34,7 +34,8 @@ public final class InvalidInputException extends WardenException {
     }
 
     private static String summary(List<FieldError> errors) {
-        return errors.size() == 1 ? errors.getFirst().field() + ": " + errors.getFirst().message()
+        return errors.size() == 1
+                ? errors.getFirst().field() + ": " + errors.getFirst().message()
                 : errors.size() + " fields are invalid";
     }
 }

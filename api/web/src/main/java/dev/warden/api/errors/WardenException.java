@@ -11,8 +11,13 @@ import java.util.stream.Collectors;
  * is what a surface switches on; the code is what a client reads. Never carries a secret in its detail.
  */
 public abstract sealed class WardenException extends RuntimeException
-        permits NotFoundException, ConflictException, ForbiddenException, InvalidInputException,
-        UnauthenticatedException, RetriableException, OAuthException {
+        permits NotFoundException,
+                ConflictException,
+                ForbiddenException,
+                InvalidInputException,
+                UnauthenticatedException,
+                RetriableException,
+                OAuthException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorCode code;
@@ -21,8 +26,8 @@ public abstract sealed class WardenException extends RuntimeException
     protected WardenException(ErrorCode code, String detail, List<FieldError> errors, int expectedStatus) {
         super(detail);
         if (code.status() != expectedStatus) {
-            throw new IllegalArgumentException(code + " is a " + code.status() + ", not a "
-                    + getClass().getSimpleName());
+            throw new IllegalArgumentException(
+                    code + " is a " + code.status() + ", not a " + getClass().getSimpleName());
         }
         this.code = code;
         this.errors = List.copyOf(errors);
@@ -44,12 +49,14 @@ public abstract sealed class WardenException extends RuntimeException
      */
     public String describe() {
         String detail = detail().orElse(code.title());
-        if (errors.isEmpty() || errors.size() == 1
-                && detail.equals(errors.getFirst().field() + ": " + errors.getFirst().message())) {
+        if (errors.isEmpty()
+                || errors.size() == 1
+                        && detail.equals(errors.getFirst().field() + ": "
+                                + errors.getFirst().message())) {
             return detail;
         }
-        return detail + ": " + errors.stream().map(f -> f.field() + " " + f.message())
-                .collect(Collectors.joining("; "));
+        return detail + ": "
+                + errors.stream().map(f -> f.field() + " " + f.message()).collect(Collectors.joining("; "));
     }
 
     /** The detail text, if any. */

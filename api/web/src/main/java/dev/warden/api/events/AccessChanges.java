@@ -30,6 +30,7 @@ import org.postgresql.PGNotification;
 public final class AccessChanges implements AutoCloseable {
     /** The channel's name, followed by the schema: deployments sharing a database never hear each other. */
     static final String CHANNEL = "warden_access_changed";
+
     private static final Logger LOG = Logger.getLogger(AccessChanges.class.getName());
     private static final int WAIT_MILLIS = 500;
     private static final Duration RETRY = Duration.ofSeconds(1);
@@ -109,8 +110,10 @@ public final class AccessChanges implements AutoCloseable {
                 }
             } catch (SQLException | RuntimeException e) {
                 if (running.get()) {
-                    LOG.log(Level.WARNING, "listening for access changes failed; retrying in " + RETRY.toSeconds()
-                            + " s (the event feed still invalidates): " + e.getMessage());
+                    LOG.log(
+                            Level.WARNING,
+                            "listening for access changes failed; retrying in " + RETRY.toSeconds()
+                                    + " s (the event feed still invalidates): " + e.getMessage());
                     first = false;
                     sleep();
                 }

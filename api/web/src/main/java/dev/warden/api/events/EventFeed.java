@@ -36,9 +36,17 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 public final class EventFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EventFeed.class.getName());
-    private static final Duration[] DELAY_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10),
-        Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
-        Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5)};
+    private static final Duration[] DELAY_BUCKETS = {
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(5)
+    };
 
     private final TopicPartition partition;
     private final List<Consumer<FeedEvent>> subscribers = new CopyOnWriteArrayList<>();
@@ -48,16 +56,26 @@ public final class EventFeed implements AutoCloseable {
     private volatile long startPosition = -1;
 
     public EventFeed(String bootstrap, String topic, String clientId) {
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.CLIENT_ID_CONFIG, clientId,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                // Committed records only: exactly once, in order. Records behind an open transaction (the pipeline
-                // role's budget and anomaly events, committed every warden.streams.pipeline-commit-interval-ms)
-                // wait for its commit.
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when idle.
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500), new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        clientId,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        // Committed records only: exactly once, in order. Records behind an open transaction (the
+                        // pipeline
+                        // role's budget and anomaly events, committed every warden.streams.pipeline-commit-interval-ms)
+                        // wait for its commit.
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when
+                        // idle.
+                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                        500),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);
         this.meters = new KafkaClientMetrics(consumer);
         this.loop = new ConsumerLoop<>("warden-event-feed", consumer, Duration.ofMillis(200), new Feed());
@@ -73,8 +91,10 @@ public final class EventFeed implements AutoCloseable {
         return registry -> {
             meters.bindTo(registry);
             delay = Timer.builder("warden.events.feed.delay")
-                    .description("From an event's write to warden.events (its record timestamp) to this instance reading it")
-                    .serviceLevelObjectives(DELAY_BUCKETS).register(registry);
+                    .description(
+                            "From an event's write to warden.events (its record timestamp) to this instance reading it")
+                    .serviceLevelObjectives(DELAY_BUCKETS)
+                    .register(registry);
         };
     }
 
@@ -111,8 +131,9 @@ public final class EventFeed implements AutoCloseable {
         }
 
         @Override
-        public void handle(ConsumerRecords<String, byte[]> records,
-                           org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer) {
+        public void handle(
+                ConsumerRecords<String, byte[]> records,
+                org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer) {
             records.forEach(EventFeed.this::deliver);
         }
     }
@@ -123,13 +144,16 @@ public final class EventFeed implements AutoCloseable {
             return;
         }
         timeDelay(record.timestamp());
-        Optional<EventType> type = record.value() == null ? Optional.empty()
-                : StreamEventCodec.peekType(record.value());
+        Optional<EventType> type =
+                record.value() == null ? Optional.empty() : StreamEventCodec.peekType(record.value());
         if (type.isEmpty()) {
             LOG.warning("skipping malformed event at offset " + record.offset() + ": no known type");
             return;
         }
-        hand(FeedEvent.record(record.offset(), type.get(), record.value(),
+        hand(FeedEvent.record(
+                record.offset(),
+                type.get(),
+                record.value(),
                 TraceHeaders.present(record.headers()) ? TraceHeaders.extract(record.headers()) : Context.root()));
     }
 
@@ -145,8 +169,11 @@ public final class EventFeed implements AutoCloseable {
         for (int i = 0; i < entries.size(); i++) {
             AuditBatch.Entry entry = entries.get(i);
             timeDelay(entry.timestamp());
-            hand(FeedEvent.batchEntry(record.offset(), i, entry, entry.traceparent().isEmpty() ? Context.root()
-                    : TraceHeaders.extract(entry.traceparent())));
+            hand(FeedEvent.batchEntry(
+                    record.offset(),
+                    i,
+                    entry,
+                    entry.traceparent().isEmpty() ? Context.root() : TraceHeaders.extract(entry.traceparent())));
         }
     }
 

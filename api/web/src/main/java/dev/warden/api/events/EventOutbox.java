@@ -40,8 +40,8 @@ public final class EventOutbox implements AutoCloseable {
     private static final int BATCH = 500;
 
     static final String INSERT = "INSERT INTO event_outbox (topic_key, payload, target) VALUES (?, ?, ?)";
-    static final String SELECT_BATCH = "SELECT seq, topic_key, payload, target FROM event_outbox ORDER BY seq LIMIT "
-            + BATCH;
+    static final String SELECT_BATCH =
+            "SELECT seq, topic_key, payload, target FROM event_outbox ORDER BY seq LIMIT " + BATCH;
     private static final String EVENTS = "events";
     private static final String AUDIT = "audit";
     static final String DELETE_UPTO = "DELETE FROM event_outbox WHERE seq <= ?";
@@ -113,7 +113,7 @@ public final class EventOutbox implements AutoCloseable {
     public long pending() {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM event_outbox");
-                 ResultSet rs = ps.executeQuery()) {
+                    ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
             }
@@ -134,7 +134,8 @@ public final class EventOutbox implements AutoCloseable {
                 }
                 List<Future<RecordMetadata>> sends = new ArrayList<>();
                 long lastSeq = -1;
-                try (PreparedStatement ps = conn.prepareStatement(SELECT_BATCH); ResultSet rs = ps.executeQuery()) {
+                try (PreparedStatement ps = conn.prepareStatement(SELECT_BATCH);
+                        ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         lastSeq = rs.getLong(1);
                         String to = AUDIT.equals(rs.getString(4)) ? auditTopic : topic;

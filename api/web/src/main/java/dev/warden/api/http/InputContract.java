@@ -43,8 +43,7 @@ public final class InputContract {
     private static final String TIMESTAMP_FORM =
             "must be an ISO 8601 timestamp with a zone offset between years 0001 and 9999, e.g. 2026-01-01T00:00:00Z";
 
-    private InputContract() {
-    }
+    private InputContract() {}
 
     /** Every violation in {@code body}, by path ({@code metadata.n}, {@code permissions[0].actions[1]}). */
     public static List<FieldError> check(JsonNode body) {
@@ -73,7 +72,9 @@ public final class InputContract {
                     errors.add(new FieldError(child, "key " + keyProblem.get()));
                     continue;
                 }
-                if (path.isEmpty() && skipText.contains(field.getKey()) && field.getValue().isTextual()) {
+                if (path.isEmpty()
+                        && skipText.contains(field.getKey())
+                        && field.getValue().isTextual()) {
                     continue;
                 }
                 walk(field.getValue(), child, errors, Set.of());

@@ -24,7 +24,7 @@ import java.util.function.Function;
  * client learns every mistake in one round trip. Not thread-safe; one instance per request.
  */
 public final class JsonInput {
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
@@ -160,8 +160,7 @@ public final class JsonInput {
             return OptionalLong.empty();
         }
         JsonNode n = value.get();
-        if (!n.isNumber() || !n.canConvertToExactIntegral() || !fitsLong(n)
-                || n.asLong() < min || n.asLong() > max) {
+        if (!n.isNumber() || !n.canConvertToExactIntegral() || !fitsLong(n) || n.asLong() < min || n.asLong() > max) {
             error(field, "must be a whole number from " + min + " to " + max);
             return OptionalLong.empty();
         }
@@ -187,9 +186,14 @@ public final class JsonInput {
         }
         JsonNode n = value.get();
         BigDecimal d = n.isNumber() ? n.decimalValue() : null;
-        if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0 || d.stripTrailingZeros().scale() > maxScale) {
-            error(field, "must be a number from " + min.toPlainString() + " to " + max.toPlainString()
-                    + " with at most " + maxScale + " decimal places");
+        if (d == null
+                || d.compareTo(min) < 0
+                || d.compareTo(max) > 0
+                || d.stripTrailingZeros().scale() > maxScale) {
+            error(
+                    field,
+                    "must be a number from " + min.toPlainString() + " to " + max.toPlainString() + " with at most "
+                            + maxScale + " decimal places");
             return Optional.empty();
         }
         return Optional.of(d);

@@ -12,8 +12,7 @@ import java.util.function.Function;
  * the {@link InputContract}'s text rule first (a {@code %00} is a 400, never a database error).
  */
 public final class Params {
-    private Params() {
-    }
+    private Params() {}
 
     /** Path parameter {@code name} converted by {@code parser} (which throws IllegalArgumentException). */
     public static <T> T path(ServerRequest req, String name, Function<String, T> parser) {
@@ -27,8 +26,8 @@ public final class Params {
 
     /** Optional query parameter {@code name} converted by {@code parser}; empty string counts as absent. */
     public static <T> Optional<T> query(ServerRequest req, String name, Function<String, T> parser) {
-        Optional<String> raw = req.query().first(name).asOptional().filter(s -> !s.isEmpty())
-                .map(v -> InputContract.text(name, v));
+        Optional<String> raw =
+                req.query().first(name).asOptional().filter(s -> !s.isEmpty()).map(v -> InputContract.text(name, v));
         try {
             return raw.map(parser);
         } catch (IllegalArgumentException e) {
@@ -43,7 +42,10 @@ public final class Params {
 
     /** Optional enum query parameter, by wire name. */
     public static <E extends Enum<E> & WireEnum> Optional<E> queryEnum(ServerRequest req, String name, Class<E> type) {
-        return query(req, name, v -> WireEnum.parse(type, v).orElseThrow(
-                () -> new IllegalArgumentException("must be one of: " + WireEnum.choices(type))));
+        return query(
+                req,
+                name,
+                v -> WireEnum.parse(type, v)
+                        .orElseThrow(() -> new IllegalArgumentException("must be one of: " + WireEnum.choices(type))));
     }
 }

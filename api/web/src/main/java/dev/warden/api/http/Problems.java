@@ -35,8 +35,7 @@ public final class Problems implements ErrorMapper {
 
     private static final Logger LOG = Logger.getLogger(Problems.class.getName());
 
-    private Problems() {
-    }
+    private Problems() {}
 
     @Override
     public void send(ServerRequest req, ServerResponse res, WardenException e) {
@@ -45,7 +44,11 @@ public final class Problems implements ErrorMapper {
 
     /** Error handler of last resort: logs the cause and answers a 500 without leaking it. */
     public static void handleUnexpected(ServerRequest req, ServerResponse res, Throwable e) {
-        LOG.log(Level.SEVERE, "unhandled error on " + req.prologue().method().text() + " " + req.path().path(), e);
+        LOG.log(
+                Level.SEVERE,
+                "unhandled error on " + req.prologue().method().text() + " "
+                        + req.path().path(),
+                e);
         write(req, res, ErrorCode.INTERNAL, Optional.of("an unexpected error occurred; it has been logged"), List.of());
     }
 
@@ -55,15 +58,24 @@ public final class Problems implements ErrorMapper {
             return;
         }
         if (e instanceof RetriableException retriable) {
-            res.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retriable.retryAfter().toSeconds())));
+            res.header(
+                    HeaderNames.RETRY_AFTER,
+                    Long.toString(Math.max(1, retriable.retryAfter().toSeconds())));
         }
         boolean challenged = res.headers().contains(HeaderNames.WWW_AUTHENTICATE);
         if (e instanceof UnauthenticatedException unauthenticated && !challenged) {
-            unauthenticated.challenge().ifPresent(c -> res.header(HeaderNames.WWW_AUTHENTICATE,
-                    c == UnauthenticatedException.Challenge.TOKEN_REQUIRED ? "Bearer" : "Bearer error=\"invalid_token\""));
+            unauthenticated
+                    .challenge()
+                    .ifPresent(c -> res.header(
+                            HeaderNames.WWW_AUTHENTICATE,
+                            c == UnauthenticatedException.Challenge.TOKEN_REQUIRED
+                                    ? "Bearer"
+                                    : "Bearer error=\"invalid_token\""));
         }
         if (e instanceof InsufficientScopeException scope && !challenged) {
-            res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\", scope=\"" + scope.scope() + "\"");
+            res.header(
+                    HeaderNames.WWW_AUTHENTICATE,
+                    "Bearer error=\"insufficient_scope\", scope=\"" + scope.scope() + "\"");
         }
         if (e.code() == ErrorCode.UNSUPPORTED_MEDIA_TYPE) {
             res.header(HeaderNames.create("Accept-Post"), "application/json");
@@ -71,8 +83,8 @@ public final class Problems implements ErrorMapper {
         write(req, res, e.code(), e.detail(), e.errors());
     }
 
-    private static void write(ServerRequest req, ServerResponse res, ErrorCode code, Optional<String> detail,
-                              List<FieldError> errors) {
+    private static void write(
+            ServerRequest req, ServerResponse res, ErrorCode code, Optional<String> detail, List<FieldError> errors) {
         if (res.isSent()) {
             return;
         }
@@ -81,9 +93,9 @@ public final class Problems implements ErrorMapper {
         res.send(body(code, detail, errors, req.prologue().uriPath().path()));
     }
 
-    static byte[] body(ErrorCode code, Optional<String> detail, List<FieldError> errors,
-                       String instance) {
-        ObjectNode node = Json.mapper().createObjectNode()
+    static byte[] body(ErrorCode code, Optional<String> detail, List<FieldError> errors, String instance) {
+        ObjectNode node = Json.mapper()
+                .createObjectNode()
                 .put("type", "urn:warden:problem:" + code.code())
                 .put("title", code.title())
                 .put("status", code.status())

@@ -22,8 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -37,8 +37,7 @@ import java.util.function.Predicate;
  * sees it. Never a 500.
  */
 public final class RequestReader {
-    private RequestReader() {
-    }
+    private RequestReader() {}
 
     /**
      * Reads the request body as a JSON object of at most {@code maxBytes} bytes.
@@ -72,6 +71,7 @@ public final class RequestReader {
 
     /** Most parameters a form body may carry. */
     static final int MAX_FORM_PARAMETERS = 64;
+
     private static final String FORM = "application/x-www-form-urlencoded";
 
     /**
@@ -82,8 +82,11 @@ public final class RequestReader {
      * @throws InvalidInputException on bad input
      */
     public static Map<String, String> readForm(ServerRequest req, long maxBytes) {
-        requireContentType(req, FORM, t -> t.mediaType().type().equalsIgnoreCase("application")
-                && t.mediaType().subtype().equalsIgnoreCase("x-www-form-urlencoded"));
+        requireContentType(
+                req,
+                FORM,
+                t -> t.mediaType().type().equalsIgnoreCase("application")
+                        && t.mediaType().subtype().equalsIgnoreCase("x-www-form-urlencoded"));
         return parseForm(readBounded(req, maxBytes));
     }
 
@@ -96,8 +99,12 @@ public final class RequestReader {
     static Map<String, String> parseForm(byte[] body) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new InvalidInputException(ErrorCode.BAD_REQUEST, "the form body is not valid UTF-8");
         }
@@ -117,9 +124,11 @@ public final class RequestReader {
                 throw InvalidInputException.field(InputContract.shown(name), "must not be repeated");
             }
             if (params.size() == MAX_FORM_PARAMETERS) {
-                throw new InvalidInputException(ErrorCode.BAD_REQUEST, "at most " + MAX_FORM_PARAMETERS + " parameters");
+                throw new InvalidInputException(
+                        ErrorCode.BAD_REQUEST, "at most " + MAX_FORM_PARAMETERS + " parameters");
             }
-            CleanText.problem(name).or(() -> CleanText.problem(value))
+            CleanText.problem(name)
+                    .or(() -> CleanText.problem(value))
                     .ifPresent(p -> errors.add(new FieldError(InputContract.shown(name), p)));
             params.put(name, value);
         }
@@ -191,10 +200,12 @@ public final class RequestReader {
         try {
             return Json.requestReader().readTree(body);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? ""
-                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new InvalidInputException(ErrorCode.MALFORMED_JSON, "request body is not valid JSON" + where + ": "
-                    + reason(e));
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
+            throw new InvalidInputException(
+                    ErrorCode.MALFORMED_JSON, "request body is not valid JSON" + where + ": " + reason(e));
         } catch (IOException e) {
             throw new InvalidInputException(ErrorCode.MALFORMED_JSON, "request body could not be read as JSON");
         }

@@ -11,8 +11,7 @@ import java.io.UncheckedIOException;
 
 /** Writes JSON responses. */
 public final class Responses {
-    private Responses() {
-    }
+    private Responses() {}
 
     /** Sends {@code body} as {@code application/json} with {@code status}; responses are never cached. */
     public static void json(ServerResponse res, Status status, JsonNode body) {

@@ -11,8 +11,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Factories for the Kafka clients Warden uses, with the settings its guarantees depend on. */
 public final class KafkaClients {
-    private KafkaClients() {
-    }
+    private KafkaClients() {}
 
     /**
      * A durable producer: {@code acks=all}, idempotent (no duplicates or reordering from retries), bounded
@@ -36,9 +35,13 @@ public final class KafkaClients {
     /** An admin client with short timeouts, for topic management and health checks. */
     public static Admin admin(String bootstrap, String clientId) {
         return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.CLIENT_ID_CONFIG, clientId,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                clientId,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                10_000));
     }
 }

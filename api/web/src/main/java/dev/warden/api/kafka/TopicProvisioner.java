@@ -14,8 +14,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates Warden's topics when they are missing (ARCHITECTURE: Topics). Existing topics are left alone. */
 public final class TopicProvisioner {
-    private TopicProvisioner() {
-    }
+    private TopicProvisioner() {}
 
     /** The topics of {@code topics}, with their partition counts. */
     public static List<NewTopic> layout(Topics topics) {
@@ -28,7 +27,8 @@ public final class TopicProvisioner {
                 new NewTopic(topics.quotaReplies(), topics.quotaPartitions(), rf)
                         .configs(Map.of("retention.ms", "3600000")),
                 new NewTopic(topics.dashboardHourly(), 1, rf)
-                        .configs(Map.of("cleanup.policy", "compact,delete", "retention.ms", String.valueOf(49L * 3600_000))),
+                        .configs(Map.of(
+                                "cleanup.policy", "compact,delete", "retention.ms", String.valueOf(49L * 3600_000))),
                 new NewTopic(topics.dashboardTotals(), 1, rf).configs(Map.of("cleanup.policy", "compact")));
     }
 

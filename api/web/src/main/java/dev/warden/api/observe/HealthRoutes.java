@@ -31,8 +31,13 @@ public final class HealthRoutes implements DeclaredService {
     @Override
     public void routing(DeclaredRules rules) {
         rules.get("/health", Access.open(), this::health)
-                .get("/live", Access.open(), (req, res) -> Responses.json(res, Status.OK_200,
-                        Json.mapper().createObjectNode().put("status", "UP")));
+                .get(
+                        "/live",
+                        Access.open(),
+                        (req, res) -> Responses.json(
+                                res,
+                                Status.OK_200,
+                                Json.mapper().createObjectNode().put("status", "UP")));
     }
 
     private void health(ServerRequest req, ServerResponse res) {

@@ -32,10 +32,22 @@ import java.util.logging.Logger;
  */
 public final class HttpObservation implements Filter {
     /** The latency buckets of {@code http_server_requests_seconds}. */
-    static final Duration[] BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
-            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500),
-            Duration.ofSeconds(5), Duration.ofSeconds(10)};
+    static final Duration[] BUCKETS = {
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofMillis(2500),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(10)
+    };
+
     static final String UNMATCHED = "UNMATCHED";
 
     private final MeterRegistry registry;
@@ -65,17 +77,36 @@ public final class HttpObservation implements Filter {
             String method = req.prologue().method().text();
             String route = route(routes, req);
             int status = res.status().code();
-            timers.computeIfAbsent(method + ' ' + route + ' ' + status, k -> Timer.builder("http.server.requests")
-                    .description("HTTP requests served, by route template, method and status.")
-                    .tags("method", method, "route", route, "status", Integer.toString(status), "outcome", outcome(status))
-                    .serviceLevelObjectives(BUCKETS)
-                    .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+            timers.computeIfAbsent(
+                            method + ' ' + route + ' ' + status,
+                            k -> Timer.builder("http.server.requests")
+                                    .description("HTTP requests served, by route template, method and status.")
+                                    .tags(
+                                            "method",
+                                            method,
+                                            "route",
+                                            route,
+                                            "status",
+                                            Integer.toString(status),
+                                            "outcome",
+                                            outcome(status))
+                                    .serviceLevelObjectives(BUCKETS)
+                                    .register(registry))
+                    .record(nanos, TimeUnit.NANOSECONDS);
             if (status == 429) {
-                Counter.builder("warden.rate.limit.rejections").description("Requests refused by a rate limiter (429).")
-                        .tag("endpoint", route).register(registry).increment();
+                Counter.builder("warden.rate.limit.rejections")
+                        .description("Requests refused by a rate limiter (429).")
+                        .tag("endpoint", route)
+                        .register(registry)
+                        .increment();
             }
             if (accessLog && access.isLoggable(Level.INFO)) {
-                log(method, route, status, nanos, AuthFilter.principalIfAny(req).map(Principal::kind).orElse("anonymous"));
+                log(
+                        method,
+                        route,
+                        status,
+                        nanos,
+                        AuthFilter.principalIfAny(req).map(Principal::kind).orElse("anonymous"));
             }
         }
     }
@@ -87,10 +118,10 @@ public final class HttpObservation implements Filter {
         fields.put("status", status);
         fields.put("durationMs", Math.round(nanos / 10_000.0) / 100.0);
         fields.put("principal", principal);
-        LogRecord record = new LogRecord(Level.INFO, method + " " + route + " " + status + " "
-                + fields.get("durationMs") + "ms " + principal);
+        LogRecord record = new LogRecord(
+                Level.INFO, method + " " + route + " " + status + " " + fields.get("durationMs") + "ms " + principal);
         record.setLoggerName(access.getName());
-        record.setParameters(new Object[]{fields});
+        record.setParameters(new Object[] {fields});
         access.log(record);
     }
 
@@ -100,8 +131,10 @@ public final class HttpObservation implements Filter {
      */
     static String route(RouteTable routes, ServerRequest req) {
         return AuthFilter.routeIfAny(req)
-                .or(() -> routes.match(req.prologue().method().text(), req.prologue().uriPath().path()))
-                .map(RouteTable.Route::pattern).orElse(UNMATCHED);
+                .or(() -> routes.match(
+                        req.prologue().method().text(), req.prologue().uriPath().path()))
+                .map(RouteTable.Route::pattern)
+                .orElse(UNMATCHED);
     }
 
     private static String outcome(int status) {

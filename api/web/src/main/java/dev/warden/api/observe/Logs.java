@@ -10,8 +10,7 @@ public final class Logs {
     /** The logger of the access log ({@link HttpObservation}). */
     public static final String ACCESS_LOGGER = "warden.access";
 
-    private Logs() {
-    }
+    private Logs() {}
 
     /**
      * Applies {@code format} to every handler of the root logger.
@@ -20,7 +19,7 @@ public final class Logs {
      */
     public static void configure(String format) {
         switch (format.toLowerCase(Locale.ROOT)) {
-            case "text" -> { }
+            case "text" -> {}
             case "json" -> {
                 for (Handler handler : LogManager.getLogManager().getLogger("").getHandlers()) {
                     handler.setFormatter(new JsonLogFormatter());

@@ -10,8 +10,7 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
 /** Health checks for the infrastructure every role depends on. */
 public final class StandardChecks {
-    private StandardChecks() {
-    }
+    private StandardChecks() {}
 
     /** Postgres reachable and Warden's migrations applied. */
     public static HealthCheck postgres(Database db) {
@@ -20,7 +19,8 @@ public final class StandardChecks {
                 return HealthCheck.Result.down("migrations not applied yet");
             }
             return db.withConnection(conn -> {
-                try (PreparedStatement ps = conn.prepareStatement("SELECT 1"); ResultSet rs = ps.executeQuery()) {
+                try (PreparedStatement ps = conn.prepareStatement("SELECT 1");
+                        ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return HealthCheck.Result.up("reachable, migrations applied");
                 }
@@ -33,8 +33,11 @@ public final class StandardChecks {
         return new Named("kafka", () -> {
             try {
                 int brokers = admin.describeCluster(new DescribeClusterOptions().timeoutMs(3_000))
-                        .nodes().get(4, TimeUnit.SECONDS).size();
-                return brokers > 0 ? HealthCheck.Result.up(brokers + " broker(s) reachable")
+                        .nodes()
+                        .get(4, TimeUnit.SECONDS)
+                        .size();
+                return brokers > 0
+                        ? HealthCheck.Result.up(brokers + " broker(s) reachable")
                         : HealthCheck.Result.down("no brokers");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

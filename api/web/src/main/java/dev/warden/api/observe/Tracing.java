@@ -34,7 +34,7 @@ public final class Tracing implements AutoCloseable {
 
     /** No tracing. */
     public static Tracing off() {
-        return new Tracing(OpenTelemetry.noop(), false, () -> { });
+        return new Tracing(OpenTelemetry.noop(), false, () -> {});
     }
 
     /** Tracing configured from the environment ({@code OTEL_*}), not installed as the global instance. */
@@ -47,13 +47,14 @@ public final class Tracing implements AutoCloseable {
                         "otel.metrics.exporter", "none",
                         "otel.logs.exporter", "none"))
                 .disableShutdownHook()
-                .build().getOpenTelemetrySdk();
+                .build()
+                .getOpenTelemetrySdk();
         return new Tracing(sdk, true, sdk);
     }
 
     /** Tracing into a given SDK (tests: an in-memory exporter); closing this does not close it. */
     public static Tracing with(OpenTelemetry openTelemetry) {
-        return new Tracing(openTelemetry, true, () -> { });
+        return new Tracing(openTelemetry, true, () -> {});
     }
 
     /** Whether spans are recorded. */
@@ -81,7 +82,10 @@ public final class Tracing implements AutoCloseable {
                 work.accept(item);
                 return;
             }
-            Span span = tracer.spanBuilder(name).setSpanKind(kind).setParent(context).startSpan();
+            Span span = tracer.spanBuilder(name)
+                    .setSpanKind(kind)
+                    .setParent(context)
+                    .startSpan();
             try (Scope ignored = span.makeCurrent()) {
                 work.accept(item);
             } finally {

@@ -33,7 +33,9 @@ public final class TracingFilter implements Filter {
 
         @Override
         public String get(Headers headers, String key) {
-            return headers == null ? null : headers.first(HeaderNames.create(key)).orElse(null);
+            return headers == null
+                    ? null
+                    : headers.first(HeaderNames.create(key)).orElse(null);
         }
     };
 
@@ -49,8 +51,11 @@ public final class TracingFilter implements Filter {
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         String method = req.prologue().method().text();
         Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), req.headers(), HEADERS);
-        Span span = tracer.spanBuilder(method).setSpanKind(SpanKind.SERVER).setParent(parent)
-                .setAttribute("http.request.method", method).startSpan();
+        Span span = tracer.spanBuilder(method)
+                .setSpanKind(SpanKind.SERVER)
+                .setParent(parent)
+                .setAttribute("http.request.method", method)
+                .startSpan();
         try (Scope ignored = span.makeCurrent()) {
             chain.proceed();
         } finally {

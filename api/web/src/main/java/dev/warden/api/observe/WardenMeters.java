@@ -19,33 +19,67 @@ import java.util.function.ToDoubleFunction;
  * ({@code warden_audit_emitted_total}, {@code warden_sink_lag_records{sink}}, …); docs/operations.md lists them.
  */
 public final class WardenMeters {
-    private WardenMeters() {
-    }
+    private WardenMeters() {}
 
     /** The audit path's counters: emitted, written, dropped, failed, failing external sinks. */
     public static void audit(MeterRegistry registry, SinkCounters counters) {
-        counter(registry, "warden.audit.emitted", "Audit entries acknowledged by Kafka.", counters,
+        counter(
+                registry,
+                "warden.audit.emitted",
+                "Audit entries acknowledged by Kafka.",
+                counters,
                 c -> c.snapshot().auditEmitted());
-        counter(registry, "warden.audit.written", "Audit rows newly stored in Postgres.", counters,
+        counter(
+                registry,
+                "warden.audit.written",
+                "Audit rows newly stored in Postgres.",
+                counters,
                 c -> c.snapshot().auditWritten());
-        counter(registry, "warden.audit.dropped", "Audit records skipped as undecodable.", counters,
+        counter(
+                registry,
+                "warden.audit.dropped",
+                "Audit records skipped as undecodable.",
+                counters,
                 c -> c.snapshot().auditDropped());
-        counter(registry, "warden.audit.failed", "Audit records in batches whose write failed and was retried.",
-                counters, c -> c.snapshot().auditFailed());
-        counter(registry, "warden.audit.sink.failed", "Failing external sinks, once per sink per batch.", counters,
+        counter(
+                registry,
+                "warden.audit.failed",
+                "Audit records in batches whose write failed and was retried.",
+                counters,
+                c -> c.snapshot().auditFailed());
+        counter(
+                registry,
+                "warden.audit.sink.failed",
+                "Failing external sinks, once per sink per batch.",
+                counters,
                 c -> c.snapshot().auditSinkFailed());
     }
 
     /** Webhook deliveries: delivered, retried, dropped, endpoints disabled. */
     public static void webhooks(MeterRegistry registry, WebhookCounters webhooks) {
-        counter(registry, "warden.webhooks.delivered", "Webhook deliveries answered 2xx.", webhooks,
+        counter(
+                registry,
+                "warden.webhooks.delivered",
+                "Webhook deliveries answered 2xx.",
+                webhooks,
                 w -> w.snapshot().delivered());
-        counter(registry, "warden.webhooks.retried", "Webhook delivery attempts after the first.", webhooks,
+        counter(
+                registry,
+                "warden.webhooks.retried",
+                "Webhook delivery attempts after the first.",
+                webhooks,
                 w -> w.snapshot().retried());
-        counter(registry, "warden.webhooks.dropped",
-                "Webhook deliveries given up (retries exhausted, 3xx/4xx, refused target).", webhooks,
+        counter(
+                registry,
+                "warden.webhooks.dropped",
+                "Webhook deliveries given up (retries exhausted, 3xx/4xx, refused target).",
+                webhooks,
                 w -> w.snapshot().dropped());
-        counter(registry, "warden.webhooks.disabled", "Webhook endpoints disabled by a 410 answer.", webhooks,
+        counter(
+                registry,
+                "warden.webhooks.disabled",
+                "Webhook endpoints disabled by a 410 answer.",
+                webhooks,
                 w -> w.snapshot().disabled());
     }
 
@@ -54,48 +88,75 @@ public final class WardenMeters {
         for (SinkHealth sink : sinks) {
             String name = sink.sink();
             Gauge.builder("warden.sink.lag.records", sink, SinkHealth::currentLag)
-                    .description("Records between the sink's position and the end of its topic.").tag("sink", name)
+                    .description("Records between the sink's position and the end of its topic.")
+                    .tag("sink", name)
                     .register(registry);
             Gauge.builder("warden.sink.degraded", sink, h -> h.degradedReason().isPresent() ? 1 : 0)
                     .description("1 while the sink keeps failing or falls behind (see /observe/health), else 0.")
-                    .tag("sink", name).register(registry);
+                    .tag("sink", name)
+                    .register(registry);
             FunctionCounter.builder("warden.sink.dead.letters", sink, SinkHealth::deadLetteredCount)
-                    .description("Records a sink gave up on and stored in sink_dead_letters.").tag("sink", name)
+                    .description("Records a sink gave up on and stored in sink_dead_letters.")
+                    .tag("sink", name)
                     .register(registry);
             FunctionCounter.builder("warden.sink.failed.batches", sink, SinkHealth::failedBatchCount)
-                    .description("Batches whose store failed and was retried.").tag("sink", name).register(registry);
+                    .description("Batches whose store failed and was retried.")
+                    .tag("sink", name)
+                    .register(registry);
             FunctionCounter.builder("warden.sink.batch.records", sink, SinkHealth::storedRecordCount)
                     .description("Records in the batches stored (divide by warden_sink_write_seconds_count for the "
-                            + "mean batch size).").tag("sink", name).register(registry);
-            FunctionTimer.builder("warden.sink.write", sink, SinkHealth::storedBatchCount, SinkHealth::storeNanos,
+                            + "mean batch size).")
+                    .tag("sink", name)
+                    .register(registry);
+            FunctionTimer.builder(
+                            "warden.sink.write",
+                            sink,
+                            SinkHealth::storedBatchCount,
+                            SinkHealth::storeNanos,
                             TimeUnit.NANOSECONDS)
                     .description("Batches stored, and the time from handing each to the store to its commit.")
-                    .tag("sink", name).register(registry);
+                    .tag("sink", name)
+                    .register(registry);
         }
     }
 
     /** This instance's event stream: connections and their cap, events delivered, slow clients dropped. */
     public static void stream(MeterRegistry registry, EventStream stream) {
         Gauge.builder("warden.sse.connections", stream, EventStream::getConnectionCount)
-                .description("Open event-stream (SSE) connections on this instance.").register(registry);
+                .description("Open event-stream (SSE) connections on this instance.")
+                .register(registry);
         Gauge.builder("warden.sse.max.connections", stream, EventStream::maxConnections)
-                .description("The event stream's connection cap (maxConnections).").register(registry);
-        counter(registry, "warden.sse.deliveries", "Events written to stream clients (replayed and live).", stream,
+                .description("The event stream's connection cap (maxConnections).")
+                .register(registry);
+        counter(
+                registry,
+                "warden.sse.deliveries",
+                "Events written to stream clients (replayed and live).",
+                stream,
                 s -> s.counters().deliveredCount());
-        counter(registry, "warden.sse.dropped", "Stream clients disconnected for not keeping up.", stream,
+        counter(
+                registry,
+                "warden.sse.dropped",
+                "Stream clients disconnected for not keeping up.",
+                stream,
                 s -> s.counters().droppedCount());
     }
 
     /** Stored rows skipped on read because they could not be decoded, per table (tables appear as they occur). */
     public static void unreadableRows(MeterRegistry registry) {
-        StoredRows.skipped().keySet().forEach(table -> FunctionCounter.builder("warden.unreadable.rows", table,
-                        t -> StoredRows.skipped().getOrDefault(t, 0L))
-                .description("Stored rows skipped on read because they could not be decoded.").tag("table", table)
-                .register(registry));
+        StoredRows.skipped()
+                .keySet()
+                .forEach(table -> FunctionCounter.builder(
+                                "warden.unreadable.rows",
+                                table,
+                                t -> StoredRows.skipped().getOrDefault(t, 0L))
+                        .description("Stored rows skipped on read because they could not be decoded.")
+                        .tag("table", table)
+                        .register(registry));
     }
 
-    private static <T> void counter(MeterRegistry registry, String name, String help, T source,
-                                    ToDoubleFunction<T> value) {
+    private static <T> void counter(
+            MeterRegistry registry, String name, String help, T source, ToDoubleFunction<T> value) {
         FunctionCounter.builder(name, source, value).description(help).register(registry);
     }
 }

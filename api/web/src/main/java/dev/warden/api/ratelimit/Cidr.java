@@ -27,8 +27,8 @@ public record Cidr(byte[] network, int bits) {
         String trimmed = text.strip();
         int slash = trimmed.indexOf('/');
         String address = slash < 0 ? trimmed : trimmed.substring(0, slash);
-        InetAddress ip = IpLiterals.parse(address).orElseThrow(
-                () -> new IllegalArgumentException("'" + text + "' is not an IP address or CIDR prefix"));
+        InetAddress ip = IpLiterals.parse(address)
+                .orElseThrow(() -> new IllegalArgumentException("'" + text + "' is not an IP address or CIDR prefix"));
         byte[] bytes = ip.getAddress();
         int bits = bytes.length * 8;
         if (slash >= 0) {

@@ -87,10 +87,15 @@ public final class ClientIp {
         if (peer(req).filter(this::trusted).isEmpty()) {
             return false;
         }
-        boolean forwardedProto = req.headers().first(HeaderNames.X_FORWARDED_PROTO)
-                .map(p -> p.strip().equalsIgnoreCase("https")).orElse(false);
-        return forwardedProto || forwardedParams(req.headers().all(HeaderNames.FORWARDED, List::of), "proto").stream()
-                .reduce((first, second) -> second).map(p -> p.equalsIgnoreCase("https")).orElse(false);
+        boolean forwardedProto = req.headers()
+                .first(HeaderNames.X_FORWARDED_PROTO)
+                .map(p -> p.strip().equalsIgnoreCase("https"))
+                .orElse(false);
+        return forwardedProto
+                || forwardedParams(req.headers().all(HeaderNames.FORWARDED, List::of), "proto").stream()
+                        .reduce((first, second) -> second)
+                        .map(p -> p.equalsIgnoreCase("https"))
+                        .orElse(false);
     }
 
     /** The pure resolution rule, for a peer and the raw header lines. */
@@ -159,7 +164,11 @@ public final class ClientIp {
         for (String element : splitList(lines)) {
             for (String pair : element.split(";")) {
                 int eq = pair.indexOf('=');
-                if (eq > 0 && pair.substring(0, eq).strip().toLowerCase(Locale.ROOT).equals(name)) {
+                if (eq > 0
+                        && pair.substring(0, eq)
+                                .strip()
+                                .toLowerCase(Locale.ROOT)
+                                .equals(name)) {
                     values.add(unquote(pair.substring(eq + 1).strip()));
                 }
             }
@@ -169,7 +178,8 @@ public final class ClientIp {
 
     private static String unquote(String value) {
         return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
-                ? value.substring(1, value.length() - 1) : value;
+                ? value.substring(1, value.length() - 1)
+                : value;
     }
 
     /** {@code [2001:db8::1]:4711} to {@code 2001:db8::1}, {@code 192.0.2.1:80} to {@code 192.0.2.1}. */

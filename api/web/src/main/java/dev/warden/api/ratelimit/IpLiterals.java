@@ -10,8 +10,7 @@ final class IpLiterals {
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
 
-    private IpLiterals() {
-    }
+    private IpLiterals() {}
 
     /** The address of an IPv4 dotted quad or an IPv6 literal (no zone id), else empty. */
     static Optional<InetAddress> parse(String text) {

@@ -16,8 +16,8 @@ public record RateLimit(int limit, Duration window) {
             throw new IllegalArgumentException("a rate limit must allow at least 1 request, got " + limit);
         }
         if (window.compareTo(Duration.ofSeconds(1)) < 0 || window.toNanos() % 1_000_000_000L != 0) {
-            throw new IllegalArgumentException("a rate-limit window must be a whole number of seconds >= 1, got "
-                    + window);
+            throw new IllegalArgumentException(
+                    "a rate-limit window must be a whole number of seconds >= 1, got " + window);
         }
     }
 

@@ -22,8 +22,13 @@ import java.util.Optional;
  * @param trustedProxies reverse proxies whose forwarding headers are believed (CIDR list, default none)
  * @param endpoints      per-endpoint overrides of the {@link AuthEndpoint} defaults
  */
-public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String redisKeyPrefix, Duration redisTimeout,
-                              List<Cidr> trustedProxies, Map<AuthEndpoint, EndpointOverride> endpoints) {
+public record RateLimitConfig(
+        StoreKind store,
+        Optional<String> redisUrl,
+        String redisKeyPrefix,
+        Duration redisTimeout,
+        List<Cidr> trustedProxies,
+        Map<AuthEndpoint, EndpointOverride> endpoints) {
 
     public RateLimitConfig {
         trustedProxies = List.copyOf(trustedProxies);
@@ -43,8 +48,8 @@ public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String
     public record EndpointOverride(Optional<Integer> limit, Optional<Long> windowSeconds, Optional<FailMode> failMode) {
         public EndpointOverride {
             if (limit.isPresent() && limit.get() == 0) {
-                throw new IllegalArgumentException("a limit of 0 would refuse every request; use a negative "
-                        + "value to disable the limit");
+                throw new IllegalArgumentException(
+                        "a limit of 0 would refuse every request; use a negative " + "value to disable the limit");
             }
             if (windowSeconds.isPresent() && windowSeconds.get() < 1) {
                 throw new IllegalArgumentException("a window must be at least 1 second");
@@ -74,7 +79,10 @@ public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String
 
     /** The fail mode in force for {@code endpoint}. */
     public FailMode failModeFor(AuthEndpoint endpoint) {
-        return endpoints.getOrDefault(endpoint, EndpointOverride.none()).failMode().orElse(endpoint.defaultFailMode());
+        return endpoints
+                .getOrDefault(endpoint, EndpointOverride.none())
+                .failMode()
+                .orElse(endpoint.defaultFailMode());
     }
 
     /** A builder holding every default. */
@@ -85,9 +93,11 @@ public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String
     /** Reads node {@code warden.rate-limit} ({@code node} is that node); missing keys keep their default. */
     public static RateLimitConfig from(Config node) {
         Builder b = builder();
-        node.get("store").asString().ifPresent(s -> b.store(WireEnum.parse(StoreKind.class, s.strip())
-                .orElseThrow(() -> new IllegalArgumentException("warden.rate-limit.store: '" + s + "' is not one of "
-                        + WireEnum.choices(StoreKind.class)))));
+        node.get("store")
+                .asString()
+                .ifPresent(s -> b.store(WireEnum.parse(StoreKind.class, s.strip())
+                        .orElseThrow(() -> new IllegalArgumentException("warden.rate-limit.store: '" + s
+                                + "' is not one of " + WireEnum.choices(StoreKind.class)))));
         node.get("redis-url").asString().filter(s -> !s.isBlank()).ifPresent(b::redisUrl);
         node.get("redis-key-prefix").asString().ifPresent(b::redisKeyPrefix);
         node.get("redis-timeout-ms").asLong().ifPresent(ms -> b.redisTimeout(Duration.ofMillis(ms)));
@@ -95,9 +105,11 @@ public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String
         for (AuthEndpoint endpoint : AuthEndpoint.values()) {
             Config e = node.get("endpoints." + endpoint.configName());
             String key = "warden.rate-limit.endpoints." + endpoint.configName();
-            Optional<FailMode> mode = e.get("fail-mode").asString().map(s -> WireEnum.parse(FailMode.class, s.strip())
-                    .orElseThrow(() -> new IllegalArgumentException(key + ".fail-mode: '" + s + "' is not one of "
-                            + WireEnum.choices(FailMode.class))));
+            Optional<FailMode> mode = e.get("fail-mode")
+                    .asString()
+                    .map(s -> WireEnum.parse(FailMode.class, s.strip())
+                            .orElseThrow(() -> new IllegalArgumentException(key + ".fail-mode: '" + s
+                                    + "' is not one of " + WireEnum.choices(FailMode.class))));
             Optional<Integer> limit = e.get("limit").asInt().asOptional();
             Optional<Long> window = e.get("window").asLong().asOptional();
             if (limit.isPresent() || window.isPresent() || mode.isPresent()) {
@@ -113,8 +125,9 @@ public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String
 
     @Override
     public String toString() {
-        return "RateLimitConfig[store=" + store.wireName() + ", redisUrl=" + redisUrl.map(RateLimitConfig::mask)
-                .orElse("(warden.redis.url)") + ", redisKeyPrefix=" + redisKeyPrefix + ", redisTimeout="
+        return "RateLimitConfig[store=" + store.wireName() + ", redisUrl="
+                + redisUrl.map(RateLimitConfig::mask).orElse("(warden.redis.url)") + ", redisKeyPrefix="
+                + redisKeyPrefix + ", redisTimeout="
                 + redisTimeout.toMillis() + "ms, trustedProxies=" + trustedProxies + ", endpoints=" + endpoints + "]";
     }
 
@@ -132,8 +145,7 @@ public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String
         private List<Cidr> trustedProxies = List.of();
         private final Map<AuthEndpoint, EndpointOverride> endpoints = new EnumMap<>(AuthEndpoint.class);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder store(StoreKind store) {
             this.store = store;
@@ -163,7 +175,10 @@ public record RateLimitConfig(StoreKind store, Optional<String> redisUrl, String
         /** A comma list of CIDR prefixes or addresses, e.g. {@code 10.0.0.0/8, 192.0.2.7}. */
         public Builder trustedProxies(String commaList) {
             List<Cidr> parsed = new ArrayList<>();
-            for (String item : Arrays.stream(commaList.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList()) {
+            for (String item : Arrays.stream(commaList.split(","))
+                    .map(String::strip)
+                    .filter(s -> !s.isEmpty())
+                    .toList()) {
                 try {
                     parsed.add(Cidr.parse(item));
                 } catch (IllegalArgumentException e) {

@@ -50,7 +50,8 @@ public final class RateLimitFilter implements Filter {
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-        Optional<RateLimiter> limiter = limiterFor(req.prologue().method(), req.path().path());
+        Optional<RateLimiter> limiter =
+                limiterFor(req.prologue().method(), req.path().path());
         if (limiter.isPresent() && !limiter.get().admit(req, res)) {
             return;
         }

@@ -18,8 +18,7 @@ public final class RateLimitResponses {
     /** The {@code error.code} of every 429. */
     public static final String CODE = "RATE_LIMIT_EXCEEDED";
 
-    private RateLimitResponses() {
-    }
+    private RateLimitResponses() {}
 
     /** The 429 body for a rejection. */
     public static ObjectNode body(Decision decision) {
@@ -27,8 +26,9 @@ public final class RateLimitResponses {
         ObjectNode root = Json.mapper().createObjectNode();
         ObjectNode error = root.putObject("error")
                 .put("code", CODE)
-                .put("message", "Too many requests. Try again in " + retryAfter
-                        + (retryAfter == 1 ? " second." : " seconds."));
+                .put(
+                        "message",
+                        "Too many requests. Try again in " + retryAfter + (retryAfter == 1 ? " second." : " seconds."));
         error.putObject("details")
                 .put("limit", decision.rule().limit())
                 .put("window", decision.rule().windowSeconds())

@@ -80,8 +80,11 @@ public final class RateLimiter implements AutoCloseable {
         } catch (RateLimitStoreUnavailableException e) {
             if (degraded.compareAndSet(false, true)) {
                 LOG.warning("rate limiter '" + name + "' cannot reach its store (" + e.getMessage() + "); failing "
-                        + failMode.wireName() + (failMode == FailMode.OPEN ? ": requests are admitted unlimited"
-                        : ": requests are refused with 503") + " until it answers");
+                        + failMode.wireName()
+                        + (failMode == FailMode.OPEN
+                                ? ": requests are admitted unlimited"
+                                : ": requests are refused with 503")
+                        + " until it answers");
             }
             if (failMode == FailMode.OPEN) {
                 return Decision.allow(rule, rule.limit());
@@ -104,7 +107,11 @@ public final class RateLimiter implements AutoCloseable {
         try {
             decision = check(req);
         } catch (RateLimitStoreUnavailableException e) {
-            Problems.sendProblem(req, res, new UnavailableException("rate limiting is temporarily unavailable; retry shortly", Duration.ofSeconds(1)));
+            Problems.sendProblem(
+                    req,
+                    res,
+                    new UnavailableException(
+                            "rate limiting is temporarily unavailable; retry shortly", Duration.ofSeconds(1)));
             return false;
         }
         if (!decision.allowed()) {

@@ -20,8 +20,8 @@ public final class RateLimiting implements AutoCloseable {
     private final InstantSource clock;
     private final RateLimitFilter filter;
 
-    private RateLimiting(RateLimitConfig config, RateLimitStore store, InstantSource clock,
-                         boolean anonymousRegistration) {
+    private RateLimiting(
+            RateLimitConfig config, RateLimitStore store, InstantSource clock, boolean anonymousRegistration) {
         this.config = config;
         this.store = store;
         this.clock = clock;
@@ -36,14 +36,14 @@ public final class RateLimiting implements AutoCloseable {
      * @param anonymousRegistration whether dynamic client registration is open to anonymous callers (it
      *                              lowers that endpoint's default limit to 1 per minute)
      */
-    public static RateLimiting start(RateLimitConfig config, String defaultRedisUrl, boolean anonymousRegistration,
-                                     InstantSource clock) {
+    public static RateLimiting start(
+            RateLimitConfig config, String defaultRedisUrl, boolean anonymousRegistration, InstantSource clock) {
         RateLimitStore store = switch (config.store()) {
             case MEMORY -> new MemoryRateLimitStore(clock);
             case REDIS -> {
                 String url = config.redisUrl().orElse(defaultRedisUrl);
-                RedisRateLimitStore redis = new RedisRateLimitStore(url, config.redisKeyPrefix(), config.redisTimeout(),
-                        clock);
+                RedisRateLimitStore redis =
+                        new RedisRateLimitStore(url, config.redisKeyPrefix(), config.redisTimeout(), clock);
                 if (!redis.ping()) {
                     LOG.warning("rate-limit store: Redis at " + RateLimitConfig.mask(url) + " does not answer yet; "
                             + "endpoints apply their fail mode until it does");
@@ -62,8 +62,10 @@ public final class RateLimiting implements AutoCloseable {
                 LOG.info("rate limit of " + endpoint.configName() + " is disabled by configuration");
                 continue;
             }
-            RateLimiter limiter = limiter(endpoint.configName()).rule(rule.get())
-                    .failMode(config.failModeFor(endpoint)).build();
+            RateLimiter limiter = limiter(endpoint.configName())
+                    .rule(rule.get())
+                    .failMode(config.failModeFor(endpoint))
+                    .build();
             for (String path : endpoint.paths()) {
                 rules.add(new RateLimitFilter.Rule(endpoint.method(), path, limiter));
             }

@@ -52,6 +52,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
             local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
             return {0, 0, tonumber(oldest[2]) + window - now}
             """;
+
     private static final String SCRIPT_SHA = sha1(SCRIPT);
 
     private final JedisPooled redis;
@@ -93,8 +94,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
         }
         long now = clock.millis();
         List<String> keys = List.of(keyPrefix + key);
-        List<String> args = List.of(Long.toString(now), Long.toString(rule.window().toMillis()),
-                Integer.toString(rule.limit()), memberPrefix + sequence.incrementAndGet());
+        List<String> args = List.of(
+                Long.toString(now),
+                Long.toString(rule.window().toMillis()),
+                Integer.toString(rule.limit()),
+                memberPrefix + sequence.incrementAndGet());
         try {
             Object reply = eval(keys, args);
             recovered();
@@ -102,8 +106,10 @@ public final class RedisRateLimitStore implements RateLimitStore {
         } catch (JedisException e) {
             failFastUntil.set(System.nanoTime() + BACKOFF_NANOS);
             if (down.compareAndSet(false, true)) {
-                LOG.log(Level.WARNING, "Redis rate-limit store at " + where + " is unavailable: " + e.getMessage()
-                        + "; each limiter now applies its fail mode (open or closed) until Redis answers again");
+                LOG.log(
+                        Level.WARNING,
+                        "Redis rate-limit store at " + where + " is unavailable: " + e.getMessage()
+                                + "; each limiter now applies its fail mode (open or closed) until Redis answers again");
             }
             throw new RateLimitStoreUnavailableException("Redis at " + where + " is unavailable: " + e.getMessage(), e);
         }
@@ -143,8 +149,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     private static String sha1(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is required by every JDK", e);
         }

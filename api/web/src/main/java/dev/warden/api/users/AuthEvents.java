@@ -20,8 +20,7 @@ final class AuthEvents {
     /** The one reason {@code auth.failed} gives. */
     static final String INVALID_CREDENTIALS = "invalid_credentials";
 
-    private AuthEvents() {
-    }
+    private AuthEvents() {}
 
     /** {@code auth.signin}: {@code {"user": {id, username}, "session": {id, expiresAt}, "method", "ip"}}. */
     static StreamEvent.Draft signIn(User user, Session session, String method, String ip, Instant now) {
@@ -30,7 +29,11 @@ final class AuthEvents {
         data.put("session", Map.of("id", session.id(), "expiresAt", Json.timestamp(session.expiresAt())));
         data.put("method", method);
         data.put("ip", ip);
-        return new StreamEvent.Draft(EventType.AUTH_SIGNIN, now, data, Optional.empty(),
+        return new StreamEvent.Draft(
+                EventType.AUTH_SIGNIN,
+                now,
+                data,
+                Optional.empty(),
                 Optional.of(user.id().value()));
     }
 

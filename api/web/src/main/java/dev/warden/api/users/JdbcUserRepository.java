@@ -35,17 +35,21 @@ public final class JdbcUserRepository implements UserRepository {
             + "locked_until = CASE WHEN (CASE WHEN last_failed_at IS NULL OR last_failed_at <= ? THEN 1 "
             + "  ELSE failed_attempts + 1 END) >= ? THEN ? ELSE locked_until END, "
             + "last_failed_at = ? WHERE id = ?";
-    static final String CHANGE_USERNAME = "UPDATE users SET username = ?, username_key = ?, updated_at = ? WHERE id = ? "
-            + "RETURNING " + USER_COLUMNS;
-    static final String INSERT_SESSION = "INSERT INTO user_sessions (id, user_id, token_hash, created_at, refreshed_at, "
-            + "expires_at, absolute_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-    private static final String SESSION_COLUMNS = "id, user_id, created_at, refreshed_at, expires_at, "
-            + "absolute_expires_at, revoked_at";
+
+    static final String CHANGE_USERNAME =
+            "UPDATE users SET username = ?, username_key = ?, updated_at = ? WHERE id = ? " + "RETURNING "
+                    + USER_COLUMNS;
+    static final String INSERT_SESSION =
+            "INSERT INTO user_sessions (id, user_id, token_hash, created_at, refreshed_at, "
+                    + "expires_at, absolute_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String SESSION_COLUMNS =
+            "id, user_id, created_at, refreshed_at, expires_at, " + "absolute_expires_at, revoked_at";
     static final String FIND_SESSION = "SELECT " + SESSION_COLUMNS + " FROM user_sessions WHERE token_hash = ?";
     static final String FIND_SESSION_BY_ID = "SELECT " + SESSION_COLUMNS + " FROM user_sessions WHERE id = ?";
     /** Only moves expiry forward, so two instances refreshing at once cannot shorten a session. */
     static final String REFRESH_SESSION = "UPDATE user_sessions SET refreshed_at = ?, expires_at = ? "
             + "WHERE id = ? AND revoked_at IS NULL AND expires_at < ?";
+
     static final String REVOKE_SESSION = "UPDATE user_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
 
     private final Database db;
@@ -89,8 +93,11 @@ public final class JdbcUserRepository implements UserRepository {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    return Optional.of(new Account(user(rs), rs.getString("password_hash"),
-                            rs.getInt("failed_attempts"), Sql.instant(rs, "locked_until")));
+                    return Optional.of(new Account(
+                            user(rs),
+                            rs.getString("password_hash"),
+                            rs.getInt("failed_attempts"),
+                            Sql.instant(rs, "locked_until")));
                 }
             }
         });
@@ -109,8 +116,12 @@ public final class JdbcUserRepository implements UserRepository {
     }
 
     @Override
-    public void signedIn(UserId id, Optional<String> newPasswordHash, Session session, byte[] tokenHash,
-                         List<StreamEvent.Draft> events) {
+    public void signedIn(
+            UserId id,
+            Optional<String> newPasswordHash,
+            Session session,
+            byte[] tokenHash,
+            List<StreamEvent.Draft> events) {
         db.inTransaction(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(SIGNED_IN)) {
                 Sql.setString(ps, 1, newPasswordHash);
@@ -124,8 +135,8 @@ public final class JdbcUserRepository implements UserRepository {
     }
 
     @Override
-    public void signInFailed(Optional<UserId> countAgainst, Instant now, UsersConfig.Lockout lockout,
-                             List<StreamEvent.Draft> events) {
+    public void signInFailed(
+            Optional<UserId> countAgainst, Instant now, UsersConfig.Lockout lockout, List<StreamEvent.Draft> events) {
         db.inTransaction(conn -> {
             if (countAgainst.isPresent() && lockout.enabled()) {
                 Timestamp windowStart = Timestamp.from(now.minus(lockout.window()));
@@ -190,9 +201,13 @@ public final class JdbcUserRepository implements UserRepository {
             if (!rs.next()) {
                 return Optional.empty();
             }
-            return Optional.of(new Session(rs.getString("id"), UserId.of(rs.getString("user_id")),
-                    Sql.requiredInstant(rs, "created_at"), Sql.requiredInstant(rs, "refreshed_at"),
-                    Sql.requiredInstant(rs, "expires_at"), Sql.requiredInstant(rs, "absolute_expires_at"),
+            return Optional.of(new Session(
+                    rs.getString("id"),
+                    UserId.of(rs.getString("user_id")),
+                    Sql.requiredInstant(rs, "created_at"),
+                    Sql.requiredInstant(rs, "refreshed_at"),
+                    Sql.requiredInstant(rs, "expires_at"),
+                    Sql.requiredInstant(rs, "absolute_expires_at"),
                     Sql.instant(rs, "revoked_at")));
         }
     }
@@ -245,14 +260,19 @@ public final class JdbcUserRepository implements UserRepository {
     }
 
     private static User user(ResultSet rs) throws SQLException {
-        return new User(UserId.of(rs.getString("id")), rs.getString("username"), Sql.string(rs, "email"),
-                Sql.string(rs, "display_name"), Sql.requiredInstant(rs, "created_at"),
+        return new User(
+                UserId.of(rs.getString("id")),
+                rs.getString("username"),
+                Sql.string(rs, "email"),
+                Sql.string(rs, "display_name"),
+                Sql.requiredInstant(rs, "created_at"),
                 Sql.requiredInstant(rs, "updated_at"));
     }
 
     /** The field a unique violation is about, if {@code e} is one on a user column. */
     private static Optional<AlreadyTakenException> taken(DatabaseException e) {
-        if (!"23505".equals(e.sqlState()) || !(e.getCause() instanceof PSQLException pg)
+        if (!"23505".equals(e.sqlState())
+                || !(e.getCause() instanceof PSQLException pg)
                 || pg.getServerErrorMessage() == null) {
             return Optional.empty();
         }

@@ -69,8 +69,12 @@ public final class PasswordHasher {
 
     /** True when {@code encoded} was made with other parameters than the current ones (rehash on sign-in). */
     public boolean needsRehash(String encoded) {
-        return Phc.parse(encoded).map(p -> p.memoryKib() != memoryKib || p.iterations() != iterations
-                || p.parallelism() != parallelism || p.hash().length != HASH_BYTES).orElse(true);
+        return Phc.parse(encoded)
+                .map(p -> p.memoryKib() != memoryKib
+                        || p.iterations() != iterations
+                        || p.parallelism() != parallelism
+                        || p.hash().length != HASH_BYTES)
+                .orElse(true);
     }
 
     /** A hash of a random secret with the current parameters, to verify against when there is no user. */

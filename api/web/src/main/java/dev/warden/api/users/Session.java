@@ -12,8 +12,14 @@ import java.util.Optional;
  * @param expiresAt         when it ends unless refreshed; never after {@code absoluteExpiresAt}
  * @param absoluteExpiresAt the hard end: sign-in time plus the maximum lifetime
  */
-public record Session(String id, UserId userId, Instant createdAt, Instant refreshedAt, Instant expiresAt,
-                      Instant absoluteExpiresAt, Optional<Instant> revokedAt) {
+public record Session(
+        String id,
+        UserId userId,
+        Instant createdAt,
+        Instant refreshedAt,
+        Instant expiresAt,
+        Instant absoluteExpiresAt,
+        Optional<Instant> revokedAt) {
 
     /** A new session starting at {@code now}. */
     static Session start(String id, UserId userId, Instant now, UsersConfig.Sessions config) {

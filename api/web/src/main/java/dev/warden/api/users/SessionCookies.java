@@ -29,7 +29,10 @@ public final class SessionCookies {
 
     /** Sets the cookie for a session issued at {@code issuedAt} that ends at the latest at {@code absoluteEnd}. */
     public void set(ServerRequest req, ServerResponse res, String token, Instant absoluteEnd, Instant issuedAt) {
-        res.headers().addCookie(base(req, token).maxAge(Duration.between(issuedAt, absoluteEnd)).build());
+        res.headers()
+                .addCookie(base(req, token)
+                        .maxAge(Duration.between(issuedAt, absoluteEnd))
+                        .build());
     }
 
     /** Tells the browser to drop the cookie (an expiry in 1970; Helidon omits a zero Max-Age). */

@@ -9,6 +9,10 @@ import java.util.Optional;
  *
  * @param username the display form of the username
  */
-public record User(UserId id, String username, Optional<String> email, Optional<String> displayName,
-                   Instant createdAt, Instant updatedAt) {
-}
+public record User(
+        UserId id,
+        String username,
+        Optional<String> email,
+        Optional<String> displayName,
+        Instant createdAt,
+        Instant updatedAt) {}

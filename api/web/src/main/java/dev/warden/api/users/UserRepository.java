@@ -12,8 +12,7 @@ import java.util.Optional;
  */
 public interface UserRepository {
     /** What sign-up stores. */
-    record NewUser(User user, Username username, Optional<String> emailKey, String passwordHash) {
-    }
+    record NewUser(User user, Username username, Optional<String> emailKey, String passwordHash) {}
 
     /**
      * Stores a new user and their first session.
@@ -29,15 +28,19 @@ public interface UserRepository {
     Optional<User> find(UserId id);
 
     /** A successful sign-in: clears failures, optionally replaces the hash (new parameters), adds a session. */
-    void signedIn(UserId id, Optional<String> newPasswordHash, Session session, byte[] tokenHash,
-                  List<StreamEvent.Draft> events);
+    void signedIn(
+            UserId id,
+            Optional<String> newPasswordHash,
+            Session session,
+            byte[] tokenHash,
+            List<StreamEvent.Draft> events);
 
     /**
      * A failed sign-in. When {@code countAgainst} names a user, counts the failure and locks the account
      * once {@code lockout.maxFailures} failures followed each other within {@code lockout.window}.
      */
-    void signInFailed(Optional<UserId> countAgainst, Instant now, UsersConfig.Lockout lockout,
-                      List<StreamEvent.Draft> events);
+    void signInFailed(
+            Optional<UserId> countAgainst, Instant now, UsersConfig.Lockout lockout, List<StreamEvent.Draft> events);
 
     /**
      * Renames the user.

@@ -67,8 +67,9 @@ public final class UserRoutes implements DeclaredService {
         Optional<String> email = in.optionalString("email", 254);
         Optional<String> displayName = in.optionalString("displayName", 200);
         in.validate();
-        UserService.SignedIn signedIn = users.signUp(new UserService.SignUp(username.orElseThrow(),
-                password.orElseThrow(), email, displayName), clientIp.text(req));
+        UserService.SignedIn signedIn = users.signUp(
+                new UserService.SignUp(username.orElseThrow(), password.orElseThrow(), email, displayName),
+                clientIp.text(req));
         answer(req, res, Status.CREATED_201, signedIn);
     }
 
@@ -81,8 +82,11 @@ public final class UserRoutes implements DeclaredService {
         Optional<String> username = rawString(in, "username");
         Optional<String> password = rawString(in, "password");
         in.validate();
-        answer(req, res, Status.OK_200, users.signIn(username.orElseThrow(), password.orElseThrow(),
-                clientIp.text(req)));
+        answer(
+                req,
+                res,
+                Status.OK_200,
+                users.signIn(username.orElseThrow(), password.orElseThrow(), clientIp.text(req)));
     }
 
     private void signOut(ServerRequest req, ServerResponse res) {
@@ -137,7 +141,8 @@ public final class UserRoutes implements DeclaredService {
     }
 
     static ObjectNode render(User user) {
-        return Json.mapper().createObjectNode()
+        return Json.mapper()
+                .createObjectNode()
                 .put("id", user.id().value())
                 .put("username", user.username())
                 .put("email", user.email().orElse(null))
@@ -146,7 +151,8 @@ public final class UserRoutes implements DeclaredService {
     }
 
     static ObjectNode render(Session session) {
-        return Json.mapper().createObjectNode()
+        return Json.mapper()
+                .createObjectNode()
                 .put("id", session.id())
                 .put("createdAt", Json.timestamp(session.createdAt()))
                 .put("expiresAt", Json.timestamp(session.expiresAt()))

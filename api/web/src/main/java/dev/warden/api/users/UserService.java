@@ -45,8 +45,12 @@ public final class UserService implements SessionResolver {
     private final EventOutbox outbox;
     private final InstantSource clock;
 
-    public UserService(UserRepository repository, UsersConfig config, PasswordHasher hasher, EventOutbox outbox,
-                       InstantSource clock) {
+    public UserService(
+            UserRepository repository,
+            UsersConfig config,
+            PasswordHasher hasher,
+            EventOutbox outbox,
+            InstantSource clock) {
         this.repository = repository;
         this.config = config;
         this.usernames = new UsernamePolicy(config.username());
@@ -56,16 +60,13 @@ public final class UserService implements SessionResolver {
     }
 
     /** What sign-up asks for. */
-    public record SignUp(String username, String password, Optional<String> email, Optional<String> displayName) {
-    }
+    public record SignUp(String username, String password, Optional<String> email, Optional<String> displayName) {}
 
     /** A user with a fresh session and its token, shown once. */
-    public record SignedIn(User user, Session session, String token) {
-    }
+    public record SignedIn(User user, Session session, String token) {}
 
     /** A user and the session they called with. */
-    public record CurrentSession(User user, Session session) {
-    }
+    public record CurrentSession(User user, Session session) {}
 
     /**
      * Registers a user and signs them in.
@@ -80,9 +81,11 @@ public final class UserService implements SessionResolver {
         List<FieldError> errors = new ArrayList<>();
         UsernamePolicy.Result name = usernames.check(request.username());
         name.problem().ifPresent(p -> errors.add(new FieldError("username", p)));
-        passwordProblem(request.password()).or(() -> sameAsUsername(request))
+        passwordProblem(request.password())
+                .or(() -> sameAsUsername(request))
                 .ifPresent(p -> errors.add(new FieldError("password", p)));
-        request.email().filter(e -> !EMAIL.matcher(e).matches())
+        request.email()
+                .filter(e -> !EMAIL.matcher(e).matches())
                 .ifPresent(e -> errors.add(new FieldError("email", "must be an e-mail address")));
         if (!errors.isEmpty()) {
             throw new InvalidInputException(errors);
@@ -92,11 +95,11 @@ public final class UserService implements SessionResolver {
         User user = new User(UserId.random(), username.display(), request.email(), request.displayName(), now, now);
         String token = Tokens.mint(TokenKind.SESSION);
         Session session = Session.start(Ids.mint("ses"), user.id(), now, config.session());
-        UserRepository.NewUser record = new UserRepository.NewUser(user, username,
-                request.email().map(e -> e.toLowerCase(Locale.ROOT)), hasher.hash(request.password()));
+        UserRepository.NewUser record = new UserRepository.NewUser(
+                user, username, request.email().map(e -> e.toLowerCase(Locale.ROOT)), hasher.hash(request.password()));
         try {
-            repository.create(record, session, Tokens.hash(token),
-                    List.of(AuthEvents.signIn(user, session, "sign-up", ip, now)));
+            repository.create(
+                    record, session, Tokens.hash(token), List.of(AuthEvents.signIn(user, session, "sign-up", ip, now)));
         } catch (AlreadyTakenException e) {
             throw taken(e);
         }
@@ -113,22 +116,31 @@ public final class UserService implements SessionResolver {
         Instant now = now();
         // A username that cannot be stored cannot name an account; the password is still checked against the
         // dummy hash so that the answer takes as long as any other miss.
-        Optional<Account> account = CleanText.isClean(username)
-                ? repository.findAccount(usernames.keyOf(username)) : Optional.empty();
-        boolean matches = hasher.verify(password, account.map(Account::passwordHash).orElse(hasher.dummyHash()));
+        Optional<Account> account =
+                CleanText.isClean(username) ? repository.findAccount(usernames.keyOf(username)) : Optional.empty();
+        boolean matches =
+                hasher.verify(password, account.map(Account::passwordHash).orElse(hasher.dummyHash()));
         boolean locked = account.map(a -> a.lockedAt(now)).orElse(false);
         if (account.isEmpty() || !matches || locked) {
-            repository.signInFailed(account.filter(a -> !locked).map(a -> a.user().id()), now, config.lockout(),
+            repository.signInFailed(
+                    account.filter(a -> !locked).map(a -> a.user().id()),
+                    now,
+                    config.lockout(),
                     List.of(AuthEvents.failed(username, ip, now)));
             outbox.flush();
             throw new UnauthenticatedException(ErrorCode.INVALID_CREDENTIALS, "the username or password is incorrect");
         }
         User user = account.get().user();
         Optional<String> rehash = hasher.needsRehash(account.get().passwordHash())
-                ? Optional.of(hasher.hash(password)) : Optional.empty();
+                ? Optional.of(hasher.hash(password))
+                : Optional.empty();
         String token = Tokens.mint(TokenKind.SESSION);
         Session session = Session.start(Ids.mint("ses"), user.id(), now, config.session());
-        repository.signedIn(user.id(), rehash, session, Tokens.hash(token),
+        repository.signedIn(
+                user.id(),
+                rehash,
+                session,
+                Tokens.hash(token),
                 List.of(AuthEvents.signIn(user, session, "password", ip, now)));
         outbox.flush();
         return new SignedIn(user, session, token);
@@ -142,8 +154,8 @@ public final class UserService implements SessionResolver {
     public void signOut(Principal caller, String ip) {
         Principal.User user = AccessPolicy.requireSession(caller);
         Instant now = now();
-        if (repository.revokeSession(user.tokenId(), now,
-                List.of(AuthEvents.signOut(user.id(), user.tokenId(), ip, now)))) {
+        if (repository.revokeSession(
+                user.tokenId(), now, List.of(AuthEvents.signOut(user.id(), user.tokenId(), ip, now)))) {
             outbox.flush();
         }
     }
@@ -160,8 +172,10 @@ public final class UserService implements SessionResolver {
             throw InvalidInputException.field("username", name.problem().get());
         }
         try {
-            return repository.changeUsername(user.id(), name.username().orElseThrow(), now())
-                    .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
+            return repository
+                    .changeUsername(user.id(), name.username().orElseThrow(), now())
+                    .orElseThrow(() -> new UnauthenticatedException(
+                            ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
         } catch (AlreadyTakenException e) {
             throw taken(e);
         }
@@ -174,10 +188,14 @@ public final class UserService implements SessionResolver {
      */
     public CurrentSession current(Principal caller) {
         Principal.User user = AccessPolicy.requireSession(caller);
-        Session session = repository.findSessionById(user.tokenId()).filter(s -> s.activeAt(now()))
+        Session session = repository
+                .findSessionById(user.tokenId())
+                .filter(s -> s.activeAt(now()))
                 .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session has ended"));
-        User found = repository.find(user.id())
-                .orElseThrow(() -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
+        User found = repository
+                .find(user.id())
+                .orElseThrow(() ->
+                        new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the session's user no longer exists"));
         return new CurrentSession(found, session);
     }
 
@@ -206,13 +224,14 @@ public final class UserService implements SessionResolver {
 
     private static Optional<String> sameAsUsername(SignUp request) {
         return request.password().strip().equalsIgnoreCase(request.username().strip())
-                ? Optional.of("must not be the username") : Optional.empty();
+                ? Optional.of("must not be the username")
+                : Optional.empty();
     }
 
     private static ConflictException taken(AlreadyTakenException e) {
         ErrorCode code = e.field().equals("email") ? ErrorCode.EMAIL_TAKEN : ErrorCode.USERNAME_TAKEN;
-        return new ConflictException(code, e.field() + " is already taken",
-                List.of(new FieldError(e.field(), "is already taken")));
+        return new ConflictException(
+                code, e.field() + " is already taken", List.of(new FieldError(e.field(), "is already taken")));
     }
 
     private Instant now() {

@@ -7,5 +7,4 @@ package dev.warden.api.users;
  * @param key     the lookup form, unique among users: {@code display} lower-cased (locale-independent)
  *                unless usernames are case-sensitive
  */
-public record Username(String display, String key) {
-}
+public record Username(String display, String key) {}

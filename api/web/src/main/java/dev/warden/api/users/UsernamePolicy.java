@@ -41,6 +41,5 @@ public final class UsernamePolicy {
     }
 
     /** Either a username or a problem. */
-    public record Result(Optional<Username> username, Optional<String> problem) {
-    }
+    public record Result(Optional<Username> username, Optional<String> problem) {}
 }

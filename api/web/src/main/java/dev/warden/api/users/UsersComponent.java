@@ -12,10 +12,15 @@ import java.time.InstantSource;
 public record UsersComponent(UserService service, UserRoutes routes, SessionCookies cookies) {
 
     /** Wires the plugin on {@code db} and {@code outbox}. */
-    public static UsersComponent create(UsersConfig config, Database db, EventOutbox outbox, ClientIp clientIp,
-                                        InstantSource clock, long maxBodyBytes) {
-        UserService service = new UserService(new JdbcUserRepository(db), config, new PasswordHasher(config.password()),
-                outbox, clock);
+    public static UsersComponent create(
+            UsersConfig config,
+            Database db,
+            EventOutbox outbox,
+            ClientIp clientIp,
+            InstantSource clock,
+            long maxBodyBytes) {
+        UserService service = new UserService(
+                new JdbcUserRepository(db), config, new PasswordHasher(config.password()), outbox, clock);
         SessionCookies cookies = new SessionCookies(config.session(), clientIp);
         return new UsersComponent(service, new UserRoutes(service, cookies, clientIp, maxBodyBytes), cookies);
     }

@@ -13,8 +13,8 @@ import java.util.regex.PatternSyntaxException;
  *
  * @param signUpEnabled whether {@code POST /auth/sign-up} accepts new users (403 {@code signup_closed} otherwise)
  */
-public record UsersConfig(boolean signUpEnabled, UsernameRules username, PasswordRules password, Lockout lockout,
-                          Sessions session) {
+public record UsersConfig(
+        boolean signUpEnabled, UsernameRules username, PasswordRules password, Lockout lockout, Sessions session) {
 
     /**
      * SPEC Username plugin configuration.
@@ -33,8 +33,8 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
             try {
                 Pattern.compile(pattern);
             } catch (PatternSyntaxException e) {
-                throw new IllegalArgumentException("warden.users.username.pattern is not a valid regex: "
-                        + e.getDescription(), e);
+                throw new IllegalArgumentException(
+                        "warden.users.username.pattern is not a valid regex: " + e.getDescription(), e);
             }
         }
     }
@@ -50,8 +50,8 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
      * @param maxConcurrentHashes hashes computed at once; more callers wait, which bounds memory to
      *                            {@code maxConcurrentHashes * memoryKib} (default: available processors)
      */
-    public record PasswordRules(int minLength, int maxLength, int memoryKib, int iterations, int parallelism,
-                                int maxConcurrentHashes) {
+    public record PasswordRules(
+            int minLength, int maxLength, int memoryKib, int iterations, int parallelism, int maxConcurrentHashes) {
         public PasswordRules {
             if (minLength < 1 || maxLength < minLength || maxLength > 4096) {
                 throw new IllegalArgumentException("warden.users.password: need 1 <= min-length <= max-length <= 4096");
@@ -72,10 +72,13 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
      */
     public record Lockout(int maxFailures, Duration window, Duration duration) {
         public Lockout {
-            if (maxFailures < 0 || window.isNegative() || window.isZero() || duration.isNegative()
+            if (maxFailures < 0
+                    || window.isNegative()
+                    || window.isZero()
+                    || duration.isNegative()
                     || duration.isZero()) {
-                throw new IllegalArgumentException("warden.users.lockout: need max-failures >= 0 and positive "
-                        + "window and duration");
+                throw new IllegalArgumentException(
+                        "warden.users.lockout: need max-failures >= 0 and positive " + "window and duration");
             }
         }
 
@@ -94,13 +97,14 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
      * @param cookieSecure when the cookie gets {@code Secure}: {@code auto} (when the client used https,
      *                     directly or per a trusted proxy), {@code always} or {@code never}
      */
-    public record Sessions(Duration ttl, Duration refreshAfter, Duration maxLifetime, String cookieName,
-                           CookieSecure cookieSecure) {
+    public record Sessions(
+            Duration ttl, Duration refreshAfter, Duration maxLifetime, String cookieName, CookieSecure cookieSecure) {
         public Sessions {
-            if (ttl.compareTo(Duration.ofMinutes(1)) < 0 || refreshAfter.isNegative()
+            if (ttl.compareTo(Duration.ofMinutes(1)) < 0
+                    || refreshAfter.isNegative()
                     || maxLifetime.compareTo(ttl) < 0) {
-                throw new IllegalArgumentException("warden.users.session: need ttl >= 60 s, refresh-after >= 0 and "
-                        + "max-lifetime >= ttl");
+                throw new IllegalArgumentException(
+                        "warden.users.session: need ttl >= 60 s, refresh-after >= 0 and " + "max-lifetime >= ttl");
             }
             if (!cookieName.matches("[A-Za-z0-9_.-]{1,64}")) {
                 throw new IllegalArgumentException("warden.users.session.cookie-name must be 1-64 of [A-Za-z0-9_.-]");
@@ -110,7 +114,9 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
 
     /** When the session cookie carries {@code Secure}. */
     public enum CookieSecure implements WireEnum {
-        AUTO("auto"), ALWAYS("always"), NEVER("never");
+        AUTO("auto"),
+        ALWAYS("always"),
+        NEVER("never");
 
         private final String wireName;
 
@@ -154,9 +160,11 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
         s.get("refresh-after-seconds").asLong().ifPresent(v -> b.refreshAfter = Duration.ofSeconds(v));
         s.get("max-lifetime-seconds").asLong().ifPresent(v -> b.maxLifetime = Duration.ofSeconds(v));
         s.get("cookie-name").asString().ifPresent(v -> b.cookieName = v);
-        s.get("cookie-secure").asString().ifPresent(v -> b.cookieSecure = WireEnum.parse(CookieSecure.class, v.strip())
-                .orElseThrow(() -> new IllegalArgumentException("warden.users.session.cookie-secure: '" + v
-                        + "' is not one of " + WireEnum.choices(CookieSecure.class))));
+        s.get("cookie-secure")
+                .asString()
+                .ifPresent(v -> b.cookieSecure = WireEnum.parse(CookieSecure.class, v.strip())
+                        .orElseThrow(() -> new IllegalArgumentException("warden.users.session.cookie-secure: '" + v
+                                + "' is not one of " + WireEnum.choices(CookieSecure.class))));
         return b.build();
     }
 
@@ -182,8 +190,7 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
         private String cookieName = "warden_session";
         private CookieSecure cookieSecure = CookieSecure.AUTO;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder signUpEnabled(boolean enabled) {
             this.signUpEnabled = enabled;
@@ -238,9 +245,15 @@ public record UsersConfig(boolean signUpEnabled, UsernameRules username, Passwor
         }
 
         public UsersConfig build() {
-            return new UsersConfig(signUpEnabled,
+            return new UsersConfig(
+                    signUpEnabled,
                     new UsernameRules(usernameMinLength, usernameMaxLength, usernamePattern, caseSensitive),
-                    new PasswordRules(passwordMinLength, passwordMaxLength, memoryKib, iterations, parallelism,
+                    new PasswordRules(
+                            passwordMinLength,
+                            passwordMaxLength,
+                            memoryKib,
+                            iterations,
+                            parallelism,
                             maxConcurrentHashes),
                     new Lockout(maxFailures, lockoutWindow, lockoutDuration),
                     new Sessions(sessionTtl, refreshAfter, maxLifetime, cookieName, cookieSecure));

@@ -81,7 +81,10 @@ public final class AgentClientRepository {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    return Optional.of(client(rs.getString(1), rs.getString(2), rs.getBytes(3),
+                    return Optional.of(client(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getBytes(3),
                             rs.getTimestamp(4).toInstant()));
                 }
             }
@@ -89,12 +92,23 @@ public final class AgentClientRepository {
     }
 
     private static OAuthClient client(String agentId, String name, byte[] tokenHash, Instant boundAt) {
-        ObjectNode metadata = Json.mapper().createObjectNode()
+        ObjectNode metadata = Json.mapper()
+                .createObjectNode()
                 .put("client_id", agentId)
                 .put("client_name", name)
                 .put("token_endpoint_auth_method", OAuthClient.BASIC);
         GRANT_TYPES.forEach(metadata.putArray("grant_types")::add);
-        return new OAuthClient(agentId, Optional.of(tokenHash), Optional.empty(), name, List.of(), OAuthClient.BASIC,
-                GRANT_TYPES, Optional.empty(), metadata, REGISTERED_VIA, boundAt);
+        return new OAuthClient(
+                agentId,
+                Optional.of(tokenHash),
+                Optional.empty(),
+                name,
+                List.of(),
+                OAuthClient.BASIC,
+                GRANT_TYPES,
+                Optional.empty(),
+                metadata,
+                REGISTERED_VIA,
+                boundAt);
     }
 }

@@ -57,11 +57,15 @@ public final class AgentClientRoutes implements DeclaredService {
         Agent agent = agents.manageable(AuthFilter.principal(req), id(req));
         Instant now = clock.instant();
         if (!agent.isActive(now)) {
-            throw new ConflictException(ErrorCode.AGENT_INACTIVE, "the agent is " + agent.status(now).wireName(),
+            throw new ConflictException(
+                    ErrorCode.AGENT_INACTIVE,
+                    "the agent is " + agent.status(now).wireName(),
                     List.of(new FieldError("id", "is " + agent.status(now).wireName())));
         }
         if (agent.type() != AgentType.SERVICE) {
-            throw new ConflictException(ErrorCode.AGENT_NOT_SERVICE, "only service agents can use client credentials",
+            throw new ConflictException(
+                    ErrorCode.AGENT_NOT_SERVICE,
+                    "only service agents can use client credentials",
                     List.of(new FieldError("type", "is " + agent.type().wireName() + ", not service")));
         }
         boolean created = clients.bind(agent.id().value(), now.truncatedTo(ChronoUnit.MILLIS));
@@ -71,8 +75,9 @@ public final class AgentClientRoutes implements DeclaredService {
 
     private void show(ServerRequest req, ServerResponse res) {
         Agent agent = agents.manageable(AuthFilter.principal(req), id(req));
-        Instant boundAt = clients.boundAt(agent.id().value()).orElseThrow(() -> new NotFoundException(
-                ErrorCode.NOT_FOUND, "this agent is not bound to an OAuth client"));
+        Instant boundAt = clients.boundAt(agent.id().value())
+                .orElseThrow(
+                        () -> new NotFoundException(ErrorCode.NOT_FOUND, "this agent is not bound to an OAuth client"));
         Responses.json(res, Status.OK_200, body(agent, boundAt));
     }
 
@@ -83,7 +88,8 @@ public final class AgentClientRoutes implements DeclaredService {
     }
 
     private ObjectNode body(Agent agent, Instant boundAt) {
-        ObjectNode body = Json.mapper().createObjectNode()
+        ObjectNode body = Json.mapper()
+                .createObjectNode()
                 .put("client_id", agent.id().value())
                 .put("agentId", agent.id().value())
                 .put("token_endpoint", issuer.value() + "/oauth/token")

@@ -13,8 +13,7 @@ import java.util.List;
  * and is never held by an agent.
  */
 public final class AgentScopes {
-    private AgentScopes() {
-    }
+    private AgentScopes() {}
 
     /** The grants of {@code policy} that allow {@code scope}, in policy order; empty when none does. */
     public static List<EffectiveGrant> grantsFor(CompiledPolicy policy, String scope) {

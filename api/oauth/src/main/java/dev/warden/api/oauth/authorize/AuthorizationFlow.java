@@ -40,9 +40,18 @@ public final class AuthorizationFlow {
     private final Optional<String> consentPage;
     private final InstantSource clock;
 
-    public AuthorizationFlow(Clients clients, ProtectedResources resources, Issuer issuer, Authenticator authenticator,
-                             String sessionCookie, CodeRepository codes, ConsentRepository consents, Duration codeTtl,
-                             Optional<String> loginPage, Optional<String> consentPage, InstantSource clock) {
+    public AuthorizationFlow(
+            Clients clients,
+            ProtectedResources resources,
+            Issuer issuer,
+            Authenticator authenticator,
+            String sessionCookie,
+            CodeRepository codes,
+            ConsentRepository consents,
+            Duration codeTtl,
+            Optional<String> loginPage,
+            Optional<String> consentPage,
+            InstantSource clock) {
         this.clients = clients;
         this.resources = resources;
         this.issuer = issuer;
@@ -84,7 +93,10 @@ public final class AuthorizationFlow {
 
     /** The user signed in with this browser's session cookie, if any. */
     public Optional<Principal.User> signedIn(ServerRequest req) {
-        return req.headers().cookies().first(sessionCookie).asOptional()
+        return req.headers()
+                .cookies()
+                .first(sessionCookie)
+                .asOptional()
                 .filter(v -> v.startsWith(TokenKind.SESSION.prefix()))
                 .flatMap(authenticator::authenticate)
                 .filter(p -> p instanceof Principal.User u && u.isSession())
@@ -93,10 +105,10 @@ public final class AuthorizationFlow {
 
     /** Where to send a browser that is not signed in: the login page, then back to {@code authorizeUrl}. */
     public String loginLocation(String authorizeUrl) {
-        return loginPage.map(p -> p + (p.contains("?") ? "&" : "?") + "return_to="
+        return loginPage
+                .map(p -> p + (p.contains("?") ? "&" : "?") + "return_to="
                         + URLEncoder.encode(issuer.value() + authorizeUrl, StandardCharsets.UTF_8))
-                .orElse("/oauth/login?return_to=" + URLEncoder.encode(authorizeUrl,
-                        StandardCharsets.UTF_8));
+                .orElse("/oauth/login?return_to=" + URLEncoder.encode(authorizeUrl, StandardCharsets.UTF_8));
     }
 
     /** Where to ask for consent to {@code request}. */
@@ -113,21 +125,40 @@ public final class AuthorizationFlow {
      * every time.
      */
     boolean consented(Principal.User user, AuthorizationRequest request) {
-        return !request.client().isPublic() && consents.covers(user.id().value(), request.client().clientId(), request.resource().uri(), request.scopes());
+        return !request.client().isPublic()
+                && consents.covers(
+                        user.id().value(),
+                        request.client().clientId(),
+                        request.resource().uri(),
+                        request.scopes());
     }
 
     /** Records consent and issues a code: the redirect that carries it. */
     AuthorizationRequest.Redirect approve(Principal.User user, AuthorizationRequest request, boolean remember) {
         Instant now = clock.instant();
         if (remember) {
-            consents.remember(user.id().value(), request.client().clientId(), request.resource().uri(),
-                    request.scopes(), now);
+            consents.remember(
+                    user.id().value(),
+                    request.client().clientId(),
+                    request.resource().uri(),
+                    request.scopes(),
+                    now);
         }
         String code = Tokens.mint(TokenKind.AUTHORIZATION_CODE);
-        codes.insert(Tokens.hash(code), new CodeRepository.Code(request.client().clientId(), user.id().value(),
-                Optional.of(user.tokenId()), request.redirectUri(), request.codeChallenge(),
-                String.join(" ", request.scopes()), request.resource().uri(), now.plus(codeTtl), Optional.empty(),
-                Optional.empty()), now);
+        codes.insert(
+                Tokens.hash(code),
+                new CodeRepository.Code(
+                        request.client().clientId(),
+                        user.id().value(),
+                        Optional.of(user.tokenId()),
+                        request.redirectUri(),
+                        request.codeChallenge(),
+                        String.join(" ", request.scopes()),
+                        request.resource().uri(),
+                        now.plus(codeTtl),
+                        Optional.empty(),
+                        Optional.empty()),
+                now);
         return request.success(code, issuer);
     }
 
@@ -135,7 +166,8 @@ public final class AuthorizationFlow {
     static String redirectHost(String redirectUri) {
         try {
             URI uri = new URI(redirectUri);
-            return uri.getHost() != null ? uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
+            return uri.getHost() != null
+                    ? uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
                     : uri.getScheme() + ":";
         } catch (URISyntaxException e) {
             return redirectUri;

@@ -28,18 +28,30 @@ import java.util.Set;
  *
  * @param params the request's parameters as sent (carried through the login and consent pages)
  */
-public record AuthorizationRequest(OAuthClient client, String redirectUri, Optional<String> state, String codeChallenge,
-                                   ProtectedResources.Resource resource, List<String> scopes,
-                                   Map<String, String> params) {
+public record AuthorizationRequest(
+        OAuthClient client,
+        String redirectUri,
+        Optional<String> state,
+        String codeChallenge,
+        ProtectedResources.Resource resource,
+        List<String> scopes,
+        Map<String, String> params) {
 
     /** The parameters an authorization request may carry (others are ignored, RFC 6749 section 3.1). */
-    static final Set<String> PARAMETERS = Set.of("response_type", "client_id", "redirect_uri", "state", "scope",
-            "code_challenge", "code_challenge_method", "resource");
+    static final Set<String> PARAMETERS = Set.of(
+            "response_type",
+            "client_id",
+            "redirect_uri",
+            "state",
+            "scope",
+            "code_challenge",
+            "code_challenge_method",
+            "resource");
+
     private static final int MAX_PARAM = 2048;
 
     /** A redirect back to the client. */
-    public record Redirect(String location) {
-    }
+    public record Redirect(String location) {}
 
     /** A problem found once the redirect URI is trusted: sent back to the client. */
     static final class RedirectedError extends RuntimeException {
@@ -62,8 +74,8 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
      * @throws InvalidInputException before the client and redirect URI are validated (show a page)
      * @throws RedirectedError       after (send the browser back to the client with the error)
      */
-    static AuthorizationRequest validate(Map<String, String> params, Clients clients, ProtectedResources resources,
-                                         Issuer issuer) {
+    static AuthorizationRequest validate(
+            Map<String, String> params, Clients clients, ProtectedResources resources, Issuer issuer) {
         Map<String, String> kept = new LinkedHashMap<>();
         params.forEach((k, v) -> {
             if (PARAMETERS.contains(k)) {
@@ -77,27 +89,39 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
                 .orElseThrow(() -> new InvalidInputException(ErrorCode.BAD_REQUEST, "client_id is required"));
         OAuthClient client;
         try {
-            client = clients.find(clientId).orElseThrow(() -> new InvalidInputException(ErrorCode.BAD_REQUEST,
-                    "the client is not known to this server"));
+            client = clients.find(clientId)
+                    .orElseThrow(() ->
+                            new InvalidInputException(ErrorCode.BAD_REQUEST, "the client is not known to this server"));
         } catch (OAuthException e) {
             throw new InvalidInputException(ErrorCode.BAD_REQUEST, e.detail().orElse("the client is not acceptable"));
         }
         String redirectUri = Optional.ofNullable(kept.get("redirect_uri"))
-                .or(() -> client.redirectUris().size() == 1 ? Optional.of(client.redirectUris().getFirst()) : Optional.empty())
+                .or(() -> client.redirectUris().size() == 1
+                        ? Optional.of(client.redirectUris().getFirst())
+                        : Optional.empty())
                 .orElseThrow(() -> new InvalidInputException(ErrorCode.BAD_REQUEST, "redirect_uri is required"));
         if (!RedirectUris.matches(client.redirectUris(), redirectUri)) {
-            throw new InvalidInputException(ErrorCode.BAD_REQUEST,
-                    "redirect_uri is not one the client registered");
+            throw new InvalidInputException(ErrorCode.BAD_REQUEST, "redirect_uri is not one the client registered");
         }
         // From here on the redirect URI is the client's: errors go back to it if an administrator vetted the client,
         // else they are a page naming the destination (RFC 9700 section 4.11.2: no open redirector).
         Optional<String> state = Optional.ofNullable(kept.get("state"));
         if (!"code".equals(kept.get("response_type"))) {
-            throw refused(client, redirectUri, state, issuer, ErrorCode.OAUTH_UNSUPPORTED_RESPONSE_TYPE.code(),
+            throw refused(
+                    client,
+                    redirectUri,
+                    state,
+                    issuer,
+                    ErrorCode.OAUTH_UNSUPPORTED_RESPONSE_TYPE.code(),
                     "response_type must be code");
         }
         if (!client.allows(GrantTypes.AUTHORIZATION_CODE)) {
-            throw refused(client, redirectUri, state, issuer, ErrorCode.OAUTH_UNAUTHORIZED_CLIENT.code(),
+            throw refused(
+                    client,
+                    redirectUri,
+                    state,
+                    issuer,
+                    ErrorCode.OAUTH_UNAUTHORIZED_CLIENT.code(),
                     "the client did not register the authorization_code grant");
         }
         String challenge = kept.get("code_challenge");
@@ -108,17 +132,18 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
             throw refused(client, redirectUri, state, issuer, "invalid_request", "code_challenge_method must be S256");
         }
         if (!Pkce.challengeFormatOk(challenge)) {
-            throw refused(client, redirectUri, state, issuer, "invalid_request",
-                    "code_challenge is not an S256 challenge");
+            throw refused(
+                    client, redirectUri, state, issuer, "invalid_request", "code_challenge is not an S256 challenge");
         }
         ProtectedResources.Resource resource;
         List<String> scopes;
         try {
             resource = resources.resolve(Optional.ofNullable(kept.get("resource")));
-            scopes = ProtectedResources.scopeFor(resource,
-                    Optional.ofNullable(kept.get("scope")).or(client::scope));
+            scopes = ProtectedResources.scopeFor(
+                    resource, Optional.ofNullable(kept.get("scope")).or(client::scope));
         } catch (OAuthException e) {
-            throw refused(client, redirectUri, state, issuer, e.error(), e.detail().orElse(e.error()));
+            throw refused(
+                    client, redirectUri, state, issuer, e.error(), e.detail().orElse(e.error()));
         }
         return new AuthorizationRequest(client, redirectUri, state, challenge, resource, scopes, Map.copyOf(kept));
     }
@@ -142,18 +167,26 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
      * ({@link OAuthClient#redirectsVetted}), else a page that names where the answer would have gone and does not
      * send the browser there.
      */
-    private static RuntimeException refused(OAuthClient client, String redirectUri, Optional<String> state,
-                                            Issuer issuer, String error, String description) {
+    private static RuntimeException refused(
+            OAuthClient client,
+            String redirectUri,
+            Optional<String> state,
+            Issuer issuer,
+            String error,
+            String description) {
         if (client.redirectsVetted()) {
             return redirected(redirectUri, state, issuer, error, description);
         }
-        return new InvalidInputException(ErrorCode.BAD_REQUEST, description + " (" + error + "). The application "
-                + client.displayName() + " asked for this sign-in; its answer would go to " + AuthorizationFlow.redirectHost(redirectUri)
-                + ", and Warden does not send you there with an error.");
+        return new InvalidInputException(
+                ErrorCode.BAD_REQUEST,
+                description + " (" + error + "). The application "
+                        + client.displayName() + " asked for this sign-in; its answer would go to "
+                        + AuthorizationFlow.redirectHost(redirectUri)
+                        + ", and Warden does not send you there with an error.");
     }
 
-    static RedirectedError redirected(String redirectUri, Optional<String> state, Issuer issuer, String error,
-                                      String description) {
+    static RedirectedError redirected(
+            String redirectUri, Optional<String> state, Issuer issuer, String error, String description) {
         Map<String, String> answer = new LinkedHashMap<>();
         answer.put("error", error);
         answer.put("error_description", description);
@@ -169,7 +202,8 @@ public record AuthorizationRequest(OAuthClient client, String redirectUri, Optio
             if (!q.isEmpty()) {
                 q.append('&');
             }
-            q.append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
+            q.append(URLEncoder.encode(k, StandardCharsets.UTF_8))
+                    .append('=')
                     .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
         });
         return q.toString();

@@ -44,7 +44,10 @@ public final class AuthorizeRoutes implements DeclaredService {
             return;
         }
         if (flow.consented(user.get(), request)) {
-            Pages.redirect(res, Status.FOUND_302, flow.approve(user.get(), request, false).location());
+            Pages.redirect(
+                    res,
+                    Status.FOUND_302,
+                    flow.approve(user.get(), request, false).location());
             return;
         }
         Pages.redirect(res, Status.FOUND_302, flow.consentLocation(request));

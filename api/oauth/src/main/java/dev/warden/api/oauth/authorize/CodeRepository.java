@@ -13,10 +13,17 @@ import java.util.Optional;
 /** Authorization codes, table {@code oauth_codes}, looked up by SHA-256. */
 public final class CodeRepository {
     /** A code as issued, and whether (and into which grant) it was redeemed. */
-    public record Code(String clientId, String userId, Optional<String> sessionId, String redirectUri,
-                       String codeChallenge, String scope, String resource, Instant expiresAt,
-                       Optional<Instant> redeemedAt, Optional<String> grantId) {
-    }
+    public record Code(
+            String clientId,
+            String userId,
+            Optional<String> sessionId,
+            String redirectUri,
+            String codeChallenge,
+            String scope,
+            String resource,
+            Instant expiresAt,
+            Optional<Instant> redeemedAt,
+            Optional<String> grantId) {}
 
     private static final String INSERT = """
             INSERT INTO oauth_codes (code_hash, client_id, user_id, session_id, redirect_uri, code_challenge, scope,
@@ -66,10 +73,17 @@ public final class CodeRepository {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new Code(rs.getString("client_id"), rs.getString("user_id"),
-                        Sql.string(rs, "session_id"), rs.getString("redirect_uri"), rs.getString("code_challenge"),
-                        rs.getString("scope"), rs.getString("resource"), Sql.requiredInstant(rs, "expires_at"),
-                        Sql.instant(rs, "redeemed_at"), Sql.string(rs, "grant_id")));
+                return Optional.of(new Code(
+                        rs.getString("client_id"),
+                        rs.getString("user_id"),
+                        Sql.string(rs, "session_id"),
+                        rs.getString("redirect_uri"),
+                        rs.getString("code_challenge"),
+                        rs.getString("scope"),
+                        rs.getString("resource"),
+                        Sql.requiredInstant(rs, "expires_at"),
+                        Sql.instant(rs, "redeemed_at"),
+                        Sql.string(rs, "grant_id")));
             }
         }
     }

@@ -29,7 +29,9 @@ public final class ConsentRepository {
 
     /** True when the user already allowed every one of {@code scopes}. */
     boolean covers(String userId, String clientId, String resource, List<String> scopes) {
-        return allowed(userId, clientId, resource).map(a -> a.containsAll(scopes)).orElse(false);
+        return allowed(userId, clientId, resource)
+                .map(a -> a.containsAll(scopes))
+                .orElse(false);
     }
 
     /** Adds {@code scopes} to what the user allowed (the union is taken in the one statement). */

@@ -37,8 +37,7 @@ public final class ConsentRoutes implements DeclaredService {
 
     @Override
     public void routing(DeclaredRules rules) {
-        rules.get("/", Access.open(), this::show)
-                .post("/", Access.open(), this::decide);
+        rules.get("/", Access.open(), this::show).post("/", Access.open(), this::decide);
     }
 
     private void show(ServerRequest req, ServerResponse res) {
@@ -48,8 +47,11 @@ public final class ConsentRoutes implements DeclaredService {
         }
         Optional<Principal.User> user = flow.signedIn(req);
         if (user.isEmpty()) {
-            Pages.redirect(res, Status.FOUND_302, flow.loginLocation("/oauth/authorize?"
-                    + AuthorizationRequest.query(request.get().params())));
+            Pages.redirect(
+                    res,
+                    Status.FOUND_302,
+                    flow.loginLocation("/oauth/authorize?"
+                            + AuthorizationRequest.query(request.get().params())));
             return;
         }
         AuthorizationRequest r = request.get();
@@ -68,7 +70,10 @@ public final class ConsentRoutes implements DeclaredService {
     private void decide(ServerRequest req, ServerResponse res) {
         Map<String, String> form = new LinkedHashMap<>(RequestReader.readForm(req, maxBodyBytes));
         if (!pages.csrfMatches(req, form)) {
-            pages.error(res, Status.FORBIDDEN_403, "Request refused",
+            pages.error(
+                    res,
+                    Status.FORBIDDEN_403,
+                    "Request refused",
                     "This form expired or was sent from another site. Go back and try again.");
             return;
         }
@@ -81,15 +86,26 @@ public final class ConsentRoutes implements DeclaredService {
         }
         Optional<Principal.User> user = flow.signedIn(req);
         if (user.isEmpty()) {
-            Pages.redirect(res, Status.SEE_OTHER_303, flow.loginLocation("/oauth/authorize?"
-                    + AuthorizationRequest.query(request.get().params())));
+            Pages.redirect(
+                    res,
+                    Status.SEE_OTHER_303,
+                    flow.loginLocation("/oauth/authorize?"
+                            + AuthorizationRequest.query(request.get().params())));
             return;
         }
         switch (decision) {
-            case "allow" -> Pages.redirect(res, Status.SEE_OTHER_303,
-                    flow.approve(user.get(), request.get(), true).location());
-            case "deny" -> Pages.redirect(res, Status.SEE_OTHER_303,
-                    request.get().error("access_denied", "the user denied the request", flow.issuer()).location());
+            case "allow" ->
+                Pages.redirect(
+                        res,
+                        Status.SEE_OTHER_303,
+                        flow.approve(user.get(), request.get(), true).location());
+            case "deny" ->
+                Pages.redirect(
+                        res,
+                        Status.SEE_OTHER_303,
+                        request.get()
+                                .error("access_denied", "the user denied the request", flow.issuer())
+                                .location());
             default -> pages.error(res, Status.BAD_REQUEST_400, "Invalid request", "decision must be allow or deny");
         }
     }

@@ -43,8 +43,7 @@ public final class LoginRoutes implements DeclaredService {
 
     @Override
     public void routing(DeclaredRules rules) {
-        rules.get("/", Access.open(), this::show)
-                .post("/", Access.open(), this::signIn);
+        rules.get("/", Access.open(), this::show).post("/", Access.open(), this::signIn);
     }
 
     private void show(ServerRequest req, ServerResponse res) {
@@ -56,25 +55,37 @@ public final class LoginRoutes implements DeclaredService {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         String returnTo = returnTo(Optional.ofNullable(form.get("return_to")));
         if (!pages.csrfMatches(req, form)) {
-            pages.error(res, Status.FORBIDDEN_403, "Request refused",
+            pages.error(
+                    res,
+                    Status.FORBIDDEN_403,
+                    "Request refused",
                     "This form expired or was sent from another site. Go back and try again.");
             return;
         }
         String username = form.getOrDefault("username", "");
         try {
-            UserService.SignedIn signedIn = users.signIn(username, form.getOrDefault("password", ""),
-                    clientIp.text(req));
-            cookies.set(req, res, signedIn.token(), signedIn.session().absoluteExpiresAt(),
+            UserService.SignedIn signedIn =
+                    users.signIn(username, form.getOrDefault("password", ""), clientIp.text(req));
+            cookies.set(
+                    req,
+                    res,
+                    signedIn.token(),
+                    signedIn.session().absoluteExpiresAt(),
                     signedIn.session().createdAt());
             Pages.redirect(res, Status.SEE_OTHER_303, returnTo);
         } catch (UnauthenticatedException e) {
-            render(req, res, Status.UNAUTHORIZED_401, returnTo, username.length() > 64 ? "" : username,
+            render(
+                    req,
+                    res,
+                    Status.UNAUTHORIZED_401,
+                    returnTo,
+                    username.length() > 64 ? "" : username,
                     "Invalid username or password.");
         }
     }
 
-    private void render(ServerRequest req, ServerResponse res, Status status, String returnTo, String username,
-                        String error) {
+    private void render(
+            ServerRequest req, ServerResponse res, Status status, String returnTo, String username, String error) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("action", ACTION);
         params.put("csrf", pages.csrfToken(req, res));
@@ -86,9 +97,13 @@ public final class LoginRoutes implements DeclaredService {
 
     /** {@code value} when it is a path of Warden's authorization endpoint, else that endpoint's bare path. */
     static String returnTo(Optional<String> value) {
-        return value.filter(v -> (v.startsWith("/oauth/authorize?") || v.startsWith("/mcp/authorize?")
-                        || v.equals(DEVICE_PAGE) || v.startsWith(DEVICE_PAGE + "?"))
-                        && v.length() <= 8192 && v.chars().allMatch(c -> c > 0x20 && c < 0x7f) && !v.contains("\\"))
+        return value.filter(v -> (v.startsWith("/oauth/authorize?")
+                                || v.startsWith("/mcp/authorize?")
+                                || v.equals(DEVICE_PAGE)
+                                || v.startsWith(DEVICE_PAGE + "?"))
+                        && v.length() <= 8192
+                        && v.chars().allMatch(c -> c > 0x20 && c < 0x7f)
+                        && !v.contains("\\"))
                 .orElse("/oauth/authorize");
     }
 }

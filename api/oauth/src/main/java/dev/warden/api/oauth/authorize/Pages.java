@@ -94,9 +94,14 @@ public final class Pages implements ErrorMapper {
         RANDOM.nextBytes(bytes);
         String token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         boolean https = clientIp.isHttps(req);
-        res.headers().addCookie(SetCookie.builder(https ? CSRF_COOKIE_HTTPS : CSRF_COOKIE, token)
-                .path("/").httpOnly(true).secure(https).sameSite(SetCookie.SameSite.STRICT)
-                .maxAge(Duration.ofHours(2)).build());
+        res.headers()
+                .addCookie(SetCookie.builder(https ? CSRF_COOKIE_HTTPS : CSRF_COOKIE, token)
+                        .path("/")
+                        .httpOnly(true)
+                        .secure(https)
+                        .sameSite(SetCookie.SameSite.STRICT)
+                        .maxAge(Duration.ofHours(2))
+                        .build());
         return token;
     }
 
@@ -104,7 +109,9 @@ public final class Pages implements ErrorMapper {
     public boolean csrfMatches(ServerRequest req, Map<String, String> form) {
         Optional<String> cookie = csrfCookie(req);
         String sent = form.get("csrf");
-        return cookie.isPresent() && sent != null && MessageDigest.isEqual(Tokens.hash(cookie.get()), Tokens.hash(sent));
+        return cookie.isPresent()
+                && sent != null
+                && MessageDigest.isEqual(Tokens.hash(cookie.get()), Tokens.hash(sent));
     }
 
     private Optional<String> csrfCookie(ServerRequest req) {

@@ -10,12 +10,12 @@ import java.util.regex.Pattern;
 public final class Pkce {
     /** The one method accepted. */
     public static final String S256 = "S256";
+
     private static final Pattern VERIFIER = Pattern.compile("[A-Za-z0-9\\-._~]{43,128}");
     /** BASE64URL(SHA-256(...)) without padding: 43 characters. */
     private static final Pattern CHALLENGE = Pattern.compile("[A-Za-z0-9\\-_]{43}");
 
-    private Pkce() {
-    }
+    private Pkce() {}
 
     /** True when {@code verifier} has the form RFC 7636 section 4.1 requires. */
     public static boolean verifierFormatOk(String verifier) {
@@ -31,7 +31,9 @@ public final class Pkce {
     public static boolean matches(String verifier, String challenge) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-            byte[] computed = Base64.getUrlEncoder().withoutPadding().encodeToString(digest)
+            byte[] computed = Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString(digest)
                     .getBytes(StandardCharsets.US_ASCII);
             return MessageDigest.isEqual(computed, challenge.getBytes(StandardCharsets.US_ASCII));
         } catch (NoSuchAlgorithmException e) {

@@ -35,8 +35,8 @@ public final class ClientAuthenticator {
      * @throws OAuthException {@code invalid_client} or {@code invalid_request}
      */
     public OAuthClient authenticate(ServerRequest req, Map<String, String> form) {
-        Optional<String> header = req.headers().first(HeaderNames.AUTHORIZATION)
-                .filter(h -> h.regionMatches(true, 0, "Basic ", 0, 6));
+        Optional<String> header =
+                req.headers().first(HeaderNames.AUTHORIZATION).filter(h -> h.regionMatches(true, 0, "Basic ", 0, 6));
         if (header.isPresent()) {
             if (form.containsKey("client_secret")) {
                 throw OAuthException.invalidRequest("use one client authentication method, not two");
@@ -45,7 +45,8 @@ public final class ClientAuthenticator {
             if (form.containsKey("client_id") && !form.get("client_id").equals(idSecret[0])) {
                 throw OAuthException.invalidRequest("client_id differs from the authenticated client");
             }
-            OAuthClient client = clients.find(idSecret[0]).filter(c -> !c.isPublic())
+            OAuthClient client = clients.find(idSecret[0])
+                    .filter(c -> !c.isPublic())
                     .orElseThrow(() -> OAuthException.basicClientFailure("client authentication failed"));
             if (!secretMatches(client, idSecret[1])) {
                 throw OAuthException.basicClientFailure("client authentication failed");
@@ -54,8 +55,8 @@ public final class ClientAuthenticator {
         }
         String clientId = Optional.ofNullable(form.get("client_id"))
                 .orElseThrow(() -> OAuthException.invalidClient("client authentication is required (client_id)"));
-        OAuthClient client = clients.find(clientId)
-                .orElseThrow(() -> OAuthException.invalidClient("client authentication failed"));
+        OAuthClient client =
+                clients.find(clientId).orElseThrow(() -> OAuthException.invalidClient("client authentication failed"));
         Optional<String> secret = Optional.ofNullable(form.get("client_secret"));
         if (client.isPublic()) {
             if (secret.isPresent()) {
@@ -76,15 +77,16 @@ public final class ClientAuthenticator {
      */
     private static OAuthClient registeredFor(OAuthClient client, String used) {
         if (!client.authMethod().equals(used)) {
-            throw OAuthException.invalidClient("this client registered token_endpoint_auth_method "
-                    + client.authMethod() + ", not " + used);
+            throw OAuthException.invalidClient(
+                    "this client registered token_endpoint_auth_method " + client.authMethod() + ", not " + used);
         }
         return client;
     }
 
     private boolean secretMatches(OAuthClient client, String secret) {
         boolean same = Tokens.sameHash(client.secretHash().orElseThrow(), Tokens.hash(secret));
-        return same && client.secretExpiresAt().map(e -> e.isAfter(clock.instant())).orElse(true);
+        return same
+                && client.secretExpiresAt().map(e -> e.isAfter(clock.instant())).orElse(true);
     }
 
     /**
@@ -98,8 +100,10 @@ public final class ClientAuthenticator {
             if (colon < 0) {
                 throw OAuthException.basicClientFailure("the Basic credential is malformed");
             }
-            String[] idSecret = {URLDecoder.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
-                    URLDecoder.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8)};
+            String[] idSecret = {
+                URLDecoder.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
+                URLDecoder.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8)
+            };
             // Form fields pass the input contract as they are read; the decoded Basic credential is checked here.
             if (!CleanText.isClean(idSecret[0]) || !CleanText.isClean(idSecret[1])) {
                 throw OAuthException.basicClientFailure("the Basic credential is malformed");

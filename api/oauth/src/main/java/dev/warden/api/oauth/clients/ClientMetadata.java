@@ -21,8 +21,13 @@ import java.util.function.Predicate;
  *
  * @param echo the accepted metadata as it is answered and stored (only the members Warden understood)
  */
-public record ClientMetadata(List<String> redirectUris, String clientName, String authMethod, List<String> grantTypes,
-                             Optional<String> scope, ObjectNode echo) {
+public record ClientMetadata(
+        List<String> redirectUris,
+        String clientName,
+        String authMethod,
+        List<String> grantTypes,
+        Optional<String> scope,
+        ObjectNode echo) {
 
     private static final Set<String> AUTH_METHODS = Set.of(OAuthClient.NONE, OAuthClient.BASIC, OAuthClient.POST);
     private static final List<String> URL_MEMBERS = List.of("client_uri", "logo_uri", "tos_uri", "policy_uri");
@@ -37,8 +42,8 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
      * @param knownScope        whether a scope value may be asked for
      * @param grantTypes        the grant types a client may register (the server's registrable token grants)
      */
-    public static ClientMetadata read(ObjectNode body, String defaultAuthMethod, Predicate<String> knownScope,
-                                      Set<String> grantTypes) {
+    public static ClientMetadata read(
+            ObjectNode body, String defaultAuthMethod, Predicate<String> knownScope, Set<String> grantTypes) {
         ObjectNode echo = Json.mapper().createObjectNode();
         List<String> redirectUris = redirectUris(body.get("redirect_uris"));
         echo.set("redirect_uris", array(redirectUris));
@@ -109,8 +114,8 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
             throw new OAuthException(ErrorCode.OAUTH_INVALID_REDIRECT_URI, "redirect_uris must be an array of URIs");
         }
         if (array.size() > RedirectUris.MAX_COUNT) {
-            throw new OAuthException(ErrorCode.OAUTH_INVALID_REDIRECT_URI,
-                    "redirect_uris: at most " + RedirectUris.MAX_COUNT);
+            throw new OAuthException(
+                    ErrorCode.OAUTH_INVALID_REDIRECT_URI, "redirect_uris: at most " + RedirectUris.MAX_COUNT);
         }
         LinkedHashSet<String> uris = new LinkedHashSet<>();
         for (JsonNode item : array) {
@@ -120,7 +125,8 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
             String uri = item.textValue();
             Optional<String> problem = CleanText.problem(uri).or(() -> RedirectUris.problem(uri));
             if (problem.isPresent()) {
-                throw new OAuthException(ErrorCode.OAUTH_INVALID_REDIRECT_URI,
+                throw new OAuthException(
+                        ErrorCode.OAUTH_INVALID_REDIRECT_URI,
                         "redirect_uris: " + CleanText.scrub(uri.length() > 200 ? uri.substring(0, 200) : uri) + " "
                                 + problem.get());
             }
@@ -154,7 +160,9 @@ public record ClientMetadata(List<String> redirectUris, String clientName, Strin
         }
         List<String> values = new ArrayList<>();
         for (JsonNode item : array) {
-            if (!item.isTextual() || item.textValue().length() > MAX_TEXT || CleanText.problem(item.textValue()).isPresent()) {
+            if (!item.isTextual()
+                    || item.textValue().length() > MAX_TEXT
+                    || CleanText.problem(item.textValue()).isPresent()) {
                 throw metadata(member + " must hold strings of at most " + MAX_TEXT + " characters");
             }
             if (!values.contains(item.textValue())) {

@@ -44,11 +44,13 @@ public final class ClientMetadataDocuments {
     static final int MAX_BYTES = 5 * 1024;
     /** The whole fetch, connect to last byte. */
     public static final Duration DEADLINE = Duration.ofSeconds(5);
+
     private static final Duration DEFAULT_TTL = Duration.ofMinutes(5);
     private static final Duration MIN_TTL = Duration.ofMinutes(1);
     private static final Duration MAX_TTL = Duration.ofHours(24);
     /** How long a failed fetch is answered from memory. */
     static final Duration FAILURE_TTL = Duration.ofSeconds(30);
+
     private static final int MAX_CACHED = 1000;
     private static final Pattern MAX_AGE = Pattern.compile("max-age=(\\d{1,9})");
 
@@ -60,16 +62,19 @@ public final class ClientMetadataDocuments {
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
     /** A document's client, or why it could not be had, until {@code until}. */
-    private record Cached(Optional<OAuthClient> client, Optional<String> failure, Instant until) {
-    }
+    private record Cached(Optional<OAuthClient> client, Optional<String> failure, Instant until) {}
 
     /**
      * @param http  the guarded client the documents are fetched with (its deadline is the fetch's)
      * @param ports      the ports a document URL may name (443 when it names none)
      * @param grantTypes the grant types a document may list (the server's registrable token grants)
      */
-    public ClientMetadataDocuments(GuardedHttp http, List<Integer> ports, Predicate<String> knownScope,
-                                   Set<String> grantTypes, InstantSource clock) {
+    public ClientMetadataDocuments(
+            GuardedHttp http,
+            List<Integer> ports,
+            Predicate<String> knownScope,
+            Set<String> grantTypes,
+            InstantSource clock) {
         this.http = http;
         this.ports = List.copyOf(ports);
         this.knownScope = knownScope;
@@ -84,8 +89,11 @@ public final class ClientMetadataDocuments {
         }
         try {
             URI uri = new URI(clientId);
-            return uri.getHost() != null && uri.getRawPath() != null && uri.getRawPath().length() > 1
-                    && uri.getRawFragment() == null && uri.getRawUserInfo() == null;
+            return uri.getHost() != null
+                    && uri.getRawPath() != null
+                    && uri.getRawPath().length() > 1
+                    && uri.getRawFragment() == null
+                    && uri.getRawUserInfo() == null;
         } catch (URISyntaxException e) {
             return false;
         }
@@ -100,21 +108,27 @@ public final class ClientMetadataDocuments {
         Instant now = clock.instant();
         Cached cached = cache.get(url);
         if (cached != null && cached.until().isAfter(now)) {
-            return cached.client().orElseThrow(() -> OAuthException.invalidClient(cached.failure().orElseThrow()));
+            return cached.client()
+                    .orElseThrow(
+                            () -> OAuthException.invalidClient(cached.failure().orElseThrow()));
         }
         try {
             Fetched fetched = fetchNow(url, now);
             remember(url, new Cached(Optional.of(fetched.client()), Optional.empty(), now.plus(fetched.ttl())), now);
             return fetched.client();
         } catch (OAuthException e) {
-            remember(url, new Cached(Optional.empty(), Optional.of(e.detail().orElse("the client metadata document "
-                    + "cannot be used")), now.plus(FAILURE_TTL)), now);
+            remember(
+                    url,
+                    new Cached(
+                            Optional.empty(),
+                            Optional.of(e.detail().orElse("the client metadata document " + "cannot be used")),
+                            now.plus(FAILURE_TTL)),
+                    now);
             throw e;
         }
     }
 
-    private record Fetched(OAuthClient client, Duration ttl) {
-    }
+    private record Fetched(OAuthClient client, Duration ttl) {}
 
     private Fetched fetchNow(String url, Instant now) {
         URI uri = URI.create(url);
@@ -133,8 +147,8 @@ public final class ClientMetadataDocuments {
         } catch (GuardedHttp.RefusedTarget e) {
             throw OAuthException.invalidClient("the client metadata document cannot be fetched: " + e.getMessage());
         } catch (HttpTimeoutException e) {
-            throw OAuthException.invalidClient("the client metadata document did not arrive within "
-                    + DEADLINE.toSeconds() + " s");
+            throw OAuthException.invalidClient(
+                    "the client metadata document did not arrive within " + DEADLINE.toSeconds() + " s");
         } catch (IOException e) {
             throw OAuthException.invalidClient("the client metadata document cannot be fetched");
         }
@@ -145,7 +159,8 @@ public final class ClientMetadataDocuments {
             throw OAuthException.invalidClient("the client metadata document is larger than " + MAX_BYTES + " bytes");
         }
         OAuthClient client = parse(url, answer.body(), now);
-        Duration ttl = answer.header("Cache-Control").flatMap(ClientMetadataDocuments::maxAge)
+        Duration ttl = answer.header("Cache-Control")
+                .flatMap(ClientMetadataDocuments::maxAge)
                 .map(d -> d.compareTo(MIN_TTL) < 0 ? MIN_TTL : d.compareTo(MAX_TTL) > 0 ? MAX_TTL : d)
                 .orElse(DEFAULT_TTL);
         return new Fetched(client, ttl);
@@ -182,12 +197,22 @@ public final class ClientMetadataDocuments {
                     + e.detail().orElse(e.error()));
         }
         if (!metadata.authMethod().equals(OAuthClient.NONE)) {
-            throw OAuthException.invalidClient("a client metadata document client must be public "
-                    + "(token_endpoint_auth_method none)");
+            throw OAuthException.invalidClient(
+                    "a client metadata document client must be public " + "(token_endpoint_auth_method none)");
         }
         String name = metadata.clientName().isEmpty() ? URI.create(url).getHost() : metadata.clientName();
-        return new OAuthClient(url, Optional.empty(), Optional.empty(), name, metadata.redirectUris(), OAuthClient.NONE,
-                metadata.grantTypes(), metadata.scope(), metadata.echo(), "metadata-document", now);
+        return new OAuthClient(
+                url,
+                Optional.empty(),
+                Optional.empty(),
+                name,
+                metadata.redirectUris(),
+                OAuthClient.NONE,
+                metadata.grantTypes(),
+                metadata.scope(),
+                metadata.echo(),
+                "metadata-document",
+                now);
     }
 
     private static Optional<Duration> maxAge(String cacheControl) {

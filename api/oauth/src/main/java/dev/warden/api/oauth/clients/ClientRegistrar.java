@@ -29,21 +29,30 @@ public final class ClientRegistrar {
     }
 
     /** A registration's answer: the client and, for a confidential client, its secret. */
-    public record Registered(OAuthClient client, Optional<String> secret) {
-    }
+    public record Registered(OAuthClient client, Optional<String> secret) {}
 
     /** Registers a client with {@code metadata}, through {@code via} ({@code mcp} or {@code oauth}). */
     public Registered register(ClientMetadata metadata, String via) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         String clientId = UUID.randomUUID().toString();
         Optional<String> secret = metadata.authMethod().equals(OAuthClient.NONE)
-                ? Optional.empty() : Optional.of(Tokens.mint(TokenKind.CLIENT_SECRET));
-        Optional<Instant> secretExpiresAt = secret.isPresent() && !secretTtl.isZero()
-                ? Optional.of(now.plus(secretTtl)) : Optional.empty();
+                ? Optional.empty()
+                : Optional.of(Tokens.mint(TokenKind.CLIENT_SECRET));
+        Optional<Instant> secretExpiresAt =
+                secret.isPresent() && !secretTtl.isZero() ? Optional.of(now.plus(secretTtl)) : Optional.empty();
         ObjectNode stored = metadata.echo().deepCopy();
-        OAuthClient client = new OAuthClient(clientId, secret.map(Tokens::hash), secretExpiresAt,
-                metadata.clientName(), metadata.redirectUris(), metadata.authMethod(), metadata.grantTypes(),
-                metadata.scope(), stored, via, now);
+        OAuthClient client = new OAuthClient(
+                clientId,
+                secret.map(Tokens::hash),
+                secretExpiresAt,
+                metadata.clientName(),
+                metadata.redirectUris(),
+                metadata.authMethod(),
+                metadata.grantTypes(),
+                metadata.scope(),
+                stored,
+                via,
+                now);
         repository.insert(client);
         return new Registered(client, secret);
     }

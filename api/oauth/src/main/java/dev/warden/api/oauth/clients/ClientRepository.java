@@ -66,10 +66,17 @@ public final class ClientRepository {
         } catch (JsonProcessingException | ClassCastException e) {
             throw new SQLException("oauth_clients.metadata of " + rs.getString("client_id") + " is not a JSON object");
         }
-        return new OAuthClient(rs.getString("client_id"), Optional.ofNullable(rs.getBytes("secret_hash")),
-                Sql.instant(rs, "secret_expires_at"), rs.getString("client_name"), Sql.strings(rs, "redirect_uris"),
-                rs.getString("token_endpoint_auth_method"), Sql.strings(rs, "grant_types"),
-                Optional.ofNullable(metadata.path("scope").textValue()), metadata, rs.getString("registered_via"),
+        return new OAuthClient(
+                rs.getString("client_id"),
+                Optional.ofNullable(rs.getBytes("secret_hash")),
+                Sql.instant(rs, "secret_expires_at"),
+                rs.getString("client_name"),
+                Sql.strings(rs, "redirect_uris"),
+                rs.getString("token_endpoint_auth_method"),
+                Sql.strings(rs, "grant_types"),
+                Optional.ofNullable(metadata.path("scope").textValue()),
+                metadata,
+                rs.getString("registered_via"),
                 Sql.requiredInstant(rs, "created_at"));
     }
 }

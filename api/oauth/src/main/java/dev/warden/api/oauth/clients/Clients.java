@@ -22,10 +22,10 @@ public final class Clients {
 
     /** Registered clients never change (no client management yet), so a found one is kept for a while. */
     private static final long KEEP_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     private static final int MAX_CACHED = 10_000;
 
-    private record Cached(OAuthClient client, long until) {
-    }
+    private record Cached(OAuthClient client, long until) {}
 
     private final ClientRepository repository;
     private final ClientMetadataDocuments documents;

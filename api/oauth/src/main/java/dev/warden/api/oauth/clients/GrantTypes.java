@@ -12,6 +12,5 @@ public final class GrantTypes {
     public static final String DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code";
     public static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 
-    private GrantTypes() {
-    }
+    private GrantTypes() {}
 }

@@ -17,9 +17,18 @@ import java.util.Optional;
  *                        {@link #VETTED} (with an initial access token), {@code metadata-document}, or
  *                        {@code agent} (a bound service agent)
  */
-public record OAuthClient(String clientId, Optional<byte[]> secretHash, Optional<Instant> secretExpiresAt,
-                          String clientName, List<String> redirectUris, String authMethod, List<String> grantTypes,
-                          Optional<String> scope, ObjectNode metadata, String registeredVia, Instant createdAt) {
+public record OAuthClient(
+        String clientId,
+        Optional<byte[]> secretHash,
+        Optional<Instant> secretExpiresAt,
+        String clientName,
+        List<String> redirectUris,
+        String authMethod,
+        List<String> grantTypes,
+        Optional<String> scope,
+        ObjectNode metadata,
+        String registeredVia,
+        Instant createdAt) {
 
     public static final String NONE = "none";
     public static final String BASIC = "client_secret_basic";
@@ -53,7 +62,8 @@ public record OAuthClient(String clientId, Optional<byte[]> secretHash, Optional
      */
     public String displayName() {
         String name = clientName.isEmpty() ? clientId : clientName;
-        return ClientMetadataDocuments.isDocumentUrl(clientId) ? name + " (" + URI.create(clientId).getHost() + ")"
+        return ClientMetadataDocuments.isDocumentUrl(clientId)
+                ? name + " (" + URI.create(clientId).getHost() + ")"
                 : name;
     }
 

@@ -25,12 +25,25 @@ public final class RedirectUris {
     public static final int MAX_COUNT = 10;
     /** Longest accepted URI. */
     public static final int MAX_LENGTH = 2000;
-    private static final Set<String> FORBIDDEN_SCHEMES = Set.of("javascript", "data", "file", "vbscript", "about",
-            "blob", "ftp", "ws", "wss", "mailto", "tel", "urn", "chrome", "view-source");
+
+    private static final Set<String> FORBIDDEN_SCHEMES = Set.of(
+            "javascript",
+            "data",
+            "file",
+            "vbscript",
+            "about",
+            "blob",
+            "ftp",
+            "ws",
+            "wss",
+            "mailto",
+            "tel",
+            "urn",
+            "chrome",
+            "view-source");
     private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
-    private RedirectUris() {
-    }
+    private RedirectUris() {}
 
     /** What is wrong with {@code uri} as a redirect URI to register, if anything. */
     public static Optional<String> problem(String uri) {
@@ -61,7 +74,8 @@ public final class RedirectUris {
         }
         if (scheme.equals("http")) {
             return parsed.getHost() != null && isLoopback(parsed)
-                    ? Optional.empty() : Optional.of("must use https, or http on a loopback host");
+                    ? Optional.empty()
+                    : Optional.of("must use https, or http on a loopback host");
         }
         return Optional.empty();
     }
@@ -78,11 +92,14 @@ public final class RedirectUris {
         try {
             URI reg = new URI(registered);
             URI req = new URI(requested);
-            return "http".equals(reg.getScheme()) && "http".equals(req.getScheme()) && isLoopback(reg)
+            return "http".equals(reg.getScheme())
+                    && "http".equals(req.getScheme())
+                    && isLoopback(reg)
                     && reg.getHost().equals(req.getHost())
                     && Objects.equals(reg.getRawPath(), req.getRawPath())
                     && Objects.equals(reg.getRawQuery(), req.getRawQuery())
-                    && req.getRawFragment() == null && req.getRawUserInfo() == null;
+                    && req.getRawFragment() == null
+                    && req.getRawUserInfo() == null;
         } catch (URISyntaxException e) {
             return false;
         }

@@ -82,8 +82,13 @@ public final class RegistrationRoutes implements DeclaredService {
     /**
      * @param grantTypes the grant types a client may register (the server's registrable token grants)
      */
-    public RegistrationRoutes(ClientRegistrar registrar, Gate gate, String via, Predicate<String> knownScope,
-                              Set<String> grantTypes, long maxBodyBytes) {
+    public RegistrationRoutes(
+            ClientRegistrar registrar,
+            Gate gate,
+            String via,
+            Predicate<String> knownScope,
+            Set<String> grantTypes,
+            long maxBodyBytes) {
         this.registrar = registrar;
         this.gate = gate;
         this.via = via;
@@ -109,8 +114,9 @@ public final class RegistrationRoutes implements DeclaredService {
         answer.put("client_id_issued_at", client.createdAt().getEpochSecond());
         registered.secret().ifPresent(secret -> {
             answer.put("client_secret", secret);
-            answer.put("client_secret_expires_at", client.secretExpiresAt().map(Instant::getEpochSecond)
-                    .orElse(0L));
+            answer.put(
+                    "client_secret_expires_at",
+                    client.secretExpiresAt().map(Instant::getEpochSecond).orElse(0L));
         });
         Responses.json(res, Status.CREATED_201, answer);
     }

@@ -46,8 +46,14 @@ public final class DeviceAuthorizationRoutes implements DeclaredService {
     private final InstantSource clock;
     private final long maxBodyBytes;
 
-    public DeviceAuthorizationRoutes(ClientAuthenticator clients, DeviceCodes codes, ProtectedResources resources,
-                                     Issuer issuer, OAuthConfig config, InstantSource clock, long maxBodyBytes) {
+    public DeviceAuthorizationRoutes(
+            ClientAuthenticator clients,
+            DeviceCodes codes,
+            ProtectedResources resources,
+            Issuer issuer,
+            OAuthConfig config,
+            InstantSource clock,
+            long maxBodyBytes) {
         this.clients = clients;
         this.codes = codes;
         this.resources = resources;
@@ -67,22 +73,26 @@ public final class DeviceAuthorizationRoutes implements DeclaredService {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         OAuthClient client = clients.authenticate(req, form);
         if (!client.allows(GrantTypes.DEVICE_CODE)) {
-            throw new OAuthException(ErrorCode.OAUTH_UNAUTHORIZED_CLIENT,
-                    "this client did not register the device_code grant type");
+            throw new OAuthException(
+                    ErrorCode.OAUTH_UNAUTHORIZED_CLIENT, "this client did not register the device_code grant type");
         }
         ProtectedResources.Resource resource = resources.resolve(Optional.ofNullable(form.get("resource")));
-        String scope = String.join(" ", ProtectedResources.scopeFor(resource,
-                Optional.ofNullable(form.get("scope")).or(client::scope)));
+        String scope = String.join(
+                " ",
+                ProtectedResources.scopeFor(
+                        resource, Optional.ofNullable(form.get("scope")).or(client::scope)));
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        DeviceCodes.Issued issued = codes.create(client.clientId(), scope, resource.uri(), config.deviceCodeTtl(),
-                config.devicePollInterval(), now);
+        DeviceCodes.Issued issued = codes.create(
+                client.clientId(), scope, resource.uri(), config.deviceCodeTtl(), config.devicePollInterval(), now);
         String verification = issuer.value() + VERIFICATION_PATH;
-        ObjectNode body = Json.mapper().createObjectNode()
+        ObjectNode body = Json.mapper()
+                .createObjectNode()
                 .put("device_code", issued.deviceCode())
                 .put("user_code", issued.userCode())
                 .put("verification_uri", verification)
-                .put("verification_uri_complete", verification + "?user_code="
-                        + URLEncoder.encode(issued.userCode(), StandardCharsets.UTF_8))
+                .put(
+                        "verification_uri_complete",
+                        verification + "?user_code=" + URLEncoder.encode(issued.userCode(), StandardCharsets.UTF_8))
                 .put("expires_in", config.deviceCodeTtl().toSeconds())
                 .put("interval", issued.interval().toSeconds());
         res.header(HeaderNames.create("Pragma"), "no-cache");

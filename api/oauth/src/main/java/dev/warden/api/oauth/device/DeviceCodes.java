@@ -4,7 +4,6 @@ import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.Sql;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,14 +20,21 @@ import java.util.Optional;
  */
 public final class DeviceCodes {
     /** A request as the verification page and the token endpoint see it. */
-    public record DeviceRequest(byte[] deviceCodeHash, String clientId, String scope, String resource,
-                                Duration interval, Instant createdAt, Instant expiresAt, Optional<Instant> lastPolledAt,
-                                String status, Optional<String> userId, Optional<String> sessionId) {
-    }
+    public record DeviceRequest(
+            byte[] deviceCodeHash,
+            String clientId,
+            String scope,
+            String resource,
+            Duration interval,
+            Instant createdAt,
+            Instant expiresAt,
+            Optional<Instant> lastPolledAt,
+            String status,
+            Optional<String> userId,
+            Optional<String> sessionId) {}
 
     /** A request just made: what the device shows and keeps. */
-    public record Issued(String deviceCode, String userCode, Instant expiresAt, Duration interval) {
-    }
+    public record Issued(String deviceCode, String userCode, Instant expiresAt, Duration interval) {}
 
     private static final String INSERT = """
             INSERT INTO oauth_device_codes (device_code_hash, user_code_hash, client_id, scope, resource,
@@ -42,8 +48,8 @@ public final class DeviceCodes {
     private static final String DECIDE = """
             UPDATE oauth_device_codes SET status = ?, user_id = ?, session_id = ?, decided_at = ?
             WHERE user_code_hash = ? AND status = 'pending' AND expires_at > ?""";
-    private static final String LOCK = "SELECT " + COLUMNS + " FROM oauth_device_codes WHERE device_code_hash = ? "
-            + "FOR UPDATE";
+    private static final String LOCK =
+            "SELECT " + COLUMNS + " FROM oauth_device_codes WHERE device_code_hash = ? " + "FOR UPDATE";
     private static final String POLLED = """
             UPDATE oauth_device_codes SET last_polled_at = ?, interval_seconds = ? WHERE device_code_hash = ?""";
     private static final String REDEEM = """
@@ -147,10 +153,17 @@ public final class DeviceCodes {
             if (!rs.next()) {
                 return Optional.empty();
             }
-            return Optional.of(new DeviceRequest(rs.getBytes("device_code_hash"), rs.getString("client_id"),
-                    rs.getString("scope"), rs.getString("resource"), Duration.ofSeconds(rs.getInt("interval_seconds")),
-                    Sql.requiredInstant(rs, "created_at"), Sql.requiredInstant(rs, "expires_at"),
-                    Sql.instant(rs, "last_polled_at"), rs.getString("status"), Sql.string(rs, "user_id"),
+            return Optional.of(new DeviceRequest(
+                    rs.getBytes("device_code_hash"),
+                    rs.getString("client_id"),
+                    rs.getString("scope"),
+                    rs.getString("resource"),
+                    Duration.ofSeconds(rs.getInt("interval_seconds")),
+                    Sql.requiredInstant(rs, "created_at"),
+                    Sql.requiredInstant(rs, "expires_at"),
+                    Sql.instant(rs, "last_polled_at"),
+                    rs.getString("status"),
+                    Sql.string(rs, "user_id"),
                     Sql.string(rs, "session_id")));
         }
     }

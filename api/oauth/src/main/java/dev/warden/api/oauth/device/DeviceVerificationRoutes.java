@@ -33,8 +33,8 @@ import java.util.Optional;
  */
 public final class DeviceVerificationRoutes implements DeclaredService {
     private static final String VERIFY = DeviceAuthorizationRoutes.VERIFICATION_PATH + "/verify";
-    private static final String BAD_CODE = "That code is not valid, was already used or has expired. "
-            + "Check the code your device shows.";
+    private static final String BAD_CODE =
+            "That code is not valid, was already used or has expired. " + "Check the code your device shows.";
 
     private final AuthorizationFlow flow;
     private final DeviceCodes codes;
@@ -44,8 +44,14 @@ public final class DeviceVerificationRoutes implements DeclaredService {
     private final InstantSource clock;
     private final long maxBodyBytes;
 
-    public DeviceVerificationRoutes(AuthorizationFlow flow, DeviceCodes codes, Clients clients, UserService users,
-                                    Pages pages, InstantSource clock, long maxBodyBytes) {
+    public DeviceVerificationRoutes(
+            AuthorizationFlow flow,
+            DeviceCodes codes,
+            Clients clients,
+            UserService users,
+            Pages pages,
+            InstantSource clock,
+            long maxBodyBytes) {
         this.flow = flow;
         this.codes = codes;
         this.clients = clients;
@@ -57,8 +63,7 @@ public final class DeviceVerificationRoutes implements DeclaredService {
 
     @Override
     public void routing(DeclaredRules rules) {
-        rules.get("/", Access.open(), this::show)
-                .post("/verify", Access.open(), this::verify);
+        rules.get("/", Access.open(), this::show).post("/verify", Access.open(), this::verify);
     }
 
     private void show(ServerRequest req, ServerResponse res) {
@@ -66,9 +71,13 @@ public final class DeviceVerificationRoutes implements DeclaredService {
         Optional<String> code = UserCodes.normalize(typed);
         Optional<Principal.User> user = flow.signedIn(req);
         if (user.isEmpty()) {
-            Pages.redirect(res, Status.FOUND_302, flow.loginLocation(DeviceAuthorizationRoutes.VERIFICATION_PATH
-                    + code.map(c -> "?user_code=" + URLEncoder.encode(UserCodes.display(c), StandardCharsets.UTF_8))
-                    .orElse("")));
+            Pages.redirect(
+                    res,
+                    Status.FOUND_302,
+                    flow.loginLocation(DeviceAuthorizationRoutes.VERIFICATION_PATH
+                            + code.map(c -> "?user_code="
+                                            + URLEncoder.encode(UserCodes.display(c), StandardCharsets.UTF_8))
+                                    .orElse("")));
             return;
         }
         enter(req, res, Status.OK_200, user.get(), code.map(UserCodes::display).orElse(""), "");
@@ -77,7 +86,10 @@ public final class DeviceVerificationRoutes implements DeclaredService {
     private void verify(ServerRequest req, ServerResponse res) {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         if (!pages.csrfMatches(req, form)) {
-            pages.error(res, Status.FORBIDDEN_403, "Request refused",
+            pages.error(
+                    res,
+                    Status.FORBIDDEN_403,
+                    "Request refused",
                     "This form expired or was sent from another site. Go back and try again.");
             return;
         }
@@ -99,7 +111,12 @@ public final class DeviceVerificationRoutes implements DeclaredService {
             case "" -> confirm(req, res, user.get(), code.get(), request.get(), client.get());
             case "allow", "deny" -> {
                 boolean approve = decision.equals("allow");
-                if (!codes.decide(code.get(), approve, user.get().id().value(), Optional.of(user.get().tokenId()), now)) {
+                if (!codes.decide(
+                        code.get(),
+                        approve,
+                        user.get().id().value(),
+                        Optional.of(user.get().tokenId()),
+                        now)) {
                     enter(req, res, Status.BAD_REQUEST_400, user.get(), "", BAD_CODE);
                     return;
                 }
@@ -112,8 +129,8 @@ public final class DeviceVerificationRoutes implements DeclaredService {
         }
     }
 
-    private void enter(ServerRequest req, ServerResponse res, Status status, Principal.User user, String userCode,
-                       String error) {
+    private void enter(
+            ServerRequest req, ServerResponse res, Status status, Principal.User user, String userCode, String error) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("action", VERIFY);
         params.put("csrf", pages.csrfToken(req, res));
@@ -123,8 +140,13 @@ public final class DeviceVerificationRoutes implements DeclaredService {
         pages.send(res, status, "oauth/device.jte", params);
     }
 
-    private void confirm(ServerRequest req, ServerResponse res, Principal.User user, String code,
-                         DeviceCodes.DeviceRequest request, OAuthClient client) {
+    private void confirm(
+            ServerRequest req,
+            ServerResponse res,
+            Principal.User user,
+            String code,
+            DeviceCodes.DeviceRequest request,
+            OAuthClient client) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("action", VERIFY);
         params.put("csrf", pages.csrfToken(req, res));

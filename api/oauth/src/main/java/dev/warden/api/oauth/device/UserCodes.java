@@ -15,8 +15,7 @@ public final class UserCodes {
     static final int LENGTH = 8;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private UserCodes() {
-    }
+    private UserCodes() {}
 
     /** A new code, e.g. {@code WDJB-MJHT}. */
     static String mint() {

@@ -55,8 +55,11 @@ public final class DiscoveryRoutes implements DeclaredService {
                 // openid-client's discovery() asks for the OpenID form by default: the same document
                 .get(OIDC, Access.open(), (req, res) -> send(res, authorizationServer()))
                 .get(PR, Access.open(), (req, res) -> protectedResource(res, ""))
-                .get(PR + "/*", Access.open(), (req, res) -> protectedResource(res,
-                        req.prologue().uriPath().path().substring(("/.well-known" + PR).length())));
+                .get(
+                        PR + "/*",
+                        Access.open(),
+                        (req, res) -> protectedResource(
+                                res, req.prologue().uriPath().path().substring(("/.well-known" + PR).length())));
     }
 
     /** The RFC 9728 document URL of the resource {@code resourceUri} (the challenge's {@code resource_metadata}). */

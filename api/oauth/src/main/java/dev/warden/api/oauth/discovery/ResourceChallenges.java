@@ -28,7 +28,9 @@ public final class ResourceChallenges implements BearerChallenges {
         String resource = isMcp(path) ? issuer.mcpResource() : issuer.restResource();
         StringBuilder value = new StringBuilder("Bearer ");
         error.ifPresent(e -> value.append("error=\"").append(e).append("\", "));
-        value.append("resource_metadata=\"").append(DiscoveryRoutes.metadataUrl(issuer, resource)).append('"');
+        value.append("resource_metadata=\"")
+                .append(DiscoveryRoutes.metadataUrl(issuer, resource))
+                .append('"');
         String wanted = scope.orElse(isMcp(path) ? Scopes.MCP : null);
         if (wanted != null) {
             value.append(", scope=\"").append(wanted).append('"');
@@ -37,7 +39,10 @@ public final class ResourceChallenges implements BearerChallenges {
     }
 
     private static boolean isMcp(String path) {
-        return path.equals("/mcp") || path.startsWith("/mcp/") && !path.startsWith("/mcp/register")
-                && !path.startsWith("/mcp/token") && !path.startsWith("/mcp/authorize");
+        return path.equals("/mcp")
+                || path.startsWith("/mcp/")
+                        && !path.startsWith("/mcp/register")
+                        && !path.startsWith("/mcp/token")
+                        && !path.startsWith("/mcp/authorize");
     }
 }

@@ -40,8 +40,14 @@ public final class IntrospectionRoutes implements DeclaredService {
     private final InstantSource clock;
     private final long maxBodyBytes;
 
-    public IntrospectionRoutes(ClientAuthenticator clients, GrantRepository grants, AccessTokens accessTokens,
-                               Issuer issuer, ProtectedResources resources, InstantSource clock, long maxBodyBytes) {
+    public IntrospectionRoutes(
+            ClientAuthenticator clients,
+            GrantRepository grants,
+            AccessTokens accessTokens,
+            Issuer issuer,
+            ProtectedResources resources,
+            InstantSource clock,
+            long maxBodyBytes) {
         this.clients = clients;
         this.grants = grants;
         this.accessTokens = accessTokens;
@@ -63,30 +69,45 @@ public final class IntrospectionRoutes implements DeclaredService {
                 .orElseThrow(() -> OAuthException.invalidRequest("token is required"));
         Instant now = clock.instant();
         ObjectNode body = Json.mapper().createObjectNode();
-        Optional<AccessTokens.Claims> access = accessTokens.verify(token)
+        Optional<AccessTokens.Claims> access = accessTokens
+                .verify(token)
                 .filter(c -> grants.isActive(c.grantId(), c.jti(), now))
-                .filter(c -> resources.mayIntrospect(client.clientId(), !client.isPublic(), c.clientId(),
-                        c.audience()));
+                .filter(c ->
+                        resources.mayIntrospect(client.clientId(), !client.isPublic(), c.clientId(), c.audience()));
         if (access.isPresent()) {
             AccessTokens.Claims c = access.get();
-            body.put("active", true).put("scope", String.join(" ", c.scopes())).put("client_id", c.clientId())
-                    .put("sub", c.subject()).put("aud", c.audience()).put("iss", issuer.value())
-                    .put("exp", c.expiresAt().getEpochSecond()).put("iat", c.issuedAt().getEpochSecond())
-                    .put("token_type", "Bearer").put("jti", c.jti());
+            body.put("active", true)
+                    .put("scope", String.join(" ", c.scopes()))
+                    .put("client_id", c.clientId())
+                    .put("sub", c.subject())
+                    .put("aud", c.audience())
+                    .put("iss", issuer.value())
+                    .put("exp", c.expiresAt().getEpochSecond())
+                    .put("iat", c.issuedAt().getEpochSecond())
+                    .put("token_type", "Bearer")
+                    .put("jti", c.jti());
             if (c.subjectKind() == AccessTokens.SubjectKind.AGENT) {
                 body.put("sub_kind", "agent");
             }
             c.actClaim().ifPresent(act -> body.set("act", Json.mapper().valueToTree(act)));
         } else {
-            Optional<GrantRepository.RefreshToken> refresh = AccessTokens.looksLikeJwt(token) ? Optional.empty()
+            Optional<GrantRepository.RefreshToken> refresh = AccessTokens.looksLikeJwt(token)
+                    ? Optional.empty()
                     : grants.findRefreshToken(Tokens.hash(token), now)
-                    .filter(r -> r.usedAt().isEmpty() && r.grantUsable() && r.expiresAt().isAfter(now))
-                    .filter(r -> r.grant().clientId().equals(client.clientId()));
+                            .filter(r -> r.usedAt().isEmpty()
+                                    && r.grantUsable()
+                                    && r.expiresAt().isAfter(now))
+                            .filter(r -> r.grant().clientId().equals(client.clientId()));
             if (refresh.isPresent()) {
                 GrantRepository.Grant g = refresh.get().grant();
-                body.put("active", true).put("scope", g.scope()).put("client_id", g.clientId()).put("sub", g.userId())
-                        .put("aud", g.resource()).put("iss", issuer.value())
-                        .put("exp", refresh.get().expiresAt().getEpochSecond()).put("token_type", "refresh_token");
+                body.put("active", true)
+                        .put("scope", g.scope())
+                        .put("client_id", g.clientId())
+                        .put("sub", g.userId())
+                        .put("aud", g.resource())
+                        .put("iss", issuer.value())
+                        .put("exp", refresh.get().expiresAt().getEpochSecond())
+                        .put("token_type", "refresh_token");
             } else {
                 body.put("active", false);
             }

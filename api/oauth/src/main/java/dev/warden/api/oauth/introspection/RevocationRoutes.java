@@ -32,8 +32,12 @@ public final class RevocationRoutes implements DeclaredService {
     private final InstantSource clock;
     private final long maxBodyBytes;
 
-    public RevocationRoutes(ClientAuthenticator clients, GrantRepository grants, AccessTokens accessTokens,
-                            InstantSource clock, long maxBodyBytes) {
+    public RevocationRoutes(
+            ClientAuthenticator clients,
+            GrantRepository grants,
+            AccessTokens accessTokens,
+            InstantSource clock,
+            long maxBodyBytes) {
         this.clients = clients;
         this.grants = grants;
         this.accessTokens = accessTokens;
@@ -53,14 +57,17 @@ public final class RevocationRoutes implements DeclaredService {
                 .orElseThrow(() -> OAuthException.invalidRequest("token is required"));
         String hint = form.getOrDefault("token_type_hint", "");
         if (!hint.isEmpty() && !hint.equals("access_token") && !hint.equals("refresh_token")) {
-            throw new OAuthException(ErrorCode.OAUTH_INVALID_REQUEST,
-                    "token_type_hint must be access_token or refresh_token");
+            throw new OAuthException(
+                    ErrorCode.OAUTH_INVALID_REQUEST, "token_type_hint must be access_token or refresh_token");
         }
         if (AccessTokens.looksLikeJwt(token)) {
-            accessTokens.verify(token).filter(c -> c.clientId().equals(client.clientId()))
+            accessTokens
+                    .verify(token)
+                    .filter(c -> c.clientId().equals(client.clientId()))
                     .ifPresent(c -> grants.revokeAccessToken(c.jti(), c.expiresAt(), clock.instant()));
         } else {
-            grants.grantOfRefreshToken(Tokens.hash(token)).filter(g -> g[0].equals(client.clientId()))
+            grants.grantOfRefreshToken(Tokens.hash(token))
+                    .filter(g -> g[0].equals(client.clientId()))
                     .ifPresent(g -> grants.revokeGrant(g[1], "revoked by the client", clock.instant()));
         }
         res.header(HeaderNames.CACHE_CONTROL, "no-store");

@@ -14,9 +14,13 @@ import java.util.function.Supplier;
 /** The {@code oauth_signing_keys} table: private JWKs as stored (sealed), public JWKs in clear. */
 final class SigningKeyRepository {
     /** One row. */
-    record StoredKey(String kid, String algorithm, String sealedPrivateJwk, String publicJwk, Instant createdAt,
-                     Instant expiresAt) {
-    }
+    record StoredKey(
+            String kid,
+            String algorithm,
+            String sealedPrivateJwk,
+            String publicJwk,
+            Instant createdAt,
+            Instant expiresAt) {}
 
     private static final String SELECT_UNEXPIRED = """
             SELECT kid, algorithm, private_jwk, public_jwk, created_at, expires_at FROM oauth_signing_keys
@@ -26,6 +30,7 @@ final class SigningKeyRepository {
             VALUES (?, ?, ?, ?, ?, ?)""";
     /** Serializes rotation across instances (one key made per period, not one per instance). */
     private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext('warden.oauth.signing-keys'))";
+
     private static final String NEWEST = "SELECT max(created_at) FROM oauth_signing_keys";
 
     private final Database db;
@@ -41,9 +46,13 @@ final class SigningKeyRepository {
                 try (ResultSet rs = ps.executeQuery()) {
                     List<StoredKey> keys = new ArrayList<>();
                     while (rs.next()) {
-                        keys.add(new StoredKey(rs.getString("kid"), rs.getString("algorithm"),
-                                rs.getString("private_jwk"), rs.getString("public_jwk"),
-                                Sql.requiredInstant(rs, "created_at"), Sql.requiredInstant(rs, "expires_at")));
+                        keys.add(new StoredKey(
+                                rs.getString("kid"),
+                                rs.getString("algorithm"),
+                                rs.getString("private_jwk"),
+                                rs.getString("public_jwk"),
+                                Sql.requiredInstant(rs, "created_at"),
+                                Sql.requiredInstant(rs, "expires_at")));
                     }
                     return keys;
                 }
@@ -62,11 +71,12 @@ final class SigningKeyRepository {
             try (PreparedStatement lock = conn.prepareStatement(LOCK)) {
                 lock.execute();
             }
-            try (PreparedStatement ps = conn.prepareStatement(NEWEST); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = conn.prepareStatement(NEWEST);
+                    ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 Timestamp newest = rs.getTimestamp(1);
-                if (newest != null && newest.toInstant().truncatedTo(ChronoUnit.MILLIS)
-                        .isAfter(newerThan)) {
+                if (newest != null
+                        && newest.toInstant().truncatedTo(ChronoUnit.MILLIS).isAfter(newerThan)) {
                     return false;
                 }
             }

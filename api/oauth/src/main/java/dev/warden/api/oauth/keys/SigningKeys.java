@@ -49,13 +49,13 @@ public final class SigningKeys {
     private volatile Loaded loaded = new Loaded(List.of(), Instant.EPOCH);
     private volatile Instant lastUnknownKidReload = Instant.EPOCH;
 
-    private record Loaded(List<ECKey> keys, Instant at) {
-    }
+    private record Loaded(List<ECKey> keys, Instant at) {}
 
     /**
      * @param accessTokenTtl the longest an access token lives: how long a key stays published after it stops signing
      */
-    public SigningKeys(Database db, SecretCipher cipher, Duration rotation, Duration accessTokenTtl, InstantSource clock) {
+    public SigningKeys(
+            Database db, SecretCipher cipher, Duration rotation, Duration accessTokenTtl, InstantSource clock) {
         this.repository = new SigningKeyRepository(db);
         this.cipher = cipher;
         this.rotation = rotation;
@@ -82,7 +82,9 @@ public final class SigningKeys {
         }
         // The newest key that has been published long enough, else the oldest (the first key of a deployment).
         Instant ready = now.minus(prepublish);
-        return keys.reversed().stream().filter(k -> !createdAt(k).isAfter(ready)).findFirst()
+        return keys.reversed().stream()
+                .filter(k -> !createdAt(k).isAfter(ready))
+                .findFirst()
                 .orElse(keys.getFirst());
     }
 
@@ -106,7 +108,8 @@ public final class SigningKeys {
     /** The JWK set to publish: every unexpired key's public half. */
     public JWKSet publicSet() {
         signingKey();
-        return new JWKSet(keys(clock.instant()).stream().map(k -> (JWK) k.toPublicJWK()).toList());
+        return new JWKSet(
+                keys(clock.instant()).stream().map(k -> (JWK) k.toPublicJWK()).toList());
     }
 
     private static Optional<ECKey> find(List<ECKey> keys, String kid) {
@@ -134,8 +137,10 @@ public final class SigningKeys {
     private Optional<ECKey> open(SigningKeyRepository.StoredKey stored) {
         try {
             ECKey key = ECKey.parse(cipher.open(stored.kid(), stored.sealedPrivateJwk()));
-            return Optional.of(new ECKey.Builder(key).issueTime(Date.from(stored.createdAt()))
-                    .expirationTime(Date.from(stored.expiresAt())).build());
+            return Optional.of(new ECKey.Builder(key)
+                    .issueTime(Date.from(stored.createdAt()))
+                    .expirationTime(Date.from(stored.expiresAt()))
+                    .build());
         } catch (ParseException | RuntimeException e) {
             LOG.severe("OAuth signing key " + stored.kid() + " cannot be opened (wrong key-encryption key?); skipped");
             return Optional.empty();
@@ -147,10 +152,18 @@ public final class SigningKeys {
         Instant now = at.truncatedTo(ChronoUnit.MILLIS);
         String kid = UUID.randomUUID().toString();
         try {
-            ECKey key = new ECKeyGenerator(Curve.P_256).keyID(kid).algorithm(JWSAlgorithm.ES256)
-                    .keyUse(KeyUse.SIGNATURE).generate();
-            return new SigningKeyRepository.StoredKey(kid, JWSAlgorithm.ES256.getName(),
-                    cipher.seal(kid, key.toJSONString()), key.toPublicJWK().toJSONString(), now, now.plus(publishFor));
+            ECKey key = new ECKeyGenerator(Curve.P_256)
+                    .keyID(kid)
+                    .algorithm(JWSAlgorithm.ES256)
+                    .keyUse(KeyUse.SIGNATURE)
+                    .generate();
+            return new SigningKeyRepository.StoredKey(
+                    kid,
+                    JWSAlgorithm.ES256.getName(),
+                    cipher.seal(kid, key.toJSONString()),
+                    key.toPublicJWK().toJSONString(),
+                    now,
+                    now.plus(publishFor));
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot make an EC P-256 key", e);
         }

@@ -70,8 +70,15 @@ public final class OAuthServer implements AutoCloseable {
     private final DeviceCodes deviceCodes;
     private final TokenGrants tokenGrants;
 
-    public OAuthServer(OAuthConfig config, Issuer issuer, Database db, UsersComponent users, AgentDirectory directory,
-                       ClientIp clientIp, boolean allowPrivateTargets, InstantSource clock) {
+    public OAuthServer(
+            OAuthConfig config,
+            Issuer issuer,
+            Database db,
+            UsersComponent users,
+            AgentDirectory directory,
+            ClientIp clientIp,
+            boolean allowPrivateTargets,
+            InstantSource clock) {
         this.config = config;
         this.directory = directory;
         this.agentClients = new AgentClientRepository(db);
@@ -81,18 +88,19 @@ public final class OAuthServer implements AutoCloseable {
         this.clientIp = clientIp;
         this.clock = clock;
         this.resources = new ProtectedResources(issuer, config.resources());
-        SecretCipher cipher = config.keyEncryptionKeyBytes().map(SecretCipher::aes256).orElseGet(SecretCipher::none);
+        SecretCipher cipher =
+                config.keyEncryptionKeyBytes().map(SecretCipher::aes256).orElseGet(SecretCipher::none);
         this.keys = new SigningKeys(db, cipher, config.keyRotation(), config.accessTokenTtl(), clock);
         this.accessTokens = new AccessTokens(keys, issuer, config.accessTokenTtl(), clock);
         this.grants = new GrantRepository(db);
         this.resolver = new AccessTokenResolver(accessTokens, grants, directory, clock);
         this.clientRepository = new ClientRepository(db);
-        this.outbound = new GuardedHttp(TargetGuard.system(allowPrivateTargets), ClientMetadataDocuments.DEADLINE,
-                config.outboundTls());
+        this.outbound = new GuardedHttp(
+                TargetGuard.system(allowPrivateTargets), ClientMetadataDocuments.DEADLINE, config.outboundTls());
         this.codes = new CodeRepository(db);
         this.deviceCodes = new DeviceCodes(db);
-        this.tokenGrants = TokenGrants.standard(codes, deviceCodes, grants, accessTokens, resources, directory, config,
-                clock, config.extraGrants());
+        this.tokenGrants = TokenGrants.standard(
+                codes, deviceCodes, grants, accessTokens, resources, directory, config, clock, config.extraGrants());
     }
 
     /** The grant types the token endpoint offers: the one list every reader of grant types takes them from. */
@@ -131,43 +139,79 @@ public final class OAuthServer implements AutoCloseable {
      * @param authenticator the whole credential chain (the pages find the signed-in user through it)
      */
     public List<WardenApi.Mount> mounts(Authenticator authenticator, long maxBodyBytes) {
-        Clients clients = new Clients(clientRepository, new ClientMetadataDocuments(outbound,
-                config.clientMetadataPorts(), resources::isScope, tokenGrants.registrable(), clock),
+        Clients clients = new Clients(
+                clientRepository,
+                new ClientMetadataDocuments(
+                        outbound, config.clientMetadataPorts(), resources::isScope, tokenGrants.registrable(), clock),
                 id -> agentClients.client(id, clock.instant()));
         ClientAuthenticator clientAuth = new ClientAuthenticator(clients, clock);
         ClientRegistrar registrar = new ClientRegistrar(clientRepository, config.clientSecretTtl(), clock);
-        RegistrationRoutes.Gate oauthGate = new RegistrationRoutes.Gate(false, config.allowAnonymousRegistration(),
-                config.registrationTokens());
+        RegistrationRoutes.Gate oauthGate =
+                new RegistrationRoutes.Gate(false, config.allowAnonymousRegistration(), config.registrationTokens());
         RegistrationRoutes.Gate mcpGate = config.mcpRegistrationOpen()
-                ? new RegistrationRoutes.Gate(true, true, config.registrationTokens()) : oauthGate;
+                ? new RegistrationRoutes.Gate(true, true, config.registrationTokens())
+                : oauthGate;
         Pages pages = new Pages(clientIp);
-        AuthorizationFlow flow = new AuthorizationFlow(clients, resources, issuer, authenticator,
-                users.cookies().name(), codes, new ConsentRepository(db), config.codeTtl(), config.loginPage(),
-                config.consentPage(), clock);
+        AuthorizationFlow flow = new AuthorizationFlow(
+                clients,
+                resources,
+                issuer,
+                authenticator,
+                users.cookies().name(),
+                codes,
+                new ConsentRepository(db),
+                config.codeTtl(),
+                config.loginPage(),
+                config.consentPage(),
+                clock);
         TokenRoutes token = new TokenRoutes(clientAuth, tokenGrants, db, clientIp, clock, maxBodyBytes);
         AuthorizeRoutes authorize = new AuthorizeRoutes(flow);
         return List.of(
                 new WardenApi.Mount("/.well-known", new DiscoveryRoutes(issuer, resources, tokenGrants.types())),
-                new WardenApi.Mount("/mcp/register", new RegistrationRoutes(registrar, mcpGate, "mcp",
-                        resources::isScope, tokenGrants.registrable(), maxBodyBytes), OAuthErrors.JSON),
-                new WardenApi.Mount("/oauth/register", new RegistrationRoutes(registrar, oauthGate, "oauth",
-                        resources::isScope, tokenGrants.registrable(), maxBodyBytes), OAuthErrors.JSON),
+                new WardenApi.Mount(
+                        "/mcp/register",
+                        new RegistrationRoutes(
+                                registrar, mcpGate, "mcp", resources::isScope, tokenGrants.registrable(), maxBodyBytes),
+                        OAuthErrors.JSON),
+                new WardenApi.Mount(
+                        "/oauth/register",
+                        new RegistrationRoutes(
+                                registrar,
+                                oauthGate,
+                                "oauth",
+                                resources::isScope,
+                                tokenGrants.registrable(),
+                                maxBodyBytes),
+                        OAuthErrors.JSON),
                 new WardenApi.Mount("/mcp/authorize", authorize, pages),
                 new WardenApi.Mount("/oauth/authorize", authorize, pages),
-                new WardenApi.Mount("/oauth/login", new LoginRoutes(users.service(), users.cookies(), pages, clientIp,
-                        maxBodyBytes), pages),
-                new WardenApi.Mount("/oauth/consent", new ConsentRoutes(flow, users.service(), pages, maxBodyBytes),
+                new WardenApi.Mount(
+                        "/oauth/login",
+                        new LoginRoutes(users.service(), users.cookies(), pages, clientIp, maxBodyBytes),
                         pages),
+                new WardenApi.Mount(
+                        "/oauth/consent", new ConsentRoutes(flow, users.service(), pages, maxBodyBytes), pages),
                 new WardenApi.Mount("/mcp/token", token, OAuthErrors.JSON),
                 new WardenApi.Mount("/oauth/token", token, OAuthErrors.JSON),
-                new WardenApi.Mount("/oauth/revoke", new RevocationRoutes(clientAuth, grants, accessTokens, clock,
-                        maxBodyBytes), OAuthErrors.JSON),
-                new WardenApi.Mount("/oauth/introspect", new IntrospectionRoutes(clientAuth, grants, accessTokens, issuer,
-                        resources, clock, maxBodyBytes), OAuthErrors.JSON),
+                new WardenApi.Mount(
+                        "/oauth/revoke",
+                        new RevocationRoutes(clientAuth, grants, accessTokens, clock, maxBodyBytes),
+                        OAuthErrors.JSON),
+                new WardenApi.Mount(
+                        "/oauth/introspect",
+                        new IntrospectionRoutes(
+                                clientAuth, grants, accessTokens, issuer, resources, clock, maxBodyBytes),
+                        OAuthErrors.JSON),
                 new WardenApi.Mount("/oauth/jwks", new JwksRoutes(keys)),
-                new WardenApi.Mount("/auth/device/code", new DeviceAuthorizationRoutes(clientAuth, deviceCodes, resources,
-                        issuer, config, clock, maxBodyBytes), OAuthErrors.JSON),
-                new WardenApi.Mount(DeviceAuthorizationRoutes.VERIFICATION_PATH, new DeviceVerificationRoutes(flow,
-                        deviceCodes, clients, users.service(), pages, clock, maxBodyBytes), pages));
+                new WardenApi.Mount(
+                        "/auth/device/code",
+                        new DeviceAuthorizationRoutes(
+                                clientAuth, deviceCodes, resources, issuer, config, clock, maxBodyBytes),
+                        OAuthErrors.JSON),
+                new WardenApi.Mount(
+                        DeviceAuthorizationRoutes.VERIFICATION_PATH,
+                        new DeviceVerificationRoutes(
+                                flow, deviceCodes, clients, users.service(), pages, clock, maxBodyBytes),
+                        pages));
     }
 }

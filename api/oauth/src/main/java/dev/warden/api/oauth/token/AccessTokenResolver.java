@@ -25,8 +25,8 @@ public final class AccessTokenResolver implements CredentialResolver {
     private final AgentDirectory agents;
     private final InstantSource clock;
 
-    public AccessTokenResolver(AccessTokens tokens, GrantRepository grants, AgentDirectory agents,
-                               InstantSource clock) {
+    public AccessTokenResolver(
+            AccessTokens tokens, GrantRepository grants, AgentDirectory agents, InstantSource clock) {
         this.tokens = tokens;
         this.grants = grants;
         this.agents = agents;
@@ -47,10 +47,17 @@ public final class AccessTokenResolver implements CredentialResolver {
 
     private Optional<Principal> principal(AccessTokens.Claims c) {
         return switch (c.subjectKind()) {
-            case USER -> Optional.of(new Principal.User(UserId.of(c.subject()), c.jti(), Principal.Credential.OAUTH,
-                    Scopes.effective(c.scopes()), List.of(c.audience())));
-            case AGENT -> agents.agent(AgentId.of(c.subject())).map(agent -> AgentTokenResolver.oauthAgent(agent,
-                    Scopes.effective(c.scopes()), List.of(c.audience())));
+            case USER ->
+                Optional.of(new Principal.User(
+                        UserId.of(c.subject()),
+                        c.jti(),
+                        Principal.Credential.OAUTH,
+                        Scopes.effective(c.scopes()),
+                        List.of(c.audience())));
+            case AGENT ->
+                agents.agent(AgentId.of(c.subject()))
+                        .map(agent -> AgentTokenResolver.oauthAgent(
+                                agent, Scopes.effective(c.scopes()), List.of(c.audience())));
         };
     }
 }

@@ -45,6 +45,7 @@ public final class AccessTokens {
     static final String SUBJECT_KIND_CLAIM = "sub_kind";
     /** The deepest actor chain a token may carry (the largest maxDepth plus the first actor). */
     static final int MAX_ACTORS = 11;
+
     private static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
     private static final int MAX_LENGTH = 4096;
 
@@ -66,15 +67,25 @@ public final class AccessTokens {
 
     /** Who a token's {@code sub} is: a user, or an agent (a client-credentials token of a bound agent). */
     public enum SubjectKind {
-        USER, AGENT
+        USER,
+        AGENT
     }
 
     /**
      * What a valid token says. {@code actors} are the agents acting for the subject (RFC 8693 {@code act}), the
      * current actor first and the first actor last; empty for a token the subject uses itself.
      */
-    public record Claims(String subject, SubjectKind subjectKind, String clientId, List<String> scopes, String audience,
-                         String jti, Instant issuedAt, Instant expiresAt, String grantId, List<String> actors) {
+    public record Claims(
+            String subject,
+            SubjectKind subjectKind,
+            String clientId,
+            List<String> scopes,
+            String audience,
+            String jti,
+            Instant issuedAt,
+            Instant expiresAt,
+            String grantId,
+            List<String> actors) {
         public Claims {
             scopes = List.copyOf(scopes);
             actors = List.copyOf(actors);
@@ -95,8 +106,16 @@ public final class AccessTokens {
      * What to sign: the subject and its kind, the client, scopes, audience, grant, actors (current first) and the
      * latest expiry the grant allows ({@code notAfter}; the token's own lifetime applies when it is later).
      */
-    public record Spec(String subject, SubjectKind subjectKind, String clientId, List<String> scopes, String audience,
-                       String grantId, List<String> actors, Optional<Instant> notAfter, Duration ttl) {
+    public record Spec(
+            String subject,
+            SubjectKind subjectKind,
+            String clientId,
+            List<String> scopes,
+            String audience,
+            String grantId,
+            List<String> actors,
+            Optional<Instant> notAfter,
+            Duration ttl) {
         public Spec {
             scopes = List.copyOf(scopes);
             actors = List.copyOf(actors);
@@ -104,8 +123,7 @@ public final class AccessTokens {
     }
 
     /** A token just issued, with its lifetime in seconds. */
-    public record Issued(String token, Claims claims, long expiresIn) {
-    }
+    public record Issued(String token, Claims claims, long expiresIn) {}
 
     /** How long a token lives. */
     public Duration ttl() {
@@ -114,8 +132,8 @@ public final class AccessTokens {
 
     /** Signs a new token for a user's grant, with this server's access-token lifetime. */
     public Issued issue(String subject, String clientId, List<String> scopes, String audience, String grantId) {
-        return issue(new Spec(subject, SubjectKind.USER, clientId, scopes, audience, grantId, List.of(), Optional.empty(),
-                ttl));
+        return issue(new Spec(
+                subject, SubjectKind.USER, clientId, scopes, audience, grantId, List.of(), Optional.empty(), ttl));
     }
 
     /** Signs a new token as {@code spec} says. */
@@ -125,8 +143,17 @@ public final class AccessTokens {
         if (spec.notAfter().isPresent() && spec.notAfter().get().isBefore(expiresAt)) {
             expiresAt = spec.notAfter().get().truncatedTo(ChronoUnit.SECONDS);
         }
-        Claims claims = new Claims(spec.subject(), spec.subjectKind(), spec.clientId(), spec.scopes(), spec.audience(),
-                UUID.randomUUID().toString(), now, expiresAt, spec.grantId(), spec.actors());
+        Claims claims = new Claims(
+                spec.subject(),
+                spec.subjectKind(),
+                spec.clientId(),
+                spec.scopes(),
+                spec.audience(),
+                UUID.randomUUID().toString(),
+                now,
+                expiresAt,
+                spec.grantId(),
+                spec.actors());
         ECKey key = keys.signingKey();
         JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder()
                 .issuer(issuer.value())
@@ -143,7 +170,11 @@ public final class AccessTokens {
         }
         claims.actClaim().ifPresent(act -> builder.claim(ACT_CLAIM, act));
         JWTClaimsSet set = builder.build();
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(AT_JWT).keyID(key.getKeyID()).build(),
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.ES256)
+                        .type(AT_JWT)
+                        .keyID(key.getKeyID())
+                        .build(),
                 set);
         try {
             jwt.sign(signer(key));
@@ -197,7 +228,9 @@ public final class AccessTokens {
         List<String> actors = new ArrayList<>();
         Object at = act;
         while (at != null) {
-            if (!(at instanceof Map<?, ?> map) || !(map.get("sub") instanceof String sub) || actors.size() >= MAX_ACTORS) {
+            if (!(at instanceof Map<?, ?> map)
+                    || !(map.get("sub") instanceof String sub)
+                    || actors.size() >= MAX_ACTORS) {
                 return Optional.empty();
             }
             actors.add(sub);
@@ -219,7 +252,8 @@ public final class AccessTokens {
         try {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSHeader header = jwt.getHeader();
-            if (!JWSAlgorithm.ES256.equals(header.getAlgorithm()) || !AT_JWT.equals(header.getType())
+            if (!JWSAlgorithm.ES256.equals(header.getAlgorithm())
+                    || !AT_JWT.equals(header.getType())
                     || header.getKeyID() == null) {
                 return Optional.empty();
             }
@@ -229,9 +263,12 @@ public final class AccessTokens {
             }
             JWTClaimsSet set = jwt.getJWTClaimsSet();
             Instant now = clock.instant();
-            if (!issuer.value().equals(set.getIssuer()) || set.getExpirationTime() == null
-                    || !set.getExpirationTime().toInstant().isAfter(now) || set.getAudience().size() != 1
-                    || set.getSubject() == null || set.getJWTID() == null) {
+            if (!issuer.value().equals(set.getIssuer())
+                    || set.getExpirationTime() == null
+                    || !set.getExpirationTime().toInstant().isAfter(now)
+                    || set.getAudience().size() != 1
+                    || set.getSubject() == null
+                    || set.getJWTID() == null) {
                 return Optional.empty();
             }
             String scope = set.getStringClaim("scope");
@@ -240,14 +277,24 @@ public final class AccessTokens {
             String kind = set.getStringClaim(SUBJECT_KIND_CLAIM);
             Object act = set.getClaim(ACT_CLAIM);
             Optional<List<String>> actors = act == null ? Optional.of(List.of()) : actors(act);
-            if (scope == null || clientId == null || grantId == null || actors.isEmpty()
+            if (scope == null
+                    || clientId == null
+                    || grantId == null
+                    || actors.isEmpty()
                     || (kind != null && !kind.equals("agent"))) {
                 return Optional.empty();
             }
-            return Optional.of(new Claims(set.getSubject(), kind == null ? SubjectKind.USER : SubjectKind.AGENT, clientId,
-                    scope.isEmpty() ? List.of() : List.of(scope.split(" ")), set.getAudience().getFirst(), set.getJWTID(),
+            return Optional.of(new Claims(
+                    set.getSubject(),
+                    kind == null ? SubjectKind.USER : SubjectKind.AGENT,
+                    clientId,
+                    scope.isEmpty() ? List.of() : List.of(scope.split(" ")),
+                    set.getAudience().getFirst(),
+                    set.getJWTID(),
                     set.getIssueTime() == null ? now : set.getIssueTime().toInstant(),
-                    set.getExpirationTime().toInstant(), grantId, actors.get()));
+                    set.getExpirationTime().toInstant(),
+                    grantId,
+                    actors.get()));
         } catch (ParseException | JOSEException | RuntimeException e) {
             return Optional.empty();
         }

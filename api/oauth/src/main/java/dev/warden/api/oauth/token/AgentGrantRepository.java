@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class AgentGrantRepository {
     /** The prefix of these grants' ids (user grants are UUIDs). */
     static final String PREFIX = "agr_";
+
     private static final long PURGE_EVERY = 1000;
     private static final Duration KEEP_EXPIRED = Duration.ofHours(1);
 
@@ -38,10 +39,20 @@ public final class AgentGrantRepository {
      * @param tokenHashes   SHA-256 of each agent's token when the token was issued, in the same order
      * @param delegationIds every delegation the chain relies on
      */
-    public record AgentGrant(String id, String grantType, String clientId, String subject, String subjectKind,
-                             Optional<String> rootGrantId, List<String> agentIds, List<byte[]> tokenHashes,
-                             List<String> delegationIds, String scope, String resource, Instant createdAt,
-                             Instant expiresAt) {
+    public record AgentGrant(
+            String id,
+            String grantType,
+            String clientId,
+            String subject,
+            String subjectKind,
+            Optional<String> rootGrantId,
+            List<String> agentIds,
+            List<byte[]> tokenHashes,
+            List<String> delegationIds,
+            String scope,
+            String resource,
+            Instant createdAt,
+            Instant expiresAt) {
         public AgentGrant {
             agentIds = List.copyOf(agentIds);
             tokenHashes = List.copyOf(tokenHashes);
@@ -126,11 +137,19 @@ public final class AgentGrantRepository {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    return Optional.of(new AgentGrant(rs.getString("id"), rs.getString("grant_type"),
-                            rs.getString("client_id"), rs.getString("subject"), rs.getString("subject_kind"),
-                            Sql.string(rs, "root_grant_id"), Sql.strings(rs, "agent_ids"),
-                            hashes(rs.getArray("agent_token_hashes")), Sql.strings(rs, "delegation_ids"),
-                            rs.getString("scope"), rs.getString("resource"), Sql.requiredInstant(rs, "created_at"),
+                    return Optional.of(new AgentGrant(
+                            rs.getString("id"),
+                            rs.getString("grant_type"),
+                            rs.getString("client_id"),
+                            rs.getString("subject"),
+                            rs.getString("subject_kind"),
+                            Sql.string(rs, "root_grant_id"),
+                            Sql.strings(rs, "agent_ids"),
+                            hashes(rs.getArray("agent_token_hashes")),
+                            Sql.strings(rs, "delegation_ids"),
+                            rs.getString("scope"),
+                            rs.getString("resource"),
+                            Sql.requiredInstant(rs, "created_at"),
                             Sql.requiredInstant(rs, "expires_at")));
                 }
             }

@@ -42,15 +42,26 @@ final class AgentTokenIssuer {
      *
      * @param actors the acting agents, current first (empty when the agent is the subject)
      */
-    AccessTokens.Issued issue(AgentGrantRepository.AgentGrant grant, AccessTokens.SubjectKind kind, List<String> actors,
-                              OAuthClient client, String ip) {
+    AccessTokens.Issued issue(
+            AgentGrantRepository.AgentGrant grant,
+            AccessTokens.SubjectKind kind,
+            List<String> actors,
+            OAuthClient client,
+            String ip) {
         grants.db().inTransaction(conn -> {
             grants.insert(conn, grant);
             EventOutbox.append(conn, OAuthEvents.agentGranted(grant, client, ip));
             return null;
         });
-        return accessTokens.issue(new AccessTokens.Spec(grant.subject(), kind, client.clientId(),
-                List.of(grant.scope().split(" ")), grant.resource(), grant.id(), actors, Optional.of(grant.expiresAt()),
+        return accessTokens.issue(new AccessTokens.Spec(
+                grant.subject(),
+                kind,
+                client.clientId(),
+                List.of(grant.scope().split(" ")),
+                grant.resource(),
+                grant.id(),
+                actors,
+                Optional.of(grant.expiresAt()),
                 ttl));
     }
 }

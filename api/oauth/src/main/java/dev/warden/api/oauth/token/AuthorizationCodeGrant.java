@@ -68,16 +68,29 @@ final class AuthorizationCodeGrant implements TokenGrant {
                 codes.redeem(conn, hash, Optional.empty(), now);
                 return refused(problem.get());
             }
-            TokenIssuer.Started started = issuer.start(conn, client, c.userId(), c.sessionId(), c.scope(),
-                    c.resource(), GrantTypes.AUTHORIZATION_CODE, ip, now);
+            TokenIssuer.Started started = issuer.start(
+                    conn,
+                    client,
+                    c.userId(),
+                    c.sessionId(),
+                    c.scope(),
+                    c.resource(),
+                    GrantTypes.AUTHORIZATION_CODE,
+                    ip,
+                    now);
             codes.redeem(conn, hash, Optional.of(started.grant().id()), now);
             return new GrantOutcome.Issued(started.pair());
         });
         return outcome.tokensOrThrow();
     }
 
-    private static Optional<OAuthException> problem(CodeRepository.Code c, OAuthClient client, String redirectUri,
-                                                    String verifier, Optional<String> resource, Instant now) {
+    private static Optional<OAuthException> problem(
+            CodeRepository.Code c,
+            OAuthClient client,
+            String redirectUri,
+            String verifier,
+            Optional<String> resource,
+            Instant now) {
         if (!c.clientId().equals(client.clientId())) {
             return Optional.of(OAuthException.invalidGrant("the authorization code was issued to another client"));
         }

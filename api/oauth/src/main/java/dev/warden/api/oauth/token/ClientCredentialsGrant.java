@@ -41,8 +41,8 @@ final class ClientCredentialsGrant implements TokenGrant {
     private final AgentTokenIssuer issuer;
     private final InstantSource clock;
 
-    ClientCredentialsGrant(AgentDirectory directory, ProtectedResources resources, AgentTokenIssuer issuer,
-                           InstantSource clock) {
+    ClientCredentialsGrant(
+            AgentDirectory directory, ProtectedResources resources, AgentTokenIssuer issuer, InstantSource clock) {
         this.directory = directory;
         this.resources = resources;
         this.issuer = issuer;
@@ -67,20 +67,24 @@ final class ClientCredentialsGrant implements TokenGrant {
 
     AccessTokens.Issued issue(OAuthClient client, Map<String, String> form, String ip) {
         if (!AgentClientRepository.REGISTERED_VIA.equals(client.registeredVia())) {
-            throw new OAuthException(ErrorCode.OAUTH_UNAUTHORIZED_CLIENT, "client_credentials is for service agents "
-                    + "bound to an OAuth client (POST /agents/{id}/oauth-client)");
+            throw new OAuthException(
+                    ErrorCode.OAUTH_UNAUTHORIZED_CLIENT,
+                    "client_credentials is for service agents "
+                            + "bound to an OAuth client (POST /agents/{id}/oauth-client)");
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         // The resolution /authorize uses (cached, dropped on every agent or delegation change): a token carries what
         // a decision at this moment would allow, and its chain is checked again on every use.
         ChainWalk.Result resolved = directory.policy(AgentId.of(client.clientId()));
-        Agent agent = resolved.agent().filter(a -> a.isActive(now))
-                .orElseThrow(() -> OAuthException.because(ErrorCode.OAUTH_INVALID_CLIENT, ErrorCode.AGENT_INACTIVE,
-                        "the agent is not active"));
+        Agent agent = resolved.agent()
+                .filter(a -> a.isActive(now))
+                .orElseThrow(() -> OAuthException.because(
+                        ErrorCode.OAUTH_INVALID_CLIENT, ErrorCode.AGENT_INACTIVE, "the agent is not active"));
         ProtectedResources.Resource resource = resources.resolve(Optional.ofNullable(form.get("resource")));
         CompiledPolicy policy = resolved.policy();
         Optional<String> requested = Optional.ofNullable(form.get("scope")).filter(s -> !s.isBlank());
-        List<String> candidates = requested.map(s -> ProtectedResources.scopeFor(resource, Optional.of(s)))
+        List<String> candidates = requested
+                .map(s -> ProtectedResources.scopeFor(resource, Optional.of(s)))
                 .orElse(resource.scopes());
         List<String> granted = new ArrayList<>();
         Set<String> through = new LinkedHashSet<>();
@@ -101,17 +105,30 @@ final class ClientCredentialsGrant implements TokenGrant {
             throw OAuthException.invalidScope("the agent's permissions cover no scope of " + resource.uri());
         }
         List<Optional<Instant>> limits = new ArrayList<>(List.of(agent.expiresAt()));
-        through.forEach(id -> limits.add(directory.delegation(DelegationId.of(id)).flatMap(Delegation::expiresAt)));
-        AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(AgentGrantRepository.newId(),
-                GrantTypes.CLIENT_CREDENTIALS, client.clientId(), agent.id().value(), "agent", Optional.empty(),
-                List.of(agent.id().value()), List.of(client.secretHash().orElseThrow()), List.copyOf(through),
-                String.join(" ", granted), resource.uri(), now, issuer.expiry(now, limits));
+        through.forEach(
+                id -> limits.add(directory.delegation(DelegationId.of(id)).flatMap(Delegation::expiresAt)));
+        AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(
+                AgentGrantRepository.newId(),
+                GrantTypes.CLIENT_CREDENTIALS,
+                client.clientId(),
+                agent.id().value(),
+                "agent",
+                Optional.empty(),
+                List.of(agent.id().value()),
+                List.of(client.secretHash().orElseThrow()),
+                List.copyOf(through),
+                String.join(" ", granted),
+                resource.uri(),
+                now,
+                issuer.expiry(now, limits));
         return issuer.issue(grant, AccessTokens.SubjectKind.AGENT, List.of(), client, ip);
     }
 
     /** The agent's own grant when it has one, else the first delegated one. */
     private static Optional<EffectiveGrant> preferOwn(List<EffectiveGrant> grants) {
-        return grants.stream().filter(g -> g.origin() instanceof GrantOrigin.Direct).findFirst()
+        return grants.stream()
+                .filter(g -> g.origin() instanceof GrantOrigin.Direct)
+                .findFirst()
                 .or(() -> grants.stream().findFirst());
     }
 }

@@ -59,28 +59,40 @@ final class DeviceCodeGrant implements TokenGrant {
                 return refused(OAuthException.invalidGrant("the device code was already used"));
             }
             if (!request.expiresAt().isAfter(now)) {
-                return refused(new OAuthException(ErrorCode.OAUTH_EXPIRED_TOKEN,
-                        "the device code expired; start again"));
+                return refused(
+                        new OAuthException(ErrorCode.OAUTH_EXPIRED_TOKEN, "the device code expired; start again"));
             }
             Duration interval = request.interval();
-            boolean tooSoon = request.lastPolledAt().filter(last -> now.isBefore(last.plus(interval))).isPresent();
+            boolean tooSoon = request.lastPolledAt()
+                    .filter(last -> now.isBefore(last.plus(interval)))
+                    .isPresent();
             if (tooSoon) {
                 codes.polled(conn, hash, now, interval.plus(SLOW_DOWN_STEP));
-                return refused(new OAuthException(ErrorCode.OAUTH_SLOW_DOWN, "poll at most every "
-                        + interval.plus(SLOW_DOWN_STEP).toSeconds() + " seconds"));
+                return refused(new OAuthException(
+                        ErrorCode.OAUTH_SLOW_DOWN,
+                        "poll at most every " + interval.plus(SLOW_DOWN_STEP).toSeconds() + " seconds"));
             }
             codes.polled(conn, hash, now, interval);
             switch (request.status()) {
                 case "pending" -> {
-                    return refused(new OAuthException(ErrorCode.OAUTH_AUTHORIZATION_PENDING,
-                            "the user has not answered yet"));
+                    return refused(
+                            new OAuthException(ErrorCode.OAUTH_AUTHORIZATION_PENDING, "the user has not answered yet"));
                 }
                 case "denied" -> {
-                    return refused(new OAuthException(ErrorCode.OAUTH_DEVICE_ACCESS_DENIED, "the user denied the request"));
+                    return refused(
+                            new OAuthException(ErrorCode.OAUTH_DEVICE_ACCESS_DENIED, "the user denied the request"));
                 }
                 default -> {
-                    TokenIssuer.Started started = issuer.start(conn, client, request.userId().orElseThrow(),
-                            request.sessionId(), request.scope(), request.resource(), "device_code", ip, now);
+                    TokenIssuer.Started started = issuer.start(
+                            conn,
+                            client,
+                            request.userId().orElseThrow(),
+                            request.sessionId(),
+                            request.scope(),
+                            request.resource(),
+                            "device_code",
+                            ip,
+                            now);
                     codes.redeem(conn, hash, started.grant().id());
                     return new GrantOutcome.Issued(started.pair());
                 }

@@ -7,11 +7,9 @@ import dev.warden.api.errors.OAuthException;
  * transaction wrote to make it safe (a burnt code, a revoked family) is committed before the client hears no.
  */
 sealed interface GrantOutcome {
-    record Issued(TokenIssuer.TokenPair pair) implements GrantOutcome {
-    }
+    record Issued(TokenIssuer.TokenPair pair) implements GrantOutcome {}
 
-    record Refused(OAuthException error) implements GrantOutcome {
-    }
+    record Refused(OAuthException error) implements GrantOutcome {}
 
     /** The tokens, or the refusal thrown. */
     default TokenIssuer.TokenPair tokensOrThrow() {

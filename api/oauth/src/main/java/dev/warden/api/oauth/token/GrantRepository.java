@@ -16,13 +16,18 @@ import java.util.Optional;
  */
 public final class GrantRepository {
     /** One authorization of a client by a user. */
-    public record Grant(String id, String clientId, String userId, Optional<String> sessionId, String scope,
-                        String resource, Instant createdAt, Instant expiresAt) {
-    }
+    public record Grant(
+            String id,
+            String clientId,
+            String userId,
+            Optional<String> sessionId,
+            String scope,
+            String resource,
+            Instant createdAt,
+            Instant expiresAt) {}
 
     /** A refresh token with its grant and whether the grant can still be used. */
-    public record RefreshToken(Grant grant, Instant expiresAt, Optional<Instant> usedAt, boolean grantUsable) {
-    }
+    public record RefreshToken(Grant grant, Instant expiresAt, Optional<Instant> usedAt, boolean grantUsable) {}
 
     private static final String INSERT_GRANT = """
             INSERT INTO oauth_grants (id, client_id, user_id, session_id, scope, resource, created_at, expires_at)
@@ -33,6 +38,7 @@ public final class GrantRepository {
     static final String USABLE = """
             (g.revoked_at IS NULL AND g.expires_at > ?
              AND NOT EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = g.session_id AND s.revoked_at IS NOT NULL))""";
+
     private static final String SELECT_REFRESH = """
             SELECT g.id, g.client_id, g.user_id, g.session_id, g.scope, g.resource, g.created_at,
                 g.expires_at AS grant_expires_at, r.expires_at, r.used_at, """ + USABLE + """
@@ -105,11 +111,20 @@ public final class GrantRepository {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                Grant grant = new Grant(rs.getString("id"), rs.getString("client_id"), rs.getString("user_id"),
-                        Sql.string(rs, "session_id"), rs.getString("scope"), rs.getString("resource"),
-                        Sql.requiredInstant(rs, "created_at"), Sql.requiredInstant(rs, "grant_expires_at"));
-                return Optional.of(new RefreshToken(grant, Sql.requiredInstant(rs, "expires_at"),
-                        Sql.instant(rs, "used_at"), rs.getBoolean("usable")));
+                Grant grant = new Grant(
+                        rs.getString("id"),
+                        rs.getString("client_id"),
+                        rs.getString("user_id"),
+                        Sql.string(rs, "session_id"),
+                        rs.getString("scope"),
+                        rs.getString("resource"),
+                        Sql.requiredInstant(rs, "created_at"),
+                        Sql.requiredInstant(rs, "grant_expires_at"));
+                return Optional.of(new RefreshToken(
+                        grant,
+                        Sql.requiredInstant(rs, "expires_at"),
+                        Sql.instant(rs, "used_at"),
+                        rs.getBoolean("usable")));
             }
         }
     }

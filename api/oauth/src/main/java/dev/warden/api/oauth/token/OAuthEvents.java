@@ -15,12 +15,11 @@ import java.util.Optional;
  * in with an authorization code, {@code auth.failed} when a token request is refused. Never a token, code or secret.
  */
 final class OAuthEvents {
-    private OAuthEvents() {
-    }
+    private OAuthEvents() {}
 
     /** {@code auth.signin}: {@code {"user": {id}, "client": {id, name}, "grant": {id, scope, resource}, "method", "ip"}}. */
-    static StreamEvent.Draft granted(GrantRepository.Grant grant, OAuthClient client, String grantType, String ip,
-                                     Instant now) {
+    static StreamEvent.Draft granted(
+            GrantRepository.Grant grant, OAuthClient client, String grantType, String ip, Instant now) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("user", Map.of("id", grant.userId()));
         data.put("client", Map.of("id", client.clientId(), "name", client.clientName()));
@@ -53,16 +52,22 @@ final class OAuthEvents {
         data.put("grant", g);
         data.put("method", "oauth_" + grant.grantType());
         data.put("ip", ip);
-        return new StreamEvent.Draft(EventType.AUTH_SIGNIN, grant.createdAt(), data, Optional.of(actor),
+        return new StreamEvent.Draft(
+                EventType.AUTH_SIGNIN,
+                grant.createdAt(),
+                data,
+                Optional.of(actor),
                 exchange ? Optional.of(grant.subject()) : Optional.empty());
     }
 
     /** {@code auth.failed}: {@code {"client": {id}, "reason": the OAuth error, "method", "ip"}}. */
     static StreamEvent.Draft failed(Optional<String> clientId, String error, String grantType, String ip, Instant now) {
         Map<String, Object> data = new LinkedHashMap<>();
-        clientId.ifPresent(id -> data.put("client", Map.of("id", CleanText.scrub(id.length() > 200 ? id.substring(0, 200) : id))));
+        clientId.ifPresent(id ->
+                data.put("client", Map.of("id", CleanText.scrub(id.length() > 200 ? id.substring(0, 200) : id))));
         data.put("reason", error);
-        data.put("method", "oauth_" + CleanText.scrub(grantType.length() > 64 ? grantType.substring(0, 64) : grantType));
+        data.put(
+                "method", "oauth_" + CleanText.scrub(grantType.length() > 64 ? grantType.substring(0, 64) : grantType));
         data.put("ip", ip);
         return new StreamEvent.Draft(EventType.AUTH_FAILED, now, data, Optional.empty(), Optional.empty());
     }

@@ -64,13 +64,15 @@ final class RefreshTokenGrant implements TokenGrant {
             GrantRepository.RefreshToken rt = found.get();
             GrantRepository.Grant grant = rt.grant();
             if (!grant.clientId().equals(client.clientId())) {
-                return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token was issued to another client"));
+                return new GrantOutcome.Refused(
+                        OAuthException.invalidGrant("the refresh token was issued to another client"));
             }
             if (rt.usedAt().isPresent()) {
                 return reused(conn, grant);
             }
             if (!rt.grantUsable() || !rt.expiresAt().isAfter(now)) {
-                return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token has expired or was revoked"));
+                return new GrantOutcome.Refused(
+                        OAuthException.invalidGrant("the refresh token has expired or was revoked"));
             }
             if (resource.isPresent() && !resource.get().equals(grant.resource())) {
                 return new GrantOutcome.Refused(OAuthException.invalidTarget("resource differs from the grant's"));
@@ -78,9 +80,13 @@ final class RefreshTokenGrant implements TokenGrant {
             List<String> granted = Arrays.asList(grant.scope().split(" "));
             List<String> scopes = granted;
             if (scope.isPresent()) {
-                scopes = Arrays.stream(scope.get().split(" ")).filter(s -> !s.isEmpty()).distinct().toList();
+                scopes = Arrays.stream(scope.get().split(" "))
+                        .filter(s -> !s.isEmpty())
+                        .distinct()
+                        .toList();
                 if (scopes.isEmpty() || !granted.containsAll(scopes)) {
-                    return new GrantOutcome.Refused(OAuthException.invalidScope("scope may only narrow the grant's scope"));
+                    return new GrantOutcome.Refused(
+                            OAuthException.invalidScope("scope may only narrow the grant's scope"));
                 }
             }
             if (!grants.markUsed(conn, hash, now)) {

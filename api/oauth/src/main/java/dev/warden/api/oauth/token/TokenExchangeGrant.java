@@ -52,7 +52,8 @@ import java.util.function.Predicate;
  * Failures follow RFC 8693 section 2.2.2 ({@code invalid_request}, or {@code invalid_scope} / {@code invalid_target})
  * with Warden's failure class in {@code warden_error}.
  */
-final class TokenExchangeGrant implements TokenGrant {    static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+final class TokenExchangeGrant implements TokenGrant {
+    static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
     private final AccessTokens tokens;
     private final GrantRepository grants;
@@ -61,8 +62,13 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
     private final AgentTokenIssuer issuer;
     private final InstantSource clock;
 
-    TokenExchangeGrant(AccessTokens tokens, GrantRepository grants, AgentDirectory directory,
-                       ProtectedResources resources, AgentTokenIssuer issuer, InstantSource clock) {
+    TokenExchangeGrant(
+            AccessTokens tokens,
+            GrantRepository grants,
+            AgentDirectory directory,
+            ProtectedResources resources,
+            AgentTokenIssuer issuer,
+            InstantSource clock) {
         this.tokens = tokens;
         this.grants = grants;
         this.directory = directory;
@@ -72,8 +78,7 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
     }
 
     /** What the actor may pass on in this hop: the scopes it holds and the delegations they come through. */
-    private record Hop(Predicate<EffectiveGrant> counts, Map<String, Delegation> delegations) {
-    }
+    private record Hop(Predicate<EffectiveGrant> counts, Map<String, Delegation> delegations) {}
 
     @Override
     public String type() {
@@ -86,28 +91,35 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
     }
 
     AccessTokens.Issued exchange(OAuthClient client, Map<String, String> form, String ip) {
-        Optional.ofNullable(form.get("requested_token_type")).filter(t -> !t.equals(ACCESS_TOKEN_TYPE)).ifPresent(t -> {
-            throw OAuthException.invalidRequest("requested_token_type must be " + ACCESS_TOKEN_TYPE);
-        });
+        Optional.ofNullable(form.get("requested_token_type"))
+                .filter(t -> !t.equals(ACCESS_TOKEN_TYPE))
+                .ifPresent(t -> {
+                    throw OAuthException.invalidRequest("requested_token_type must be " + ACCESS_TOKEN_TYPE);
+                });
         String subjectToken = AuthorizationCodeGrant.required(form, "subject_token");
         if (!ACCESS_TOKEN_TYPE.equals(form.get("subject_token_type"))) {
             throw refused(ErrorCode.SUBJECT_TOKEN_INVALID, "subject_token_type must be " + ACCESS_TOKEN_TYPE);
         }
-        String actorToken = Optional.ofNullable(form.get("actor_token")).orElseThrow(() -> refused(
-                ErrorCode.ACTOR_TOKEN_INVALID, "actor_token is required: the acting agent's token"));
+        String actorToken = Optional.ofNullable(form.get("actor_token"))
+                .orElseThrow(() ->
+                        refused(ErrorCode.ACTOR_TOKEN_INVALID, "actor_token is required: the acting agent's token"));
         if (!ACCESS_TOKEN_TYPE.equals(form.get("actor_token_type"))) {
             throw refused(ErrorCode.ACTOR_TOKEN_INVALID, "actor_token_type must be " + ACCESS_TOKEN_TYPE);
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         AccessTokens.Claims subject = tokens.verify(subjectToken)
-                .orElseThrow(() -> refused(ErrorCode.SUBJECT_TOKEN_INVALID,
+                .orElseThrow(() -> refused(
+                        ErrorCode.SUBJECT_TOKEN_INVALID,
                         "subject_token is not a valid, unexpired access token of this server"));
         if (subject.subjectKind() != AccessTokens.SubjectKind.USER) {
-            throw refused(ErrorCode.SUBJECT_TOKEN_INVALID, "subject_token must be a user's token, or one an agent holds "
-                    + "for a user (not an agent's client-credentials token)");
+            throw refused(
+                    ErrorCode.SUBJECT_TOKEN_INVALID,
+                    "subject_token must be a user's token, or one an agent holds "
+                            + "for a user (not an agent's client-credentials token)");
         }
         Optional<AgentGrantRepository.AgentGrant> parent = AgentGrantRepository.isAgentGrant(subject.grantId())
-                ? grants.agentGrants().find(subject.grantId()) : Optional.empty();
+                ? grants.agentGrants().find(subject.grantId())
+                : Optional.empty();
         if (!grants.isActive(subject.grantId(), subject.jti(), now)) {
             throw whyInactive(parent, now);
         }
@@ -115,13 +127,19 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
             throw refused(ErrorCode.ACTOR_TOKEN_INVALID, "actor_token must be an agent's token (wdn_agt_...)");
         }
         byte[] actorHash = Tokens.hash(actorToken);
-        Agent actor = directory.agentByTokenHash(actorHash).orElseThrow(() -> refused(ErrorCode.AGENT_NOT_FOUND,
-                "no agent holds this actor_token (unknown, or replaced by a rotation)"));
+        Agent actor = directory
+                .agentByTokenHash(actorHash)
+                .orElseThrow(() -> refused(
+                        ErrorCode.AGENT_NOT_FOUND,
+                        "no agent holds this actor_token (unknown, or replaced by a rotation)"));
         if (!actor.isActive(now)) {
-            throw refused(ErrorCode.AGENT_INACTIVE, "the acting agent " + actor.id() + " is "
-                    + actor.status(now).wireName());
+            throw refused(
+                    ErrorCode.AGENT_INACTIVE,
+                    "the acting agent " + actor.id() + " is "
+                            + actor.status(now).wireName());
         }
-        Hop hop = subject.actors().isEmpty() ? fromUser(subject, actor)
+        Hop hop = subject.actors().isEmpty()
+                ? fromUser(subject, actor)
                 : fromAgent(subject, parent, actor, subject.delegationHops() + 1, now);
 
         ProtectedResources.Resource target = target(form, subject);
@@ -141,13 +159,15 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
         List<String> granted = new ArrayList<>();
         Set<String> through = new LinkedHashSet<>();
         for (String scope : candidates) {
-            Optional<EffectiveGrant> grant = AgentScopes.grantsFor(policy, scope).stream().filter(hop.counts())
+            Optional<EffectiveGrant> grant = AgentScopes.grantsFor(policy, scope).stream()
+                    .filter(hop.counts())
                     .findFirst();
             if (grant.isEmpty()) {
                 if (requested.isPresent()) {
                     throw OAuthException.invalidScope("agent " + actor.id() + " does not hold " + scope
-                            + (hop.delegations().isEmpty() ? "" : " through delegations that pass on the subject "
-                            + "token's chain"));
+                            + (hop.delegations().isEmpty()
+                                    ? ""
+                                    : " through delegations that pass on the subject " + "token's chain"));
                 }
                 continue;
             }
@@ -159,29 +179,46 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
         if (granted.isEmpty()) {
             throw OAuthException.invalidScope("agent " + actor.id() + " holds none of the subject token's scopes"
                     + (target.uri().equals(subject.audience()) ? "" : " for " + target.uri())
-                    + (hop.delegations().isEmpty() ? "" : " through delegations that pass on the subject token's chain"));
+                    + (hop.delegations().isEmpty()
+                            ? ""
+                            : " through delegations that pass on the subject token's chain"));
         }
         List<Optional<Instant>> limits = new ArrayList<>(List.of(Optional.of(subject.expiresAt()), actor.expiresAt()));
         through.forEach(id -> limits.add(hop.delegations().get(id).expiresAt()));
-        List<String> agentIds = new ArrayList<>(parent.map(AgentGrantRepository.AgentGrant::agentIds).orElse(List.of()));
+        List<String> agentIds = new ArrayList<>(
+                parent.map(AgentGrantRepository.AgentGrant::agentIds).orElse(List.of()));
         agentIds.add(actor.id().value());
-        List<byte[]> hashes = new ArrayList<>(parent.map(AgentGrantRepository.AgentGrant::tokenHashes).orElse(List.of()));
+        List<byte[]> hashes = new ArrayList<>(
+                parent.map(AgentGrantRepository.AgentGrant::tokenHashes).orElse(List.of()));
         hashes.add(actorHash);
-        List<String> delegationIds = new ArrayList<>(parent.map(AgentGrantRepository.AgentGrant::delegationIds)
-                .orElse(List.of()));
+        List<String> delegationIds = new ArrayList<>(
+                parent.map(AgentGrantRepository.AgentGrant::delegationIds).orElse(List.of()));
         delegationIds.addAll(through);
         Optional<String> root = parent.isPresent() ? parent.get().rootGrantId() : Optional.of(subject.grantId());
-        AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(AgentGrantRepository.newId(),
-                "token_exchange", client.clientId(), subject.subject(), "user", root, agentIds, hashes,
-                delegationIds, String.join(" ", granted), target.uri(), now, issuer.expiry(now, limits));
+        AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(
+                AgentGrantRepository.newId(),
+                "token_exchange",
+                client.clientId(),
+                subject.subject(),
+                "user",
+                root,
+                agentIds,
+                hashes,
+                delegationIds,
+                String.join(" ", granted),
+                target.uri(),
+                now,
+                issuer.expiry(now, limits));
         return issuer.issue(grant, AccessTokens.SubjectKind.USER, agentIds.reversed(), client, ip);
     }
 
     /** A user's token: the actor must be the user's own agent, acting with its own permissions. */
     private static Hop fromUser(AccessTokens.Claims subject, Agent actor) {
         if (!actor.ownerId().value().equals(subject.subject())) {
-            throw refused(ErrorCode.DELEGATION_NOT_FOUND, "agent " + actor.id() + " does not belong to the subject "
-                    + "user; a user's token can only be exchanged by the user's own agents");
+            throw refused(
+                    ErrorCode.DELEGATION_NOT_FOUND,
+                    "agent " + actor.id() + " does not belong to the subject "
+                            + "user; a user's token can only be exchanged by the user's own agents");
         }
         return new Hop(g -> g.origin() instanceof GrantOrigin.Direct, Map.of());
     }
@@ -194,46 +231,66 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
      * delegations. What the upstream agent holds on its own account, or through unrelated delegations, is not the
      * user's to pass on.
      */
-    private Hop fromAgent(AccessTokens.Claims subject, Optional<AgentGrantRepository.AgentGrant> parent, Agent actor,
-                          int hops, Instant now) {
+    private Hop fromAgent(
+            AccessTokens.Claims subject,
+            Optional<AgentGrantRepository.AgentGrant> parent,
+            Agent actor,
+            int hops,
+            Instant now) {
         AgentId upstream = AgentId.of(subject.actors().getFirst());
         List<Delegation> chain = parent.map(AgentGrantRepository.AgentGrant::delegationIds).orElse(List.of()).stream()
-                .map(id -> directory.delegation(DelegationId.of(id)).orElseThrow(() -> refused(
-                        ErrorCode.DELEGATION_REVOKED, "delegation " + id + " of the subject token's chain is gone")))
+                .map(id -> directory
+                        .delegation(DelegationId.of(id))
+                        .orElseThrow(() -> refused(
+                                ErrorCode.DELEGATION_REVOKED,
+                                "delegation " + id + " of the subject token's chain is gone")))
                 .toList();
         for (Delegation used : chain) {
             if (used.maxDepth() < hops) {
-                throw refused(ErrorCode.CHAIN_DEPTH_EXCEEDED, "this token would be " + hops + " delegation hops "
-                        + "deep but delegation " + used.id() + " of the subject token's chain allows at most "
-                        + used.maxDepth());
+                throw refused(
+                        ErrorCode.CHAIN_DEPTH_EXCEEDED,
+                        "this token would be " + hops + " delegation hops "
+                                + "deep but delegation " + used.id() + " of the subject token's chain allows at most "
+                                + used.maxDepth());
             }
         }
         List<Delegation> all = directory.delegationsBetween(upstream, actor.id());
         if (all.isEmpty()) {
-            throw refused(ErrorCode.DELEGATION_NOT_FOUND, "agent " + upstream + " has no delegation to agent "
-                    + actor.id());
+            throw refused(
+                    ErrorCode.DELEGATION_NOT_FOUND, "agent " + upstream + " has no delegation to agent " + actor.id());
         }
         List<Delegation> active = all.stream().filter(d -> d.isActive(now)).toList();
         if (active.isEmpty()) {
-            throw refused(ErrorCode.DELEGATION_REVOKED, "every delegation from agent " + upstream + " to agent "
-                    + actor.id() + " is revoked or expired");
+            throw refused(
+                    ErrorCode.DELEGATION_REVOKED,
+                    "every delegation from agent " + upstream + " to agent " + actor.id() + " is revoked or expired");
         }
-        List<Delegation> deepEnough = active.stream().filter(d -> d.maxDepth() >= hops).toList();
+        List<Delegation> deepEnough =
+                active.stream().filter(d -> d.maxDepth() >= hops).toList();
         if (deepEnough.isEmpty()) {
-            throw refused(ErrorCode.CHAIN_DEPTH_EXCEEDED, "this token would be " + hops + " delegation hops deep but "
-                    + "the delegation from agent " + upstream + " allows at most "
-                    + active.stream().mapToInt(Delegation::maxDepth).max().orElse(0));
+            throw refused(
+                    ErrorCode.CHAIN_DEPTH_EXCEEDED,
+                    "this token would be " + hops + " delegation hops deep but "
+                            + "the delegation from agent " + upstream + " allows at most "
+                            + active.stream()
+                                    .mapToInt(Delegation::maxDepth)
+                                    .max()
+                                    .orElse(0));
         }
         Map<String, Delegation> byId = new LinkedHashMap<>();
         deepEnough.forEach(d -> byId.put(d.id().value(), d));
         Set<GrantOrigin> usedUpstream = new HashSet<>();
-        chain.stream().filter(d -> d.toAgent().equals(upstream))
+        chain.stream()
+                .filter(d -> d.toAgent().equals(upstream))
                 .forEach(d -> usedUpstream.add(new GrantOrigin.Delegated(d.id(), upstream)));
         if (subject.actors().size() == 1) {
             usedUpstream.add(new GrantOrigin.Direct(upstream));
         }
-        return new Hop(g -> g.origin() instanceof GrantOrigin.Delegated d && byId.containsKey(d.delegation().value())
-                && g.source().filter(usedUpstream::contains).isPresent(), byId);
+        return new Hop(
+                g -> g.origin() instanceof GrantOrigin.Delegated d
+                        && byId.containsKey(d.delegation().value())
+                        && g.source().filter(usedUpstream::contains).isPresent(),
+                byId);
     }
 
     /** {@code resource} or {@code audience} (the same when both are sent), else the subject token's audience. */
@@ -250,16 +307,22 @@ final class TokenExchangeGrant implements TokenGrant {    static final String AC
     private OAuthException whyInactive(Optional<AgentGrantRepository.AgentGrant> parent, Instant now) {
         if (parent.isPresent()) {
             for (String id : parent.get().delegationIds()) {
-                if (directory.delegation(DelegationId.of(id)).filter(d -> d.isActive(now)).isEmpty()) {
-                    return refused(ErrorCode.DELEGATION_REVOKED, "delegation " + id + " of the subject token's chain "
-                            + "is revoked or expired");
+                if (directory
+                        .delegation(DelegationId.of(id))
+                        .filter(d -> d.isActive(now))
+                        .isEmpty()) {
+                    return refused(
+                            ErrorCode.DELEGATION_REVOKED,
+                            "delegation " + id + " of the subject token's chain " + "is revoked or expired");
                 }
             }
             for (String id : parent.get().agentIds()) {
                 Optional<Agent> agent = directory.agent(AgentId.of(id));
                 if (agent.filter(a -> a.isActive(now)).isEmpty()) {
-                    return refused(ErrorCode.AGENT_INACTIVE, "agent " + id + " of the subject token's chain is "
-                            + agent.map(a -> a.status(now).wireName()).orElse("unknown"));
+                    return refused(
+                            ErrorCode.AGENT_INACTIVE,
+                            "agent " + id + " of the subject token's chain is "
+                                    + agent.map(a -> a.status(now).wireName()).orElse("unknown"));
                 }
             }
         }

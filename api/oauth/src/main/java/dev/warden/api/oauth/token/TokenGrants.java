@@ -38,13 +38,19 @@ public final class TokenGrants {
      * Warden's grants (authorization code, refresh token, client credentials, device code, token exchange), then
      * {@code extra} (extensions, tests).
      */
-    public static TokenGrants standard(CodeRepository codes, DeviceCodes deviceCodes, GrantRepository grants,
-                                       AccessTokens accessTokens, ProtectedResources resources,
-                                       AgentDirectory directory, OAuthConfig config, InstantSource clock,
-                                       List<TokenGrant> extra) {
+    public static TokenGrants standard(
+            CodeRepository codes,
+            DeviceCodes deviceCodes,
+            GrantRepository grants,
+            AccessTokens accessTokens,
+            ProtectedResources resources,
+            AgentDirectory directory,
+            OAuthConfig config,
+            InstantSource clock,
+            List<TokenGrant> extra) {
         TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl(), config.grantMaxLifetime());
-        AgentTokenIssuer agentIssuer = new AgentTokenIssuer(accessTokens, grants.agentGrants(),
-                config.effectiveAgentTokenTtl());
+        AgentTokenIssuer agentIssuer =
+                new AgentTokenIssuer(accessTokens, grants.agentGrants(), config.effectiveAgentTokenTtl());
         List<TokenGrant> all = new ArrayList<>(List.of(
                 new AuthorizationCodeGrant(codes, grants, issuer, clock),
                 new RefreshTokenGrant(grants, issuer, clock),

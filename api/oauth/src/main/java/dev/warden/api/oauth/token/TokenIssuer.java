@@ -31,35 +31,54 @@ final class TokenIssuer {
     }
 
     /** The answer of a token request. */
-    record TokenPair(AccessTokens.Issued access, String refreshToken) {
-    }
+    record TokenPair(AccessTokens.Issued access, String refreshToken) {}
 
     /** A grant just started, with its first token pair. */
-    record Started(GrantRepository.Grant grant, TokenPair pair) {
-    }
+    record Started(GrantRepository.Grant grant, TokenPair pair) {}
 
     /**
      * Starts a grant of {@code client} by {@code userId} (an authorization code redeemed, a device approved), issues
      * its first pair and emits {@code auth.signin} with method {@code oauth_<grantType>}, all in {@code conn}'s
      * transaction.
      */
-    Started start(Connection conn, OAuthClient client, String userId, Optional<String> sessionId, String scope,
-                  String resource, String grantType, String ip, Instant now) throws SQLException {
-        GrantRepository.Grant grant = new GrantRepository.Grant(UUID.randomUUID().toString(), client.clientId(),
-                userId, sessionId, scope, resource, now, now.plus(grantLifetime));
+    Started start(
+            Connection conn,
+            OAuthClient client,
+            String userId,
+            Optional<String> sessionId,
+            String scope,
+            String resource,
+            String grantType,
+            String ip,
+            Instant now)
+            throws SQLException {
+        GrantRepository.Grant grant = new GrantRepository.Grant(
+                UUID.randomUUID().toString(),
+                client.clientId(),
+                userId,
+                sessionId,
+                scope,
+                resource,
+                now,
+                now.plus(grantLifetime));
         grants.insertGrant(conn, grant);
         TokenPair pair = issue(conn, grant, List.of(scope.split(" ")), now);
         EventOutbox.append(conn, OAuthEvents.granted(grant, client, grantType, ip, now));
         return new Started(grant, pair);
     }
 
-    TokenPair issue(Connection conn, GrantRepository.Grant grant, List<String> scopes, Instant now) throws SQLException {
+    TokenPair issue(Connection conn, GrantRepository.Grant grant, List<String> scopes, Instant now)
+            throws SQLException {
         String refresh = Tokens.mint(TokenKind.REFRESH);
         Instant refreshEnd = now.plus(refreshTtl);
-        grants.insertRefreshToken(conn, Tokens.hash(refresh), grant.id(), now,
+        grants.insertRefreshToken(
+                conn,
+                Tokens.hash(refresh),
+                grant.id(),
+                now,
                 refreshEnd.isAfter(grant.expiresAt()) ? grant.expiresAt() : refreshEnd);
-        AccessTokens.Issued access = accessTokens.issue(grant.userId(), grant.clientId(), scopes, grant.resource(),
-                grant.id());
+        AccessTokens.Issued access =
+                accessTokens.issue(grant.userId(), grant.clientId(), scopes, grant.resource(), grant.id());
         return new TokenPair(access, refresh);
     }
 }

@@ -5,8 +5,7 @@ import dev.warden.pipeline.contract.Json;
 
 /** The bodies of successful token responses (RFC 6749 section 5.1), as the grants build them. */
 final class TokenResponses {
-    private TokenResponses() {
-    }
+    private TokenResponses() {}
 
     /** The answer carrying an access token and a refresh token (a user's grant). */
     static ObjectNode pair(TokenIssuer.TokenPair pair) {
@@ -18,7 +17,8 @@ final class TokenResponses {
 
     /** The answer carrying an access token only. */
     static ObjectNode access(AccessTokens.Issued access) {
-        return Json.mapper().createObjectNode()
+        return Json.mapper()
+                .createObjectNode()
                 .put("access_token", access.token())
                 .put("token_type", "Bearer")
                 .put("expires_in", access.expiresIn())

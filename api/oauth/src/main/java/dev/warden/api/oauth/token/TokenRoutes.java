@@ -43,8 +43,13 @@ public final class TokenRoutes implements DeclaredService {
     private final InstantSource clock;
     private final long maxBodyBytes;
 
-    public TokenRoutes(ClientAuthenticator clients, TokenGrants grants, Database db, ClientIp clientIp,
-                       InstantSource clock, long maxBodyBytes) {
+    public TokenRoutes(
+            ClientAuthenticator clients,
+            TokenGrants grants,
+            Database db,
+            ClientIp clientIp,
+            InstantSource clock,
+            long maxBodyBytes) {
         this.clients = clients;
         this.grants = grants;
         this.db = db;
@@ -67,12 +72,14 @@ public final class TokenRoutes implements DeclaredService {
         ObjectNode body;
         try {
             OAuthClient client = clients.authenticate(req, form);
-            TokenGrant grant = grants.find(grantType).orElseThrow(() -> new OAuthException(
-                    ErrorCode.OAUTH_UNSUPPORTED_GRANT_TYPE, "grant_type must be one of " + String.join(", ",
-                    grants.types())));
+            TokenGrant grant = grants.find(grantType)
+                    .orElseThrow(() -> new OAuthException(
+                            ErrorCode.OAUTH_UNSUPPORTED_GRANT_TYPE,
+                            "grant_type must be one of " + String.join(", ", grants.types())));
             if (!client.allows(grant.type())) {
-                throw new OAuthException(ErrorCode.OAUTH_UNAUTHORIZED_CLIENT, "this client did not register the "
-                        + grant.type() + " grant type");
+                throw new OAuthException(
+                        ErrorCode.OAUTH_UNAUTHORIZED_CLIENT,
+                        "this client did not register the " + grant.type() + " grant type");
             }
             body = grant.respond(client, form, ip);
         } catch (OAuthException e) {
@@ -80,8 +87,10 @@ public final class TokenRoutes implements DeclaredService {
                 throw e; // a device waiting for its user is not a failed sign-in
             }
             db.withConnection(conn -> {
-                EventOutbox.append(conn, OAuthEvents.failed(Optional.ofNullable(form.get("client_id")), e.error(),
-                        grantType, ip, clock.instant()));
+                EventOutbox.append(
+                        conn,
+                        OAuthEvents.failed(
+                                Optional.ofNullable(form.get("client_id")), e.error(), grantType, ip, clock.instant()));
                 return null;
             });
             throw e;

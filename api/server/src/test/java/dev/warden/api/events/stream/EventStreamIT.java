@@ -27,8 +27,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The SSE stream through real HTTP: wire format, auth, filters, caps, heartbeats, replay under load. */
 class EventStreamIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b.sseMaxConnections(4).sseMaxPerSubscriber(2)
-            .sseAdminReserve(1).sseHeartbeatMs(300));
+    static final TestPlatform warden = new TestPlatform(b ->
+            b.sseMaxConnections(4).sseMaxPerSubscriber(2).sseAdminReserve(1).sseHeartbeatMs(300));
 
     /**
      * Closed clients are noticed by the server at its next writes (heartbeats every 300 ms here): wait until it
@@ -51,14 +51,16 @@ class EventStreamIT {
     }
 
     static String createAgent(String owner) {
-        Http.Response res = warden.http().post("/agents", warden.adminToken(), anAgent(owner).json());
+        Http.Response res = warden.http()
+                .post("/agents", warden.adminToken(), anAgent(owner).json());
         assertThat(res.status()).isEqualTo(201);
         return res.json().get("id").asText();
     }
 
     @Test
     void liveEventsArriveInTheSpecWireFormatWithHeartbeats() throws Exception {
-        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken()))) {
+        try (SseClient sse =
+                SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken()))) {
             assertThat(sse.status()).isEqualTo(200);
             String id = createAgent("xena");
             SseClient.Message created = sse.events(1, Duration.ofSeconds(10)).getFirst();
@@ -78,31 +80,39 @@ class EventStreamIT {
 
     @Test
     void malformedRecordsOnTheTopicAreSkippedLiveAndOnReplay() throws Exception {
-        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken()))) {
+        try (SseClient sse =
+                SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken()))) {
             String before = createAgent("before-garbage");
             SseClient.Message first = sse.events(1, Duration.ofSeconds(10)).getFirst();
             assertThat(first.data()).contains(before);
-            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of(
-                    "bootstrap.servers", warden.infra().kafkaBootstrap()),
+            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
+                    Map.of("bootstrap.servers", warden.infra().kafkaBootstrap()),
                     new org.apache.kafka.common.serialization.StringSerializer(),
                     new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-                for (String garbage : List.of("not json", "{\"type\":\"no.such.type\"}",
+                for (String garbage : List.of(
+                        "not json",
+                        "{\"type\":\"no.such.type\"}",
                         "{\"type\":\"agent.created\",\"timestamp\":\"yesterday\",\"data\":{}}")) {
-                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(warden.topics().events(),
-                            "garbage", garbage.getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                    warden.topics().events(),
+                                    "garbage",
+                                    garbage.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                            .get();
                 }
             }
             String after = createAgent("after-garbage");
             SseClient.Message next = sse.events(1, Duration.ofSeconds(10)).getFirst();
             assertThat(next.event()).isEqualTo("agent.created");
             assertThat(next.data()).contains(after);
-            assertThat(Long.parseLong(next.id()) - Long.parseLong(first.id())).as("three records skipped between")
+            assertThat(Long.parseLong(next.id()) - Long.parseLong(first.id()))
+                    .as("three records skipped between")
                     .isEqualTo(4);
 
             Map<String, String> headers = new java.util.HashMap<>(bearer(warden.adminToken()));
             headers.put("Last-Event-ID", first.id());
             try (SseClient replay = SseClient.connect(warden.http().baseUri(), "/events/stream", headers)) {
-                SseClient.Message replayed = replay.events(1, Duration.ofSeconds(10)).getFirst();
+                SseClient.Message replayed =
+                        replay.events(1, Duration.ofSeconds(10)).getFirst();
                 assertThat(replayed.id()).isEqualTo(next.id());
             }
         }
@@ -110,7 +120,8 @@ class EventStreamIT {
 
     @Test
     void anInvalidTokenGetsOneErrorEventAndTheStreamCloses() throws Exception {
-        try (SseClient sse = SseClient.connect(warden.http().baseUri(), "/events/stream?token=wdn_api_bogus", Map.of())) {
+        try (SseClient sse =
+                SseClient.connect(warden.http().baseUri(), "/events/stream?token=wdn_api_bogus", Map.of())) {
             SseClient.Message error = sse.events(1, Duration.ofSeconds(5)).getFirst();
             assertThat(error.event()).isEqualTo("error");
             assertThat(Json.mapper().readTree(error.data()))
@@ -145,10 +156,14 @@ class EventStreamIT {
             open.add(connect(vic));
             assertThat(open).allSatisfy(c -> assertThat(c.status()).isEqualTo(200));
             try (SseClient full = connect(wes)) {
-                assertThat(full.status()).as("the stream is full for everyone else").isEqualTo(503);
+                assertThat(full.status())
+                        .as("the stream is full for everyone else")
+                        .isEqualTo(503);
             }
             open.add(connect(warden.adminToken()));
-            assertThat(open.getLast().status()).as("the administrator's reserved slot").isEqualTo(200);
+            assertThat(open.getLast().status())
+                    .as("the administrator's reserved slot")
+                    .isEqualTo(200);
             try (SseClient beyond = connect(warden.adminToken())) {
                 assertThat(beyond.status()).isEqualTo(503);
             }
@@ -160,10 +175,12 @@ class EventStreamIT {
     @Test
     void aClientThatVanishesFreesItsSlotWithinAFewHeartbeats() throws Exception {
         String token = userToken("xan");
-        try (java.net.Socket socket = new java.net.Socket(warden.http().baseUri().getHost(),
-                warden.http().baseUri().getPort())) {
-            socket.getOutputStream().write(("GET /events/stream HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream"
-                    + "\r\nAuthorization: Bearer " + token + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try (java.net.Socket socket = new java.net.Socket(
+                warden.http().baseUri().getHost(), warden.http().baseUri().getPort())) {
+            socket.getOutputStream()
+                    .write(("GET /events/stream HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream"
+                                    + "\r\nAuthorization: Bearer " + token + "\r\n\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
             socket.getOutputStream().flush();
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (!connections(1) && System.nanoTime() < deadline) {
@@ -182,13 +199,18 @@ class EventStreamIT {
 
     /** Whether the scrape shows {@code n} open stream connections. */
     private static boolean connections(int n) {
-        return warden.http().get("/observe/metrics", null).body().matches("(?s).*\nwarden_sse_connections " + n
-                + "(\\.0)?\n.*");
+        return warden.http()
+                .get("/observe/metrics", null)
+                .body()
+                .matches("(?s).*\nwarden_sse_connections " + n + "(\\.0)?\n.*");
     }
 
     private static String userToken(String user) {
-        return warden.http().post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"" + user + "\"}")
-                .json().get("token").asText();
+        return warden.http()
+                .post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"" + user + "\"}")
+                .json()
+                .get("token")
+                .asText();
     }
 
     private static SseClient connect(String token) {
@@ -197,28 +219,37 @@ class EventStreamIT {
 
     @Test
     void subPathsOfTheStreamAreNotTheStream() {
-        Http.Response sub = warden.http().send(java.net.http.HttpRequest.newBuilder(
-                warden.http().baseUri().resolve("/events/stream/x")).header("Accept", "text/event-stream")
-                .header("Authorization", "Bearer " + warden.adminToken()).GET());
+        Http.Response sub = warden.http()
+                .send(java.net.http.HttpRequest.newBuilder(
+                                warden.http().baseUri().resolve("/events/stream/x"))
+                        .header("Accept", "text/event-stream")
+                        .header("Authorization", "Bearer " + warden.adminToken())
+                        .GET());
         assertThat(sub.status()).isEqualTo(404);
         assertThat(sub.json().get("code").asText()).isEqualTo("not_found");
     }
 
     @Test
     void aSinceBeyondYear9999IsA400NamingIt() {
-        Http.Response res = warden.http().send(java.net.http.HttpRequest.newBuilder(warden.http().baseUri()
-                .resolve("/events/stream?since=%2B999999999-12-31T23:59:59Z")).header("Accept", "text/event-stream")
-                .header("Authorization", "Bearer " + warden.adminToken()).GET());
+        Http.Response res = warden.http()
+                .send(java.net.http.HttpRequest.newBuilder(
+                                warden.http().baseUri().resolve("/events/stream?since=%2B999999999-12-31T23:59:59Z"))
+                        .header("Accept", "text/event-stream")
+                        .header("Authorization", "Bearer " + warden.adminToken())
+                        .GET());
         assertThat(res.status()).isEqualTo(400);
         assertThat(res.json().at("/errors/0/field").asText()).isEqualTo("since");
     }
 
     @Test
     void aUserSeesOnlyTheirOwnEventsAndTypesFilterWithinTheAllowList() throws Exception {
-        String yara = warden.http().post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"yara\"}")
-                .json().get("token").asText();
-        try (SseClient mine = SseClient.connect(warden.http().baseUri(), "/events/stream?types=agent.revoked",
-                bearer(yara))) {
+        String yara = warden.http()
+                .post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"yara\"}")
+                .json()
+                .get("token")
+                .asText();
+        try (SseClient mine =
+                SseClient.connect(warden.http().baseUri(), "/events/stream?types=agent.revoked", bearer(yara))) {
             assertThat(mine.status()).isEqualTo(200);
             createAgent("zed");
             String own = createAgent("yara");
@@ -238,15 +269,22 @@ class EventStreamIT {
         List<SseClient> streams = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
-                Http.Response created = http.post("/agents", warden.adminToken(), anAgent("quinn").json());
+                Http.Response created = http.post(
+                        "/agents", warden.adminToken(), anAgent("quinn").json());
                 ids.add(created.json().get("id").asText());
-                streams.add(SseClient.connect(http.baseUri(), "/events/stream?types=cost.recorded",
+                streams.add(SseClient.connect(
+                        http.baseUri(),
+                        "/events/stream?types=cost.recorded",
                         bearer(created.json().get("token").asText())));
             }
             for (int round = 0; round < 2; round++) {
                 for (String id : ids) {
-                    assertThat(http.post("/agents/" + id + "/costs", warden.adminToken(),
-                            "{\"tool\":\"t" + round + "\",\"costUsd\":0.5}").status()).isEqualTo(201);
+                    assertThat(http.post(
+                                            "/agents/" + id + "/costs",
+                                            warden.adminToken(),
+                                            "{\"tool\":\"t" + round + "\",\"costUsd\":0.5}")
+                                    .status())
+                            .isEqualTo(201);
                 }
             }
             for (int i = 0; i < ids.size(); i++) {
@@ -264,17 +302,32 @@ class EventStreamIT {
     void everyDecisionIsMirroredAsAnAuditEventToItsOwner() throws Exception {
         Http http = warden.http();
         String wren = http.post("/auth/tokens", warden.adminToken(), "{\"name\":\"t\",\"userId\":\"wren\"}")
-                .json().get("token").asText();
-        Http.Response agent = http.post("/agents", warden.adminToken(), "{\"ownerId\":\"wren\",\"name\":\"a\","
-                + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:github:*\",\"actions\":[\"read\"]}]}");
+                .json()
+                .get("token")
+                .asText();
+        Http.Response agent = http.post(
+                "/agents",
+                warden.adminToken(),
+                "{\"ownerId\":\"wren\",\"name\":\"a\","
+                        + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:github:*\",\"actions\":[\"read\"]}]}");
         String agentId = agent.json().get("id").asText();
         String agentToken = agent.json().get("token").asText();
         try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit", bearer(wren))) {
-            String allowed = http.post("/authorize", agentToken, "{\"agentId\":\"" + agentId
-                    + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues\",\"arguments\":{\"token\":\"s3cret\"}}")
-                    .json().get("auditId").asText();
-            String denied = http.post("/authorize", agentToken, "{\"agentId\":\"" + agentId
-                    + "\",\"action\":\"write\",\"resource\":\"mcp:github:issues\"}").json().get("auditId").asText();
+            String allowed = http.post(
+                            "/authorize",
+                            agentToken,
+                            "{\"agentId\":\"" + agentId
+                                    + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues\",\"arguments\":{\"token\":\"s3cret\"}}")
+                    .json()
+                    .get("auditId")
+                    .asText();
+            String denied = http.post(
+                            "/authorize",
+                            agentToken,
+                            "{\"agentId\":\"" + agentId + "\",\"action\":\"write\",\"resource\":\"mcp:github:issues\"}")
+                    .json()
+                    .get("auditId")
+                    .asText();
             List<SseClient.Message> events = sse.events(2, Duration.ofSeconds(15));
             assertThat(events).extracting(SseClient.Message::event).containsExactly("audit", "audit");
             JsonNode first = Json.mapper().readTree(events.get(0).data());
@@ -319,7 +372,8 @@ class EventStreamIT {
             producer.join();
         }
         assertThat(received).hasSizeGreaterThan(100);
-        assertThat(received).as("every committed event between the first and last received, once, in order")
+        assertThat(received)
+                .as("every committed event between the first and last received, once, in order")
                 .isEqualTo(offsetsOnTopic(received.getFirst(), received.getLast()));
     }
 
@@ -331,8 +385,11 @@ class EventStreamIT {
     @Test
     void auditEventsResumeExactlyOnceInOrderFromInsideABatch() throws Exception {
         Http http = warden.http();
-        Http.Response created = http.post("/agents", warden.adminToken(), "{\"ownerId\":\"bee\",\"name\":\"b\","
-                + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:batch:*\",\"actions\":[\"read\"]}]}");
+        Http.Response created = http.post(
+                "/agents",
+                warden.adminToken(),
+                "{\"ownerId\":\"bee\",\"name\":\"b\","
+                        + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:batch:*\",\"actions\":[\"read\"]}]}");
         String agent = created.json().get("id").asText();
         String token = created.json().get("token").asText();
         Set<String> decided = ConcurrentHashMap.newKeySet();
@@ -341,9 +398,14 @@ class EventStreamIT {
         for (int t = 0; t < 4; t++) {
             deciders.add(Thread.ofVirtual().start(() -> {
                 for (int i = 0; i < 150 && flowing.get(); i++) {
-                    decided.add(http.post("/authorize", token, "{\"agentId\":\"" + agent
-                            + "\",\"action\":\"read\",\"resource\":\"mcp:batch:" + i + "\"}").json()
-                            .get("auditId").asText());
+                    decided.add(http.post(
+                                    "/authorize",
+                                    token,
+                                    "{\"agentId\":\"" + agent + "\",\"action\":\"read\",\"resource\":\"mcp:batch:" + i
+                                            + "\"}")
+                            .json()
+                            .get("auditId")
+                            .asText());
                 }
             }));
         }
@@ -359,8 +421,10 @@ class EventStreamIT {
                 headers.put("Last-Event-ID", cursor);
                 try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit", headers)) {
                     List<SseClient.Message> round = sse.events(40, Duration.ofSeconds(2));
-                    if (!round.isEmpty() && cursor.contains(".") && EventIds.offset(position(cursor))
-                            == EventIds.offset(position(round.getFirst().id()))) {
+                    if (!round.isEmpty()
+                            && cursor.contains(".")
+                            && EventIds.offset(position(cursor))
+                                    == EventIds.offset(position(round.getFirst().id()))) {
                         resumedInsideABatch++;
                     }
                     for (SseClient.Message m : round) {
@@ -383,9 +447,14 @@ class EventStreamIT {
             }
         }
         assertThat(decided).hasSize(600);
-        assertThat(entries).as("every decision once").doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(decided);
-        assertThat(ids.stream().map(EventStreamIT::position).toList()).as("ids strictly increasing")
-                .isSorted().doesNotHaveDuplicates();
+        assertThat(entries)
+                .as("every decision once")
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(decided);
+        assertThat(ids.stream().map(EventStreamIT::position).toList())
+                .as("ids strictly increasing")
+                .isSorted()
+                .doesNotHaveDuplicates();
         assertThat(ids).as("batches of more than one entry").anyMatch(id -> id.endsWith(".1"));
         assertThat(resumedInsideABatch).as("rounds that resumed inside a batch").isPositive();
     }
@@ -398,26 +467,36 @@ class EventStreamIT {
     @Test
     void auditEventsReplayFromTheAuditLogAsTheyWereLiveAndSkipAnEntryWhoseRowIsGone() throws Exception {
         Http http = warden.http();
-        Http.Response created = http.post("/agents", warden.adminToken(), "{\"ownerId\":\"rho\",\"name\":\"r\","
-                + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:rows:*\",\"actions\":[\"read\"]}]}");
+        Http.Response created = http.post(
+                "/agents",
+                warden.adminToken(),
+                "{\"ownerId\":\"rho\",\"name\":\"r\","
+                        + "\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"mcp:rows:*\",\"actions\":[\"read\"]}]}");
         String agent = created.json().get("id").asText();
         String token = created.json().get("token").asText();
         List<SseClient.Message> live;
-        try (SseClient sse = SseClient.connect(http.baseUri(), "/events/stream?types=audit",
-                bearer(warden.adminToken()))) {
+        try (SseClient sse =
+                SseClient.connect(http.baseUri(), "/events/stream?types=audit", bearer(warden.adminToken()))) {
             for (int i = 0; i < 3; i++) {
-                http.post("/authorize", token, "{\"agentId\":\"" + agent + "\",\"action\":\""
-                        + (i == 1 ? "write" : "read") + "\",\"resource\":\"mcp:rows:" + i
-                        + "\",\"arguments\":{\"b\":" + i + ",\"a\":\"x\"}}");
+                http.post(
+                        "/authorize",
+                        token,
+                        "{\"agentId\":\"" + agent + "\",\"action\":\""
+                                + (i == 1 ? "write" : "read") + "\",\"resource\":\"mcp:rows:" + i
+                                + "\",\"arguments\":{\"b\":" + i + ",\"a\":\"x\"}}");
             }
             live = sse.events(3, Duration.ofSeconds(15));
         }
         assertThat(live).hasSize(3);
         long lastBatch = EventIds.offset(position(live.getLast().id()));
-        List<Long> batches = live.stream().map(m -> EventIds.offset(position(m.id()))).distinct().toList();
+        List<Long> batches = live.stream()
+                .map(m -> EventIds.offset(position(m.id())))
+                .distinct()
+                .toList();
         try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
-             Statement st = conn.createStatement()) {
-            st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+                Statement st = conn.createStatement()) {
+            st.execute(
+                    "SET search_path TO " + warden.config().postgres().schema().orElseThrow());
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (System.nanoTime() < deadline && !stored(st, lastBatch)) {
                 Thread.sleep(100);
@@ -444,7 +523,8 @@ class EventStreamIT {
                 assertThat(ps.executeUpdate()).isEqualTo(1);
             }
         }
-        assertThat(replayed(agent)).as("replay without the gone entry, the others as they were")
+        assertThat(replayed(agent))
+                .as("replay without the gone entry, the others as they were")
                 .isEqualTo(asTrees(List.of(live.get(0), live.get(2))));
     }
 
@@ -502,9 +582,11 @@ class EventStreamIT {
         warden.http().delete("/agents/" + agent, warden.adminToken());
         awaitStored();
         try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
-             Statement st = conn.createStatement()) {
-            st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
-            st.executeUpdate("DELETE FROM service_stream_events WHERE id = (SELECT min(id) FROM service_stream_events)");
+                Statement st = conn.createStatement()) {
+            st.execute(
+                    "SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+            st.executeUpdate(
+                    "DELETE FROM service_stream_events WHERE id = (SELECT min(id) FROM service_stream_events)");
         }
         Map<String, String> headers = new java.util.HashMap<>(bearer(warden.adminToken()));
         headers.put("Last-Event-ID", "-1");
@@ -518,10 +600,17 @@ class EventStreamIT {
     /** The offsets of committed events in [from, to] on the events topic. */
     private static List<Long> offsetsOnTopic(long from, long to) {
         List<Long> offsets = new ArrayList<>();
-        org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(warden.topics().events(), 0);
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(Map.of(
-                "bootstrap.servers", warden.infra().kafkaBootstrap(), "isolation.level", "read_committed",
-                "enable.auto.commit", false), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+        org.apache.kafka.common.TopicPartition tp =
+                new org.apache.kafka.common.TopicPartition(warden.topics().events(), 0);
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(
+                Map.of(
+                        "bootstrap.servers",
+                        warden.infra().kafkaBootstrap(),
+                        "isolation.level",
+                        "read_committed",
+                        "enable.auto.commit",
+                        false),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             consumer.assign(List.of(tp));
             consumer.seek(tp, from);
@@ -540,8 +629,9 @@ class EventStreamIT {
     private static void awaitStored() throws Exception {
         for (int i = 0; i < 100; i++) {
             try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
-                 Statement st = conn.createStatement()) {
-                st.execute("SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+                    Statement st = conn.createStatement()) {
+                st.execute("SET search_path TO "
+                        + warden.config().postgres().schema().orElseThrow());
                 try (var rs = st.executeQuery("SELECT count(*) FROM service_stream_events")) {
                     rs.next();
                     if (rs.getLong(1) >= 2) {

@@ -9,9 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AgentScopesTest {
-    static final CompiledPolicy POLICY = CompiledPolicy.ofDirect(AgentId.of("agt_scopes"), List.of(
-            Permission.of("agents", "read"),
-            Permission.of("files:reports:*", "export")));
+    static final CompiledPolicy POLICY = CompiledPolicy.ofDirect(
+            AgentId.of("agt_scopes"),
+            List.of(Permission.of("agents", "read"), Permission.of("files:reports:*", "export")));
 
     @Test
     void aScopeIsHeldWhenThePolicyAllowsItsActionOnItsResource() {

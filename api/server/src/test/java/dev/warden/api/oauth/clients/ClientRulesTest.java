@@ -32,45 +32,68 @@ class ClientRulesTest {
     @Test
     void matchingIsExactExceptTheLoopbackPort() {
         List<String> registered = List.of("http://127.0.0.1/callback", "https://app.example/cb");
-        assertThat(RedirectUris.matches(registered, "http://127.0.0.1:51234/callback")).isTrue();
-        assertThat(RedirectUris.matches(registered, "http://127.0.0.1:51234/other")).isFalse();
+        assertThat(RedirectUris.matches(registered, "http://127.0.0.1:51234/callback"))
+                .isTrue();
+        assertThat(RedirectUris.matches(registered, "http://127.0.0.1:51234/other"))
+                .isFalse();
         assertThat(RedirectUris.matches(registered, "https://app.example/cb")).isTrue();
-        assertThat(RedirectUris.matches(registered, "https://app.example:444/cb")).isFalse();
+        assertThat(RedirectUris.matches(registered, "https://app.example:444/cb"))
+                .isFalse();
         assertThat(RedirectUris.matches(registered, "https://app.example/cb/")).isFalse();
-        assertThat(RedirectUris.matches(registered, "http://localhost:5/callback")).isFalse();
+        assertThat(RedirectUris.matches(registered, "http://localhost:5/callback"))
+                .isFalse();
     }
 
     @Test
     void aMetadataDocumentMustNameItselfAndBePublic() {
-        ClientMetadataDocuments docs = new ClientMetadataDocuments(null, List.of(443), s -> true,
-                Set.of(GrantTypes.AUTHORIZATION_CODE), Instant::now);
-        OAuthClient client = docs.parse(DOC, ("{\"client_id\":\"" + DOC + "\",\"client_name\":\"Doc client\","
-                + "\"redirect_uris\":[\"http://127.0.0.1/cb\"]}").getBytes(StandardCharsets.UTF_8), Instant.EPOCH);
+        ClientMetadataDocuments docs = new ClientMetadataDocuments(
+                null, List.of(443), s -> true, Set.of(GrantTypes.AUTHORIZATION_CODE), Instant::now);
+        OAuthClient client = docs.parse(
+                DOC,
+                ("{\"client_id\":\"" + DOC + "\",\"client_name\":\"Doc client\","
+                                + "\"redirect_uris\":[\"http://127.0.0.1/cb\"]}")
+                        .getBytes(StandardCharsets.UTF_8),
+                Instant.EPOCH);
         assertThat(client.clientId()).isEqualTo(DOC);
         assertThat(client.isPublic()).isTrue();
         assertThat(client.redirectUris()).containsExactly("http://127.0.0.1/cb");
-        assertThatThrownBy(() -> docs.parse(DOC, ("{\"client_id\":\"https://other.example/m.json\","
-                + "\"redirect_uris\":[\"http://127.0.0.1/cb\"]}").getBytes(StandardCharsets.UTF_8), Instant.EPOCH))
-                .isInstanceOf(OAuthException.class).hasMessageContaining("must equal its URL");
-        assertThatThrownBy(() -> docs.parse(DOC, ("{\"client_id\":\"" + DOC + "\",\"token_endpoint_auth_method\":"
-                + "\"client_secret_basic\",\"redirect_uris\":[\"http://127.0.0.1/cb\"]}").getBytes(StandardCharsets.UTF_8),
-                Instant.EPOCH)).isInstanceOf(OAuthException.class).hasMessageContaining("public");
+        assertThatThrownBy(() -> docs.parse(
+                        DOC,
+                        ("{\"client_id\":\"https://other.example/m.json\","
+                                        + "\"redirect_uris\":[\"http://127.0.0.1/cb\"]}")
+                                .getBytes(StandardCharsets.UTF_8),
+                        Instant.EPOCH))
+                .isInstanceOf(OAuthException.class)
+                .hasMessageContaining("must equal its URL");
+        assertThatThrownBy(() -> docs.parse(
+                        DOC,
+                        ("{\"client_id\":\"" + DOC + "\",\"token_endpoint_auth_method\":"
+                                        + "\"client_secret_basic\",\"redirect_uris\":[\"http://127.0.0.1/cb\"]}")
+                                .getBytes(StandardCharsets.UTF_8),
+                        Instant.EPOCH))
+                .isInstanceOf(OAuthException.class)
+                .hasMessageContaining("public");
         assertThatThrownBy(() -> docs.parse(DOC, "[1]".getBytes(StandardCharsets.UTF_8), Instant.EPOCH))
                 .isInstanceOf(OAuthException.class);
         assertThat(ClientMetadataDocuments.isDocumentUrl(DOC)).isTrue();
-        assertThat(ClientMetadataDocuments.isDocumentUrl("https://client.example")).isFalse();
-        assertThat(ClientMetadataDocuments.isDocumentUrl("http://client.example/m.json")).isFalse();
+        assertThat(ClientMetadataDocuments.isDocumentUrl("https://client.example"))
+                .isFalse();
+        assertThat(ClientMetadataDocuments.isDocumentUrl("http://client.example/m.json"))
+                .isFalse();
         assertThat(ClientMetadataDocuments.isDocumentUrl("0f1c-uuid")).isFalse();
     }
 
     @Test
     void pkceIsS256Only() {
         // RFC 7636 appendix B
-        assertThat(Pkce.matches("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
-                "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")).isTrue();
-        assertThat(Pkce.matches("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
-                "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")).isFalse();
+        assertThat(Pkce.matches(
+                        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"))
+                .isTrue();
+        assertThat(Pkce.matches(
+                        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+                .isFalse();
         assertThat(Pkce.verifierFormatOk("short")).isFalse();
-        assertThat(Pkce.challengeFormatOk("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")).isTrue();
+        assertThat(Pkce.challengeFormatOk("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"))
+                .isTrue();
     }
 }

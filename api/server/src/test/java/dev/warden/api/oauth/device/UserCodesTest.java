@@ -28,10 +28,10 @@ class UserCodesTest {
 
     @Test
     void anythingElseIsNoCode() {
-        assertThat(UserCodes.normalize("WDJB-MJH")).isEmpty();          // too short
-        assertThat(UserCodes.normalize("WDJB-MJHTX")).isEmpty();        // too long
-        assertThat(UserCodes.normalize("WAJB-MJHT")).isEmpty();         // a vowel
-        assertThat(UserCodes.normalize("WDJB-MJH1")).isEmpty();         // a digit
+        assertThat(UserCodes.normalize("WDJB-MJH")).isEmpty(); // too short
+        assertThat(UserCodes.normalize("WDJB-MJHTX")).isEmpty(); // too long
+        assertThat(UserCodes.normalize("WAJB-MJHT")).isEmpty(); // a vowel
+        assertThat(UserCodes.normalize("WDJB-MJH1")).isEmpty(); // a digit
         assertThat(UserCodes.normalize("WDJB\u0000MJHT")).isEmpty();
         assertThat(UserCodes.normalize("B".repeat(33))).isEmpty();
         assertThat(UserCodes.normalize(null)).isEmpty();

@@ -36,31 +36,47 @@ class PluggableGrantIT {
 
         @Override
         public ObjectNode respond(OAuthClient client, Map<String, String> form, String ip) {
-            return Json.mapper().createObjectNode().put("access_token", "echo-" + form.getOrDefault("word", ""))
-                    .put("token_type", "Bearer").put("expires_in", 60).put("client", client.clientId());
+            return Json.mapper()
+                    .createObjectNode()
+                    .put("access_token", "echo-" + form.getOrDefault("word", ""))
+                    .put("token_type", "Bearer")
+                    .put("expires_in", 60)
+                    .put("client", client.clientId());
         }
     }
 
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b
-            .rateLimit(RateLimitConfig.builder().endpoint(AuthEndpoint.REGISTRATION, 1000, 60).build())
+    static final TestPlatform warden = new TestPlatform(b -> b.rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.REGISTRATION, 1000, 60)
+                    .build())
             .oauth(OAuthConfig.builder().extraGrants(List.of(new EchoGrant())).build()));
 
     @Test
     void anAddedGrantIsOfferedRegisteredDocumentedAndAnswered() {
         Http http = warden.http();
-        JsonNode metadata = http.get("/.well-known/oauth-authorization-server", null).json();
+        JsonNode metadata =
+                http.get("/.well-known/oauth-authorization-server", null).json();
         List<String> supported = new ArrayList<>();
         metadata.get("grant_types_supported").forEach(t -> supported.add(t.asText()));
-        assertThat(supported).containsExactly("authorization_code", "refresh_token", "client_credentials",
-                "urn:ietf:params:oauth:grant-type:device_code", "urn:ietf:params:oauth:grant-type:token-exchange", ECHO);
+        assertThat(supported)
+                .containsExactly(
+                        "authorization_code",
+                        "refresh_token",
+                        "client_credentials",
+                        "urn:ietf:params:oauth:grant-type:device_code",
+                        "urn:ietf:params:oauth:grant-type:token-exchange",
+                        ECHO);
 
-        Http.Response registered = http.post("/mcp/register", null, "{\"grant_types\":[\"" + ECHO + "\"],"
-                + "\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response registered = http.post(
+                "/mcp/register",
+                null,
+                "{\"grant_types\":[\"" + ECHO + "\"]," + "\"token_endpoint_auth_method\":\"none\"}");
         assertThat(registered.status()).as(registered.body()).isEqualTo(201);
         String client = registered.json().get("client_id").asText();
-        Http.Response unknown = http.post("/mcp/register", null, "{\"grant_types\":[\"urn:example:other\"],"
-                + "\"token_endpoint_auth_method\":\"none\"}");
+        Http.Response unknown = http.post(
+                "/mcp/register",
+                null,
+                "{\"grant_types\":[\"urn:example:other\"]," + "\"token_endpoint_auth_method\":\"none\"}");
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.json().get("error_description").asText()).contains(ECHO);
 
@@ -77,8 +93,10 @@ class PluggableGrantIT {
 
         JsonNode openapi = http.get("/openapi.json", null).json();
         for (String path : List.of("/mcp/token", "/oauth/token")) {
-            JsonNode values = openapi.path("paths").path(path).at("/post/requestBody/content/"
-                    + "application~1x-www-form-urlencoded/schema/properties/grant_type/enum");
+            JsonNode values = openapi.path("paths")
+                    .path(path)
+                    .at("/post/requestBody/content/"
+                            + "application~1x-www-form-urlencoded/schema/properties/grant_type/enum");
             List<String> documented = new ArrayList<>();
             values.forEach(v -> documented.add(v.asText()));
             assertThat(documented).as(path).isEqualTo(supported);

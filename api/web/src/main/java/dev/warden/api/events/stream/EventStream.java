@@ -59,6 +59,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     private final StreamEventStore store;
     /** The latest events, undecoded (an array each, not a tree: they stay live across young collections). */
     private final Deque<FeedEvent> ring = new ArrayDeque<>();
+
     private final LiveConnections live = new LiveConnections();
     private final StreamCounters counters = new StreamCounters();
     private final ConnectionSlots slots;
@@ -66,6 +67,7 @@ public final class EventStream implements HttpService, AutoCloseable {
             Thread.ofPlatform().name("warden-sse-heartbeat").daemon().factory());
     /** Every event with an id above this is in the ring (or still to come). Guarded by {@code this}. */
     private long ringFloor;
+
     private volatile boolean closed;
 
     /**
@@ -154,13 +156,17 @@ public final class EventStream implements HttpService, AutoCloseable {
         }
         Optional<ConnectionSlots.Slot> slot = slots.acquire(subscriber.get());
         if (slot.isEmpty()) {
-            res.status(Status.SERVICE_UNAVAILABLE_503).header(HeaderNames.CONTENT_TYPE, "text/plain")
-                    .header(HeaderNames.RETRY_AFTER, "5").send("Too many connections");
+            res.status(Status.SERVICE_UNAVAILABLE_503)
+                    .header(HeaderNames.CONTENT_TYPE, "text/plain")
+                    .header(HeaderNames.RETRY_AFTER, "5")
+                    .send("Too many connections");
             return;
         }
         try (OutputStream out = open(res)) {
-            stream(new SseConnection(subscriber.get(), types, out, config.maxQueued(), -1, slot.get()::release,
-                    counters), cursor);
+            stream(
+                    new SseConnection(
+                            subscriber.get(), types, out, config.maxQueued(), -1, slot.get()::release, counters),
+                    cursor);
         } catch (IOException | UncheckedIOException e) {
             LOG.log(Level.FINE, "SSE client went away", e);
         } catch (InterruptedException e) {
@@ -173,7 +179,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     /** SPEC Stream behaviour 7: one {@code error} event, then close. */
     private static void refuse(ServerResponse res) {
         try (OutputStream out = open(res)) {
-            new SseConnection(Subscriber.everything(""), Set.of(), out, 1, 0, () -> { }, new StreamCounters())
+            new SseConnection(Subscriber.everything(""), Set.of(), out, 1, 0, () -> {}, new StreamCounters())
                     .sendControl("error", Map.of("code", "UNAUTHORIZED", "message", "Invalid token"));
         } catch (IOException | UncheckedIOException e) {
             LOG.log(Level.FINE, "SSE client went away", e);
@@ -271,8 +277,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     }
 
     /** The ring's events after a position (decoded by the caller, outside the lock), and the ring's floor. */
-    private record Bridge(List<FeedEvent> events, long floor) {
-    }
+    private record Bridge(List<FeedEvent> events, long floor) {}
 
     private long replayStored(SseConnection connection, Cursor cursor, long position, long through) throws IOException {
         long at = position;
@@ -316,43 +321,58 @@ public final class EventStream implements HttpService, AutoCloseable {
     }
 
     private boolean acceptsEventStream(ServerRequest req) {
-        return req.headers().first(HeaderNames.ACCEPT)
-                .map(a -> a.toLowerCase(Locale.ROOT).contains("text/event-stream")).orElse(false);
+        return req.headers()
+                .first(HeaderNames.ACCEPT)
+                .map(a -> a.toLowerCase(Locale.ROOT).contains("text/event-stream"))
+                .orElse(false);
     }
 
     private Optional<Subscriber> authenticate(ServerRequest req) {
         if (!config.requireAuth()) {
             return Optional.of(Subscriber.everything("anonymous"));
         }
-        Optional<String> token = req.headers().first(HeaderNames.AUTHORIZATION)
-                .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).map(h -> h.substring(7).strip())
+        Optional<String> token = req.headers()
+                .first(HeaderNames.AUTHORIZATION)
+                .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
+                .map(h -> h.substring(7).strip())
                 .or(() -> req.query().first("token").asOptional())
                 .filter(t -> !t.isEmpty());
         return token.flatMap(config.validateToken());
     }
 
     private Set<EventType> types(ServerRequest req) {
-        Optional<String> raw = req.query().first("types").asOptional().filter(s -> !s.isBlank())
+        Optional<String> raw = req.query()
+                .first("types")
+                .asOptional()
+                .filter(s -> !s.isBlank())
                 .map(v -> InputContract.text("types", v));
         if (raw.isEmpty()) {
             return config.eventTypes();
         }
         Set<EventType> types = EnumSet.noneOf(EventType.class);
         for (String name : raw.get().split(",")) {
-            types.add(WireEnum.parse(EventType.class, name.strip()).orElseThrow(() -> InvalidInputException.field("types", "unknown event type '" + name.strip() + "'; choose from " + WireEnum.choices(EventType.class))));
+            types.add(WireEnum.parse(EventType.class, name.strip())
+                    .orElseThrow(() -> InvalidInputException.field(
+                            "types",
+                            "unknown event type '" + name.strip() + "'; choose from "
+                                    + WireEnum.choices(EventType.class))));
         }
         types.retainAll(config.eventTypes());
         return types;
     }
 
     private static Optional<Cursor> cursor(ServerRequest req) {
-        Optional<String> lastEventId = req.headers().first(HeaderNames.create("Last-Event-ID")).filter(s -> !s.isBlank());
+        Optional<String> lastEventId =
+                req.headers().first(HeaderNames.create("Last-Event-ID")).filter(s -> !s.isBlank());
         if (lastEventId.isPresent()) {
-            long after = EventIds.parse(lastEventId.get().strip()).orElseThrow(
-                    () -> InvalidInputException.field("Last-Event-ID", "must be an event id"));
+            long after = EventIds.parse(lastEventId.get().strip())
+                    .orElseThrow(() -> InvalidInputException.field("Last-Event-ID", "must be an event id"));
             return Optional.of(new Cursor(Optional.of(after), Optional.empty()));
         }
-        Optional<String> since = req.query().first("since").asOptional().filter(s -> !s.isBlank())
+        Optional<String> since = req.query()
+                .first("since")
+                .asOptional()
+                .filter(s -> !s.isBlank())
                 .map(v -> InputContract.text("since", v));
         if (since.isPresent()) {
             try {
@@ -365,8 +385,7 @@ public final class EventStream implements HttpService, AutoCloseable {
     }
 
     /** Where a replay starts: after an event's position ({@link EventIds}), or at a timestamp. */
-    private record Cursor(Optional<Long> afterId, Optional<Instant> since) {
-    }
+    private record Cursor(Optional<Long> afterId, Optional<Instant> since) {}
 
     /** Closes every connection and stops the heartbeat (SPEC: Stream behaviour 8). */
     @Override

@@ -23,13 +23,26 @@ import java.util.function.Function;
  *                           {@code maxConnections}, at least 1)
  * @param adminReserve       connections reserved for the administrator beyond {@code maxConnections} (default 5)
  */
-public record EventStreamConfig(int maxConnections, Duration heartbeatInterval, Set<EventType> eventTypes,
-                                boolean requireAuth, Function<String, Optional<Subscriber>> validateToken, int ringSize,
-                                int maxQueued, Duration storeCatchUp, int maxPerSubscriber, int adminReserve) {
+public record EventStreamConfig(
+        int maxConnections,
+        Duration heartbeatInterval,
+        Set<EventType> eventTypes,
+        boolean requireAuth,
+        Function<String, Optional<Subscriber>> validateToken,
+        int ringSize,
+        int maxQueued,
+        Duration storeCatchUp,
+        int maxPerSubscriber,
+        int adminReserve) {
     public EventStreamConfig {
         eventTypes = Set.copyOf(eventTypes);
-        if (maxConnections < 1 || ringSize < 1 || maxQueued < 1 || heartbeatInterval.isNegative()
-                || heartbeatInterval.isZero() || maxPerSubscriber < 1 || adminReserve < 0) {
+        if (maxConnections < 1
+                || ringSize < 1
+                || maxQueued < 1
+                || heartbeatInterval.isNegative()
+                || heartbeatInterval.isZero()
+                || maxPerSubscriber < 1
+                || adminReserve < 0) {
             throw new IllegalArgumentException("event stream limits must be positive");
         }
     }
@@ -105,8 +118,17 @@ public record EventStreamConfig(int maxConnections, Duration heartbeatInterval, 
 
         public EventStreamConfig build() {
             int perSubscriber = maxPerSubscriber > 0 ? maxPerSubscriber : Math.max(1, maxConnections / 10);
-            return new EventStreamConfig(maxConnections, heartbeatInterval, eventTypes, requireAuth, validateToken,
-                    ringSize, maxQueued, storeCatchUp, perSubscriber, adminReserve);
+            return new EventStreamConfig(
+                    maxConnections,
+                    heartbeatInterval,
+                    eventTypes,
+                    requireAuth,
+                    validateToken,
+                    ringSize,
+                    maxQueued,
+                    storeCatchUp,
+                    perSubscriber,
+                    adminReserve);
         }
     }
 }

@@ -38,7 +38,7 @@ import java.util.logging.Logger;
  */
 public final class JdbcStreamEventStore implements StreamEventStore {
     private static final Logger LOG = Logger.getLogger(JdbcStreamEventStore.class.getName());
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
     private static final String TABLE = "service_stream_events";
     private static final String COLUMNS = "id, type, timestamp, data, agent_id, user_id, batch, audit_rows";
     /** A batch's stored entries by their keys, each with its index in the batch. */
@@ -49,11 +49,12 @@ public final class JdbcStreamEventStore implements StreamEventStore {
     private static final Duration ROWS_WAIT = Duration.ofSeconds(2);
     /** A batch older than this whose entries are not all found has lost them for good (a dropped audit partition). */
     private static final Duration ROWS_RECENT = Duration.ofSeconds(30);
+
     static final String THROUGH = "SELECT next_offset FROM sink_offsets WHERE sink = '" + SinkNames.STREAM_STORE
             + "' AND topic = ? AND partition = 0";
     static final String OLDEST = "SELECT min(id) FROM service_stream_events";
-    static final String AFTER = "SELECT " + COLUMNS + " FROM service_stream_events WHERE id >= ? AND id <= ? "
-            + "ORDER BY id LIMIT ?";
+    static final String AFTER =
+            "SELECT " + COLUMNS + " FROM service_stream_events WHERE id >= ? AND id <= ? " + "ORDER BY id LIMIT ?";
     static final String SINCE = "SELECT " + COLUMNS + " FROM service_stream_events WHERE timestamp >= ? AND id >= ? "
             + "AND id <= ? ORDER BY id LIMIT ?";
     static final String NEWEST = "SELECT " + COLUMNS + " FROM service_stream_events WHERE timestamp >= ? "
@@ -82,7 +83,8 @@ public final class JdbcStreamEventStore implements StreamEventStore {
     @Override
     public long expiredThrough() {
         return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(OLDEST); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = conn.prepareStatement(OLDEST);
+                    ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 long min = rs.getLong(1);
                 return rs.wasNull() ? EventIds.BEFORE_ALL : EventIds.record(min - 1);
@@ -120,15 +122,16 @@ public final class JdbcStreamEventStore implements StreamEventStore {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(NEWEST)) {
                 ps.setTimestamp(1, Timestamp.from(since));
-                Array names = conn.createArrayOf("text", types.stream().map(EventType::wireName).toArray());
+                Array names = conn.createArrayOf(
+                        "text", types.stream().map(EventType::wireName).toArray());
                 ps.setArray(2, names);
                 ps.setArray(3, names);
                 ps.setInt(4, limit);
                 List<StreamEvent> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next() && out.size() < limit) {
-                        List<StreamEvent> row = new ArrayList<>(StoredRows.read(TABLE, "id", rs,
-                                r -> read(conn, r)).orElse(List.of()));
+                        List<StreamEvent> row = new ArrayList<>(StoredRows.read(TABLE, "id", rs, r -> read(conn, r))
+                                .orElse(List.of()));
                         Collections.reverse(row);
                         for (StreamEvent event : row) {
                             if (out.size() < limit && !event.timestamp().isBefore(since)) {
@@ -152,9 +155,12 @@ public final class JdbcStreamEventStore implements StreamEventStore {
             while (rs.next()) {
                 rows++;
                 last = EventIds.record(rs.getLong("id"));
-                for (StreamEvent event : StoredRows.read(TABLE, "id", rs, r -> read(conn, r)).orElse(List.of())) {
+                for (StreamEvent event :
+                        StoredRows.read(TABLE, "id", rs, r -> read(conn, r)).orElse(List.of())) {
                     long position = EventIds.parse(event.id()).orElseThrow();
-                    if (position > after && position <= upTo && !event.timestamp().isBefore(since)) {
+                    if (position > after
+                            && position <= upTo
+                            && !event.timestamp().isBefore(since)) {
                         out.add(event);
                     }
                 }
@@ -175,11 +181,13 @@ public final class JdbcStreamEventStore implements StreamEventStore {
         }
         byte[] batch = rs.getBytes("batch");
         if (batch == null) {
-            return List.of(new StreamEvent(Long.toString(offset),
+            return List.of(new StreamEvent(
+                    Long.toString(offset),
                     WireEnum.parse(EventType.class, rs.getString("type")).orElseThrow(),
                     Sql.requiredInstant(rs, "timestamp"),
                     Json.mapper().readValue(rs.getString("data"), MAP),
-                    Sql.string(rs, "agent_id"), Sql.string(rs, "user_id")));
+                    Sql.string(rs, "agent_id"),
+                    Sql.string(rs, "user_id")));
         }
         List<AuditBatch.Entry> entries = AuditBatch.decode(batch);
         List<StreamEvent> events = new ArrayList<>(entries.size());
@@ -201,8 +209,9 @@ public final class JdbcStreamEventStore implements StreamEventStore {
      * again until they are (for at most {@link #ROWS_WAIT}); rows still missing after that, or of an older batch,
      * are gone (audit_events is append-only; an operator dropped an old partition) and their events skipped.
      */
-    private static List<StreamEvent> auditRows(Connection conn, long offset, List<AuditBatchRows.Key> keys,
-                                               Instant written) throws SQLException, JsonProcessingException {
+    private static List<StreamEvent> auditRows(
+            Connection conn, long offset, List<AuditBatchRows.Key> keys, Instant written)
+            throws SQLException, JsonProcessingException {
         long deadline = System.nanoTime() + ROWS_WAIT.toNanos();
         boolean recent = written.isAfter(Instant.now().minus(ROWS_RECENT));
         while (true) {

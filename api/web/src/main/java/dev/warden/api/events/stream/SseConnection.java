@@ -40,8 +40,14 @@ final class SseConnection {
     /**
      * @param releaseSlot frees the connection's slot; called (idempotently) when the hub gives up on the client
      */
-    SseConnection(Subscriber subscriber, Set<EventType> types, OutputStream out, int maxQueued, long position,
-                  Runnable releaseSlot, StreamCounters counters) {
+    SseConnection(
+            Subscriber subscriber,
+            Set<EventType> types,
+            OutputStream out,
+            int maxQueued,
+            long position,
+            Runnable releaseSlot,
+            StreamCounters counters) {
         this.counters = counters;
         this.subscriber = subscriber;
         this.types = Set.copyOf(types);

@@ -11,8 +11,7 @@ import java.util.function.Predicate;
  * {@link Audience}: the stream then indexes its connection by that id and an event visits only the
  * connections of its own agent and user (plus those without an audience), not every connection.
  */
-public record Subscriber(String id, Predicate<StreamEvent> maySee, Optional<Audience> audience,
-                         boolean administrator) {
+public record Subscriber(String id, Predicate<StreamEvent> maySee, Optional<Audience> audience, boolean administrator) {
     public Subscriber {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(maySee, "maySee");
@@ -41,19 +40,26 @@ public record Subscriber(String id, Predicate<StreamEvent> maySee, Optional<Audi
 
     /** A subscriber that sees the events about one agent ({@code agentId} of the event). */
     public static Subscriber ofAgent(String id, String agentId) {
-        return new Subscriber(id, e -> e.agentId().filter(agentId::equals).isPresent(),
+        return new Subscriber(
+                id,
+                e -> e.agentId().filter(agentId::equals).isPresent(),
                 Optional.of(new Audience(Audience.Field.AGENT, agentId)));
     }
 
     /** A subscriber that sees the events of one user ({@code userId} of the event). */
     public static Subscriber ofUser(String id, String userId) {
-        return new Subscriber(id, e -> e.userId().filter(userId::equals).isPresent(),
+        return new Subscriber(
+                id,
+                e -> e.userId().filter(userId::equals).isPresent(),
                 Optional.of(new Audience(Audience.Field.USER, userId)));
     }
 
     /** The one agent or user whose events a subscriber is limited to. */
     public record Audience(Field field, String value) {
         /** The event field an audience matches. */
-        public enum Field { AGENT, USER }
+        public enum Field {
+            AGENT,
+            USER
+        }
     }
 }
