@@ -94,22 +94,12 @@ public final class TargetGuard {
         if (allowPrivateTargets) {
             return Verdict.ALLOW;
         }
-        InetAddress[] addresses;
         try {
-            addresses = resolver.resolve(bareHost(url));
+            checkedAddresses(url.getHost());
+        } catch (GuardedHttp.RefusedTarget e) {
+            return new Verdict(Outcome.REFUSED, e.getMessage());
         } catch (UnknownHostException e) {
             return new Verdict(Outcome.UNRESOLVED, "its host cannot be resolved");
-        }
-        if (addresses.length == 0) {
-            return new Verdict(Outcome.UNRESOLVED, "its host cannot be resolved");
-        }
-        for (InetAddress address : addresses) {
-            if (isForbidden(address)) {
-                return new Verdict(
-                        Outcome.REFUSED,
-                        "must not target a loopback, link-local, private, unique-local,"
-                                + " multicast or reserved address (" + address.getHostAddress() + ")");
-            }
         }
         return Verdict.ALLOW;
     }
@@ -121,8 +111,7 @@ public final class TargetGuard {
      * @throws UnknownHostException      when the host does not resolve
      */
     public InetAddress[] checkedAddresses(String host) throws UnknownHostException {
-        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        InetAddress[] addresses = resolver.resolve(bare);
+        InetAddress[] addresses = resolver.resolve(bareHost(host));
         if (addresses.length == 0) {
             throw new UnknownHostException(host);
         }
@@ -198,8 +187,7 @@ public final class TargetGuard {
         return true;
     }
 
-    private static String bareHost(URI url) {
-        String host = url.getHost();
+    private static String bareHost(String host) {
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     }
 

@@ -8,17 +8,17 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Typed, validated path and query parameters; bad values become a 400 naming the parameter. Every value passes
- * the {@link InputContract}'s text rule first (a {@code %00} is a 400, never a database error).
+ * Typed, validated path and query parameters; bad values become a 400 naming the parameter. Every value has passed
+ * the {@link InputContract}'s text rule first (a {@code %00} is a 400, never a database error): path parameters
+ * where their route was mounted ({@link DeclaredRules}), query values here.
  */
 public final class Params {
     private Params() {}
 
     /** Path parameter {@code name} converted by {@code parser} (which throws IllegalArgumentException). */
     public static <T> T path(ServerRequest req, String name, Function<String, T> parser) {
-        String raw = InputContract.text(name, req.path().pathParameters().get(name));
         try {
-            return parser.apply(raw);
+            return parser.apply(req.path().pathParameters().get(name));
         } catch (IllegalArgumentException e) {
             throw InvalidInputException.field(name, e.getMessage());
         }
