@@ -49,16 +49,8 @@ public final class OpenApiRoutes implements DeclaredService {
     /** {@code document} with {@code grantTypes} as the token endpoints' {@code grant_type} enum. */
     static byte[] withGrantTypes(byte[] document, List<String> grantTypes) {
         try {
-            JsonNode doc = Json.mapper().readTree(document);
-            boolean same = true;
-            for (String path : TOKEN_PATHS) {
-                JsonNode values = doc.path("paths").path(path).at(GRANT_TYPE_ENUM);
-                same &= values.isArray()
-                        && Json.mapper().convertValue(values, List.class).equals(grantTypes);
-            }
-            if (same) {
-                return document;
-            }
+            JsonNode original = Json.mapper().readTree(document);
+            JsonNode doc = original.deepCopy();
             for (String path : TOKEN_PATHS) {
                 JsonNode values = doc.path("paths").path(path).at(GRANT_TYPE_ENUM);
                 if (!(values instanceof ArrayNode array)) {
@@ -66,6 +58,9 @@ public final class OpenApiRoutes implements DeclaredService {
                 }
                 array.removeAll();
                 grantTypes.forEach(array::add);
+            }
+            if (doc.equals(original)) {
+                return document;
             }
             return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
         } catch (IOException e) {
