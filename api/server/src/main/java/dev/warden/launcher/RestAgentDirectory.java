@@ -43,7 +43,6 @@ record RestAgentDirectory(
 
     @Override
     public ChainWalk.Result policy(AgentId id) {
-        PolicyResolver.Resolved resolved = policies.resolve(id);
-        return new ChainWalk.Result(resolved.agent(), resolved.policy(), resolved.validUntil());
+        return policies.resolve(id);
     }
 }

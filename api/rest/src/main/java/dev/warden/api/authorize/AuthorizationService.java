@@ -7,6 +7,7 @@ import dev.warden.api.errors.NotFoundException;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Ids;
+import dev.warden.authorizer.engine.ChainWalk;
 import dev.warden.authorizer.engine.ConstrainedStep;
 import dev.warden.authorizer.engine.DecisionReason;
 import dev.warden.authorizer.engine.DecisionRules;
@@ -72,7 +73,7 @@ public final class AuthorizationService {
     public Decision decide(Principal caller, Request request) {
         long started = System.nanoTime();
         Instant now = clock.instant();
-        PolicyResolver.Resolved resolved = resolver.resolve(request.agentId());
+        ChainWalk.Result resolved = resolver.resolve(request.agentId());
         requireMayAsk(caller, request.agentId(), resolved.agent());
         Outcome outcome = resolved.agent().isEmpty()
                 ? Outcome.deny(DecisionReason.AGENT_NOT_FOUND)
@@ -104,7 +105,7 @@ public final class AuthorizationService {
         return new Decision(outcome.result() == AuditResult.ALLOWED, outcome.reason(), auditId, outcome.retryAfter());
     }
 
-    private Outcome evaluate(PolicyResolver.Resolved resolved, Request request, Instant now) {
+    private Outcome evaluate(ChainWalk.Result resolved, Request request, Instant now) {
         Agent agent = resolved.agent().orElseThrow();
         Optional<DecisionReason> inactive = DecisionRules.statusReason(agent.status(now));
         if (inactive.isPresent()) {

@@ -5,7 +5,6 @@ import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.engine.ChainWalk;
-import dev.warden.authorizer.engine.CompiledPolicy;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -27,7 +26,7 @@ public final class PolicyResolver {
     private final AgentRepository agents;
     private final IncomingDelegations delegations;
     private final InstantSource clock;
-    private final Map<AgentId, Resolved> cache = new ConcurrentHashMap<>();
+    private final Map<AgentId, ChainWalk.Result> cache = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
 
     public PolicyResolver(AgentRepository agents, IncomingDelegations delegations, InstantSource clock) {
@@ -36,23 +35,15 @@ public final class PolicyResolver {
         this.clock = clock;
     }
 
-    /**
-     * An agent and its compiled effective policy.
-     *
-     * @param agent      empty when there is no such agent
-     * @param validUntil the earliest expiry among the delegations and sources involved
-     */
-    public record Resolved(Optional<Agent> agent, CompiledPolicy policy, Instant validUntil) {}
-
     /** The (possibly cached) resolution of {@code id} at the current time. */
-    public Resolved resolve(AgentId id) {
+    public ChainWalk.Result resolve(AgentId id) {
         Instant now = clock.instant();
-        Resolved cached = cache.get(id);
+        ChainWalk.Result cached = cache.get(id);
         if (cached != null && now.isBefore(cached.validUntil())) {
             return cached;
         }
         long gen = generation.get();
-        Resolved fresh = compute(id, now);
+        ChainWalk.Result fresh = compute(id, now);
         if (generation.get() == gen) {
             cache.put(id, fresh);
         }
@@ -60,7 +51,7 @@ public final class PolicyResolver {
     }
 
     /** A resolution computed now from storage, bypassing the cache (for writes that must see the latest state). */
-    public Resolved resolveFresh(AgentId id) {
+    public ChainWalk.Result resolveFresh(AgentId id) {
         return compute(id, clock.instant());
     }
 
@@ -70,8 +61,8 @@ public final class PolicyResolver {
         cache.clear();
     }
 
-    private Resolved compute(AgentId id, Instant now) {
-        ChainWalk.Result walked = ChainWalk.resolve(id, now, new ChainWalk.Graph() {
+    private ChainWalk.Result compute(AgentId id, Instant now) {
+        return ChainWalk.resolve(id, now, new ChainWalk.Graph() {
             @Override
             public Optional<Agent> agent(AgentId agentId) {
                 return agents.find(agentId);
@@ -82,7 +73,6 @@ public final class PolicyResolver {
                 return delegations.unrevokedTo(agentId);
             }
         });
-        return new Resolved(walked.agent(), walked.policy(), walked.validUntil());
     }
 
     /**

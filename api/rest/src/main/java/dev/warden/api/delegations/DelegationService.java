@@ -18,6 +18,7 @@ import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
 import dev.warden.authorizer.domain.Permission;
+import dev.warden.authorizer.engine.ChainWalk;
 import dev.warden.authorizer.engine.ConstrainedStep;
 import dev.warden.authorizer.engine.EffectiveGrant;
 import dev.warden.authorizer.engine.GrantOrigin;
@@ -205,7 +206,7 @@ public final class DelegationService {
     }
 
     private Delegation plan(NewDelegation request, Agent from, Instant now) {
-        PolicyResolver.Resolved source = resolver.resolveFresh(from.id());
+        ChainWalk.Result source = resolver.resolveFresh(from.id());
         List<FieldError> notHeld = new ArrayList<>();
         List<FieldError> loosened = new ArrayList<>();
         Set<DelegationId> ancestors = new LinkedHashSet<>();

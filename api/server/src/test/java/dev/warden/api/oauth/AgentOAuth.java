@@ -38,6 +38,29 @@ public final class AgentOAuth {
         this.usernamePrefix = usernamePrefix;
     }
 
+    /**
+     * A fixture with a new "Agent runtime" client: public, with the code, refresh and token-exchange grants and
+     * {@code moreGrantTypes}, redirecting to {@link OAuthDriver#REDIRECT}.
+     */
+    public static AgentOAuth withRuntimeClient(Http http, String usernamePrefix, String... moreGrantTypes) {
+        StringBuilder grants = new StringBuilder("\"authorization_code\",\"refresh_token\",\"" + EXCHANGE + "\"");
+        for (String grant : moreGrantTypes) {
+            grants.append(",\"").append(grant).append('"');
+        }
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"Agent runtime\",\"redirect_uris\":[\"" + OAuthDriver.REDIRECT
+                        + "\"],\"grant_types\":[" + grants + "],\"token_endpoint_auth_method\":\"none\"}");
+        assertThat(reg.status()).as(reg.body()).isEqualTo(201);
+        return new AgentOAuth(http, reg.json().get("client_id").asText(), usernamePrefix);
+    }
+
+    /** The client tokens are obtained with. */
+    public String client() {
+        return client;
+    }
+
     /** A new user, signed up. */
     public synchronized User newUser() {
         Http.Response r = http.post(

@@ -61,16 +61,8 @@ class AgentTokensIT {
         http = warden.http();
         driver = new OAuthDriver(http);
         issuer = http.baseUri().toString().replaceAll("/$", "");
-        Http.Response reg = http.post(
-                "/mcp/register",
-                null,
-                "{\"client_name\":\"Agent runtime\",\"redirect_uris\":[\""
-                        + OAuthDriver.REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\",\""
-                        + EXCHANGE
-                        + "\",\"" + DEVICE + "\"],\"token_endpoint_auth_method\":\"none\"}");
-        assertThat(reg.status()).as(reg.body()).isEqualTo(201);
-        client = reg.json().get("client_id").asText();
-        fixture = new AgentOAuth(http, client, "agent_user_");
+        fixture = AgentOAuth.withRuntimeClient(http, "agent_user_", DEVICE);
+        client = fixture.client();
     }
 
     static User newUser() {

@@ -35,7 +35,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The rules behind them are in docs/security.md.
  */
 class SecurityReviewIT {
-    static final String EXCHANGE = AgentOAuth.EXCHANGE;
     static final String REGISTRATION_TOKEN = "security-review-initial-access-token";
     static final String READ_AGENTS = AgentOAuth.READ_AGENTS;
 
@@ -70,16 +69,8 @@ class SecurityReviewIT {
         http = warden.http();
         driver = new OAuthDriver(http);
         issuer = http.baseUri().toString().replaceAll("/$", "");
-        Http.Response reg = http.post(
-                "/mcp/register",
-                null,
-                "{\"client_name\":\"Agent runtime\",\"redirect_uris\":[\""
-                        + OAuthDriver.REDIRECT + "\"],\"grant_types\":[\"authorization_code\",\"refresh_token\",\""
-                        + EXCHANGE
-                        + "\"],\"token_endpoint_auth_method\":\"none\"}");
-        assertThat(reg.status()).as(reg.body()).isEqualTo(201);
-        app = reg.json().get("client_id").asText();
-        agents = new AgentOAuth(http, app, "review_user_");
+        agents = AgentOAuth.withRuntimeClient(http, "review_user_");
+        app = agents.client();
     }
 
     @AfterAll
