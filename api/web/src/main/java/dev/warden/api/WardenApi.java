@@ -46,6 +46,12 @@ public record WardenApi(
         }
     }
 
+    /**
+     * The home of every administrative route: organizations, dead letters, the security doctor. The only path
+     * with a version segment (docs/api.md).
+     */
+    public static final String ADMIN_PATH = "/admin/v1";
+
     /** Where the SSE stream is mounted by default. */
     public static final String EVENT_STREAM_PATH = "/events/stream";
 

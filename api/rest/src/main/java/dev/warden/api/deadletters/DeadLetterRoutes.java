@@ -16,7 +16,7 @@ import java.util.Base64;
 import java.util.Optional;
 
 /**
- * {@code GET /admin/dead-letters?sink=&limit=}: the records sinks gave up on ({@code sink_dead_letters}, see
+ * {@code GET /admin/v1/dead-letters?sink=&limit=} (also at {@code /admin/dead-letters}, deprecated): the records sinks gave up on ({@code sink_dead_letters}, see
  * docs/errors.md), newest first, for the administrator only. Each shows where the record was, why it was
  * refused, and its bytes: as text ({@code value}, invalid UTF-8 replaced) and exactly ({@code valueBase64}).
  */

@@ -1,15 +1,20 @@
 package dev.warden.api.webhooks;
 
+import dev.warden.api.Component;
+import dev.warden.api.WardenApi;
 import dev.warden.api.db.Database;
 import dev.warden.api.db.SecretCipher;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
+import dev.warden.api.observe.WardenMeters;
 import dev.warden.sinks.runtime.DeadLetters;
 import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.webhooks.TargetGuard;
 import dev.warden.sinks.webhooks.WebhookCounters;
 import dev.warden.sinks.webhooks.WebhookWorker;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.logging.Logger;
 
 /**
@@ -17,7 +22,7 @@ import java.util.logging.Logger;
  * {@code api} role ({@link #routes}) and the delivery worker of the {@code sinks} role ({@link #startWorker}).
  * Create one per process: it logs, once, when signing secrets will be stored unencrypted.
  */
-public final class Webhooks {
+public final class Webhooks implements Component {
     private static final Logger LOG = Logger.getLogger(Webhooks.class.getName());
 
     private final WebhooksConfig config;
@@ -25,9 +30,16 @@ public final class Webhooks {
     private final WebhookCounters counters = new WebhookCounters();
     private final InstantSource clock;
     private final Database db;
+    private final long maxBodyBytes;
 
-    private Webhooks(WebhooksConfig config, JdbcWebhookRepository repository, Database db, InstantSource clock) {
+    private Webhooks(
+            WebhooksConfig config,
+            JdbcWebhookRepository repository,
+            Database db,
+            InstantSource clock,
+            long maxBodyBytes) {
         this.db = db;
+        this.maxBodyBytes = maxBodyBytes;
         this.config = config;
         this.repository = repository;
         this.clock = clock;
@@ -35,9 +47,11 @@ public final class Webhooks {
 
     /**
      * Wires the feature from {@code warden.webhooks}; warns once when {@code encryption-key} is unset and this
-     * process stores or reads secrets ({@code usesSecrets}: the api or sinks role runs).
+     * process stores or reads secrets ({@code usesSecrets}: the api or sinks role runs). Its routes read bodies of
+     * at most {@code maxBodyBytes}.
      */
-    public static Webhooks create(WebhooksConfig config, boolean usesSecrets, Database db, InstantSource clock) {
+    public static Webhooks create(
+            WebhooksConfig config, boolean usesSecrets, Database db, InstantSource clock, long maxBodyBytes) {
         SecretCipher cipher = config.keyBytes().map(SecretCipher::aes256).orElseGet(() -> {
             if (usesSecrets) {
                 LOG.warning("warden.webhooks.encryption-key is not set: webhook signing secrets are stored unencrypted"
@@ -45,13 +59,24 @@ public final class Webhooks {
             }
             return SecretCipher.none();
         });
-        return new Webhooks(config, new JdbcWebhookRepository(db, cipher), db, clock);
+        return new Webhooks(config, new JdbcWebhookRepository(db, cipher), db, clock, maxBodyBytes);
     }
 
-    /** {@code /webhooks}, reading bodies of at most {@code maxBodyBytes}. */
-    public WebhookRoutes routes(long maxBodyBytes) {
-        return new WebhookRoutes(
-                new WebhookService(repository, clock), TargetGuard.system(config.allowPrivateTargets()), maxBodyBytes);
+    /** {@code /webhooks}. */
+    @Override
+    public List<WardenApi.Mount> mounts() {
+        return List.of(new WardenApi.Mount(
+                "/webhooks",
+                new WebhookRoutes(
+                        new WebhookService(repository, clock),
+                        TargetGuard.system(config.allowPrivateTargets()),
+                        maxBodyBytes)));
+    }
+
+    /** The delivery counters ({@code warden.webhooks.*}; zero where the sinks role does not run). */
+    @Override
+    public void bindMeters(MeterRegistry registry) {
+        WardenMeters.webhooks(registry, counters);
     }
 
     /** Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}. */
@@ -69,13 +94,8 @@ public final class Webhooks {
         return new Worker(worker);
     }
 
-    /** This process's delivery counters (zero where the sinks role does not run). */
-    public WebhookCounters counters() {
-        return counters;
-    }
-
     /** A running delivery worker. */
-    public static final class Worker implements AutoCloseable {
+    public static final class Worker implements Component {
         private final WebhookWorker worker;
 
         private Worker(WebhookWorker worker) {
@@ -92,7 +112,18 @@ public final class Webhooks {
             });
         }
 
-        /** Dead letters and lag of the worker, for metrics. */
+        @Override
+        public List<HealthCheck> healthChecks() {
+            return List.of(health());
+        }
+
+        /** The worker's lag, dead letters and batches ({@code warden.sink.*}, sink {@code webhooks}). */
+        @Override
+        public void bindMeters(MeterRegistry registry) {
+            WardenMeters.sinks(registry, List.of(sinkHealth()));
+        }
+
+        /** Dead letters and lag of the worker, for metrics and the doctor. */
         public SinkHealth sinkHealth() {
             return worker.health();
         }

@@ -217,7 +217,7 @@ public final class Checks {
                         "The sink retries and writes nothing until its target takes the batch: check the target "
                                 + "(PostgreSQL, the webhook receivers, the SIEM endpoint) and the error above. GET "
                                 + "/observe/health shows when it recovers; records it gives up on are listed by GET "
-                                + "/admin/dead-letters.")
+                                + "/admin/v1/dead-letters.")
                 : new Finding(
                         FindingId.SINK_LAGGING,
                         "Sink " + sink + " on this instance is " + reason + ".",

@@ -1,5 +1,7 @@
 package dev.warden.api.doctor;
 
+import dev.warden.api.Component;
+import dev.warden.api.WardenApi;
 import dev.warden.api.db.Database;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.ratelimit.ClientIp;
@@ -20,7 +22,7 @@ import java.util.Optional;
  * changes nothing, and never sees the bootstrap token: only {@link DoctorSettings#bootstrapToken() its verdict}.
  * Thread-safe.
  */
-public final class Doctor implements AutoCloseable {
+public final class Doctor implements Component {
     private final DoctorSettings settings;
     private final Issuer issuer;
     private final ClientIp clientIp;
@@ -88,6 +90,18 @@ public final class Doctor implements AutoCloseable {
             results.add(Checks.sink(sink.sink(), sink.degradedReason()));
         }
         return new Report(now, results.stream().flatMap(Optional::stream).toList());
+    }
+
+    /**
+     * The report, for the bootstrap administrator: {@code GET /admin/v1/doctor}, and at its first path,
+     * {@code GET /auth/admin/doctor}, for old clients.
+     */
+    @Override
+    public List<WardenApi.Mount> mounts() {
+        DoctorRoutes routes = new DoctorRoutes(this);
+        String home = WardenApi.ADMIN_PATH + "/doctor";
+        return List.of(
+                new WardenApi.Mount(home, routes), new WardenApi.Mount("/auth/admin/doctor", routes.movedTo(home)));
     }
 
     /** Stops the heartbeat: this instance drops out of the count within {@link ApiHeartbeat#LIVE_WINDOW}. */

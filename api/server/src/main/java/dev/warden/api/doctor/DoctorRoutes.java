@@ -12,7 +12,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /**
- * {@code GET /auth/admin/doctor}: the security doctor's report, for the bootstrap administrator only:
+ * {@code GET /admin/v1/doctor} (also at {@code /auth/admin/doctor}, deprecated): the security doctor's report, for the bootstrap administrator only:
  * {@code {"generatedAt", "findings": [{"id", "severity", "title", "detail", "fix"}], "counts": {"critical",
  * "warning", "info"}}}, findings most severe first (docs/doctor.md).
  */

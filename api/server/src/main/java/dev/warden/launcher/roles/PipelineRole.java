@@ -1,5 +1,6 @@
 package dev.warden.launcher.roles;
 
+import dev.warden.api.Component;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.pipeline.anomaly.AnomalyRules;
@@ -7,6 +8,7 @@ import dev.warden.pipeline.anomaly.AnomalyTopology;
 import dev.warden.pipeline.budget.BudgetTopology;
 import dev.warden.pipeline.dashboard.DashboardTopology;
 import dev.warden.sinks.runtime.SinkWorker;
+import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -18,7 +20,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * anomaly detection, in one application with exactly-once processing so a crash never counts anything twice. (The
  * {@code audit} stream events are published by the audit writer, in the sinks role.)
  */
-public final class PipelineRole implements AutoCloseable {
+public final class PipelineRole implements Component {
     /** The application's name: its id and consumer group are {@code <prefix>pipeline}. */
     static final String NAME = "pipeline";
 
@@ -53,6 +55,11 @@ public final class PipelineRole implements AutoCloseable {
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();
         return new PipelineRole(streams);
+    }
+
+    @Override
+    public List<HealthCheck> healthChecks() {
+        return List.of(health());
     }
 
     /** UP while the application is RUNNING. */

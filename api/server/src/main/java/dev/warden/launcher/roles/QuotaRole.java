@@ -1,10 +1,12 @@
 package dev.warden.launcher.roles;
 
+import dev.warden.api.Component;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.authorizer.quota.QuotaTopology;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
+import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -15,7 +17,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * processing, so that a counter is incremented once per granted call even across crashes, and restored
  * from its changelog on restart. Any number of instances may run; each partition has one owner.
  */
-public final class QuotaRole implements AutoCloseable {
+public final class QuotaRole implements Component {
     private final KafkaStreams streams;
 
     private QuotaRole(KafkaStreams streams) {
@@ -43,6 +45,11 @@ public final class QuotaRole implements AutoCloseable {
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();
         return new QuotaRole(streams);
+    }
+
+    @Override
+    public List<HealthCheck> healthChecks() {
+        return List.of(health());
     }
 
     /** UP while the application is RUNNING. */

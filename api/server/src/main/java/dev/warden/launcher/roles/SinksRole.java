@@ -1,9 +1,11 @@
 package dev.warden.launcher.roles;
 
+import dev.warden.api.Component;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.db.Database;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
+import dev.warden.api.observe.WardenMeters;
 import dev.warden.sinks.external.AuditSink;
 import dev.warden.sinks.postgres.AuditEventPublisher;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
@@ -11,6 +13,7 @@ import dev.warden.sinks.runtime.SinkCounters;
 import dev.warden.sinks.runtime.SinkHealth;
 import dev.warden.sinks.runtime.SinkWorker;
 import dev.warden.sinks.streamstore.StreamEventStoreWriter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
@@ -25,7 +28,7 @@ import org.apache.kafka.clients.admin.Admin;
  * ({@code service_stream_events}, for SSE replay). Health is DEGRADED, naming the sink and why, while a worker
  * keeps failing or falls behind.
  */
-public final class SinksRole implements AutoCloseable {
+public final class SinksRole implements Component {
     private final SinkWorker auditWorker;
     private final PostgresAuditWriter auditWriter;
     private final SinkWorker streamStoreWorker;
@@ -117,6 +120,17 @@ public final class SinksRole implements AutoCloseable {
                 tracer);
         streamStore.start();
         return new SinksRole(worker, writer, streamStore);
+    }
+
+    @Override
+    public List<HealthCheck> healthChecks() {
+        return List.of(health());
+    }
+
+    /** Each sink worker's lag, dead letters and batches ({@code warden.sink.*}). */
+    @Override
+    public void bindMeters(MeterRegistry registry) {
+        WardenMeters.sinks(registry, sinkHealth());
     }
 
     /** UP once every worker has joined its group and sought to its stored offsets. */

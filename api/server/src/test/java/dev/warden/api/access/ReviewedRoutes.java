@@ -44,7 +44,9 @@ public final class ReviewedRoutes {
         m.put("GET /audit/export", Access.scope("audit:read"));
         m.put("GET /audit/stats", Access.administrator("the audit statistics"));
         m.put("GET /dashboard/stats", Access.scope("dashboard:read"));
+        m.put("GET /admin/v1/dead-letters", Access.administrator("dead letters"));
         m.put("GET /admin/dead-letters", Access.administrator("dead letters"));
+        m.put("GET /admin/v1/doctor", Access.administrator("the security doctor"));
         m.put("GET /auth/admin/doctor", Access.administrator("the security doctor"));
         m.put("* /events/stream", Access.selfAuthenticating());
         m.put("POST /webhooks", Access.scope("webhooks:write"));

@@ -147,7 +147,7 @@ class AuditSinksIT {
         assertThat(fine).allMatch(id -> received.stream().anyMatch(b -> b.contains(id)));
         com.fasterxml.jackson.databind.JsonNode letters = null;
         for (int i = 0; i < 100; i++) {
-            letters = http.get("/admin/dead-letters?sink=audit-sink:splunk-hec", admin)
+            letters = http.get("/admin/v1/dead-letters?sink=audit-sink:splunk-hec", admin)
                     .json();
             if (letters.toString().contains(culprit)) {
                 break;

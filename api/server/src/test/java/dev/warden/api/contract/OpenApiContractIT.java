@@ -886,12 +886,24 @@ class OpenApiContractIT {
     }
 
     private void administration() {
-        answer(200, "GET", "/admin/dead-letters", http.get("/admin/dead-letters?limit=10", admin));
+        answer(200, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters?limit=10", admin));
+        answer(400, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters?limit=0", admin));
+        answer(403, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters", alice.session()));
+        answer(401, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters", null));
+        answer(200, "GET", "/admin/v1/doctor", http.get("/admin/v1/doctor", admin));
+        answer(403, "GET", "/admin/v1/doctor", http.get("/admin/v1/doctor", alice.session()));
+        // The first paths, kept for old clients: the same answers, announcing the move.
+        Http.Response oldDeadLetters =
+                answer(200, "GET", "/admin/dead-letters", http.get("/admin/dead-letters?limit=10", admin));
+        assertThat(oldDeadLetters.header("Deprecation")).hasValue("@1795737600");
+        assertThat(oldDeadLetters.header("Link")).hasValue("</admin/v1/dead-letters>; rel=\"successor-version\"");
         answer(400, "GET", "/admin/dead-letters", http.get("/admin/dead-letters?limit=0", admin));
         answer(403, "GET", "/admin/dead-letters", http.get("/admin/dead-letters", alice.session()));
         answer(401, "GET", "/admin/dead-letters", http.get("/admin/dead-letters", null));
-        answer(200, "GET", "/auth/admin/doctor", http.get("/auth/admin/doctor", admin));
+        Http.Response oldDoctor = answer(200, "GET", "/auth/admin/doctor", http.get("/auth/admin/doctor", admin));
+        assertThat(oldDoctor.header("Link")).hasValue("</admin/v1/doctor>; rel=\"successor-version\"");
         answer(403, "GET", "/auth/admin/doctor", http.get("/auth/admin/doctor", alice.session()));
+        assertThat(http.get("/admin/v1/doctor", admin).header("Deprecation")).isEmpty();
     }
 
     /** Checks that {@code response} has {@code status} and is as the document says. */

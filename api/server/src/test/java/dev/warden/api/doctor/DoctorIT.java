@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@code GET /auth/admin/doctor} on running platforms: the report's shape, who may read it, and findings made
+ * {@code GET /admin/v1/doctor} on running platforms: the report's shape, who may read it, and findings made
  * from configuration (a weak bootstrap token, anonymous registration), from this process's counters (forwarding
  * headers) and from the heartbeat of a second instance on the same database.
  */
 class DoctorIT {
-    static final String PATH = "/auth/admin/doctor";
+    static final String PATH = "/admin/v1/doctor";
     static final String WEAK_TOKEN = "changeme123";
 
     @RegisterExtension

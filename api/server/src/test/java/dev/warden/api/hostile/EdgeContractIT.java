@@ -219,8 +219,8 @@ class EdgeContractIT {
         assertThat(http.get("/audit/stats", alice).status()).isEqualTo(403);
         assertThat(http.get("/audit/stats", agentToken).status()).isEqualTo(403);
         assertThat(http.get("/audit/stats", admin).status()).isEqualTo(200);
-        assertThat(http.get("/admin/dead-letters", alice).status()).isEqualTo(403);
-        assertThat(http.get("/admin/dead-letters", admin).status()).isEqualTo(200);
+        assertThat(http.get("/admin/v1/dead-letters", alice).status()).isEqualTo(403);
+        assertThat(http.get("/admin/v1/dead-letters", admin).status()).isEqualTo(200);
     }
 
     @Test

@@ -212,8 +212,8 @@ class HostileInputIT {
                 "/delegations/%s",
                 "/webhooks/%s",
                 "/auth/tokens/%s",
-                "/admin/dead-letters?sink=%s",
-                "/admin/dead-letters?limit=%s",
+                "/admin/v1/dead-letters?sink=%s",
+                "/admin/v1/dead-letters?limit=%s",
                 "/mcp/authorize?client_id=%s",
                 "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
                 "/oauth/login?return_to=%s",
@@ -254,7 +254,7 @@ class HostileInputIT {
                 "/oauth/login",
                 "/oauth/consent",
                 "/auth/device",
-                "/admin/dead-letters",
+                "/admin/v1/dead-letters",
                 "/admin/v1/organizations/" + organization + "/agents")) {
             for (String query : List.of("?&", "?&&", "?client_id", "?=x", "?limit", "?a=1&a=2", "?%00", "?&=&")) {
                 for (String token : List.of(admin, alice)) {
@@ -531,7 +531,8 @@ class HostileInputIT {
             Thread.sleep(100);
         }
         Set<String> deadLettered = new java.util.HashSet<>();
-        for (JsonNode letter : http.get("/admin/dead-letters?limit=1000", admin).json()) {
+        for (JsonNode letter :
+                http.get("/admin/v1/dead-letters?limit=1000", admin).json()) {
             deadLettered.add(letter.get("value").asText());
         }
         List<String> nowhere = answeredAuditIds.stream()

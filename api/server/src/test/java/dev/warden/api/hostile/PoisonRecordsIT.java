@@ -85,7 +85,7 @@ class PoisonRecordsIT {
                 "later decision");
 
         JsonNode letters =
-                http.get("/admin/dead-letters?sink=postgres-audit", admin).json();
+                http.get("/admin/v1/dead-letters?sink=postgres-audit", admin).json();
         assertThat(letters).anySatisfy(l -> {
             assertThat(l.get("value").asText()).contains("aud_poison_nul_0000000000");
             assertThat(l.get("error").asText()).containsIgnoringCase("refused by PostgreSQL");
@@ -120,7 +120,7 @@ class PoisonRecordsIT {
 
         await(() -> storedEvents("agent_id = '" + created + "'") > 0, "the later event in service_stream_events");
         JsonNode letters =
-                http.get("/admin/dead-letters?sink=stream-store", admin).json();
+                http.get("/admin/v1/dead-letters?sink=stream-store", admin).json();
         assertThat(letters).anySatisfy(l -> assertThat(l.get("value").asText()).contains("a\\u0000b"));
         // At least 1 (the audit entry poisoned with NUL is dead-lettered by the audit writer, never published).
         await(
@@ -153,7 +153,7 @@ class PoisonRecordsIT {
         assertThat(storedEvents("id = " + broken))
                 .as("the broken batch is not stored")
                 .isZero();
-        assertThat(http.get("/admin/dead-letters?sink=stream-store", admin).json())
+        assertThat(http.get("/admin/v1/dead-letters?sink=stream-store", admin).json())
                 .anySatisfy(l -> {
                     assertThat(l.get("offset").asLong()).isEqualTo(broken);
                     assertThat(l.get("error").asText()).contains("audit batch is truncated");
@@ -236,7 +236,7 @@ class PoisonRecordsIT {
         assertThat(answered).isNotEmpty();
         assertThat(stored.keySet()).containsAll(answered);
         assertThat(answered).allSatisfy(id -> assertThat(stored.get(id)).isEqualTo(1));
-        assertThat(http.get("/admin/dead-letters?sink=postgres-audit", admin).body())
+        assertThat(http.get("/admin/v1/dead-letters?sink=postgres-audit", admin).body())
                 .doesNotContain(answered.iterator().next());
     }
 

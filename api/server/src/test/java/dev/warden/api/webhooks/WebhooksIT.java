@@ -406,7 +406,7 @@ class WebhooksIT {
         awaitTrue(() -> receiver.requests("/after-poison").stream()
                 .anyMatch(r -> r.json().toString().contains(agent)));
         awaitTrue(() ->
-                http.get("/admin/dead-letters?sink=webhooks", admin).body().contains("yesterday"));
+                http.get("/admin/v1/dead-letters?sink=webhooks", admin).body().contains("yesterday"));
         awaitTrue(() -> http.get("/observe/metrics", null)
                 .body()
                 .matches("(?s).*warden_sink_dead_letters_total\\{sink=\"webhooks\"} [1-9].*"));
@@ -451,7 +451,7 @@ class WebhooksIT {
         });
         awaitTrue(() -> {
             JsonNode letters =
-                    http.get("/admin/dead-letters?sink=webhooks", admin).json();
+                    http.get("/admin/v1/dead-letters?sink=webhooks", admin).json();
             for (JsonNode l : letters) {
                 if (l.get("offset").asLong() == batch && l.get("error").asText().contains("entry 1")) {
                     return true;

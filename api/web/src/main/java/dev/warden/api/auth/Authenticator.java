@@ -41,7 +41,16 @@ public final class Authenticator {
                                 .filter(t -> t.activeAt(clock.instant()))
                                 .map(t -> new Principal.User(
                                         t.userId(), t.id(), Principal.Credential.API_TOKEN, t.scopes()))),
-                CredentialResolver.ofKind(TokenKind.SESSION, sessions::resolve)));
+                sessionResolver(sessions)));
+    }
+
+    /** A chain that knows user sessions only: what a browser page has, its session cookie. */
+    public static Authenticator sessions(SessionResolver sessions) {
+        return new Authenticator(List.of(sessionResolver(sessions)));
+    }
+
+    private static CredentialResolver sessionResolver(SessionResolver sessions) {
+        return CredentialResolver.ofKind(TokenKind.SESSION, sessions::resolve);
     }
 
     /**

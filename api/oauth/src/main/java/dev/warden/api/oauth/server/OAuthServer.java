@@ -1,5 +1,6 @@
 package dev.warden.api.oauth.server;
 
+import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.CredentialResolver;
@@ -50,7 +51,7 @@ import java.util.List;
  * credential resolver of its access tokens and the protected-resource challenges. Built by the launcher and
  * the tests alike.
  */
-public final class OAuthServer implements AutoCloseable {
+public final class OAuthServer implements Component {
     private final Issuer issuer;
     private final ProtectedResources resources;
     private final AccessTokenResolver resolver;
@@ -69,6 +70,7 @@ public final class OAuthServer implements AutoCloseable {
     private final CodeRepository codes;
     private final DeviceCodes deviceCodes;
     private final TokenGrants tokenGrants;
+    private final long maxBodyBytes;
 
     public OAuthServer(
             OAuthConfig config,
@@ -78,8 +80,10 @@ public final class OAuthServer implements AutoCloseable {
             AgentDirectory directory,
             ClientIp clientIp,
             boolean allowPrivateTargets,
-            InstantSource clock) {
+            InstantSource clock,
+            long maxBodyBytes) {
         this.config = config;
+        this.maxBodyBytes = maxBodyBytes;
         this.directory = directory;
         this.agentClients = new AgentClientRepository(db);
         this.issuer = issuer;
@@ -133,12 +137,9 @@ public final class OAuthServer implements AutoCloseable {
         return new ResourceChallenges(issuer);
     }
 
-    /**
-     * Every route of the authorization server.
-     *
-     * @param authenticator the whole credential chain (the pages find the signed-in user through it)
-     */
-    public List<WardenApi.Mount> mounts(Authenticator authenticator, long maxBodyBytes) {
+    /** Every route of the authorization server. */
+    @Override
+    public List<WardenApi.Mount> mounts() {
         Clients clients = new Clients(
                 clientRepository,
                 new ClientMetadataDocuments(
@@ -156,7 +157,8 @@ public final class OAuthServer implements AutoCloseable {
                 clients,
                 resources,
                 issuer,
-                authenticator,
+                // The pages find the signed-in user by the session cookie: sessions are the only credential there.
+                Authenticator.sessions(users.service()),
                 users.cookies().name(),
                 codes,
                 new ConsentRepository(db),

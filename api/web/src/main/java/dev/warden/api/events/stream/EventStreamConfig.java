@@ -47,6 +47,21 @@ public record EventStreamConfig(
         }
     }
 
+    /** This configuration with {@code validate} as its token check. */
+    public EventStreamConfig withTokenValidation(Function<String, Optional<Subscriber>> validate) {
+        return new EventStreamConfig(
+                maxConnections,
+                heartbeatInterval,
+                eventTypes,
+                requireAuth,
+                validate,
+                ringSize,
+                maxQueued,
+                storeCatchUp,
+                maxPerSubscriber,
+                adminReserve);
+    }
+
     public static Builder builder() {
         return new Builder();
     }

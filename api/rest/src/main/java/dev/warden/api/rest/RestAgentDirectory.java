@@ -1,4 +1,4 @@
-package dev.warden.launcher;
+package dev.warden.api.rest;
 
 import dev.warden.api.agents.AgentRepository;
 import dev.warden.api.auth.AgentTokens;
