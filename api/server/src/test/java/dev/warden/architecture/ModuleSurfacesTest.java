@@ -20,7 +20,8 @@ class ModuleSurfacesTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("dev.warden.sinks.postgres..", "dev.warden.sinks.streamstore..")
-            .because("the API reads sink state through dev.warden.sinks.SinkNames and the runtime's counters");
+            .because(
+                    "the API reads sink state through dev.warden.pipeline.contract.SinkNames and the runtime's counters");
 
     @ArchTest
     static final ArchRule theEngineStaysPure = noClasses()

@@ -2,7 +2,6 @@ package dev.warden.api;
 
 import dev.warden.api.access.RouteTable;
 import dev.warden.api.auth.AuthFilter;
-import dev.warden.api.db.DatabaseException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.UnavailableException;
@@ -13,6 +12,7 @@ import dev.warden.api.http.ErrorMapper;
 import dev.warden.api.http.Problems;
 import dev.warden.api.observe.HealthRoutes;
 import dev.warden.api.observe.MetricsRoutes;
+import dev.warden.runtime.db.DatabaseException;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;

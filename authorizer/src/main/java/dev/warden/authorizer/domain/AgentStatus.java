@@ -1,5 +1,6 @@
 package dev.warden.authorizer.domain;
 
+import dev.warden.pipeline.contract.WireEnum;
 import java.util.Locale;
 
 /**

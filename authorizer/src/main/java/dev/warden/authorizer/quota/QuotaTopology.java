@@ -1,6 +1,6 @@
 package dev.warden.authorizer.quota;
 
-import dev.warden.authorizer.tracing.TraceHeaders;
+import dev.warden.pipeline.contract.TraceHeaders;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;

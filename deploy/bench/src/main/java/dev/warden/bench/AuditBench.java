@@ -1,15 +1,15 @@
 package dev.warden.bench;
 
 import dev.warden.api.config.WardenConfig;
-import dev.warden.api.db.Database;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.embedded.EmbeddedKafka;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.AuditResult;
+import dev.warden.runtime.consumer.SinkCounters;
+import dev.warden.runtime.consumer.SinkWorker;
+import dev.warden.runtime.db.Database;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
-import dev.warden.sinks.runtime.SinkCounters;
-import dev.warden.sinks.runtime.SinkWorker;
 import dev.warden.testing.SharedInfra;
 import java.io.StringReader;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package dev.warden.api.agents;
 
 import dev.warden.api.auth.AgentTokens;
-import dev.warden.api.db.Keyset;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -10,6 +9,7 @@ import dev.warden.authorizer.domain.TenantId;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.runtime.db.Keyset;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

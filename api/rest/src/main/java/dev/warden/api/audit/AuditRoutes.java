@@ -15,7 +15,7 @@ import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.pipeline.contract.Json;
-import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.runtime.consumer.SinkCounters;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;

@@ -1,11 +1,11 @@
 package dev.warden.api.audit;
 
-import dev.warden.api.db.Database;
-import dev.warden.api.db.StoredRows;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
-import dev.warden.sinks.AuditRows;
-import dev.warden.sinks.SinkNames;
+import dev.warden.pipeline.contract.AuditRows;
+import dev.warden.pipeline.contract.SinkNames;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.StoredRows;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,10 +2,10 @@ package dev.warden.api.authorize;
 
 import dev.warden.api.errors.UnavailableException;
 import dev.warden.api.kafka.KafkaClients;
-import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
-import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.pipeline.contract.TraceHeaders;
+import dev.warden.runtime.consumer.SinkCounters;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;

@@ -1,7 +1,7 @@
 package dev.warden.api.dashboard;
 
 import dev.warden.pipeline.dashboard.DecisionCounts;
-import dev.warden.sinks.runtime.ConsumerLoop;
+import dev.warden.runtime.consumer.ConsumerLoop;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.warden.api.delegations;
 
 import dev.warden.api.authorize.PolicyResolver;
-import dev.warden.api.db.Keyset;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.DelegationId;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.runtime.db.Keyset;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

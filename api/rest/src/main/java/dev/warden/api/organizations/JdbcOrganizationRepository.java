@@ -2,12 +2,12 @@ package dev.warden.api.organizations;
 
 import dev.warden.api.access.OrgRoles;
 import dev.warden.api.access.OrgStanding;
-import dev.warden.api.db.Database;
-import dev.warden.api.db.DatabaseException;
-import dev.warden.api.db.Sql;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.DatabaseException;
+import dev.warden.runtime.db.Sql;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

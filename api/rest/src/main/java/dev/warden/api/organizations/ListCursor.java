@@ -1,9 +1,9 @@
 package dev.warden.api.organizations;
 
-import dev.warden.api.db.Keyset;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.runtime.db.Keyset;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;

@@ -4,9 +4,9 @@ import dev.warden.api.agents.JdbcAgentRepository;
 import dev.warden.api.auth.AgentTokenResolver;
 import dev.warden.api.auth.JdbcApiTokenRepository;
 import dev.warden.api.authorize.PolicyResolver;
-import dev.warden.api.db.Database;
 import dev.warden.api.delegations.JdbcDelegationRepository;
 import dev.warden.api.oauth.agents.AgentDirectory;
+import dev.warden.runtime.db.Database;
 import java.time.InstantSource;
 
 /**

@@ -1,11 +1,11 @@
 package dev.warden.api.webhooks;
 
-import dev.warden.api.db.Database;
-import dev.warden.api.db.SecretCipher;
-import dev.warden.api.db.Sql;
 import dev.warden.authorizer.domain.UserId;
-import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.WireEnum;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.SecretCipher;
+import dev.warden.runtime.db.Sql;
 import dev.warden.sinks.webhooks.WebhookDirectory;
 import dev.warden.sinks.webhooks.WebhookEndpoint;
 import java.net.URI;

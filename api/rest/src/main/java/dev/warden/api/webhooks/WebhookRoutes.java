@@ -8,7 +8,7 @@ import dev.warden.api.http.Params;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
-import dev.warden.sinks.webhooks.TargetGuard;
+import dev.warden.runtime.outbound.TargetGuard;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;

@@ -1,6 +1,6 @@
 package dev.warden.api.webhooks;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 
 /** Whether an endpoint receives deliveries. */
 public enum WebhookStatus implements WireEnum {

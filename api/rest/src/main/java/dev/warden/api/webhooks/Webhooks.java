@@ -2,19 +2,21 @@ package dev.warden.api.webhooks;
 
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
-import dev.warden.api.db.Database;
-import dev.warden.api.db.SecretCipher;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.WardenMeters;
-import dev.warden.sinks.runtime.DeadLetters;
-import dev.warden.sinks.runtime.SinkHealth;
-import dev.warden.sinks.webhooks.TargetGuard;
+import dev.warden.runtime.consumer.DeadLetters;
+import dev.warden.runtime.consumer.SinkHealth;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.SecretCipher;
+import dev.warden.runtime.outbound.TargetGuard;
 import dev.warden.sinks.webhooks.WebhookCounters;
 import dev.warden.sinks.webhooks.WebhookWorker;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import java.util.logging.Logger;
 
 /**
@@ -76,7 +78,21 @@ public final class Webhooks implements Component {
     /** The delivery counters ({@code warden.webhooks.*}; zero where the sinks role does not run). */
     @Override
     public void bindMeters(MeterRegistry registry) {
-        WardenMeters.webhooks(registry, counters);
+        counter(registry, "warden.webhooks.delivered", "Webhook deliveries answered 2xx.", s -> s.delivered());
+        counter(registry, "warden.webhooks.retried", "Webhook delivery attempts after the first.", s -> s.retried());
+        counter(
+                registry,
+                "warden.webhooks.dropped",
+                "Webhook deliveries given up (retries exhausted, 3xx/4xx, refused target).",
+                s -> s.dropped());
+        counter(registry, "warden.webhooks.disabled", "Webhook endpoints disabled by a 410 answer.", s -> s.disabled());
+    }
+
+    private void counter(
+            MeterRegistry registry, String name, String help, ToDoubleFunction<WebhookCounters.Snapshot> value) {
+        FunctionCounter.builder(name, counters, c -> value.applyAsDouble(c.snapshot()))
+                .description(help)
+                .register(registry);
     }
 
     /** Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}. */

@@ -1,6 +1,6 @@
 package dev.warden.api.webhooks;
 
-import dev.warden.api.db.SecretCipher;
+import dev.warden.runtime.db.SecretCipher;
 import dev.warden.sinks.webhooks.WebhookOptions;
 import io.helidon.config.Config;
 import java.time.Duration;

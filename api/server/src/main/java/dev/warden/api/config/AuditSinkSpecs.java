@@ -1,6 +1,6 @@
 package dev.warden.api.config;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 import dev.warden.sinks.external.AuditSinkSpec;
 import io.helidon.config.Config;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package dev.warden.api.config;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 import java.util.Locale;
 
 /** A process role; one launcher runs any set of them (ARCHITECTURE: Process roles). */

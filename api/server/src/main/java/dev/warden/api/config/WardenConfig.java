@@ -1,12 +1,12 @@
 package dev.warden.api.config;
 
-import dev.warden.api.db.Database;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.api.webhooks.WebhooksConfig;
-import dev.warden.authorizer.domain.WireEnum;
 import dev.warden.pipeline.contract.Topics;
+import dev.warden.pipeline.contract.WireEnum;
+import dev.warden.runtime.db.Database;
 import dev.warden.sinks.external.AuditSinkSpec;
 import io.helidon.config.Config;
 import java.util.EnumSet;

@@ -2,10 +2,10 @@ package dev.warden.api.doctor;
 
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
-import dev.warden.api.db.Database;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.ratelimit.ClientIp;
-import dev.warden.sinks.runtime.SinkHealth;
+import dev.warden.runtime.consumer.SinkHealth;
+import dev.warden.runtime.db.Database;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;

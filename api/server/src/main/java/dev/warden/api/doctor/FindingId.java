@@ -1,6 +1,6 @@
 package dev.warden.api.doctor;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 
 /**
  * Every kind of finding the security doctor reports, with its stable id, severity and title (docs/doctor.md).

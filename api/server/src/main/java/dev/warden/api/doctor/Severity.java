@@ -1,6 +1,6 @@
 package dev.warden.api.doctor;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 
 /** How urgent a {@link Finding} is; the declaration order is the order of the doctor's report, most urgent first. */
 public enum Severity implements WireEnum {

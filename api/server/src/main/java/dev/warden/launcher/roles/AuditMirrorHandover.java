@@ -1,6 +1,6 @@
 package dev.warden.launcher.roles;
 
-import dev.warden.api.db.Database;
+import dev.warden.runtime.db.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -7,7 +7,7 @@ import dev.warden.pipeline.anomaly.AnomalyRules;
 import dev.warden.pipeline.anomaly.AnomalyTopology;
 import dev.warden.pipeline.budget.BudgetTopology;
 import dev.warden.pipeline.dashboard.DashboardTopology;
-import dev.warden.sinks.runtime.SinkWorker;
+import dev.warden.runtime.consumer.SinkWorker;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -2,12 +2,12 @@ package dev.warden.api.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.warden.api.db.Database;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.launcher.roles.SinksRole;
 import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.AuditEntryCodec;
-import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.runtime.consumer.SinkCounters;
+import dev.warden.runtime.db.Database;
 import dev.warden.testing.DecisionLoad;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;

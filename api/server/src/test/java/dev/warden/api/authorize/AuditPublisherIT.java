@@ -9,7 +9,7 @@ import dev.warden.api.kafka.KafkaClients;
 import dev.warden.embedded.FreePorts;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
-import dev.warden.sinks.runtime.SinkCounters;
+import dev.warden.runtime.consumer.SinkCounters;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;

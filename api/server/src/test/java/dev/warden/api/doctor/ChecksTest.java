@@ -3,7 +3,7 @@ package dev.warden.api.doctor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.warden.api.ratelimit.StoreKind;
-import dev.warden.sinks.runtime.SinkHealth;
+import dev.warden.runtime.consumer.SinkHealth;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -14,7 +14,7 @@ import dev.warden.api.users.UsersConfig;
 import dev.warden.api.webhooks.WebhooksConfig;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.Topics;
-import dev.warden.sinks.runtime.SinkHealth;
+import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.warden.api.doctor;
 
-import dev.warden.api.db.DatabaseException;
+import dev.warden.runtime.db.DatabaseException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
 import java.util.Map;

@@ -2,9 +2,9 @@ package dev.warden.api.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.warden.api.db.Database;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.runtime.db.Database;
 import dev.warden.testing.TestPlatform;
 import java.time.Instant;
 import java.util.Map;

@@ -3,8 +3,8 @@ package dev.warden.api.organizations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.warden.api.db.Keyset;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.runtime.db.Keyset;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

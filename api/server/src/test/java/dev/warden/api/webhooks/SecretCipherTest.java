@@ -3,7 +3,7 @@ package dev.warden.api.webhooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.warden.api.db.SecretCipher;
+import dev.warden.runtime.db.SecretCipher;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

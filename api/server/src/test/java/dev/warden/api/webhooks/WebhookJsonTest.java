@@ -7,7 +7,7 @@ import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.WardenException;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
-import dev.warden.sinks.webhooks.TargetGuard;
+import dev.warden.runtime.outbound.TargetGuard;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;

@@ -2,8 +2,8 @@ package dev.warden.launcher.roles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.warden.api.db.Database;
 import dev.warden.api.kafka.KafkaClients;
+import dev.warden.runtime.db.Database;
 import dev.warden.testing.TestPlatform;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package dev.warden.api.auth;
 
-import dev.warden.api.db.Database;
-import dev.warden.api.db.Sql;
 import dev.warden.authorizer.domain.UserId;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.Sql;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.warden.api.events;
 
-import dev.warden.api.db.Database;
 import dev.warden.pipeline.contract.EventType;
+import dev.warden.runtime.db.Database;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

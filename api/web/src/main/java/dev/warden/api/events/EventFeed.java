@@ -1,11 +1,11 @@
 package dev.warden.api.events;
 
-import dev.warden.authorizer.tracing.TraceHeaders;
 import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEventCodec;
-import dev.warden.sinks.runtime.ConsumerLoop;
+import dev.warden.pipeline.contract.TraceHeaders;
+import dev.warden.runtime.consumer.ConsumerLoop;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;

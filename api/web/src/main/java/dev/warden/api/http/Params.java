@@ -1,7 +1,7 @@
 package dev.warden.api.http;
 
 import dev.warden.api.errors.InvalidInputException;
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 import io.helidon.webserver.http.ServerRequest;
 import java.time.Instant;
 import java.util.Optional;

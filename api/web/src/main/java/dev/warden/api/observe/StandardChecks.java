@@ -1,6 +1,6 @@
 package dev.warden.api.observe;
 
-import dev.warden.api.db.Database;
+import dev.warden.runtime.db.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.concurrent.TimeUnit;

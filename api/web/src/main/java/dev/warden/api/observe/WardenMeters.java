@@ -1,10 +1,9 @@
 package dev.warden.api.observe;
 
-import dev.warden.api.db.StoredRows;
 import dev.warden.api.events.stream.EventStream;
-import dev.warden.sinks.runtime.SinkCounters;
-import dev.warden.sinks.runtime.SinkHealth;
-import dev.warden.sinks.webhooks.WebhookCounters;
+import dev.warden.runtime.consumer.SinkCounters;
+import dev.warden.runtime.consumer.SinkHealth;
+import dev.warden.runtime.db.StoredRows;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -53,34 +52,6 @@ public final class WardenMeters {
                 "Failing external sinks, once per sink per batch.",
                 counters,
                 c -> c.snapshot().auditSinkFailed());
-    }
-
-    /** Webhook deliveries: delivered, retried, dropped, endpoints disabled. */
-    public static void webhooks(MeterRegistry registry, WebhookCounters webhooks) {
-        counter(
-                registry,
-                "warden.webhooks.delivered",
-                "Webhook deliveries answered 2xx.",
-                webhooks,
-                w -> w.snapshot().delivered());
-        counter(
-                registry,
-                "warden.webhooks.retried",
-                "Webhook delivery attempts after the first.",
-                webhooks,
-                w -> w.snapshot().retried());
-        counter(
-                registry,
-                "warden.webhooks.dropped",
-                "Webhook deliveries given up (retries exhausted, 3xx/4xx, refused target).",
-                webhooks,
-                w -> w.snapshot().dropped());
-        counter(
-                registry,
-                "warden.webhooks.disabled",
-                "Webhook endpoints disabled by a 410 answer.",
-                webhooks,
-                w -> w.snapshot().disabled());
     }
 
     /** Per sink worker: lag, degraded, dead letters, failed batches, batches stored with their size and time. */

@@ -1,6 +1,6 @@
 package dev.warden.api.ratelimit;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 
 /** What a limiter does with a request when its store is unavailable (Redis down). */
 public enum FailMode implements WireEnum {

@@ -1,6 +1,6 @@
 package dev.warden.api.ratelimit;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 
 /** Where a limiter keeps its counters ({@code warden.rate-limit.store}). */
 public enum StoreKind implements WireEnum {

@@ -1,11 +1,11 @@
 package dev.warden.api.users;
 
-import dev.warden.api.db.Database;
-import dev.warden.api.db.DatabaseException;
-import dev.warden.api.db.Sql;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.StreamEvent;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.DatabaseException;
+import dev.warden.runtime.db.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

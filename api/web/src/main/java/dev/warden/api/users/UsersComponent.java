@@ -2,9 +2,9 @@ package dev.warden.api.users;
 
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
-import dev.warden.api.db.Database;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.runtime.db.Database;
 import java.time.InstantSource;
 import java.util.List;
 

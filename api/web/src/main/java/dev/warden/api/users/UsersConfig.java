@@ -1,6 +1,6 @@
 package dev.warden.api.users;
 
-import dev.warden.authorizer.domain.WireEnum;
+import dev.warden.pipeline.contract.WireEnum;
 import io.helidon.config.Config;
 import java.time.Duration;
 import java.util.regex.Pattern;

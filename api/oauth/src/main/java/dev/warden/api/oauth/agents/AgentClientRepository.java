@@ -1,10 +1,10 @@
 package dev.warden.api.oauth.agents;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.warden.api.db.Database;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.pipeline.contract.Json;
+import dev.warden.runtime.db.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Timestamp;

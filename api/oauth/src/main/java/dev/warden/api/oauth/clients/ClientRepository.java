@@ -2,9 +2,9 @@ package dev.warden.api.oauth.clients;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.warden.api.db.Database;
-import dev.warden.api.db.Sql;
 import dev.warden.pipeline.contract.Json;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.Sql;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

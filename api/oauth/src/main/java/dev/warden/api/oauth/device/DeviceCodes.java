@@ -2,8 +2,8 @@ package dev.warden.api.oauth.device;
 
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
-import dev.warden.api.db.Database;
-import dev.warden.api.db.Sql;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package dev.warden.api.oauth.token;
 
-import dev.warden.api.db.Database;
-import dev.warden.api.db.Sql;
 import dev.warden.authorizer.domain.Ids;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.Sql;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,7 @@
 package dev.warden.api.oauth.token;
 
-import dev.warden.api.db.Database;
-import dev.warden.api.db.Sql;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

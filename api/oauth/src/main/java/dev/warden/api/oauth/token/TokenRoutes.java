@@ -2,7 +2,6 @@ package dev.warden.api.oauth.token;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
-import dev.warden.api.db.Database;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.api.events.EventOutbox;
@@ -14,6 +13,7 @@ import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.runtime.db.Database;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;

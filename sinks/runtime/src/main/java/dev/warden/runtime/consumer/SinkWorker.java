@@ -1,0 +1,435 @@
+package dev.warden.runtime.consumer;
+
+import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.TraceHeaders;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * The runtime every sink shares: consume a topic in a consumer group, hand each polled batch to a
+ * {@link BatchWriter} that stores rows and offsets atomically, and on (re)assignment seek to the offsets the
+ * writer stored — so each record is written exactly once however the worker dies. Failed batches are
+ * retried after a backoff, from the stored offsets. A batch the store refuses for its data
+ * ({@link PoisonedBatchException}) is split in halves, each stored on its own, until the culprit is alone; that
+ * record is dead-lettered with the error ({@link DeadLetter}) together with the offset past it, and the worker
+ * goes on: one bad value never stops a partition, and everything else stays exactly once. Runs on its own
+ * thread, plus a store thread: while one batch is being stored, the next is polled and
+ * {@linkplain BatchWriter#prepare prepared}; it is stored only once the previous one is durable, so batches are
+ * stored one at a time and in order. {@link #health()} says whether it keeps failing or falls behind.
+ * {@link #close()} stops it.
+ */
+public final class SinkWorker implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
+
+    private final Tracer tracer;
+    private final String name;
+    private final ConsumerLoop<String, byte[]> loop;
+    private final String topic;
+    /** {@code fetch.min.bytes} of background consumers (sinks, pipeline): fetch in batches, not per record. */
+    public static final int BATCH_FETCH_MIN_BYTES = 64 * 1024;
+    /** {@code fetch.max.wait.ms} of background consumers: the most a record waits for a batch to fill. */
+    public static final int BATCH_FETCH_MAX_WAIT_MS = 100;
+
+    private final BatchWriter writer;
+    private final SinkCounters counters;
+    private final SinkHealth health;
+    private volatile boolean closing;
+    private volatile boolean assigned;
+    /** The loop's consumer; used on the loop's thread only (set by the handler's start). */
+    private Consumer<String, byte[]> consumer;
+
+    private final ExecutorService storer;
+    /** The batch on the store thread; touched by the polling thread only. */
+    private InFlight inFlight;
+
+    /**
+     * @param name    the sink's name (consumer group {@code groupPrefix + name})
+     * @param maxPoll most records per batch
+     */
+    public SinkWorker(
+            String name,
+            String bootstrap,
+            String groupPrefix,
+            String topic,
+            int maxPoll,
+            BatchWriter writer,
+            SinkCounters counters) {
+        this(
+                name,
+                bootstrap,
+                groupPrefix,
+                topic,
+                maxPoll,
+                writer,
+                counters,
+                OpenTelemetry.noop().getTracer("warden"));
+    }
+
+    /**
+     * As the other constructor, with a span {@code <name> store} for each stored record that carries a trace
+     * context, from the batch's hand-over to the store until its commit.
+     */
+    public SinkWorker(
+            String name,
+            String bootstrap,
+            String groupPrefix,
+            String topic,
+            int maxPoll,
+            BatchWriter writer,
+            SinkCounters counters,
+            Tracer tracer) {
+        this(
+                name,
+                bootstrap,
+                groupPrefix,
+                topic,
+                maxPoll,
+                writer,
+                counters,
+                tracer,
+                Duration.ofMillis(BATCH_FETCH_MAX_WAIT_MS));
+    }
+
+    /**
+     * As the other constructors, with {@code fetchMaxWait} as the most a record waits for its batch to fill (the
+     * audit writer, which publishes the {@code audit} stream events, batches for as long as they may wait).
+     */
+    public SinkWorker(
+            String name,
+            String bootstrap,
+            String groupPrefix,
+            String topic,
+            int maxPoll,
+            BatchWriter writer,
+            SinkCounters counters,
+            Tracer tracer,
+            Duration fetchMaxWait) {
+        this.tracer = tracer;
+        this.name = name;
+        this.topic = topic;
+        this.writer = writer;
+        this.counters = counters;
+        this.health = new SinkHealth(name);
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + name);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, groupPrefix + name);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPoll);
+        // Batched fetches: under load the broker answers once 64 KiB are ready instead of once per produce
+        // batch, which is most of the broker's and this consumer's per-record cost; when idle, fetchMaxWait at most.
+        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, BATCH_FETCH_MIN_BYTES);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchMaxWait.toMillis());
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        this.loop = new ConsumerLoop<>(
+                "warden-sink-" + name,
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()),
+                Duration.ofMillis(200),
+                new Store());
+        this.storer = Executors.newSingleThreadExecutor(Thread.ofPlatform()
+                .name("warden-sink-" + name + "-store")
+                .daemon()
+                .factory());
+    }
+
+    /** Starts consuming. */
+    public void start() {
+        loop.start();
+    }
+
+    /** True once the worker holds at least one partition (or has been assigned none after joining). */
+    public boolean isAssigned() {
+        return assigned;
+    }
+
+    /** The sink's name. */
+    public String name() {
+        return name;
+    }
+
+    /** Failures, lag and dead letters of this sink. */
+    public SinkHealth health() {
+        return health;
+    }
+
+    /** The worker's side of the loop: prepare each batch while the previous one stores, then store it. */
+    private final class Store implements ConsumerLoop.Handler<String, byte[]> {
+        @Override
+        public void start(Consumer<String, byte[]> kafka) {
+            consumer = kafka;
+            kafka.subscribe(List.of(topic), new SeekToStored());
+        }
+
+        @Override
+        public void handle(ConsumerRecords<String, byte[]> polled, Consumer<String, byte[]> kafka) {
+            health.sampleLag(kafka);
+            if (polled.isEmpty()) {
+                finishInFlight(); // nothing to overlap it with: settle the batch being stored now
+                return;
+            }
+            BatchWriter.PreparedBatch batch;
+            try {
+                batch = prepare(polled);
+            } catch (RuntimeException e) {
+                if (finishInFlight()) {
+                    failed(polled.count(), e);
+                }
+                return;
+            }
+            // Prepared while the previous batch was being stored; store it once that one is durable. If that
+            // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
+            if (finishInFlight()) {
+                List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
+                inFlight = new InFlight(
+                        storer.submit(() -> storeIsolating(batch, records)), records, System.nanoTime(), Instant.now());
+            }
+        }
+
+        @Override
+        public void stop(Consumer<String, byte[]> kafka) {
+            try {
+                finishInFlight();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "sink " + name + ": last batch not settled: " + e.getMessage());
+            }
+            storer.shutdown();
+        }
+    }
+
+    /** Hands the polled records and the next offset of each partition to the writer's first half. */
+    private BatchWriter.PreparedBatch prepare(ConsumerRecords<String, byte[]> polled) {
+        List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
+        return writer.prepare(records, nextOffsets(records));
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> recordsOf(ConsumerRecords<String, byte[]> polled) {
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>(polled.count());
+        polled.forEach(records::add);
+        return records;
+    }
+
+    /** The offset after the last of {@code records} in each of their partitions. */
+    private static Map<TopicPartition, Long> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {
+        Map<TopicPartition, Long> next = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            next.merge(new TopicPartition(record.topic(), record.partition()), record.offset() + 1, Math::max);
+        }
+        return next;
+    }
+
+    /** Store thread: stores a prepared batch; if the store refuses its data, isolates the culprit(s). */
+    private BatchWriter.WriteResult storeIsolating(
+            BatchWriter.PreparedBatch batch, List<ConsumerRecord<String, byte[]>> records) {
+        try {
+            return batch.store();
+        } catch (PoisonedBatchException e) {
+            LOG.warning("sink " + name + ": a batch of " + records.size() + " holds a record the store refuses ("
+                    + e.getMessage() + "); isolating it");
+            return isolate(records, e);
+        }
+    }
+
+    /**
+     * Stores {@code records} in halves, recursively, until a refused record is alone, and dead-letters it.
+     * Halves are stored in order with their own offsets, so progress survives a crash mid-way; a transient
+     * failure here ends the isolation and the worker retries from the stored offsets.
+     */
+    private BatchWriter.WriteResult isolate(
+            List<ConsumerRecord<String, byte[]>> records, PoisonedBatchException cause) {
+        if (records.size() == 1) {
+            ConsumerRecord<String, byte[]> record = records.getFirst();
+            writer.deadLetter(DeadLetter.of(name, record, cause.getMessage()), nextOffsets(records));
+            LOG.warning("sink " + name + ": dead-lettered " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + ": " + cause.getMessage());
+            return new BatchWriter.WriteResult(0, 1);
+        }
+        int half = records.size() / 2;
+        BatchWriter.WriteResult result = new BatchWriter.WriteResult(0, 0);
+        for (List<ConsumerRecord<String, byte[]>> part :
+                List.of(records.subList(0, half), records.subList(half, records.size()))) {
+            try {
+                result = result.plus(writer.prepare(part, nextOffsets(part)).store());
+            } catch (PoisonedBatchException e) {
+                result = result.plus(isolate(part, e));
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Waits for the batch being stored, if any. True when it was stored (or there was none); false when it
+     * failed, after counting it and rewinding the consumer to the stored offsets.
+     */
+    private boolean finishInFlight() {
+        InFlight pending = inFlight;
+        if (pending == null) {
+            return true;
+        }
+        inFlight = null;
+        BatchWriter.WriteResult result;
+        try {
+            result = pending.result().get();
+        } catch (ExecutionException e) {
+            failed(pending.size(), e.getCause());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        health.stored(pending.size(), System.nanoTime() - pending.submittedNanos());
+        traceStored(pending);
+        health.deadLettered(result.dropped());
+        counters.written(result.written());
+        counters.dropped(result.dropped());
+        try {
+            writer.afterCommit(result);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sink " + name + " post-commit step failed", e);
+        }
+        return true;
+    }
+
+    private void failed(int records, Throwable e) {
+        counters.failed(records);
+        health.failed(e.getMessage());
+        LOG.warning("sink " + name + " failed to write a batch of " + records + "; retrying from stored offsets: "
+                + e.getMessage());
+        rewindUntilDone(consumer.assignment());
+        pause(Duration.ofMillis(500));
+    }
+
+    /**
+     * A span per stored record (or entry of an audit batch) that carries a trace context, from the hand-over to
+     * the store until now.
+     */
+    private void traceStored(InFlight batch) {
+        for (ConsumerRecord<String, byte[]> record : batch.records()) {
+            if (TraceHeaders.present(record.headers())) {
+                traceStored(batch, TraceHeaders.extract(record.headers()));
+            } else if (AuditBatch.isBatch(record.headers())) {
+                try {
+                    for (String traceparent : AuditBatch.traceparents(record.value())) {
+                        if (!traceparent.isEmpty()) {
+                            traceStored(batch, TraceHeaders.extract(traceparent));
+                        }
+                    }
+                } catch (IllegalArgumentException e) {
+                    // Not a batch after all: the writer has dead-lettered it; nothing to trace.
+                }
+            }
+        }
+    }
+
+    private void traceStored(InFlight batch, Context parent) {
+        tracer.spanBuilder(name + " store")
+                .setSpanKind(SpanKind.CONSUMER)
+                .setParent(parent)
+                .setStartTimestamp(batch.submittedAt())
+                .setAttribute("warden.sink", name)
+                .setAttribute("warden.batch.records", batch.size())
+                .startSpan()
+                .end();
+    }
+
+    /** The batch on the store thread, its records and when it was handed over. */
+    private record InFlight(
+            Future<BatchWriter.WriteResult> result,
+            List<ConsumerRecord<String, byte[]>> records,
+            long submittedNanos,
+            Instant submittedAt) {
+        int size() {
+            return records.size();
+        }
+    }
+
+    /**
+     * Seeks to the stored offsets, retrying while the store cannot say them: moving on from anywhere else
+     * could skip a batch that was never stored.
+     */
+    private void rewindUntilDone(Collection<TopicPartition> partitions) {
+        while (!closing) {
+            try {
+                rewind(partitions);
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "sink " + name + " cannot read its stored offsets; retrying: " + e.getMessage());
+                pause(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    private void rewind(Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> stored = writer.storedOffsets(partitions);
+        List<TopicPartition> fresh = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            Long offset = stored.get(tp);
+            if (offset == null) {
+                fresh.add(tp);
+            } else {
+                consumer.seek(tp, offset);
+            }
+        }
+        if (!fresh.isEmpty()) {
+            consumer.seekToBeginning(fresh);
+        }
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private final class SeekToStored implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            rewindUntilDone(partitions);
+            assigned = !closing;
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // Every stored batch stored its offsets too; only the batch being stored must end before the
+            // partitions go (the next owner reads the stored offsets).
+            finishInFlight();
+        }
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        loop.close();
+    }
+}
