@@ -14,7 +14,7 @@ import org.flywaydb.core.Flyway;
  * The Postgres connection pool (HikariCP) and its schema (Flyway). {@link #migrate()} must run before any
  * repository is used; migrations are append-only ({@code db/migration/V*__*.sql}).
  */
-public final class Database implements AutoCloseable {
+public final class Database implements Transactions, AutoCloseable {
     private final HikariDataSource dataSource;
     private final String schema;
     private final AtomicBoolean migrated = new AtomicBoolean();
@@ -85,6 +85,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. */
+    @Override
     public <T> T inTransaction(SqlFunction<Connection, T> work) {
         try (Connection conn = dataSource.getConnection()) {
             conn.setAutoCommit(false);

@@ -144,10 +144,6 @@ public final class DeviceCodes {
         }
     }
 
-    public Database db() {
-        return db;
-    }
-
     private static Optional<DeviceRequest> read(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {

@@ -104,7 +104,16 @@ public final class OAuthServer implements Component {
         this.codes = new CodeRepository(db);
         this.deviceCodes = new DeviceCodes(db);
         this.tokenGrants = TokenGrants.standard(
-                codes, deviceCodes, grants, accessTokens, resources, directory, config, clock, config.extraGrants());
+                db,
+                codes,
+                deviceCodes,
+                grants,
+                accessTokens,
+                resources,
+                directory,
+                config,
+                clock,
+                config.extraGrants());
     }
 
     /** The grant types the token endpoint offers: the one list every reader of grant types takes them from. */

@@ -174,10 +174,6 @@ public final class AgentGrantRepository {
         });
     }
 
-    Database db() {
-        return db;
-    }
-
     private static List<byte[]> hashes(Array array) throws SQLException {
         List<byte[]> out = new ArrayList<>();
         if (array != null) {

@@ -2,6 +2,7 @@ package dev.warden.api.oauth.token;
 
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.oauth.clients.OAuthClient;
+import dev.warden.runtime.db.Transactions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,11 +14,13 @@ import java.util.Optional;
  * not outlive ({@link #expiry}), and so does its grant.
  */
 final class AgentTokenIssuer {
+    private final Transactions transactions;
     private final AccessTokens accessTokens;
     private final AgentGrantRepository grants;
     private final Duration ttl;
 
-    AgentTokenIssuer(AccessTokens accessTokens, AgentGrantRepository grants, Duration ttl) {
+    AgentTokenIssuer(Transactions transactions, AccessTokens accessTokens, AgentGrantRepository grants, Duration ttl) {
+        this.transactions = transactions;
         this.accessTokens = accessTokens;
         this.grants = grants;
         this.ttl = ttl;
@@ -48,7 +51,7 @@ final class AgentTokenIssuer {
             List<String> actors,
             OAuthClient client,
             String ip) {
-        grants.db().inTransaction(conn -> {
+        transactions.inTransaction(conn -> {
             grants.insert(conn, grant);
             EventOutbox.append(conn, OAuthEvents.agentGranted(grant, client, ip));
             return null;

@@ -8,6 +8,7 @@ import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.authorize.Pkce;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
+import dev.warden.runtime.db.Transactions;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -22,12 +23,19 @@ import java.util.Optional;
  * 4.1.2: the tokens issued from it). Success starts a grant and emits {@code auth.signin}.
  */
 final class AuthorizationCodeGrant implements TokenGrant {
+    private final Transactions transactions;
     private final CodeRepository codes;
     private final GrantRepository grants;
     private final TokenIssuer issuer;
     private final InstantSource clock;
 
-    AuthorizationCodeGrant(CodeRepository codes, GrantRepository grants, TokenIssuer issuer, InstantSource clock) {
+    AuthorizationCodeGrant(
+            Transactions transactions,
+            CodeRepository codes,
+            GrantRepository grants,
+            TokenIssuer issuer,
+            InstantSource clock) {
+        this.transactions = transactions;
         this.codes = codes;
         this.grants = grants;
         this.issuer = issuer;
@@ -51,7 +59,7 @@ final class AuthorizationCodeGrant implements TokenGrant {
         Optional<String> resource = Optional.ofNullable(form.get("resource"));
         byte[] hash = Tokens.hash(code);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        GrantOutcome outcome = grants.db().inTransaction(conn -> {
+        GrantOutcome outcome = transactions.inTransaction(conn -> {
             Optional<CodeRepository.Code> found = codes.lock(conn, hash);
             if (found.isEmpty()) {
                 return refused(OAuthException.invalidGrant("the authorization code is not valid"));

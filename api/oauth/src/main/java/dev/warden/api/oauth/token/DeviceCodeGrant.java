@@ -8,6 +8,7 @@ import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.oauth.device.DeviceCodes;
+import dev.warden.runtime.db.Transactions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -25,11 +26,13 @@ import java.util.Optional;
 final class DeviceCodeGrant implements TokenGrant {
     private static final Duration SLOW_DOWN_STEP = Duration.ofSeconds(5);
 
+    private final Transactions transactions;
     private final DeviceCodes codes;
     private final TokenIssuer issuer;
     private final InstantSource clock;
 
-    DeviceCodeGrant(DeviceCodes codes, TokenIssuer issuer, InstantSource clock) {
+    DeviceCodeGrant(Transactions transactions, DeviceCodes codes, TokenIssuer issuer, InstantSource clock) {
+        this.transactions = transactions;
         this.codes = codes;
         this.issuer = issuer;
         this.clock = clock;
@@ -49,7 +52,7 @@ final class DeviceCodeGrant implements TokenGrant {
         String deviceCode = AuthorizationCodeGrant.required(form, "device_code");
         byte[] hash = Tokens.hash(deviceCode);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        GrantOutcome outcome = codes.db().inTransaction(conn -> {
+        GrantOutcome outcome = transactions.inTransaction(conn -> {
             Optional<DeviceCodes.DeviceRequest> found = codes.lock(conn, hash);
             if (found.isEmpty() || !found.get().clientId().equals(client.clientId())) {
                 return refused(OAuthException.invalidGrant("the device code is not valid"));

@@ -207,8 +207,4 @@ public final class GrantRepository {
     public Optional<RefreshToken> findRefreshToken(byte[] hash, Instant now) {
         return db.withConnection(conn -> refreshToken(conn, SELECT_REFRESH, hash, now));
     }
-
-    Database db() {
-        return db;
-    }
 }

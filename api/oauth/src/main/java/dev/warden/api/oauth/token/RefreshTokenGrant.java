@@ -6,6 +6,7 @@ import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
+import dev.warden.runtime.db.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -24,11 +25,13 @@ import java.util.Optional;
  * grant's scope); {@code resource}, if sent, must be the grant's ({@code invalid_target}).
  */
 final class RefreshTokenGrant implements TokenGrant {
+    private final Transactions transactions;
     private final GrantRepository grants;
     private final TokenIssuer issuer;
     private final InstantSource clock;
 
-    RefreshTokenGrant(GrantRepository grants, TokenIssuer issuer, InstantSource clock) {
+    RefreshTokenGrant(Transactions transactions, GrantRepository grants, TokenIssuer issuer, InstantSource clock) {
+        this.transactions = transactions;
         this.grants = grants;
         this.issuer = issuer;
         this.clock = clock;
@@ -56,7 +59,7 @@ final class RefreshTokenGrant implements TokenGrant {
         Optional<String> resource = Optional.ofNullable(form.get("resource"));
         byte[] hash = Tokens.hash(token);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        GrantOutcome outcome = grants.db().inTransaction(conn -> {
+        GrantOutcome outcome = transactions.inTransaction(conn -> {
             Optional<GrantRepository.RefreshToken> found = grants.lockRefreshToken(conn, hash, now);
             if (found.isEmpty()) {
                 return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token is not valid"));

@@ -6,6 +6,7 @@ import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.device.DeviceCodes;
+import dev.warden.runtime.db.Transactions;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,6 +40,7 @@ public final class TokenGrants {
      * {@code extra} (extensions, tests).
      */
     public static TokenGrants standard(
+            Transactions transactions,
             CodeRepository codes,
             DeviceCodes deviceCodes,
             GrantRepository grants,
@@ -50,12 +52,12 @@ public final class TokenGrants {
             List<TokenGrant> extra) {
         TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl(), config.grantMaxLifetime());
         AgentTokenIssuer agentIssuer =
-                new AgentTokenIssuer(accessTokens, grants.agentGrants(), config.effectiveAgentTokenTtl());
+                new AgentTokenIssuer(transactions, accessTokens, grants.agentGrants(), config.effectiveAgentTokenTtl());
         List<TokenGrant> all = new ArrayList<>(List.of(
-                new AuthorizationCodeGrant(codes, grants, issuer, clock),
-                new RefreshTokenGrant(grants, issuer, clock),
+                new AuthorizationCodeGrant(transactions, codes, grants, issuer, clock),
+                new RefreshTokenGrant(transactions, grants, issuer, clock),
                 new ClientCredentialsGrant(directory, resources, agentIssuer, clock),
-                new DeviceCodeGrant(deviceCodes, issuer, clock),
+                new DeviceCodeGrant(transactions, deviceCodes, issuer, clock),
                 new TokenExchangeGrant(accessTokens, grants, directory, resources, agentIssuer, clock)));
         all.addAll(extra);
         return new TokenGrants(all);
