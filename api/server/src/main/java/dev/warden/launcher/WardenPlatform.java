@@ -40,6 +40,7 @@ import dev.warden.launcher.roles.SinksRole;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.SecretCipher;
 import dev.warden.sinks.external.AuditSinks;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
@@ -172,8 +173,17 @@ public final class WardenPlatform implements AutoCloseable {
                     config.oauth().allowAnonymousRegistration()
                             || config.oauth().mcpRegistrationOpen(),
                     clock));
-            UsersComponent users =
-                    UsersComponent.create(config.users(), db, outbox, rateLimiting.clientIp(), clock, maxBody);
+            UsersComponent users = UsersComponent.create(
+                    config.users(),
+                    db,
+                    outbox,
+                    rateLimiting.clientIp(),
+                    clock,
+                    maxBody,
+                    config.oauth()
+                            .keyEncryptionKeyBytes()
+                            .map(SecretCipher::aes256)
+                            .orElseGet(SecretCipher::none));
             components.add(users);
             Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
             OAuthServer oauth = resources.add(new OAuthServer(

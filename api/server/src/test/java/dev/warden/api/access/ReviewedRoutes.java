@@ -58,6 +58,11 @@ public final class ReviewedRoutes {
         m.put("POST /auth/sign-out", Access.session());
         m.put("POST /auth/change-username", Access.session());
         m.put("GET /auth/session", Access.session());
+        m.put("GET /auth/totp", Access.session());
+        m.put("POST /auth/totp/enrol", Access.session());
+        m.put("POST /auth/totp/confirm", Access.session());
+        m.put("POST /auth/totp/verify", Access.open());
+        m.put("DELETE /auth/totp", Access.session());
         // The authorization server: public documents; endpoints that authenticate their clients themselves
         // (registration gate, client authentication, PKCE) or send browsers to sign in.
         for (String doc : List.of(

@@ -7,6 +7,8 @@ import dev.warden.api.oauth.OAuthDriver;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
+import dev.warden.api.users.totp.Base32;
+import dev.warden.api.users.totp.Totp;
 import dev.warden.api.webhooks.WebhooksConfig;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.ContractValidator;
@@ -113,6 +115,7 @@ class OpenApiContractIT {
         mcp();
         eventStream();
         administration();
+        secondFactor();
 
         assertThat(contract.validatedCount()).as("responses validated").isGreaterThanOrEqualTo(200);
         assertThat(contract.validatedResponses().stream()
@@ -904,6 +907,54 @@ class OpenApiContractIT {
         assertThat(oldDoctor.header("Link")).hasValue("</admin/v1/doctor>; rel=\"successor-version\"");
         answer(403, "GET", "/auth/admin/doctor", http.get("/auth/admin/doctor", alice.session()));
         assertThat(http.get("/admin/v1/doctor", admin).header("Deprecation")).isEmpty();
+    }
+
+    /** Carol enrols TOTP, signs in with it, and removes it again (last: her password signs in alone after). */
+    private void secondFactor() {
+        String session = carol.session();
+        answer(200, "GET", "/auth/totp", http.get("/auth/totp", session));
+        Http.Response enrol = answer(201, "POST", "/auth/totp/enrol", http.post("/auth/totp/enrol", session));
+        byte[] secret = Base32.decode(enrol.json().get("secret").asText());
+        answer(400, "POST", "/auth/totp/confirm", http.post("/auth/totp/confirm", session, "{\"code\":\"x\"}"));
+        Http.Response confirmed = answer(
+                200,
+                "POST",
+                "/auth/totp/confirm",
+                http.post("/auth/totp/confirm", session, "{\"code\":\"" + currentCode(secret) + "\"}"));
+        String recovery = confirmed.json().at("/recoveryCodes/0").asText();
+        answer(409, "POST", "/auth/totp/enrol", http.post("/auth/totp/enrol", session));
+        String password = "{\"username\":\"carol_renamed\",\"password\":\"" + PASSWORD + "\"}";
+        Http.Response challenged = answer(401, "POST", "/auth/sign-in", http.post("/auth/sign-in", null, password));
+        String challenge = challenged.json().get("challenge").asText();
+        answer(
+                401,
+                "POST",
+                "/auth/totp/verify",
+                http.post("/auth/totp/verify", null, "{\"challenge\":\"wdn_chl_unknown\",\"code\":\"123456\"}"));
+        answer(400, "POST", "/auth/totp/verify", http.post("/auth/totp/verify", null, "{\"challenge\":\"x\"}"));
+        warden.clock().advance(java.time.Duration.ofSeconds(30));
+        answer(
+                200,
+                "POST",
+                "/auth/totp/verify",
+                http.post(
+                        "/auth/totp/verify",
+                        null,
+                        "{\"challenge\":\"" + challenge + "\",\"code\":\"" + currentCode(secret) + "\"}"));
+        answer(400, "DELETE", "/auth/totp", deleteTotp(session, "{}"));
+        answer(204, "DELETE", "/auth/totp", deleteTotp(session, "{\"recoveryCode\":\"" + recovery + "\"}"));
+        answer(404, "DELETE", "/auth/totp", deleteTotp(session, "{\"code\":\"123456\"}"));
+        answer(200, "POST", "/auth/sign-in", http.post("/auth/sign-in", null, password));
+    }
+
+    private String currentCode(byte[] secret) {
+        return Totp.code(secret, Totp.step(warden.clock().instant()));
+    }
+
+    private Http.Response deleteTotp(String session, String body) {
+        return http.send(http.builder("/auth/totp", session)
+                .header("Content-Type", "application/json")
+                .method("DELETE", java.net.http.HttpRequest.BodyPublishers.ofString(body)));
     }
 
     /** Checks that {@code response} has {@code status} and is as the document says. */

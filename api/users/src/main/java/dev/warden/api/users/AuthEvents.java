@@ -48,9 +48,17 @@ final class AuthEvents {
 
     /** {@code auth.failed}: {@code {"username": as sent, "reason": "invalid_credentials", "ip"}}. */
     static StreamEvent.Draft failed(String usernameAsSent, String ip, Instant now) {
+        return failed(usernameAsSent, INVALID_CREDENTIALS, ip, now);
+    }
+
+    /**
+     * {@code auth.failed} with {@code reason}: {@code totp_invalid} for a wrong second factor after a right password
+     * (the username is then the account's, as the password already proved it).
+     */
+    static StreamEvent.Draft failed(String username, String reason, String ip, Instant now) {
         Map<String, Object> data = new LinkedHashMap<>();
-        data.put("username", CleanText.scrub(usernameAsSent));
-        data.put("reason", INVALID_CREDENTIALS);
+        data.put("username", CleanText.scrub(username));
+        data.put("reason", reason);
         data.put("ip", ip);
         return new StreamEvent.Draft(EventType.AUTH_FAILED, now, data, Optional.empty(), Optional.empty());
     }

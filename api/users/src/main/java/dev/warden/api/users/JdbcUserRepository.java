@@ -41,9 +41,9 @@ public final class JdbcUserRepository implements UserRepository {
                     + USER_COLUMNS;
     static final String INSERT_SESSION =
             "INSERT INTO user_sessions (id, user_id, token_hash, created_at, refreshed_at, "
-                    + "expires_at, absolute_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+                    + "expires_at, absolute_expires_at, amr) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String SESSION_COLUMNS =
-            "id, user_id, created_at, refreshed_at, expires_at, " + "absolute_expires_at, revoked_at";
+            "id, user_id, created_at, refreshed_at, expires_at, " + "absolute_expires_at, revoked_at, amr";
     static final String FIND_SESSION = "SELECT " + SESSION_COLUMNS + " FROM user_sessions WHERE token_hash = ?";
     static final String FIND_SESSION_BY_ID = "SELECT " + SESSION_COLUMNS + " FROM user_sessions WHERE id = ?";
     /** Only moves expiry forward, so two instances refreshing at once cannot shorten a session. */
@@ -208,7 +208,8 @@ public final class JdbcUserRepository implements UserRepository {
                     Sql.requiredInstant(rs, "refreshed_at"),
                     Sql.requiredInstant(rs, "expires_at"),
                     Sql.requiredInstant(rs, "absolute_expires_at"),
-                    Sql.instant(rs, "revoked_at")));
+                    Sql.instant(rs, "revoked_at"),
+                    List.of((String[]) rs.getArray("amr").getArray())));
         }
     }
 
@@ -249,6 +250,7 @@ public final class JdbcUserRepository implements UserRepository {
             ps.setTimestamp(5, Timestamp.from(session.refreshedAt()));
             ps.setTimestamp(6, Timestamp.from(session.expiresAt()));
             ps.setTimestamp(7, Timestamp.from(session.absoluteExpiresAt()));
+            ps.setArray(8, conn.createArrayOf("text", session.amr().toArray()));
             ps.executeUpdate();
         }
     }

@@ -114,6 +114,16 @@ public final class UserRoutes implements DeclaredService {
     }
 
     private void answer(ServerRequest req, ServerResponse res, Status status, UserService.SignedIn signedIn) {
+        answer(req, res, status, signedIn, cookies);
+    }
+
+    /** A fresh session: its cookie, and {@code {"user", "token"}}. */
+    static void answer(
+            ServerRequest req,
+            ServerResponse res,
+            Status status,
+            UserService.SignedIn signedIn,
+            SessionCookies cookies) {
         Session session = signedIn.session();
         cookies.set(req, res, signedIn.token(), session.absoluteExpiresAt(), session.createdAt());
         ObjectNode body = Json.mapper().createObjectNode();
@@ -156,6 +166,7 @@ public final class UserRoutes implements DeclaredService {
                 .put("id", session.id())
                 .put("createdAt", Json.timestamp(session.createdAt()))
                 .put("expiresAt", Json.timestamp(session.expiresAt()))
-                .put("absoluteExpiresAt", Json.timestamp(session.absoluteExpiresAt()));
+                .put("absoluteExpiresAt", Json.timestamp(session.absoluteExpiresAt()))
+                .set("amr", Json.mapper().valueToTree(session.amr()));
     }
 }

@@ -13,6 +13,7 @@ import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.users.totp.TotpService;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.CleanText;
@@ -44,6 +45,7 @@ public final class UserService implements SessionResolver {
     private final PasswordHasher hasher;
     private final EventOutbox outbox;
     private final InstantSource clock;
+    private final Optional<TotpService> totp;
 
     public UserService(
             UserRepository repository,
@@ -51,6 +53,18 @@ public final class UserService implements SessionResolver {
             PasswordHasher hasher,
             EventOutbox outbox,
             InstantSource clock) {
+        this(repository, config, hasher, outbox, clock, Optional.empty());
+    }
+
+    /** A service whose users may enrol TOTP as a second factor. */
+    public UserService(
+            UserRepository repository,
+            UsersConfig config,
+            PasswordHasher hasher,
+            EventOutbox outbox,
+            InstantSource clock,
+            Optional<TotpService> totp) {
+        this.totp = totp;
         this.repository = repository;
         this.config = config;
         this.usernames = new UsernamePolicy(config.username());
@@ -131,6 +145,10 @@ public final class UserService implements SessionResolver {
             throw new UnauthenticatedException(ErrorCode.INVALID_CREDENTIALS, "the username or password is incorrect");
         }
         User user = account.get().user();
+        if (totp.isPresent() && totp.get().enrolled(user.id())) {
+            // The password was right, and says so: only whoever gave it sees the challenge. No session yet.
+            throw UnauthenticatedException.secondFactorRequired(totp.get().challenge(user.id(), now));
+        }
         Optional<String> rehash = hasher.needsRehash(account.get().passwordHash())
                 ? Optional.of(hasher.hash(password))
                 : Optional.empty();
@@ -144,6 +162,52 @@ public final class UserService implements SessionResolver {
                 List.of(AuthEvents.signIn(user, session, "password", ip, now)));
         outbox.flush();
         return new SignedIn(user, session, token);
+    }
+
+    /**
+     * Completes a password sign-in that answered {@code totp_required}: {@code answer} is a current TOTP code or an
+     * unused recovery code for the user of {@code challenge}. The session records {@code pwd}, {@code otp} and
+     * {@code mfa}. A wrong answer spends one of the challenge's attempts and counts against the account's lockout.
+     *
+     * @throws UnauthenticatedException {@code totp_invalid} for a wrong, reused or late answer, or an unknown, used,
+     *     expired or spent challenge, or a locked account
+     */
+    public SignedIn completeSignIn(String challenge, TotpService.Answer answer, String ip) {
+        Instant now = now();
+        TotpService factors = totp.orElseThrow(UserService::totpInvalid);
+        UserId userId = factors.openChallenge(challenge, now).orElseThrow(UserService::totpInvalid);
+        User user = repository.find(userId).orElseThrow(UserService::totpInvalid);
+        boolean locked = repository
+                .findAccount(usernames.keyOf(user.username()))
+                .map(a -> a.lockedAt(now))
+                .orElse(true);
+        Optional<String> method = locked ? Optional.empty() : factors.check(userId, answer, now);
+        if (method.isEmpty() || !factors.useChallenge(challenge, now)) {
+            factors.challengeFailed(challenge);
+            repository.signInFailed(
+                    locked ? Optional.empty() : Optional.of(userId),
+                    now,
+                    config.lockout(),
+                    List.of(AuthEvents.failed(user.username(), "totp_invalid", ip, now)));
+            outbox.flush();
+            throw totpInvalid();
+        }
+        String token = Tokens.mint(TokenKind.SESSION);
+        Session session =
+                Session.start(Ids.mint("ses"), userId, now, config.session(), List.of("pwd", method.get(), "mfa"));
+        repository.signedIn(
+                userId,
+                Optional.empty(),
+                session,
+                Tokens.hash(token),
+                List.of(AuthEvents.signIn(user, session, "password+totp", ip, now)));
+        outbox.flush();
+        return new SignedIn(user, session, token);
+    }
+
+    private static UnauthenticatedException totpInvalid() {
+        return new UnauthenticatedException(
+                ErrorCode.TOTP_INVALID, "the code is wrong, was used already, or the challenge has ended");
     }
 
     /**

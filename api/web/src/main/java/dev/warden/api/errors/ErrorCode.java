@@ -53,6 +53,12 @@ public enum ErrorCode {
     USERNAME_TAKEN("username_taken", 409, "Username taken"),
     EMAIL_TAKEN("email_taken", 409, "E-mail address taken"),
     SIGNUP_CLOSED("signup_closed", 403, "Sign-up is closed"),
+    /** The password was right; a second factor must follow ({@code POST /auth/totp/verify} with the challenge). */
+    TOTP_REQUIRED("totp_required", 401, "TOTP required"),
+    /** A TOTP or recovery code that is wrong, reused, or answers an unknown, used or expired challenge. */
+    TOTP_INVALID("totp_invalid", 401, "Invalid TOTP"),
+    /** The factor is already enrolled: remove it first. */
+    ALREADY_ENROLLED("already_enrolled", 409, "Already enrolled"),
     TOKEN_NOT_FOUND("token_not_found", 404, "API token not found"),
     DELEGATION_NOT_FOUND("delegation_not_found", 404, "Delegation not found"),
     WEBHOOK_NOT_FOUND("webhook_not_found", 404, "Webhook endpoint not found"),

@@ -80,20 +80,44 @@ public final class Problems implements ErrorMapper {
         if (e.code() == ErrorCode.UNSUPPORTED_MEDIA_TYPE) {
             res.header(HeaderNames.create("Accept-Post"), "application/json");
         }
-        write(req, res, e.code(), e.detail(), e.errors());
+        Optional<UnauthenticatedException.SecondFactor> secondFactor =
+                e instanceof UnauthenticatedException u ? u.secondFactor() : Optional.empty();
+        write(req, res, e.code(), e.detail(), e.errors(), secondFactor);
     }
 
     private static void write(
             ServerRequest req, ServerResponse res, ErrorCode code, Optional<String> detail, List<FieldError> errors) {
+        write(req, res, code, detail, errors, Optional.empty());
+    }
+
+    private static void write(
+            ServerRequest req,
+            ServerResponse res,
+            ErrorCode code,
+            Optional<String> detail,
+            List<FieldError> errors,
+            Optional<UnauthenticatedException.SecondFactor> secondFactor) {
         if (res.isSent()) {
             return;
         }
         res.status(Status.create(code.status()));
         res.header(HeaderNames.CONTENT_TYPE, MEDIA_TYPE);
-        res.send(body(code, detail, errors, req.prologue().uriPath().path()));
+        if (secondFactor.isPresent()) {
+            res.header(HeaderNames.CACHE_CONTROL, "no-store");
+        }
+        res.send(body(code, detail, errors, req.prologue().uriPath().path(), secondFactor));
     }
 
     static byte[] body(ErrorCode code, Optional<String> detail, List<FieldError> errors, String instance) {
+        return body(code, detail, errors, instance, Optional.empty());
+    }
+
+    private static byte[] body(
+            ErrorCode code,
+            Optional<String> detail,
+            List<FieldError> errors,
+            String instance,
+            Optional<UnauthenticatedException.SecondFactor> secondFactor) {
         ObjectNode node = Json.mapper()
                 .createObjectNode()
                 .put("type", "urn:warden:problem:" + code.code())
@@ -106,6 +130,8 @@ public final class Problems implements ErrorMapper {
             ArrayNode list = node.putArray("errors");
             errors.forEach(fe -> list.addObject().put("field", fe.field()).put("message", fe.message()));
         }
+        secondFactor.ifPresent(
+                f -> node.put("challenge", f.challenge()).put("challengeExpiresAt", Json.timestamp(f.expiresAt())));
         try {
             return Json.mapper().writeValueAsBytes(node);
         } catch (JsonProcessingException ex) {
