@@ -80,6 +80,7 @@ public final class ReviewedRoutes {
         }
         m.put("GET /oauth/login", Access.open());
         m.put("POST /oauth/login", Access.open());
+        m.put("POST /oauth/totp", Access.open());
         m.put("GET /oauth/consent", Access.open());
         m.put("POST /oauth/consent", Access.open());
         m.put("POST /oauth/revoke", Access.open());

@@ -725,6 +725,11 @@ class OpenApiContractIT {
                 "POST",
                 "/oauth/login",
                 oauth.postForm("/oauth/login", Map.of("username", "alice_contract", "password", PASSWORD), null));
+        answer(
+                403,
+                "POST",
+                "/oauth/totp",
+                oauth.postForm("/oauth/totp", Map.of("challenge", "wdn_chl_x", "code", "123456"), null));
 
         String session = "warden_session=" + alice.session();
         String consent = answer(302, "GET", "/mcp/authorize", withCookie(authorize, session))

@@ -6,6 +6,8 @@ import com.sun.net.httpserver.HttpServer;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
+import dev.warden.api.users.totp.Base32;
+import dev.warden.api.users.totp.Totp;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.io.File;
@@ -174,6 +176,76 @@ class OAuthPagesBrowserIT {
         assertThat(http.get("/agents", token.json().get("access_token").asText())
                         .status())
                 .isEqualTo(200);
+    }
+
+    @Test
+    void aUserWithTotpGivesTheCodeOnTheLoginPageAndTheClientGetsACode() throws Exception {
+        Http http = warden.http();
+        OAuthDriver driver = new OAuthDriver(http);
+        String session = driver.signUp("totp_browser_user");
+        byte[] secret = Base32.decode(
+                http.post("/auth/totp/enrol", session).json().get("secret").asText());
+        assertThat(http.post("/auth/totp/confirm", session, "{\"code\":\"" + totpCode(secret) + "\"}")
+                        .status())
+                .isEqualTo(200);
+        Http.Response reg = http.post(
+                "/mcp/register",
+                null,
+                "{\"client_name\":\"IDE\",\"redirect_uris\":[\"" + redirectUri
+                        + "\"],\"token_endpoint_auth_method\":\"none\"}");
+        String clientId = reg.json().get("client_id").asText();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        Map<String, String> request = OAuthDriver.request(clientId, pkce, "totp-state");
+        request.put("redirect_uri", redirectUri);
+        request.put("scope", "agents:read");
+
+        signedOut(http);
+        browser.get(http.baseUri().resolve(OAuthDriver.authorizePath(request)).toString());
+        browser.findElement(By.id("username")).sendKeys("totp_browser_user");
+        browser.findElement(By.id("password")).sendKeys("a long enough password");
+        browser.findElement(By.id("sign-in")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(d -> !d.findElements(By.id("totp")).isEmpty());
+        assertThat(browser.manage().getCookieNamed("warden_session"))
+                .as("no session before the second step")
+                .isNull();
+
+        browser.findElement(By.id("code")).sendKeys("000000".equals(totpCode(secret)) ? "111111" : "000000");
+        browser.findElement(By.id("verify")).click();
+        assertThat(new WebDriverWait(browser, Duration.ofSeconds(10))
+                        .until(d -> d.findElements(By.id("error")).stream()
+                                .findFirst()
+                                .orElse(null))
+                        .getText())
+                .startsWith("That code did not work.");
+
+        // The confirmation used the current step's code: the next step's signs in.
+        warden.clock().advance(Duration.ofSeconds(30));
+        browser.findElement(By.id("code")).sendKeys(totpCode(secret));
+        browser.findElement(By.id("verify")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(d -> d.getCurrentUrl().contains("/oauth/consent"));
+        browser.findElement(By.id("allow")).click();
+        String query = callbacks.poll(20, TimeUnit.SECONDS);
+        assertThat(query).as("the browser reached the redirect URI").isNotNull();
+        Map<String, String> answer = OAuthDriver.query(URI.create("http://x/?" + query));
+        assertThat(answer).containsEntry("state", "totp-state");
+        Http.Response token = driver.token(Map.of(
+                "grant_type",
+                "authorization_code",
+                "code",
+                answer.get("code"),
+                "redirect_uri",
+                redirectUri,
+                "client_id",
+                clientId,
+                "code_verifier",
+                pkce.verifier()));
+        assertThat(token.status()).as(token.body()).isEqualTo(200);
+    }
+
+    static String totpCode(byte[] secret) {
+        return Totp.code(secret, Totp.step(warden.clock().instant()));
     }
 
     @Test

@@ -20,7 +20,7 @@ public enum AuthEndpoint {
     SIGN_UP("sign-up", 5, FailMode.CLOSED, Method.POST, "/auth/sign-up"),
     MAGIC_LINK("magic-link", 3, FailMode.CLOSED, Method.POST, "/auth/magic-link"),
     EMAIL_OTP("email-otp", 5, FailMode.CLOSED, Method.POST, "/auth/email-otp"),
-    TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, Method.POST, "/auth/totp/verify"),
+    TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, Method.POST, "/auth/totp/verify", "/oauth/totp"),
     OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, Method.POST, "/mcp/token", "/oauth/token"),
     /**
      * The authorization endpoint ({@code GET}): unauthenticated, and a request naming a client ID metadata document

@@ -19,8 +19,9 @@ import java.util.Optional;
  * The built-in login page, {@code /oauth/login}: {@code GET} shows the form (username and password of the
  * username plugin), {@code POST} signs in, sets the session cookie and sends the browser back to
  * {@code return_to} (303). {@code return_to} may only be Warden's own authorization endpoint, never another
- * site (no open redirect) or its device verification page. A bad username/password pair shows the form again with one message, whatever was
- * wrong (401). The sign-in IP limit and the account lockout of {@code /auth/sign-in} apply here too.
+ * site (no open redirect) or its device verification page. A bad username/password pair shows the form again with
+ * one message, whatever was wrong (401). The sign-in IP limit and the account lockout of {@code /auth/sign-in}
+ * apply here too. A right password of a user with TOTP leads to the second step ({@link SecondFactorRoutes}).
  */
 public final class LoginRoutes implements DeclaredService {
     private static final String ACTION = "/oauth/login";
@@ -74,6 +75,18 @@ public final class LoginRoutes implements DeclaredService {
                     signedIn.session().createdAt());
             Pages.redirect(res, Status.SEE_OTHER_303, returnTo);
         } catch (UnauthenticatedException e) {
+            if (e.secondFactor().isPresent()) {
+                // The password was right: the second step, with the challenge only this browser was given.
+                SecondFactorRoutes.render(
+                        pages,
+                        req,
+                        res,
+                        Status.OK_200,
+                        returnTo,
+                        e.secondFactor().get().challenge(),
+                        "");
+                return;
+            }
             render(
                     req,
                     res,
@@ -86,6 +99,18 @@ public final class LoginRoutes implements DeclaredService {
 
     private void render(
             ServerRequest req, ServerResponse res, Status status, String returnTo, String username, String error) {
+        render(pages, req, res, status, returnTo, username, error);
+    }
+
+    /** The login form, with {@code error} shown when not empty. */
+    static void render(
+            Pages pages,
+            ServerRequest req,
+            ServerResponse res,
+            Status status,
+            String returnTo,
+            String username,
+            String error) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("action", ACTION);
         params.put("csrf", pages.csrfToken(req, res));

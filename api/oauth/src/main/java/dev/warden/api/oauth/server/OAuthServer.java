@@ -17,6 +17,7 @@ import dev.warden.api.oauth.authorize.ConsentRepository;
 import dev.warden.api.oauth.authorize.ConsentRoutes;
 import dev.warden.api.oauth.authorize.LoginRoutes;
 import dev.warden.api.oauth.authorize.Pages;
+import dev.warden.api.oauth.authorize.SecondFactorRoutes;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.clients.ClientMetadataDocuments;
 import dev.warden.api.oauth.clients.ClientRegistrar;
@@ -199,6 +200,10 @@ public final class OAuthServer implements Component {
                 new WardenApi.Mount(
                         "/oauth/login",
                         new LoginRoutes(users.service(), users.cookies(), pages, clientIp, maxBodyBytes),
+                        pages),
+                new WardenApi.Mount(
+                        "/oauth/totp",
+                        new SecondFactorRoutes(users.service(), users.cookies(), pages, clientIp, maxBodyBytes),
                         pages),
                 new WardenApi.Mount(
                         "/oauth/consent", new ConsentRoutes(flow, users.service(), pages, maxBodyBytes), pages),
