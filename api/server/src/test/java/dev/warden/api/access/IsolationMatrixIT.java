@@ -248,6 +248,11 @@ class IsolationMatrixIT {
                     case "webhooks" -> b.webhook();
                     case "tokens" -> b.apiTokenId();
                     case "dead-letters" -> "1";
+                    case "sessions" ->
+                        http.get("/auth/session", b.sessions().get("member"))
+                                .json()
+                                .at("/session/id")
+                                .asText();
                     default ->
                         throw new AssertionError("no value of B for {id} after /" + previousSegment
                                 + ": add one to IsolationMatrixIT.value");
@@ -361,6 +366,7 @@ class IsolationMatrixIT {
         snapshot.set("webhooks", http.get("/webhooks", member).json());
         snapshot.set("tokens", http.get("/auth/tokens", member).json());
         snapshot.put("apiTokenWorks", http.get("/agents", b.apiToken()).status());
+        snapshot.set("memberSessions", http.get("/auth/sessions", member).json().get("sessions"));
         snapshot.put(
                 "agentTokenWorks",
                 http.get("/agents/" + b.agent(), b.agentToken()).status());

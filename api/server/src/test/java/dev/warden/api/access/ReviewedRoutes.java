@@ -58,6 +58,10 @@ public final class ReviewedRoutes {
         m.put("POST /auth/sign-out", Access.session());
         m.put("POST /auth/change-username", Access.session());
         m.put("GET /auth/session", Access.session());
+        m.put("POST /auth/change-password", Access.session());
+        m.put("GET /auth/sessions", Access.session());
+        m.put("DELETE /auth/sessions/{id}", Access.session());
+        m.put("POST /auth/sessions/revoke-others", Access.session());
         m.put("GET /auth/totp", Access.session());
         m.put("POST /auth/totp/enrol", Access.session());
         m.put("POST /auth/totp/confirm", Access.session());

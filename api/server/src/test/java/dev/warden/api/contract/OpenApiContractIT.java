@@ -950,6 +950,29 @@ class OpenApiContractIT {
         answer(204, "DELETE", "/auth/totp", deleteTotp(session, "{\"recoveryCode\":\"" + recovery + "\"}"));
         answer(404, "DELETE", "/auth/totp", deleteTotp(session, "{\"code\":\"123456\"}"));
         answer(200, "POST", "/auth/sign-in", http.post("/auth/sign-in", null, password));
+
+        Http.Response sessions = answer(200, "GET", "/auth/sessions", http.get("/auth/sessions", session));
+        assertThat(sessions.json().get("sessions").size()).isGreaterThanOrEqualTo(2);
+        answer(404, "DELETE", "/auth/sessions/{id}", http.delete("/auth/sessions/ses_unknown", session));
+        String other =
+                http.post("/auth/sign-in", null, password).json().get("token").asText();
+        String otherId =
+                http.get("/auth/session", other).json().at("/session/id").asText();
+        answer(204, "DELETE", "/auth/sessions/{id}", http.delete("/auth/sessions/" + otherId, session));
+        answer(200, "POST", "/auth/sessions/revoke-others", http.post("/auth/sessions/revoke-others", session));
+        answer(
+                400,
+                "POST",
+                "/auth/change-password",
+                http.post("/auth/change-password", session, "{\"newPassword\":\"" + PASSWORD + "x\"}"));
+        answer(
+                200,
+                "POST",
+                "/auth/change-password",
+                http.post(
+                        "/auth/change-password",
+                        session,
+                        "{\"currentPassword\":\"" + PASSWORD + "\",\"newPassword\":\"" + PASSWORD + "\"}"));
     }
 
     private String currentCode(byte[] secret) {

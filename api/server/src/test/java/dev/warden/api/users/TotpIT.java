@@ -230,11 +230,16 @@ class TotpIT {
 
     /** Signs up a user and confirms a TOTP for them. */
     static Enrolled enrolled(Http http) {
+        return enrolled(http, warden);
+    }
+
+    /** Signs up a user on {@code platform} and confirms a TOTP for them. */
+    static Enrolled enrolled(Http http, TestPlatform platform) {
         String username = aUsername();
         String session = signUp(http, username, PASSWORD).get("token").asText();
         byte[] secret = Base32.decode(
                 http.post("/auth/totp/enrol", session).json().get("secret").asText());
-        Http.Response confirmed = confirm(http, session, code(secret));
+        Http.Response confirmed = confirm(http, session, code(platform, secret));
         assertThat(confirmed.status()).as(confirmed.body()).isEqualTo(200);
         List<String> codes = new ArrayList<>();
         confirmed.json().get("recoveryCodes").forEach(c -> codes.add(c.asText()));
@@ -249,7 +254,12 @@ class TotpIT {
     }
 
     static String code(byte[] secret) {
-        return Totp.code(secret, Totp.step(warden.clock().instant()));
+        return code(warden, secret);
+    }
+
+    /** The current code on {@code platform}'s clock. */
+    static String code(TestPlatform platform, byte[] secret) {
+        return Totp.code(secret, Totp.step(platform.clock().instant()));
     }
 
     /** A code that is right for no step of the window. */
@@ -285,9 +295,15 @@ class TotpIT {
 
     /** The audit entries of {@code action} about {@code userId}, once there is one. */
     static JsonNode awaitAudit(Http http, String userId, String action) throws InterruptedException {
+        return awaitAudit(http, warden, userId, action);
+    }
+
+    /** As {@link #awaitAudit(Http, String, String)} on {@code platform}. */
+    static JsonNode awaitAudit(Http http, TestPlatform platform, String userId, String action)
+            throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (true) {
-            JsonNode entries = http.get("/audit?limit=1000&userId=" + userId, warden.adminToken())
+            JsonNode entries = http.get("/audit?limit=1000&userId=" + userId, platform.adminToken())
                     .json();
             for (JsonNode e : entries) {
                 if (e.path("action").asText().equals(action)) {

@@ -30,7 +30,7 @@ class UserServiceTest {
 
         assertThatThrownBy(() -> closed.signUp(
                         new UserService.SignUp("ann_lee", "long enough password", Optional.empty(), Optional.empty()),
-                        "192.0.2.1"))
+                        new Origin("192.0.2.1", Optional.empty())))
                 .isInstanceOfSatisfying(
                         WardenException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SIGNUP_CLOSED));
     }
@@ -41,7 +41,8 @@ class UserServiceTest {
                 UsersConfig.builder().argon2(64, 1, 1).passwordLength(12, 64).build());
 
         assertThatThrownBy(() -> open.signUp(
-                        new UserService.SignUp("x", "elevenchars", Optional.of("nope"), Optional.empty()), "192.0.2.1"))
+                        new UserService.SignUp("x", "elevenchars", Optional.of("nope"), Optional.empty()),
+                        new Origin("192.0.2.1", Optional.empty())))
                 .isInstanceOfSatisfying(
                         WardenException.class,
                         e -> assertThat(e.errors())

@@ -2,6 +2,7 @@ package dev.warden.api.users;
 
 import dev.warden.api.events.EventOutbox;
 import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.DatabaseException;
@@ -12,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.postgresql.util.PSQLException;
@@ -41,7 +43,7 @@ public final class JdbcUserRepository implements UserRepository {
                     + USER_COLUMNS;
     static final String INSERT_SESSION =
             "INSERT INTO user_sessions (id, user_id, token_hash, created_at, refreshed_at, "
-                    + "expires_at, absolute_expires_at, amr) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+                    + "expires_at, absolute_expires_at, amr, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String SESSION_COLUMNS =
             "id, user_id, created_at, refreshed_at, expires_at, " + "absolute_expires_at, revoked_at, amr";
     static final String FIND_SESSION = "SELECT " + SESSION_COLUMNS + " FROM user_sessions WHERE token_hash = ?";
@@ -59,7 +61,7 @@ public final class JdbcUserRepository implements UserRepository {
     }
 
     @Override
-    public void create(NewUser user, Session session, byte[] tokenHash, List<StreamEvent.Draft> events) {
+    public void create(NewUser user, Session session, byte[] tokenHash, Origin origin, List<StreamEvent.Draft> events) {
         try {
             db.inTransaction(conn -> {
                 try (PreparedStatement ps = conn.prepareStatement(INSERT_USER)) {
@@ -75,7 +77,7 @@ public final class JdbcUserRepository implements UserRepository {
                     ps.setTimestamp(9, Timestamp.from(u.updatedAt()));
                     ps.executeUpdate();
                 }
-                insertSession(conn, session, tokenHash);
+                insertSession(conn, session, tokenHash, origin);
                 append(conn, events);
                 return null;
             });
@@ -121,6 +123,7 @@ public final class JdbcUserRepository implements UserRepository {
             Optional<String> newPasswordHash,
             Session session,
             byte[] tokenHash,
+            Origin origin,
             List<StreamEvent.Draft> events) {
         db.inTransaction(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(SIGNED_IN)) {
@@ -128,7 +131,7 @@ public final class JdbcUserRepository implements UserRepository {
                 ps.setString(2, id.value());
                 ps.executeUpdate();
             }
-            insertSession(conn, session, tokenHash);
+            insertSession(conn, session, tokenHash, origin);
             append(conn, events);
             return null;
         });
@@ -201,16 +204,20 @@ public final class JdbcUserRepository implements UserRepository {
             if (!rs.next()) {
                 return Optional.empty();
             }
-            return Optional.of(new Session(
-                    rs.getString("id"),
-                    UserId.of(rs.getString("user_id")),
-                    Sql.requiredInstant(rs, "created_at"),
-                    Sql.requiredInstant(rs, "refreshed_at"),
-                    Sql.requiredInstant(rs, "expires_at"),
-                    Sql.requiredInstant(rs, "absolute_expires_at"),
-                    Sql.instant(rs, "revoked_at"),
-                    List.of((String[]) rs.getArray("amr").getArray())));
+            return Optional.of(session(rs));
         }
+    }
+
+    private static Session session(ResultSet rs) throws SQLException {
+        return new Session(
+                rs.getString("id"),
+                UserId.of(rs.getString("user_id")),
+                Sql.requiredInstant(rs, "created_at"),
+                Sql.requiredInstant(rs, "refreshed_at"),
+                Sql.requiredInstant(rs, "expires_at"),
+                Sql.requiredInstant(rs, "absolute_expires_at"),
+                Sql.instant(rs, "revoked_at"),
+                List.of((String[]) rs.getArray("amr").getArray()));
     }
 
     @Override
@@ -241,7 +248,8 @@ public final class JdbcUserRepository implements UserRepository {
         });
     }
 
-    private static void insertSession(Connection conn, Session session, byte[] tokenHash) throws SQLException {
+    private static void insertSession(Connection conn, Session session, byte[] tokenHash, Origin origin)
+            throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(INSERT_SESSION)) {
             ps.setString(1, session.id());
             ps.setString(2, session.userId().value());
@@ -251,8 +259,104 @@ public final class JdbcUserRepository implements UserRepository {
             ps.setTimestamp(6, Timestamp.from(session.expiresAt()));
             ps.setTimestamp(7, Timestamp.from(session.absoluteExpiresAt()));
             ps.setArray(8, conn.createArrayOf("text", session.amr().toArray()));
+            ps.setString(9, origin.ip());
+            Sql.setString(ps, 10, origin.userAgent());
             ps.executeUpdate();
         }
+    }
+
+    @Override
+    public List<ListedSession> liveSessions(UserId user, Instant now) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT " + SESSION_COLUMNS + ", ip, user_agent "
+                    + "FROM user_sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? "
+                    + "AND absolute_expires_at > ? ORDER BY refreshed_at DESC, id LIMIT 1000")) {
+                ps.setString(1, user.value());
+                ps.setTimestamp(2, Timestamp.from(now));
+                ps.setTimestamp(3, Timestamp.from(now));
+                List<ListedSession> sessions = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        sessions.add(new ListedSession(
+                                session(rs),
+                                Optional.ofNullable(rs.getString("ip")),
+                                Optional.ofNullable(rs.getString("user_agent"))));
+                    }
+                }
+                return sessions;
+            }
+        });
+    }
+
+    @Override
+    public boolean revokeSessionOf(UserId user, String id, Instant at, List<StreamEvent.Draft> events) {
+        return db.inTransaction(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(
+                    "UPDATE user_sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL")) {
+                ps.setTimestamp(1, Timestamp.from(at));
+                ps.setString(2, id);
+                ps.setString(3, user.value());
+                if (ps.executeUpdate() != 1) {
+                    return false;
+                }
+            }
+            append(conn, events);
+            return true;
+        });
+    }
+
+    @Override
+    public List<String> revokeOtherSessions(UserId user, String keep, Instant at, String ip) {
+        return db.inTransaction(conn -> revokeOthers(conn, user, keep, at, ip));
+    }
+
+    private static List<String> revokeOthers(Connection conn, UserId user, String keep, Instant at, String ip)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("UPDATE user_sessions SET revoked_at = ? "
+                + "WHERE user_id = ? AND id <> ? AND revoked_at IS NULL RETURNING id")) {
+            ps.setTimestamp(1, Timestamp.from(at));
+            ps.setString(2, user.value());
+            ps.setString(3, keep);
+            List<String> ids = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+            }
+            for (String id : ids) {
+                EventOutbox.append(conn, AuthEvents.signOut(user, id, ip, at));
+            }
+            return ids;
+        }
+    }
+
+    @Override
+    public Optional<String> passwordHash(UserId user) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT password_hash FROM users WHERE id = ?")) {
+                ps.setString(1, user.value());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<String> changePassword(
+            UserId user, String newHash, String keepSession, Instant at, AuditEntry audit, String ip) {
+        return db.inTransaction(conn -> {
+            try (PreparedStatement ps =
+                    conn.prepareStatement("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?")) {
+                ps.setString(1, newHash);
+                ps.setTimestamp(2, Timestamp.from(at));
+                ps.setString(3, user.value());
+                ps.executeUpdate();
+            }
+            List<String> revoked = revokeOthers(conn, user, keepSession, at, ip);
+            EventOutbox.appendAudit(conn, audit);
+            return revoked;
+        });
     }
 
     private static void append(Connection conn, List<StreamEvent.Draft> events) throws SQLException {

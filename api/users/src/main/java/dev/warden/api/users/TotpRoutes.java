@@ -115,7 +115,7 @@ public final class TotpRoutes implements DeclaredService {
                 req,
                 res,
                 Status.OK_200,
-                users.completeSignIn(challenge.orElseThrow(), answer, clientIp.text(req)),
+                users.completeSignIn(challenge.orElseThrow(), answer, Origin.of(req, clientIp)),
                 cookies);
     }
 

@@ -1,6 +1,7 @@
 package dev.warden.api.users;
 
 import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.time.Instant;
 import java.util.List;
@@ -19,7 +20,7 @@ public interface UserRepository {
      *
      * @throws AlreadyTakenException when the username (or e-mail) is taken
      */
-    void create(NewUser user, Session session, byte[] tokenHash, List<StreamEvent.Draft> events);
+    void create(NewUser user, Session session, byte[] tokenHash, Origin origin, List<StreamEvent.Draft> events);
 
     /** The account whose username lookup key is {@code usernameKey}. */
     Optional<Account> findAccount(String usernameKey);
@@ -33,6 +34,7 @@ public interface UserRepository {
             Optional<String> newPasswordHash,
             Session session,
             byte[] tokenHash,
+            Origin origin,
             List<StreamEvent.Draft> events);
 
     /**
@@ -60,4 +62,30 @@ public interface UserRepository {
 
     /** Revokes the session; true when it was live. Events are stored only when it was. */
     boolean revokeSession(String id, Instant at, List<StreamEvent.Draft> events);
+
+    /** A live session and where it was signed in from. */
+    record ListedSession(Session session, Optional<String> ip, Optional<String> userAgent) {}
+
+    /** {@code user}'s sessions still live at {@code now}, the most recently used first. */
+    List<ListedSession> liveSessions(UserId user, Instant now);
+
+    /** Revokes {@code user}'s session {@code id}, with {@code events}; false when it is not theirs or not live. */
+    boolean revokeSessionOf(UserId user, String id, Instant at, List<StreamEvent.Draft> events);
+
+    /**
+     * Revokes every live session of {@code user} but {@code keep}, each with its {@code auth.signout} event (from
+     * {@code ip}); returns the ids revoked.
+     */
+    List<String> revokeOtherSessions(UserId user, String keep, Instant at, String ip);
+
+    /** The stored password hash of {@code user}. */
+    Optional<String> passwordHash(UserId user);
+
+    /**
+     * Stores {@code newHash} as {@code user}'s password, revokes every other live session (each with its
+     * {@code auth.signout} event, from {@code ip}) and stores {@code audit}, in one transaction; returns the ids of
+     * the sessions revoked.
+     */
+    List<String> changePassword(
+            UserId user, String newHash, String keepSession, Instant at, AuditEntry audit, String ip);
 }

@@ -1,19 +1,24 @@
 package dev.warden.api.users;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
+import dev.warden.api.access.Principal;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.JsonInput;
+import dev.warden.api.http.Params;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.users.totp.TotpService;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -57,7 +62,11 @@ public final class UserRoutes implements DeclaredService {
                 .post("/sign-in", Access.open(), this::signIn)
                 .post("/sign-out", Access.session(), this::signOut)
                 .post("/change-username", Access.session(), this::changeUsername)
-                .get("/session", Access.session(), this::session);
+                .get("/session", Access.session(), this::session)
+                .post("/change-password", Access.session(), this::changePassword)
+                .get("/sessions", Access.session(), this::sessions)
+                .delete("/sessions/{id}", Access.session(), this::revokeSession)
+                .post("/sessions/revoke-others", Access.session(), this::revokeOtherSessions);
     }
 
     private void signUp(ServerRequest req, ServerResponse res) {
@@ -69,7 +78,7 @@ public final class UserRoutes implements DeclaredService {
         in.validate();
         UserService.SignedIn signedIn = users.signUp(
                 new UserService.SignUp(username.orElseThrow(), password.orElseThrow(), email, displayName),
-                clientIp.text(req));
+                Origin.of(req, clientIp));
         answer(req, res, Status.CREATED_201, signedIn);
     }
 
@@ -86,7 +95,7 @@ public final class UserRoutes implements DeclaredService {
                 req,
                 res,
                 Status.OK_200,
-                users.signIn(username.orElseThrow(), password.orElseThrow(), clientIp.text(req)));
+                users.signIn(username.orElseThrow(), password.orElseThrow(), Origin.of(req, clientIp)));
     }
 
     private void signOut(ServerRequest req, ServerResponse res) {
@@ -111,6 +120,58 @@ public final class UserRoutes implements DeclaredService {
         body.set("user", render(current.user()));
         body.set("session", render(current.session()));
         Responses.json(res, Status.OK_200, body);
+    }
+
+    private static final Set<String> CHANGE_PASSWORD_FIELDS =
+            Set.of("currentPassword", "code", "recoveryCode", "newPassword");
+
+    private void changePassword(ServerRequest req, ServerResponse res) {
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), CHANGE_PASSWORD_FIELDS);
+        Optional<String> current = in.optionalString("currentPassword", MAX_INPUT);
+        Optional<String> code = in.optionalString("code", 16);
+        Optional<String> recovery = in.optionalString("recoveryCode", 32);
+        Optional<String> newPassword = rawString(in, "newPassword");
+        if (code.isPresent() && recovery.isPresent()) {
+            in.error("code", "give a code or a recovery code, not both");
+        }
+        in.validate();
+        Optional<TotpService.Answer> factor = code.isPresent() || recovery.isPresent()
+                ? Optional.of(new TotpService.Answer(code, recovery))
+                : Optional.empty();
+        List<String> ended = users.changePassword(
+                AuthFilter.principal(req), current, factor, newPassword.orElseThrow(), Origin.of(req, clientIp));
+        Responses.json(res, Status.OK_200, Json.mapper().createObjectNode().put("sessionsEnded", ended.size()));
+    }
+
+    private void sessions(ServerRequest req, ServerResponse res) {
+        Principal caller = AuthFilter.principal(req);
+        String currentId = caller instanceof Principal.User u ? u.tokenId() : "";
+        ObjectNode body = Json.mapper().createObjectNode();
+        ArrayNode list = body.putArray("sessions");
+        for (UserRepository.ListedSession listed : users.sessions(caller)) {
+            Session s = listed.session();
+            list.addObject()
+                    .put("id", s.id())
+                    .put("current", s.id().equals(currentId))
+                    .put("createdAt", Json.timestamp(s.createdAt()))
+                    .put("lastUsedAt", Json.timestamp(s.refreshedAt()))
+                    .put("expiresAt", Json.timestamp(s.expiresAt()))
+                    .put("ip", listed.ip().orElse(null))
+                    .put("userAgent", listed.userAgent().orElse(null))
+                    .set("amr", Json.mapper().valueToTree(s.amr()));
+        }
+        Responses.json(res, Status.OK_200, body);
+    }
+
+    private void revokeSession(ServerRequest req, ServerResponse res) {
+        String id = Params.path(req, "id", v -> v);
+        users.revokeSession(AuthFilter.principal(req), id, Origin.of(req, clientIp));
+        Responses.noContent(res);
+    }
+
+    private void revokeOtherSessions(ServerRequest req, ServerResponse res) {
+        List<String> ended = users.revokeOtherSessions(AuthFilter.principal(req), Origin.of(req, clientIp));
+        Responses.json(res, Status.OK_200, Json.mapper().createObjectNode().put("sessionsEnded", ended.size()));
     }
 
     private void answer(ServerRequest req, ServerResponse res, Status status, UserService.SignedIn signedIn) {

@@ -10,9 +10,11 @@ import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.users.audit.AccountAudit;
 import dev.warden.api.users.totp.TotpService;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
@@ -88,7 +90,7 @@ public final class UserService implements SessionResolver {
      * @throws InvalidInputException naming every bad field, 409 {@code username_taken} / {@code email_taken},
      *                      403 {@code signup_closed}
      */
-    public SignedIn signUp(SignUp request, String ip) {
+    public SignedIn signUp(SignUp request, Origin origin) {
         if (!config.signUpEnabled()) {
             throw new ForbiddenException(ErrorCode.SIGNUP_CLOSED, "sign-up is closed on this deployment");
         }
@@ -113,7 +115,11 @@ public final class UserService implements SessionResolver {
                 user, username, request.email().map(e -> e.toLowerCase(Locale.ROOT)), hasher.hash(request.password()));
         try {
             repository.create(
-                    record, session, Tokens.hash(token), List.of(AuthEvents.signIn(user, session, "sign-up", ip, now)));
+                    record,
+                    session,
+                    Tokens.hash(token),
+                    origin,
+                    List.of(AuthEvents.signIn(user, session, "sign-up", origin.ip(), now)));
         } catch (AlreadyTakenException e) {
             throw taken(e);
         }
@@ -126,7 +132,7 @@ public final class UserService implements SessionResolver {
      *
      * @throws UnauthenticatedException {@code INVALID_CREDENTIALS} for any bad pair, a locked account included
      */
-    public SignedIn signIn(String username, String password, String ip) {
+    public SignedIn signIn(String username, String password, Origin origin) {
         Instant now = now();
         // A username that cannot be stored cannot name an account; the password is still checked against the
         // dummy hash so that the answer takes as long as any other miss.
@@ -140,7 +146,7 @@ public final class UserService implements SessionResolver {
                     account.filter(a -> !locked).map(a -> a.user().id()),
                     now,
                     config.lockout(),
-                    List.of(AuthEvents.failed(username, ip, now)));
+                    List.of(AuthEvents.failed(username, origin.ip(), now)));
             outbox.flush();
             throw new UnauthenticatedException(ErrorCode.INVALID_CREDENTIALS, "the username or password is incorrect");
         }
@@ -159,7 +165,8 @@ public final class UserService implements SessionResolver {
                 rehash,
                 session,
                 Tokens.hash(token),
-                List.of(AuthEvents.signIn(user, session, "password", ip, now)));
+                origin,
+                List.of(AuthEvents.signIn(user, session, "password", origin.ip(), now)));
         outbox.flush();
         return new SignedIn(user, session, token);
     }
@@ -172,7 +179,7 @@ public final class UserService implements SessionResolver {
      * @throws UnauthenticatedException {@code totp_invalid} for a wrong, reused or late answer, or an unknown, used,
      *     expired or spent challenge, or a locked account
      */
-    public SignedIn completeSignIn(String challenge, TotpService.Answer answer, String ip) {
+    public SignedIn completeSignIn(String challenge, TotpService.Answer answer, Origin origin) {
         Instant now = now();
         TotpService factors = totp.orElseThrow(UserService::totpInvalid);
         UserId userId = factors.openChallenge(challenge, now).orElseThrow(UserService::totpInvalid);
@@ -188,7 +195,7 @@ public final class UserService implements SessionResolver {
                     locked ? Optional.empty() : Optional.of(userId),
                     now,
                     config.lockout(),
-                    List.of(AuthEvents.failed(user.username(), "totp_invalid", ip, now)));
+                    List.of(AuthEvents.failed(user.username(), "totp_invalid", origin.ip(), now)));
             outbox.flush();
             throw totpInvalid();
         }
@@ -200,9 +207,104 @@ public final class UserService implements SessionResolver {
                 Optional.empty(),
                 session,
                 Tokens.hash(token),
-                List.of(AuthEvents.signIn(user, session, "password+totp", ip, now)));
+                origin,
+                List.of(AuthEvents.signIn(user, session, "password+totp", origin.ip(), now)));
         outbox.flush();
         return new SignedIn(user, session, token);
+    }
+
+    /**
+     * Changes the caller's password, given the current one or a fresh second factor (a TOTP code or a recovery code,
+     * when TOTP is enrolled). Every other session of the user ends; the caller's stays. A wrong proof counts against
+     * the account's lockout like a failed sign-in.
+     *
+     * @return the ids of the sessions ended
+     * @throws InvalidInputException naming {@code currentPassword} or {@code code} / {@code recoveryCode} when the
+     *     proof is wrong (or missing), {@code newPassword} when it breaks the password policy
+     * @throws ForbiddenException unless the caller authenticated with a session
+     */
+    public List<String> changePassword(
+            Principal caller,
+            Optional<String> currentPassword,
+            Optional<TotpService.Answer> secondFactor,
+            String newPassword,
+            Origin origin) {
+        Principal.User principal = AccessPolicy.requireSession(caller);
+        User user = current(caller).user();
+        Instant now = now();
+        if (currentPassword.isPresent() == secondFactor.isPresent()) {
+            throw InvalidInputException.field("currentPassword", "give the current password or a second-factor code");
+        }
+        if (repository
+                .findAccount(usernames.keyOf(user.username()))
+                .map(a -> a.lockedAt(now))
+                .orElse(true)) {
+            // Locked (by failed sign-ins or failed changes): refused, and not counted, so the lock is not extended.
+            throw InvalidInputException.field(
+                    currentPassword.isPresent() ? "currentPassword" : "code", "cannot be checked while locked");
+        }
+        passwordProblem(newPassword)
+                .or(() -> newPassword.strip().equalsIgnoreCase(user.username().strip())
+                        ? Optional.of("must not be the username")
+                        : Optional.empty())
+                .ifPresent(p -> {
+                    throw InvalidInputException.field("newPassword", p);
+                });
+        boolean proven = currentPassword
+                .map(p -> hasher.verify(p, repository.passwordHash(user.id()).orElse(hasher.dummyHash())))
+                .orElseGet(() -> totp.flatMap(t -> t.check(user.id(), secondFactor.get(), now))
+                        .isPresent());
+        if (!proven) {
+            repository.signInFailed(
+                    Optional.of(user.id()),
+                    now,
+                    config.lockout(),
+                    List.of(AuthEvents.failed(user.username(), "password_change_refused", origin.ip(), now)));
+            outbox.flush();
+            throw InvalidInputException.field(
+                    currentPassword.isPresent()
+                            ? "currentPassword"
+                            : secondFactor.get().code().isPresent() ? "code" : "recoveryCode",
+                    "is not right");
+        }
+        List<String> ended = repository.changePassword(
+                user.id(),
+                hasher.hash(newPassword),
+                principal.tokenId(),
+                now,
+                AccountAudit.entry("password.changed", user.id(), "password", "password", now),
+                origin.ip());
+        outbox.flush();
+        return ended;
+    }
+
+    /** The caller's live sessions, the most recently used first. */
+    public List<UserRepository.ListedSession> sessions(Principal caller) {
+        Principal.User user = AccessPolicy.requireSession(caller);
+        return repository.liveSessions(user.id(), now());
+    }
+
+    /**
+     * Ends one of the caller's sessions (their own current one included).
+     *
+     * @throws NotFoundException {@code not_found} when it is not a live session of theirs
+     */
+    public void revokeSession(Principal caller, String sessionId, Origin origin) {
+        Principal.User user = AccessPolicy.requireSession(caller);
+        Instant now = now();
+        if (!repository.revokeSessionOf(
+                user.id(), sessionId, now, List.of(AuthEvents.signOut(user.id(), sessionId, origin.ip(), now)))) {
+            throw new NotFoundException(ErrorCode.NOT_FOUND, "no such session of yours");
+        }
+        outbox.flush();
+    }
+
+    /** Ends every session of the caller but the one they call with; returns the ids ended. */
+    public List<String> revokeOtherSessions(Principal caller, Origin origin) {
+        Principal.User user = AccessPolicy.requireSession(caller);
+        List<String> ended = repository.revokeOtherSessions(user.id(), user.tokenId(), now(), origin.ip());
+        outbox.flush();
+        return ended;
     }
 
     private static UnauthenticatedException totpInvalid() {

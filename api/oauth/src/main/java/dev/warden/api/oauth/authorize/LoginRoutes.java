@@ -6,6 +6,7 @@ import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.users.Origin;
 import dev.warden.api.users.SessionCookies;
 import dev.warden.api.users.UserService;
 import io.helidon.http.Status;
@@ -66,7 +67,7 @@ public final class LoginRoutes implements DeclaredService {
         String username = form.getOrDefault("username", "");
         try {
             UserService.SignedIn signedIn =
-                    users.signIn(username, form.getOrDefault("password", ""), clientIp.text(req));
+                    users.signIn(username, form.getOrDefault("password", ""), Origin.of(req, clientIp));
             cookies.set(
                     req,
                     res,

@@ -7,6 +7,7 @@ import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.users.Origin;
 import dev.warden.api.users.SessionCookies;
 import dev.warden.api.users.UserService;
 import dev.warden.api.users.totp.TotpService;
@@ -67,7 +68,7 @@ public final class SecondFactorRoutes implements DeclaredService {
                 throw new UnauthenticatedException(ErrorCode.TOTP_INVALID, "give a code or a recovery code");
             }
             UserService.SignedIn signedIn =
-                    users.completeSignIn(challenge, new TotpService.Answer(code, recovery), clientIp.text(req));
+                    users.completeSignIn(challenge, new TotpService.Answer(code, recovery), Origin.of(req, clientIp));
             cookies.set(
                     req,
                     res,

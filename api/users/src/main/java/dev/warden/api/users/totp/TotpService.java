@@ -6,10 +6,8 @@ import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.UnauthenticatedException;
-import dev.warden.authorizer.domain.Ids;
+import dev.warden.api.users.audit.AccountAudit;
 import dev.warden.authorizer.domain.UserId;
-import dev.warden.pipeline.contract.AuditEntry;
-import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.runtime.db.SecretCipher;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +15,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -105,7 +101,12 @@ public final class TotpService {
         List<String> codes = RecoveryCodes.mint();
         List<byte[]> hashes =
                 codes.stream().map(c -> RecoveryCodes.hash(c).orElseThrow()).toList();
-        if (!repository.confirm(user, step.getAsLong(), hashes, now, audit("enrolled", user, now))) {
+        if (!repository.confirm(
+                user,
+                step.getAsLong(),
+                hashes,
+                now,
+                AccountAudit.entry("totp.enrolled", user, "factor", "totp", now))) {
             throw alreadyEnrolled();
         }
         return codes;
@@ -153,7 +154,7 @@ public final class TotpService {
             throw InvalidInputException.field(
                     answer.code().isPresent() ? "code" : "recoveryCode", "is not a current code or an unused one");
         }
-        repository.remove(user, audit("removed", user, now));
+        repository.remove(user, AccountAudit.entry("totp.removed", user, "factor", "totp", now));
     }
 
     /**
@@ -198,27 +199,5 @@ public final class TotpService {
 
     private static ConflictException alreadyEnrolled() {
         return new ConflictException(ErrorCode.ALREADY_ENROLLED, "TOTP is already enrolled; remove it first");
-    }
-
-    /** {@code admin.account.totp.<what>} by the user on their own account. */
-    private static AuditEntry audit(String what, UserId user, Instant at) {
-        Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("actor", Map.of("kind", "user", "id", user.value()));
-        parameters.put("target", Map.of("kind", "factor", "id", "totp"));
-        return new AuditEntry(
-                Ids.mint("aud"),
-                "",
-                Optional.of(user.value()),
-                user.value(),
-                AuditEntry.ADMINISTRATIVE_PREFIX + "account.totp." + what,
-                "user:" + user.value() + "/factor:totp",
-                parameters,
-                AuditResult.ALLOWED,
-                Optional.empty(),
-                0,
-                0,
-                at,
-                Optional.empty(),
-                Optional.empty());
     }
 }

@@ -1,0 +1,42 @@
+package dev.warden.api.users.audit;
+
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.authorizer.domain.UserId;
+import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.AuditResult;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The audit entry of a change a user makes to their own account (a factor enrolled or removed, the password
+ * changed): an administrative action, {@code admin.account.<what>}, stored with the change like every other
+ * ({@code AuditEntry.ADMINISTRATIVE_PREFIX}). Resource {@code user:<id>/<kind>:<id>}; parameters
+ * {@code {actor: {kind: user, id}, target: {kind, id}}}. Never a secret, a code or a hash.
+ */
+public final class AccountAudit {
+    private AccountAudit() {}
+
+    /** {@code admin.account.<what>} by {@code user} on their {@code targetKind} {@code targetId}. */
+    public static AuditEntry entry(String what, UserId user, String targetKind, String targetId, Instant at) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("actor", Map.of("kind", "user", "id", user.value()));
+        parameters.put("target", Map.of("kind", targetKind, "id", targetId));
+        return new AuditEntry(
+                Ids.mint("aud"),
+                "",
+                Optional.of(user.value()),
+                user.value(),
+                AuditEntry.ADMINISTRATIVE_PREFIX + "account." + what,
+                "user:" + user.value() + "/" + targetKind + ":" + targetId,
+                parameters,
+                AuditResult.ALLOWED,
+                Optional.empty(),
+                0,
+                0,
+                at,
+                Optional.empty(),
+                Optional.empty());
+    }
+}
