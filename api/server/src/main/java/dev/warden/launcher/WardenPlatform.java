@@ -19,6 +19,7 @@ import dev.warden.api.kafka.TopicProvisioner;
 import dev.warden.api.oauth.Cors;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.server.OAuthServer;
+import dev.warden.api.oauth.token.GrantRepository;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthRoutes;
 import dev.warden.api.observe.HttpObservation;
@@ -165,6 +166,10 @@ public final class WardenPlatform implements AutoCloseable {
             outbox.start(1_000);
 
             AgentStore store = AgentStore.on(db, clock);
+            SecretCipher keyEncryption = config.oauth()
+                    .keyEncryptionKeyBytes()
+                    .map(SecretCipher::aes256)
+                    .orElseGet(SecretCipher::none);
             long maxBody = config.server().maxBodyBytes();
             // Open registration at /mcp/register counts as anonymous registration for its per-IP cap (SPEC Limits).
             RateLimiting rateLimiting = resources.add(RateLimiting.start(
@@ -173,19 +178,20 @@ public final class WardenPlatform implements AutoCloseable {
                     config.oauth().allowAnonymousRegistration()
                             || config.oauth().mcpRegistrationOpen(),
                     clock));
-            UsersComponent users = UsersComponent.create(
+            Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
+            GrantRepository userGrants = new GrantRepository(db);
+            UsersComponent users = resources.add(UsersComponent.create(
                     config.users(),
                     db,
                     outbox,
                     rateLimiting.clientIp(),
                     clock,
                     maxBody,
-                    config.oauth()
-                            .keyEncryptionKeyBytes()
-                            .map(SecretCipher::aes256)
-                            .orElseGet(SecretCipher::none));
+                    keyEncryption,
+                    config.mail(),
+                    issuer::origin,
+                    (user, at) -> userGrants.revokeAllOf(user, "password reset", at)));
             components.add(users);
-            Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
             OAuthServer oauth = resources.add(new OAuthServer(
                     config.oauth(),
                     issuer,

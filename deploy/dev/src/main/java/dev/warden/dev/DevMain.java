@@ -2,7 +2,9 @@ package dev.warden.dev;
 
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.oauth.OAuthConfig;
+import dev.warden.api.users.mail.MailConfig;
 import dev.warden.embedded.DevInfrastructure;
+import dev.warden.embedded.DevMailServer;
 import dev.warden.launcher.Main;
 import dev.warden.launcher.WardenPlatform;
 import java.io.IOException;
@@ -67,8 +69,21 @@ public final class DevMain {
                     .build();
         }
         long started = System.nanoTime();
-        DevInfrastructure infra = DevInfrastructure.start(
-                dataDir, config.kafka().bootstrap(), config.postgres().url());
+        Optional<DevMailServer> devMail =
+                config.mail().enabled() ? Optional.empty() : Optional.of(DevMailServer.start(out));
+        if (devMail.isPresent()) {
+            config = config.toBuilder()
+                    .mail(MailConfig.plain(devMail.get().host(), devMail.get().port(), "warden@localhost"))
+                    .build();
+        }
+        DevInfrastructure infra;
+        try {
+            infra = DevInfrastructure.start(
+                    dataDir, config.kafka().bootstrap(), config.postgres().url());
+        } catch (RuntimeException e) {
+            devMail.ifPresent(DevMailServer::close);
+            throw e;
+        }
         WardenPlatform platform;
         try {
             platform = WardenPlatform.start(config, infra.kafkaBootstrap(), infra.jdbcUrl(), Clock.systemUTC());
@@ -77,6 +92,7 @@ public final class DevMain {
             }
         } catch (RuntimeException e) {
             infra.close();
+            devMail.ifPresent(DevMailServer::close);
             throw e;
         }
         out.printf(
@@ -88,6 +104,7 @@ public final class DevMain {
                   Data directory:  %s
                   Kafka:           %s
                   PostgreSQL:      %s
+                  Mail:            %s
                 Try: curl -s -H "Authorization: Bearer $TOKEN" %s/agents
                 Press Ctrl-C to stop.
                 %n""",
@@ -98,8 +115,14 @@ public final class DevMain {
                 dataDir.toAbsolutePath().normalize(),
                 infra.kafkaBootstrap(),
                 Main.redact(infra.jdbcUrl()),
+                devMail.map(m -> "smtp://" + m.host() + ":" + m.port() + " (in-process; every message is printed here)")
+                        .orElse(config.mail().host().orElseThrow() + ":"
+                                + config.mail().port()),
                 platform.baseUri());
-        Main.awaitShutdown(platform, infra);
+        Main.awaitShutdown(platform, () -> {
+            infra.close();
+            devMail.ifPresent(DevMailServer::close);
+        });
         return 0;
     }
 }

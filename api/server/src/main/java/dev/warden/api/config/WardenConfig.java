@@ -3,6 +3,7 @@ package dev.warden.api.config;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
+import dev.warden.api.users.mail.MailConfig;
 import dev.warden.api.webhooks.WebhooksConfig;
 import dev.warden.pipeline.contract.Topics;
 import dev.warden.pipeline.contract.WireEnum;
@@ -37,7 +38,8 @@ public record WardenConfig(
         List<AuditSinkSpec> auditSinks,
         OAuthConfig oauth,
         Log log,
-        boolean tracing) {
+        boolean tracing,
+        MailConfig mail) {
 
     public WardenConfig {
         auditSinks = List.copyOf(auditSinks);
@@ -140,7 +142,7 @@ public record WardenConfig(
                 + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream="
                 + eventStream
                 + ", users=" + users + ", rateLimit=" + rateLimit + ", webhooks=" + webhooks + ", auditSinks="
-                + auditSinks + ", oauth=" + oauth + "]";
+                + auditSinks + ", oauth=" + oauth + ", mail=" + mail + "]";
     }
 
     /** True when this process runs {@code role}. */
@@ -190,6 +192,7 @@ public record WardenConfig(
         b.logFormat = log.format();
         b.accessLog = log.access();
         b.tracing = tracing;
+        b.mail = mail;
         return b;
     }
 
@@ -245,6 +248,7 @@ public record WardenConfig(
         c.get("events.max-connections-per-subscriber").asInt().ifPresent(b::sseMaxPerSubscriber);
         c.get("events.admin-reserved-connections").asInt().ifPresent(b::sseAdminReserve);
         b.users(UsersConfig.from(c.get("users")));
+        b.mail(MailConfig.from(c.get("mail")));
         b.rateLimit(RateLimitConfig.from(c.get("rate-limit")));
         b.webhooks(WebhooksConfig.from(c.get("webhooks")));
         b.auditSinks(AuditSinkSpecs.from(c.get("sinks.audit")));
@@ -288,6 +292,7 @@ public record WardenConfig(
         private WebhooksConfig webhooks = WebhooksConfig.builder().build();
         private OAuthConfig oauth = OAuthConfig.builder().build();
         private List<AuditSinkSpec> auditSinks = List.of();
+        private MailConfig mail = MailConfig.none();
 
         private Builder() {}
 
@@ -477,6 +482,12 @@ public record WardenConfig(
             return this;
         }
 
+        /** Node {@code warden.mail}: the SMTP server of sign-in links, codes, verification and reset mail. */
+        public Builder mail(MailConfig mail) {
+            this.mail = mail;
+            return this;
+        }
+
         /** Node {@code warden.users}: username plugin, passwords, lockout, sessions. */
         public Builder users(UsersConfig users) {
             this.users = users;
@@ -528,7 +539,8 @@ public record WardenConfig(
                     auditSinks,
                     oauth,
                     new Log(logFormat, accessLog),
-                    tracing);
+                    tracing,
+                    mail);
         }
     }
 }

@@ -62,6 +62,13 @@ public final class ReviewedRoutes {
         m.put("GET /auth/sessions", Access.session());
         m.put("DELETE /auth/sessions/{id}", Access.session());
         m.put("POST /auth/sessions/revoke-others", Access.session());
+        m.put("GET /auth/email", Access.session());
+        m.put("PUT /auth/email", Access.session());
+        m.put("POST /auth/email/verify", Access.open());
+        m.put("GET /auth/email/verify", Access.open());
+        m.put("POST /auth/password-reset/request", Access.open());
+        m.put("GET /auth/password-reset", Access.open());
+        m.put("POST /auth/password-reset/complete", Access.open());
         m.put("GET /auth/totp", Access.session());
         m.put("POST /auth/totp/enrol", Access.session());
         m.put("POST /auth/totp/confirm", Access.session());

@@ -960,6 +960,24 @@ class OpenApiContractIT {
                 http.get("/auth/session", other).json().at("/session/id").asText();
         answer(204, "DELETE", "/auth/sessions/{id}", http.delete("/auth/sessions/" + otherId, session));
         answer(200, "POST", "/auth/sessions/revoke-others", http.post("/auth/sessions/revoke-others", session));
+        answer(200, "GET", "/auth/email", http.get("/auth/email", session));
+        answer(503, "PUT", "/auth/email", http.put("/auth/email", session, "{\"email\":\"carol@example.org\"}"));
+        answer(400, "POST", "/auth/email/verify", http.post("/auth/email/verify", null, "{\"token\":\"nope\"}"));
+        answer(400, "GET", "/auth/email/verify", http.get("/auth/email/verify?token=nope", null));
+        answer(
+                503,
+                "POST",
+                "/auth/password-reset/request",
+                http.post("/auth/password-reset/request", null, "{\"email\":\"carol@example.org\"}"));
+        answer(200, "GET", "/auth/password-reset", http.get("/auth/password-reset?token=abc", null));
+        answer(
+                400,
+                "POST",
+                "/auth/password-reset/complete",
+                http.post(
+                        "/auth/password-reset/complete",
+                        null,
+                        "{\"token\":\"nope\",\"newPassword\":\"" + PASSWORD + "\"}"));
         answer(
                 400,
                 "POST",

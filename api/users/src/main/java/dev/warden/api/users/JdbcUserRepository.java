@@ -376,7 +376,7 @@ public final class JdbcUserRepository implements UserRepository {
     }
 
     /** The field a unique violation is about, if {@code e} is one on a user column. */
-    private static Optional<AlreadyTakenException> taken(DatabaseException e) {
+    static Optional<AlreadyTakenException> taken(DatabaseException e) {
         if (!"23505".equals(e.sqlState())
                 || !(e.getCause() instanceof PSQLException pg)
                 || pg.getServerErrorMessage() == null) {

@@ -375,6 +375,11 @@ public final class UserService implements SessionResolver {
     }
 
     private Optional<String> passwordProblem(String password) {
+        return passwordProblem(config, password);
+    }
+
+    /** What is wrong with {@code password} under {@code config}'s policy, if anything. */
+    static Optional<String> passwordProblem(UsersConfig config, String password) {
         int length = password.codePointCount(0, password.length());
         if (password.isBlank()) {
             return Optional.of("must not be only whitespace");

@@ -3,7 +3,10 @@ package dev.warden.api.users;
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.users.mail.MailConfig;
+import dev.warden.api.users.mail.MailOutbox;
 import dev.warden.api.users.totp.JdbcTotpRepository;
 import dev.warden.api.users.totp.TotpService;
 import dev.warden.runtime.db.Database;
@@ -11,17 +14,26 @@ import dev.warden.runtime.db.SecretCipher;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The wired username plugin of one process: the service (also the authenticator's session resolver), its
  * routes and the session cookie. Built by the launcher and by tests alike.
  */
-public record UsersComponent(UserService service, UserRoutes routes, TotpRoutes totpRoutes, SessionCookies cookies)
+public record UsersComponent(
+        UserService service,
+        UserRoutes routes,
+        TotpRoutes totpRoutes,
+        EmailRoutes emailRoutes,
+        SessionCookies cookies,
+        MailOutbox mail)
         implements Component {
 
     /**
-     * Wires the plugin on {@code db} and {@code outbox}; TOTP secrets are sealed with {@code keyEncryption} (the
-     * key-encryption key, as signing keys are).
+     * Wires the plugin on {@code db} and {@code outbox}; TOTP secrets and queued mail are sealed with
+     * {@code keyEncryption} (the key-encryption key, as signing keys are); links in mail start with
+     * {@code publicOrigin}; a password reset ends the user's OAuth grants through {@code grants}. Starts the mail
+     * worker.
      */
     public static UsersComponent create(
             UsersConfig config,
@@ -30,26 +42,44 @@ public record UsersComponent(UserService service, UserRoutes routes, TotpRoutes 
             ClientIp clientIp,
             InstantSource clock,
             long maxBodyBytes,
-            SecretCipher keyEncryption) {
+            SecretCipher keyEncryption,
+            MailConfig mailConfig,
+            Supplier<String> publicOrigin,
+            EmailAccounts.GrantRevocation grants) {
         TotpService totp = new TotpService(new JdbcTotpRepository(db), keyEncryption);
-        UserService service = new UserService(
-                new JdbcUserRepository(db),
-                config,
-                new PasswordHasher(config.password()),
-                outbox,
-                clock,
-                Optional.of(totp));
+        PasswordHasher hasher = new PasswordHasher(config.password());
+        UserService service =
+                new UserService(new JdbcUserRepository(db), config, hasher, outbox, clock, Optional.of(totp));
+        MailOutbox mail = MailOutbox.start(mailConfig, db, keyEncryption, clock);
+        EmailAccounts email = new EmailAccounts(db, mail, publicOrigin, hasher, config, grants, outbox, clock);
         SessionCookies cookies = new SessionCookies(config.session(), clientIp);
         return new UsersComponent(
                 service,
                 new UserRoutes(service, cookies, clientIp, maxBodyBytes),
                 new TotpRoutes(service, totp, cookies, clientIp, clock, maxBodyBytes),
-                cookies);
+                new EmailRoutes(email, maxBodyBytes),
+                cookies,
+                mail);
     }
 
     /** Sign-up, sign-in and sessions under {@code /auth}. */
     @Override
     public List<WardenApi.Mount> mounts() {
-        return List.of(new WardenApi.Mount("/auth", routes), new WardenApi.Mount("/auth", totpRoutes));
+        return List.of(
+                new WardenApi.Mount("/auth", routes),
+                new WardenApi.Mount("/auth", totpRoutes),
+                new WardenApi.Mount("/auth", emailRoutes));
+    }
+
+    /** {@code mail}: whether mail is being delivered. */
+    @Override
+    public List<HealthCheck> healthChecks() {
+        return List.of(mail.health());
+    }
+
+    /** Stops the mail worker; what it had not delivered waits in {@code mail_outbox}. */
+    @Override
+    public void close() {
+        mail.close();
     }
 }

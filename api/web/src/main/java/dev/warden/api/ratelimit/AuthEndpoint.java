@@ -20,6 +20,10 @@ public enum AuthEndpoint {
     SIGN_UP("sign-up", 5, FailMode.CLOSED, Method.POST, "/auth/sign-up"),
     MAGIC_LINK("magic-link", 3, FailMode.CLOSED, Method.POST, "/auth/magic-link"),
     EMAIL_OTP("email-otp", 5, FailMode.CLOSED, Method.POST, "/auth/email-otp"),
+    /** Password-reset requests: each may send a mail. */
+    PASSWORD_RESET("password-reset", 3, FailMode.CLOSED, Method.POST, "/auth/password-reset/request"),
+    /** Setting one's address sends a verification mail. */
+    EMAIL_CHANGE("email-change", 5, FailMode.CLOSED, Method.PUT, "/auth/email"),
     TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, Method.POST, "/auth/totp/verify", "/oauth/totp"),
     OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, Method.POST, "/mcp/token", "/oauth/token"),
     /**

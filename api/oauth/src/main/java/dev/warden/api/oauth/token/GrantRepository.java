@@ -1,5 +1,6 @@
 package dev.warden.api.oauth.token;
 
+import dev.warden.authorizer.domain.UserId;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.Sql;
 import java.sql.Connection;
@@ -199,6 +200,19 @@ public final class GrantRepository {
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(new String[] {rs.getString(1), rs.getString(2)}) : Optional.empty();
                 }
+            }
+        });
+    }
+
+    /** Ends every live grant of {@code user} (a password reset): their access and refresh tokens stop working. */
+    public int revokeAllOf(UserId user, String reason, Instant now) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("UPDATE oauth_grants SET revoked_at = ?, "
+                    + "revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, reason);
+                ps.setString(3, user.value());
+                return ps.executeUpdate();
             }
         });
     }

@@ -1,0 +1,263 @@
+package dev.warden.api.users;
+
+import static dev.warden.api.users.TestUsers.aUsername;
+import static dev.warden.api.users.TestUsers.credentials;
+import static dev.warden.api.users.TestUsers.signUp;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.warden.api.oauth.OAuthConfig;
+import dev.warden.api.ratelimit.AuthEndpoint;
+import dev.warden.api.ratelimit.RateLimitConfig;
+import dev.warden.api.users.mail.MailConfig;
+import dev.warden.testing.Http;
+import dev.warden.testing.TestMailServer;
+import dev.warden.testing.TestPlatform;
+import jakarta.mail.internet.MimeMessage;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** E-mail addresses and password reset through real HTTP and a real SMTP server (GreenMail). */
+class EmailIT {
+    static final String PASSWORD = "correct horse battery";
+    static final TestMailServer mail = TestMailServer.start();
+
+    @RegisterExtension
+    static final TestPlatform warden = new TestPlatform(b -> b.users(
+                    UsersConfig.builder().argon2(1024, 1, 1).build())
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.SIGN_IN, 10_000, 60)
+                    .endpoint(AuthEndpoint.SIGN_UP, 10_000, 60)
+                    .endpoint(AuthEndpoint.PASSWORD_RESET, 10_000, 60)
+                    .endpoint(AuthEndpoint.EMAIL_CHANGE, 10_000, 60)
+                    .build())
+            .oauth(OAuthConfig.builder()
+                    .keyEncryptionKey(Base64.getEncoder().encodeToString(new byte[32]))
+                    .build())
+            .mail(mail.config()));
+
+    /** Mail pointed at a port nobody listens on: the outage. */
+    @RegisterExtension
+    static final TestPlatform down = new TestPlatform(b -> b.roles("api")
+            .users(UsersConfig.builder().argon2(1024, 1, 1).build())
+            .mail(MailConfig.plain("127.0.0.1", closedPort(), "warden@test.example")));
+
+    /** No mail server configured. */
+    @RegisterExtension
+    static final TestPlatform none = new TestPlatform(
+            b -> b.roles("api").users(UsersConfig.builder().argon2(1024, 1, 1).build()));
+
+    @AfterAll
+    static void stopMail() {
+        mail.close();
+    }
+
+    @Test
+    void anAddressIsVerifiedByTheLinkMailedToItOnce() throws Exception {
+        Http http = warden.http();
+        String session = signUp(http, aUsername(), PASSWORD).get("token").asText();
+        String address = address();
+        assertThat(http.get("/auth/email", session).json().get("verified").asBoolean())
+                .isFalse();
+
+        Http.Response set = http.put("/auth/email", session, "{\"email\":\"" + address + "\"}");
+        assertThat(set.status()).as(set.body()).isEqualTo(202);
+        MimeMessage message = mail.await(address, 1, Duration.ofSeconds(20));
+        assertThat(message.getSubject()).isEqualTo("Confirm your e-mail address");
+        TestMailServer.Parts parts = TestMailServer.parts(message);
+        String token = parts.token().orElseThrow();
+        assertThat(parts.text())
+                .contains(
+                        warden.http().baseUri().toString().replaceAll("/$", "") + "/auth/email/verify?token=" + token);
+        assertThat(parts.html()).contains("href=\"").contains(token);
+        assertThat(http.get("/auth/email", session).json().get("verified").asBoolean())
+                .isFalse();
+
+        assertThat(storedMail()).as("delivered mail keeps no content").doesNotContain(token);
+
+        Http.Response page = http.get("/auth/email/verify?token=" + token, null);
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        assertThat(page.header("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(page.header("Content-Security-Policy").orElseThrow()).contains("default-src 'none'");
+        assertThat(http.get("/auth/email", session).json().get("verified").asBoolean())
+                .isTrue();
+        Http.Response again = http.post("/auth/email/verify", null, "{\"token\":\"" + token + "\"}");
+        assertThat(again.status()).isEqualTo(400);
+        assertThat(again.json().get("code").asText()).isEqualTo("email_verification_invalid");
+
+        String other = signUp(http, aUsername(), PASSWORD).get("token").asText();
+        Http.Response taken = http.put("/auth/email", other, "{\"email\":\"" + address.toUpperCase() + "\"}");
+        assertThat(taken.status()).isEqualTo(409);
+        assertThat(taken.json().get("code").asText()).isEqualTo("email_taken");
+        assertThat(http.put("/auth/email", other, "{\"email\":\"not an address\"}")
+                        .status())
+                .isEqualTo(400);
+    }
+
+    @Test
+    void aResetLinkSetsANewPasswordOnceAndEndsEverySession() throws Exception {
+        Http http = warden.http();
+        String name = aUsername();
+        String address = address();
+        String session = verified(http, name, address);
+        String other = http.post("/auth/sign-in", null, credentials(name, PASSWORD))
+                .json()
+                .get("token")
+                .asText();
+
+        int before = mail.received().size();
+        Http.Response unknown = http.post("/auth/password-reset/request", null, "{\"email\":\"" + address() + "\"}");
+        assertThat(unknown.status()).isEqualTo(202);
+        Http.Response known = http.post("/auth/password-reset/request", null, "{\"email\":\"" + address + "\"}");
+        assertThat(known.status()).isEqualTo(202);
+        assertThat(known.body()).as("the same answer either way").isEqualTo(unknown.body());
+        MimeMessage reset = mail.await(address, 2, Duration.ofSeconds(20));
+        assertThat(reset.getSubject()).isEqualTo("Reset your Warden password");
+        String token = TestMailServer.parts(reset).token().orElseThrow();
+        Thread.sleep(300);
+        assertThat(mail.received())
+                .as("nothing was sent for the unknown address")
+                .hasSize(before + 1);
+
+        Http.Response form = http.get("/auth/password-reset?token=" + token, null);
+        assertThat(form.status()).isEqualTo(200);
+        assertThat(form.body()).contains("name=\"newPassword\"").contains(token);
+
+        Http.Response weak = complete(http, token, "short");
+        assertThat(weak.status()).isEqualTo(400);
+        assertThat(weak.json().at("/errors/0/field").asText()).isEqualTo("newPassword");
+        Http.Response done = complete(http, token, "a brand new passphrase");
+        assertThat(done.status()).as(done.body()).isEqualTo(204);
+        assertThat(http.get("/auth/session", session).status()).isEqualTo(401);
+        assertThat(http.get("/auth/session", other).status()).isEqualTo(401);
+        assertThat(http.post("/auth/sign-in", null, credentials(name, PASSWORD)).status())
+                .isEqualTo(401);
+        assertThat(http.post("/auth/sign-in", null, credentials(name, "a brand new passphrase"))
+                        .status())
+                .isEqualTo(200);
+        Http.Response reused = complete(http, token, "another new passphrase");
+        assertThat(reused.json().get("code").asText()).isEqualTo("password_reset_invalid");
+
+        assertThat(http.post("/auth/password-reset/request", null, "{\"email\":\"" + address + "\"}")
+                        .status())
+                .isEqualTo(202);
+        String late = TestMailServer.parts(mail.await(address, 3, Duration.ofSeconds(20)))
+                .token()
+                .orElseThrow();
+        warden.clock().advance(Duration.ofMinutes(31));
+        Http.Response expired = complete(http, late, "another new passphrase");
+        assertThat(expired.status()).isEqualTo(400);
+        assertThat(expired.json().get("code").asText()).isEqualTo("password_reset_expired");
+    }
+
+    @Test
+    void anUnverifiedAddressGetsNoResetMail() throws Exception {
+        Http http = warden.http();
+        String session = signUp(http, aUsername(), PASSWORD).get("token").asText();
+        String address = address();
+        http.put("/auth/email", session, "{\"email\":\"" + address + "\"}");
+        mail.await(address, 1, Duration.ofSeconds(20));
+        assertThat(http.post("/auth/password-reset/request", null, "{\"email\":\"" + address + "\"}")
+                        .status())
+                .isEqualTo(202);
+        Thread.sleep(500);
+        assertThat(mail.to(address)).as("only the verification mail").hasSize(1);
+    }
+
+    @Test
+    void withTheMailServerDownEveryMailingRequestIsA503AndNothingIsLost() throws Exception {
+        Http http = down.http();
+        String session = signUp(http, aUsername(), PASSWORD).get("token").asText();
+        // The first is queued; its delivery fails, and from then on the outage shows.
+        assertThat(http.put("/auth/email", session, "{\"email\":\"" + address() + "\"}")
+                        .status())
+                .isEqualTo(202);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        Http.Response refused;
+        do {
+            Thread.sleep(100);
+            refused = http.post("/auth/password-reset/request", null, "{\"email\":\"" + address() + "\"}");
+        } while (refused.status() != 503 && System.nanoTime() < deadline);
+        assertThat(refused.status()).isEqualTo(503);
+        assertThat(refused.header("Retry-After")).isPresent();
+        assertThat(refused.json().get("code").asText()).isEqualTo("unavailable");
+        assertThat(http.put("/auth/email", session, "{\"email\":\"" + address() + "\"}")
+                        .status())
+                .isEqualTo(503);
+        assertThat(queued(down)).as("the first mail waits to be retried").isEqualTo(1);
+
+        Http.Response unconfigured =
+                none.http().post("/auth/password-reset/request", null, "{\"email\":\"" + address() + "\"}");
+        assertThat(unconfigured.status()).isEqualTo(503);
+        assertThat(unconfigured.json().get("detail").asText()).contains("warden.mail.host");
+    }
+
+    static String verified(Http http, String name, String address) throws Exception {
+        String session = signUp(http, name, PASSWORD).get("token").asText();
+        assertThat(http.put("/auth/email", session, "{\"email\":\"" + address + "\"}")
+                        .status())
+                .isEqualTo(202);
+        String token = TestMailServer.parts(mail.await(address, 1, Duration.ofSeconds(20)))
+                .token()
+                .orElseThrow();
+        assertThat(http.post("/auth/email/verify", null, "{\"token\":\"" + token + "\"}")
+                        .status())
+                .isEqualTo(204);
+        return session;
+    }
+
+    static Http.Response complete(Http http, String token, String password) {
+        return http.post(
+                "/auth/password-reset/complete",
+                null,
+                "{\"token\":\"" + token + "\",\"newPassword\":\"" + password + "\"}");
+    }
+
+    static String address() {
+        return "u" + UUID.randomUUID().toString().substring(0, 8) + "@example.org";
+    }
+
+    static String storedMail() throws Exception {
+        StringBuilder all = new StringBuilder();
+        try (Connection conn = DriverManager.getConnection(warden.infra().jdbcUrl());
+                Statement st = conn.createStatement()) {
+            st.execute(
+                    "SET search_path TO " + warden.config().postgres().schema().orElseThrow());
+            try (ResultSet rs = st.executeQuery("SELECT sealed FROM mail_outbox")) {
+                while (rs.next()) {
+                    all.append(rs.getString(1));
+                }
+            }
+        }
+        return all.toString();
+    }
+
+    static int queued(TestPlatform platform) throws Exception {
+        try (Connection conn = DriverManager.getConnection(platform.infra().jdbcUrl());
+                Statement st = conn.createStatement()) {
+            st.execute("SET search_path TO "
+                    + platform.config().postgres().schema().orElseThrow());
+            try (ResultSet rs =
+                    st.executeQuery("SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND given_up_at IS NULL")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    static int closedPort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

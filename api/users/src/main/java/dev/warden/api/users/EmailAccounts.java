@@ -1,0 +1,333 @@
+package dev.warden.api.users;
+
+import dev.warden.api.access.AccessPolicy;
+import dev.warden.api.access.Principal;
+import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.ConflictException;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.FieldError;
+import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.users.audit.AccountAudit;
+import dev.warden.api.users.mail.MailOutbox;
+import dev.warden.api.users.mail.MailTemplates;
+import dev.warden.authorizer.domain.UserId;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.DatabaseException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * A user's e-mail address and what it is for: setting it (verified by a link before any e-mail method uses it),
+ * and resetting a forgotten password through it. Links carry single-use tokens kept as SHA-256 only; their mail is
+ * queued in the same transaction ({@link MailOutbox}), so a link is never lost. A reset request answers the same
+ * whether or not an address matched. Thread-safe.
+ */
+public final class EmailAccounts {
+    /** How long a verification link works. */
+    public static final Duration VERIFY_TTL = Duration.ofHours(24);
+    /** How long a password-reset link works. */
+    public static final Duration RESET_TTL = Duration.ofMinutes(30);
+
+    static final String VERIFY = "verify-email";
+    static final String RESET = "reset-password";
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,189}");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Ends what a reset must end outside this module: every OAuth grant of the user. */
+    @FunctionalInterface
+    public interface GrantRevocation {
+        void revokeAllOf(UserId user, Instant at);
+    }
+
+    private final Database db;
+    private final MailOutbox mail;
+    private final MailTemplates templates;
+    private final Supplier<String> publicOrigin;
+    private final PasswordHasher hasher;
+    private final UsersConfig config;
+    private final GrantRevocation grants;
+    private final EventOutbox outbox;
+    private final InstantSource clock;
+
+    public EmailAccounts(
+            Database db,
+            MailOutbox mail,
+            Supplier<String> publicOrigin,
+            PasswordHasher hasher,
+            UsersConfig config,
+            GrantRevocation grants,
+            EventOutbox outbox,
+            InstantSource clock) {
+        this.db = db;
+        this.mail = mail;
+        this.templates = new MailTemplates();
+        this.publicOrigin = publicOrigin;
+        this.hasher = hasher;
+        this.config = config;
+        this.grants = grants;
+        this.outbox = outbox;
+        this.clock = clock;
+    }
+
+    /** A user's address and whether it is verified. */
+    public record Address(Optional<String> email, boolean verified) {}
+
+    /** The caller's address. */
+    public Address address(Principal caller) {
+        Principal.User user = AccessPolicy.requireSession(caller);
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps =
+                    conn.prepareStatement("SELECT email, email_verified_at FROM users WHERE id = ?")) {
+                ps.setString(1, user.id().value());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            ? new Address(Optional.ofNullable(rs.getString(1)), rs.getTimestamp(2) != null)
+                            : new Address(Optional.empty(), false);
+                }
+            }
+        });
+    }
+
+    /**
+     * Sets the caller's address, unverified, and mails it a verification link.
+     *
+     * @throws InvalidInputException when {@code email} is not an address
+     * @throws ConflictException {@code email_taken} when another account has it
+     */
+    public void changeEmail(Principal caller, String email) {
+        Principal.User user = AccessPolicy.requireSession(caller);
+        if (!EMAIL.matcher(email).matches()) {
+            throw InvalidInputException.field("email", "must be an e-mail address");
+        }
+        mail.requireAvailable();
+        Instant now = now();
+        try {
+            db.inTransaction(conn -> {
+                String username;
+                try (PreparedStatement ps = conn.prepareStatement("UPDATE users SET email = ?, email_key = ?, "
+                        + "email_verified_at = NULL, updated_at = ? WHERE id = ? RETURNING username")) {
+                    ps.setString(1, email);
+                    ps.setString(2, email.toLowerCase(Locale.ROOT));
+                    ps.setTimestamp(3, Timestamp.from(now));
+                    ps.setString(4, user.id().value());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        username = rs.getString(1);
+                    }
+                }
+                String token = issue(conn, user.id(), VERIFY, email, now, VERIFY_TTL);
+                mail.enqueue(
+                        conn,
+                        templates.render(
+                                "verify-email",
+                                email,
+                                "Confirm your e-mail address",
+                                params(username, "/auth/email/verify?token=", token, "24 hours")));
+                return null;
+            });
+        } catch (DatabaseException e) {
+            throw JdbcUserRepository.taken(e)
+                    .map(t -> new ConflictException(
+                            ErrorCode.EMAIL_TAKEN,
+                            "email is already taken",
+                            List.of(new FieldError("email", "is already taken"))))
+                    .orElseThrow(() -> e);
+        }
+        mail.wake();
+    }
+
+    /**
+     * Verifies the address a link was sent to.
+     *
+     * @throws InvalidInputException {@code email_verification_invalid} for an unknown, used or expired link, or
+     *     one for an address the account no longer has
+     */
+    public void verifyEmail(String token) {
+        Instant now = now();
+        boolean verified = db.inTransaction(conn -> {
+            Optional<Token> found = use(conn, token, VERIFY, now);
+            if (found.isEmpty() || !found.get().live(now)) {
+                return false;
+            }
+            try (PreparedStatement ps =
+                    conn.prepareStatement("UPDATE users SET email_verified_at = ? WHERE id = ? AND email_key = ?")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, found.get().user().value());
+                ps.setString(3, found.get().email().toLowerCase(Locale.ROOT));
+                return ps.executeUpdate() == 1;
+            }
+        });
+        if (!verified) {
+            throw new InvalidInputException(
+                    ErrorCode.EMAIL_VERIFICATION_INVALID,
+                    "this link is not valid: it was used, has expired, or the " + "address changed since",
+                    List.of());
+        }
+    }
+
+    /**
+     * Mails a reset link to the account whose verified address is {@code email}, if there is one. Answers the same
+     * either way; 503 (for every address alike) while mail cannot be sent.
+     */
+    public void requestPasswordReset(String email) {
+        mail.requireAvailable();
+        if (!EMAIL.matcher(email).matches()) {
+            return;
+        }
+        Instant now = now();
+        db.inTransaction(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT id, username, email FROM users "
+                    + "WHERE email_key = ? AND email_verified_at IS NOT NULL")) {
+                ps.setString(1, email.toLowerCase(Locale.ROOT));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return null;
+                    }
+                    UserId user = UserId.of(rs.getString(1));
+                    String address = rs.getString(3);
+                    String token = issue(conn, user, RESET, address, now, RESET_TTL);
+                    mail.enqueue(
+                            conn,
+                            templates.render(
+                                    "reset-password",
+                                    address,
+                                    "Reset your Warden password",
+                                    params(rs.getString(2), "/auth/password-reset?token=", token, "30 minutes")));
+                }
+            }
+            return null;
+        });
+        mail.wake();
+    }
+
+    /**
+     * Sets a new password with a reset link's token. Ends every session of the user and every OAuth grant of theirs,
+     * and releases a lockout.
+     *
+     * @throws InvalidInputException {@code password_reset_invalid} (unknown or used), {@code password_reset_expired},
+     *     or naming {@code newPassword} when it breaks the password policy
+     */
+    public void completePasswordReset(String token, String newPassword) {
+        Instant now = now();
+        UserService.passwordProblem(config, newPassword).ifPresent(p -> {
+            throw InvalidInputException.field("newPassword", p);
+        });
+        String hash = hasher.hash(newPassword);
+        UserId user = db.inTransaction(conn -> {
+            Token found = use(conn, token, RESET, now)
+                    .orElseThrow(() -> new InvalidInputException(
+                            ErrorCode.PASSWORD_RESET_INVALID, "this reset link is not valid or was used", List.of()));
+            if (!found.live(now)) {
+                throw new InvalidInputException(
+                        ErrorCode.PASSWORD_RESET_EXPIRED, "this reset link has expired; ask for a new one", List.of());
+            }
+            try (PreparedStatement ps = conn.prepareStatement("UPDATE users SET password_hash = ?, updated_at = ?, "
+                    + "failed_attempts = 0, last_failed_at = NULL, locked_until = NULL WHERE id = ?")) {
+                ps.setString(1, hash);
+                ps.setTimestamp(2, Timestamp.from(now));
+                ps.setString(3, found.user().value());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = conn.prepareStatement(
+                    "UPDATE user_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, found.user().value());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = conn.prepareStatement(
+                    "UPDATE email_tokens SET used_at = ? " + "WHERE user_id = ? AND purpose = ? AND used_at IS NULL")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, found.user().value());
+                ps.setString(3, RESET);
+                ps.executeUpdate();
+            }
+            EventOutbox.appendAudit(
+                    conn, AccountAudit.entry("password.reset", found.user(), "password", "password", now));
+            return found.user();
+        });
+        outbox.flush();
+        grants.revokeAllOf(user, now);
+    }
+
+    private record Token(UserId user, String email, Instant expiresAt) {
+        boolean live(Instant now) {
+            return now.isBefore(expiresAt);
+        }
+    }
+
+    /** Mints a token for {@code purpose}, keeping its hash. */
+    private static String issue(Connection conn, UserId user, String purpose, String email, Instant now, Duration ttl)
+            throws SQLException {
+        byte[] random = new byte[32];
+        RANDOM.nextBytes(random);
+        String token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO email_tokens "
+                + "(token_hash, user_id, purpose, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+            ps.setBytes(1, hash(purpose, token));
+            ps.setString(2, user.value());
+            ps.setString(3, purpose);
+            ps.setString(4, email);
+            ps.setTimestamp(5, Timestamp.from(now));
+            ps.setTimestamp(6, Timestamp.from(now.plus(ttl)));
+            ps.executeUpdate();
+        }
+        return token;
+    }
+
+    /** Marks an unused token of {@code purpose} used and answers it (expired or not); empty when unknown or used. */
+    private static Optional<Token> use(Connection conn, String token, String purpose, Instant now) throws SQLException {
+        if (token.isEmpty() || token.length() > 100) {
+            return Optional.empty();
+        }
+        try (PreparedStatement ps = conn.prepareStatement("UPDATE email_tokens SET used_at = ? "
+                + "WHERE token_hash = ? AND purpose = ? AND used_at IS NULL RETURNING user_id, email, expires_at")) {
+            ps.setTimestamp(1, Timestamp.from(now));
+            ps.setBytes(2, hash(purpose, token));
+            ps.setString(3, purpose);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next()
+                        ? Optional.of(new Token(
+                                UserId.of(rs.getString(1)),
+                                rs.getString(2),
+                                rs.getTimestamp(3).toInstant()))
+                        : Optional.empty();
+            }
+        }
+    }
+
+    private static byte[] hash(String purpose, String token) {
+        return Tokens.hash(purpose + ":" + token);
+    }
+
+    private Map<String, Object> params(String username, String path, String token, String expiresIn) {
+        return Map.of(
+                "username",
+                username,
+                "link",
+                publicOrigin.get() + path + URLEncoder.encode(token, StandardCharsets.UTF_8),
+                "expiresIn",
+                expiresIn);
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,230 @@
+package dev.warden.api.users.mail;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.api.errors.UnavailableException;
+import dev.warden.api.observe.HealthCheck;
+import dev.warden.authorizer.domain.Ids;
+import dev.warden.pipeline.contract.CleanText;
+import dev.warden.pipeline.contract.Json;
+import dev.warden.runtime.db.Database;
+import dev.warden.runtime.db.SecretCipher;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Mail that is never lost: a message is stored ({@code mail_outbox}, its content sealed with the key-encryption key)
+ * in the transaction that made its link or code, and a worker delivers it, retrying with backoff while the server is
+ * down. A request that would send mail while the last delivery failed answers 503 with {@code Retry-After}, the same
+ * for every request (whether or not an account matched), so an outage is visible and retriable and tells nothing. A
+ * message the server refuses {@link #MAX_ATTEMPTS} times is given up and kept with its error; its content is wiped
+ * once sent or given up. Thread-safe.
+ */
+public final class MailOutbox implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(MailOutbox.class.getName());
+    /** Attempts before a message is given up. */
+    static final int MAX_ATTEMPTS = 10;
+    /** The longest wait between two attempts. */
+    static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
+
+    private final MailConfig config;
+    private final Database db;
+    private final SecretCipher cipher;
+    private final InstantSource clock;
+    private final SmtpTransport transport;
+    private final ScheduledExecutorService worker;
+    private final AtomicBoolean lastDeliveryFailed = new AtomicBoolean();
+
+    private MailOutbox(MailConfig config, Database db, SecretCipher cipher, InstantSource clock) {
+        this.config = config;
+        this.db = db;
+        this.cipher = cipher;
+        this.clock = clock;
+        this.transport = config.enabled() ? new SmtpTransport(config) : null;
+        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "warden-mail");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts the delivery worker (none when no server is configured). */
+    public static MailOutbox start(MailConfig config, Database db, SecretCipher cipher, InstantSource clock) {
+        MailOutbox outbox = new MailOutbox(config, db, cipher, clock);
+        if (config.enabled()) {
+            outbox.worker.scheduleWithFixedDelay(outbox::deliverDue, 200, 500, TimeUnit.MILLISECONDS);
+        }
+        return outbox;
+    }
+
+    /**
+     * Throws 503 unless mail can be sent now: a server is configured and the last delivery did not fail. Call it
+     * before any work that depends on the answer's content, so that every request pays the same.
+     */
+    public void requireAvailable() {
+        if (!config.enabled()) {
+            throw new UnavailableException("no mail server is configured (warden.mail.host)", Duration.ofMinutes(5));
+        }
+        if (lastDeliveryFailed.get()) {
+            throw new UnavailableException("the mail server is unreachable; try again shortly", Duration.ofSeconds(30));
+        }
+    }
+
+    /** Queues {@code message} in the caller's transaction; the worker is woken to deliver it. */
+    public void enqueue(Connection conn, MailMessage message) throws SQLException {
+        String id = Ids.mint("mail");
+        String body;
+        try {
+            body = Json.mapper()
+                    .writeValueAsString(
+                            Map.of("subject", message.subject(), "text", message.text(), "html", message.html()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO mail_outbox "
+                + "(id, recipient, sealed, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)")) {
+            Timestamp now = Timestamp.from(clock.instant());
+            ps.setString(1, id);
+            ps.setString(2, message.to());
+            ps.setString(3, cipher.seal(id, body));
+            ps.setTimestamp(4, now);
+            ps.setTimestamp(5, now);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Asks the worker to look for due messages now. */
+    public void wake() {
+        if (config.enabled() && !worker.isShutdown()) {
+            worker.execute(this::deliverDue);
+        }
+    }
+
+    /** {@code mail}: DOWN while the last delivery failed; UP otherwise (and when mail is not configured). */
+    public HealthCheck health() {
+        return HealthCheck.of(
+                "mail",
+                () -> !config.enabled()
+                        ? HealthCheck.Result.up("not configured")
+                        : lastDeliveryFailed.get()
+                                ? HealthCheck.Result.degraded("the last delivery failed; retrying")
+                                : HealthCheck.Result.up("delivering"));
+    }
+
+    private record Due(String id, String recipient, String sealed, int attempts) {}
+
+    /** Delivers what is due, one message at a time; never throws (a worker survives every record). */
+    void deliverDue() {
+        try {
+            for (Due due : due()) {
+                deliver(due);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "mail delivery pass failed; retrying", e);
+        }
+    }
+
+    private List<Due> due() {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT id, recipient, sealed, attempts FROM mail_outbox "
+                    + "WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ? "
+                    + "ORDER BY next_attempt_at LIMIT 20")) {
+                ps.setTimestamp(1, Timestamp.from(clock.instant()));
+                List<Due> due = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        due.add(new Due(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)));
+                    }
+                }
+                return due;
+            }
+        });
+    }
+
+    private void deliver(Due due) {
+        // Claim it first, so that two instances do not both send it: the claim moves its next attempt out.
+        Instant now = clock.instant();
+        int attempts = due.attempts() + 1;
+        Instant retryAt = now.plus(backoff(attempts));
+        boolean claimed = db.withConnection(conn -> {
+            try (PreparedStatement ps =
+                    conn.prepareStatement("UPDATE mail_outbox SET attempts = ?, next_attempt_at = ? "
+                            + "WHERE id = ? AND attempts = ? AND sent_at IS NULL")) {
+                ps.setInt(1, attempts);
+                ps.setTimestamp(2, Timestamp.from(retryAt));
+                ps.setString(3, due.id());
+                ps.setInt(4, due.attempts());
+                return ps.executeUpdate() == 1;
+            }
+        });
+        if (!claimed) {
+            return;
+        }
+        try {
+            JsonNode body = Json.mapper().readTree(cipher.open(due.id(), due.sealed()));
+            transport.send(new MailMessage(
+                    due.recipient(),
+                    body.get("subject").asText(),
+                    body.get("text").asText(),
+                    body.get("html").asText()));
+            finish(due.id(), "sent_at", null);
+            lastDeliveryFailed.set(false);
+        } catch (Exception e) {
+            String error = CleanText.scrub(String.valueOf(e.getMessage()));
+            lastDeliveryFailed.set(true);
+            if (attempts >= MAX_ATTEMPTS) {
+                finish(due.id(), "given_up_at", error);
+                LOG.warning("mail " + due.id() + " given up after " + attempts + " attempts: " + error);
+            } else {
+                db.withConnection(conn -> {
+                    try (PreparedStatement ps =
+                            conn.prepareStatement("UPDATE mail_outbox SET last_error = ? WHERE id = ?")) {
+                        ps.setString(1, error.length() > 2000 ? error.substring(0, 2000) : error);
+                        ps.setString(2, due.id());
+                        return ps.executeUpdate();
+                    }
+                });
+                LOG.warning("mail " + due.id() + " not delivered (attempt " + attempts + "): " + error);
+            }
+        }
+    }
+
+    /** Marks the message sent or given up, and wipes its content. */
+    private void finish(String id, String column, String error) {
+        db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(
+                    "UPDATE mail_outbox SET " + column + " = ?, sealed = '', last_error = ? WHERE id = ?")) {
+                ps.setTimestamp(1, Timestamp.from(clock.instant()));
+                ps.setString(2, error);
+                ps.setString(3, id);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    static Duration backoff(int attempts) {
+        long seconds = 1L << Math.min(attempts, 16);
+        Duration wait = Duration.ofSeconds(seconds);
+        return wait.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : wait;
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}
