@@ -69,6 +69,11 @@ public final class ReviewedRoutes {
         m.put("POST /auth/password-reset/request", Access.open());
         m.put("GET /auth/password-reset", Access.open());
         m.put("POST /auth/password-reset/complete", Access.open());
+        m.put("POST /auth/magic-link", Access.open());
+        m.put("GET /auth/magic-link", Access.open());
+        m.put("POST /auth/magic-link/verify", Access.open());
+        m.put("POST /auth/email-otp", Access.open());
+        m.put("POST /auth/email-otp/verify", Access.open());
         m.put("GET /auth/totp", Access.session());
         m.put("POST /auth/totp/enrol", Access.session());
         m.put("POST /auth/totp/confirm", Access.session());

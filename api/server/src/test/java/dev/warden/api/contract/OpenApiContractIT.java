@@ -970,6 +970,19 @@ class OpenApiContractIT {
                 "/auth/password-reset/request",
                 http.post("/auth/password-reset/request", null, "{\"email\":\"carol@example.org\"}"));
         answer(200, "GET", "/auth/password-reset", http.get("/auth/password-reset?token=abc", null));
+        answer(503, "POST", "/auth/magic-link", http.post("/auth/magic-link", null, "{\"email\":\"c@example.org\"}"));
+        answer(200, "GET", "/auth/magic-link", http.get("/auth/magic-link?token=abc", null));
+        answer(
+                401,
+                "POST",
+                "/auth/magic-link/verify",
+                http.post("/auth/magic-link/verify", null, "{\"token\":\"nope\"}"));
+        answer(503, "POST", "/auth/email-otp", http.post("/auth/email-otp", null, "{\"email\":\"c@example.org\"}"));
+        answer(
+                401,
+                "POST",
+                "/auth/email-otp/verify",
+                http.post("/auth/email-otp/verify", null, "{\"email\":\"c@example.org\",\"code\":\"123456\"}"));
         answer(
                 400,
                 "POST",

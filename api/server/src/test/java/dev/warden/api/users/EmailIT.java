@@ -20,7 +20,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -201,17 +200,7 @@ class EmailIT {
     }
 
     static String verified(Http http, String name, String address) throws Exception {
-        String session = signUp(http, name, PASSWORD).get("token").asText();
-        assertThat(http.put("/auth/email", session, "{\"email\":\"" + address + "\"}")
-                        .status())
-                .isEqualTo(202);
-        String token = TestMailServer.parts(mail.await(address, 1, Duration.ofSeconds(20)))
-                .token()
-                .orElseThrow();
-        assertThat(http.post("/auth/email/verify", null, "{\"token\":\"" + token + "\"}")
-                        .status())
-                .isEqualTo(204);
-        return session;
+        return EmailITSupport.verified(http, mail, name, address, PASSWORD);
     }
 
     static Http.Response complete(Http http, String token, String password) {
@@ -222,7 +211,7 @@ class EmailIT {
     }
 
     static String address() {
-        return "u" + UUID.randomUUID().toString().substring(0, 8) + "@example.org";
+        return EmailITSupport.address();
     }
 
     static String storedMail() throws Exception {

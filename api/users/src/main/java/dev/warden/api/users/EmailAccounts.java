@@ -7,8 +7,10 @@ import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.users.audit.AccountAudit;
+import dev.warden.api.users.mail.MailMessage;
 import dev.warden.api.users.mail.MailOutbox;
 import dev.warden.api.users.mail.MailTemplates;
 import dev.warden.authorizer.domain.UserId;
@@ -16,6 +18,7 @@ import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.DatabaseException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -46,8 +49,17 @@ public final class EmailAccounts {
     /** How long a password-reset link works. */
     public static final Duration RESET_TTL = Duration.ofMinutes(30);
 
+    /** How long a sign-in link works. */
+    public static final Duration LINK_TTL = Duration.ofMinutes(10);
+    /** How long an e-mail sign-in code works, and how many wrong answers it takes. */
+    public static final Duration CODE_TTL = Duration.ofMinutes(10);
+
+    public static final int CODE_ATTEMPTS = 5;
+
     static final String VERIFY = "verify-email";
     static final String RESET = "reset-password";
+    static final String LINK = "sign-in-link";
+    static final String CODE = "sign-in-code";
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,189}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -66,8 +78,10 @@ public final class EmailAccounts {
     private final GrantRevocation grants;
     private final EventOutbox outbox;
     private final InstantSource clock;
+    private final UserService users;
 
     public EmailAccounts(
+            UserService users,
             Database db,
             MailOutbox mail,
             Supplier<String> publicOrigin,
@@ -76,6 +90,7 @@ public final class EmailAccounts {
             GrantRevocation grants,
             EventOutbox outbox,
             InstantSource clock) {
+        this.users = users;
         this.db = db;
         this.mail = mail;
         this.templates = new MailTemplates();
@@ -188,34 +203,14 @@ public final class EmailAccounts {
      * either way; 503 (for every address alike) while mail cannot be sent.
      */
     public void requestPasswordReset(String email) {
-        mail.requireAvailable();
-        if (!EMAIL.matcher(email).matches()) {
-            return;
-        }
-        Instant now = now();
-        db.inTransaction(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement("SELECT id, username, email FROM users "
-                    + "WHERE email_key = ? AND email_verified_at IS NOT NULL")) {
-                ps.setString(1, email.toLowerCase(Locale.ROOT));
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return null;
-                    }
-                    UserId user = UserId.of(rs.getString(1));
-                    String address = rs.getString(3);
-                    String token = issue(conn, user, RESET, address, now, RESET_TTL);
-                    mail.enqueue(
-                            conn,
-                            templates.render(
-                                    "reset-password",
-                                    address,
-                                    "Reset your Warden password",
-                                    params(rs.getString(2), "/auth/password-reset?token=", token, "30 minutes")));
-                }
-            }
-            return null;
+        mailToVerified(email, (conn, user, username, address, now) -> {
+            String token = issue(conn, user, RESET, address, now, RESET_TTL);
+            return templates.render(
+                    "reset-password",
+                    address,
+                    "Reset your Warden password",
+                    params(username, "/auth/password-reset?token=", token, "30 minutes"));
         });
-        mail.wake();
     }
 
     /**
@@ -265,6 +260,152 @@ public final class EmailAccounts {
         });
         outbox.flush();
         grants.revokeAllOf(user, now);
+    }
+
+    /**
+     * Mails a sign-in link to the account whose verified address is {@code email}, if any; the same answer either
+     * way, and 503 for every address while mail cannot be sent.
+     */
+    public void sendSignInLink(String email) {
+        mailToVerified(email, (conn, user, username, address, now) -> {
+            String token = issue(conn, user, LINK, address, now, LINK_TTL);
+            return templates.render(
+                    "sign-in-link",
+                    address,
+                    "Your Warden sign-in link",
+                    params(username, "/auth/magic-link?token=", token, "10 minutes"));
+        });
+    }
+
+    /**
+     * Signs in with a sign-in link's token: a session whose {@code amr} is {@code otp}, or {@code totp_required}.
+     *
+     * @throws UnauthenticatedException {@code sign_in_link_invalid} for an unknown, used or expired link
+     */
+    public UserService.SignedIn signInWithLink(String token, Origin origin) {
+        Instant now = now();
+        Optional<Token> found = db.inTransaction(conn -> use(conn, token, LINK, now));
+        if (found.isEmpty() || !found.get().live(now)) {
+            throw new UnauthenticatedException(
+                    ErrorCode.SIGN_IN_LINK_INVALID, "this sign-in link is not valid: it was used or has expired");
+        }
+        return users.firstFactorPassed(found.get().user(), "otp", "email-link", origin);
+    }
+
+    /** Mails a 6-digit sign-in code to the account whose verified address is {@code email}, as the link is. */
+    public void sendSignInCode(String email) {
+        mailToVerified(email, (conn, user, username, address, now) -> {
+            String code = String.format("%06d", RANDOM.nextInt(1_000_000));
+            try (PreparedStatement ps = conn.prepareStatement("INSERT INTO email_tokens "
+                    + "(token_hash, user_id, purpose, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                ps.setBytes(1, codeHash(user, now, code));
+                ps.setString(2, user.value());
+                ps.setString(3, CODE);
+                ps.setString(4, address);
+                ps.setTimestamp(5, Timestamp.from(now));
+                ps.setTimestamp(6, Timestamp.from(now.plus(CODE_TTL)));
+                ps.executeUpdate();
+            }
+            return templates.render(
+                    "sign-in-code",
+                    address,
+                    "Your Warden sign-in code",
+                    Map.of("username", username, "code", code, "expiresIn", "10 minutes"));
+        });
+    }
+
+    /**
+     * Signs in with the newest code mailed to {@code email}: good once, for {@link #CODE_TTL} and
+     * {@link #CODE_ATTEMPTS} answers; a wrong answer counts against the account's lockout.
+     *
+     * @throws UnauthenticatedException {@code email_code_invalid}, the same for an unknown address
+     */
+    public UserService.SignedIn signInWithCode(String email, String code, Origin origin) {
+        Instant now = now();
+        record Pending(byte[] hash, UserId user, Instant createdAt) {}
+        Optional<Pending> pending = db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT t.token_hash, t.user_id, t.created_at "
+                    + "FROM email_tokens t JOIN users u ON u.id = t.user_id "
+                    + "WHERE u.email_key = ? AND u.email_verified_at IS NOT NULL AND t.purpose = ? "
+                    + "AND t.used_at IS NULL AND t.expires_at > ? AND t.attempts < ? "
+                    + "ORDER BY t.created_at DESC LIMIT 1")) {
+                ps.setString(1, email.toLowerCase(Locale.ROOT));
+                ps.setString(2, CODE);
+                ps.setTimestamp(3, Timestamp.from(now));
+                ps.setInt(4, CODE_ATTEMPTS);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            ? Optional.of(new Pending(
+                                    rs.getBytes(1),
+                                    UserId.of(rs.getString(2)),
+                                    rs.getTimestamp(3).toInstant()))
+                            : Optional.empty();
+                }
+            }
+        });
+        UnauthenticatedException invalid = new UnauthenticatedException(
+                ErrorCode.EMAIL_CODE_INVALID, "the code is wrong, was used, or has expired; ask for a new one");
+        if (pending.isEmpty()) {
+            throw invalid;
+        }
+        Pending p = pending.get();
+        boolean right =
+                code.matches("[0-9]{6}") && MessageDigest.isEqual(p.hash(), codeHash(p.user(), p.createdAt(), code));
+        boolean used = right
+                && db.withConnection(conn -> {
+                    try (PreparedStatement ps = conn.prepareStatement(
+                            "UPDATE email_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL")) {
+                        ps.setTimestamp(1, Timestamp.from(now));
+                        ps.setBytes(2, p.hash());
+                        return ps.executeUpdate() == 1;
+                    }
+                });
+        if (!used) {
+            db.withConnection(conn -> {
+                try (PreparedStatement ps =
+                        conn.prepareStatement("UPDATE email_tokens SET attempts = attempts + 1 WHERE token_hash = ?")) {
+                    ps.setBytes(1, p.hash());
+                    return ps.executeUpdate();
+                }
+            });
+            users.emailCodeFailed(p.user(), origin);
+            throw invalid;
+        }
+        return users.firstFactorPassed(p.user(), "otp", "email-code", origin);
+    }
+
+    /** Makes the message for a verified account's address, in the transaction that stores its token. */
+    @FunctionalInterface
+    private interface ToVerified {
+        MailMessage message(Connection conn, UserId user, String username, String address, Instant now)
+                throws SQLException;
+    }
+
+    private void mailToVerified(String email, ToVerified make) {
+        mail.requireAvailable();
+        if (!EMAIL.matcher(email).matches()) {
+            return;
+        }
+        Instant now = now();
+        db.inTransaction(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT id, username, email FROM users "
+                    + "WHERE email_key = ? AND email_verified_at IS NOT NULL")) {
+                ps.setString(1, email.toLowerCase(Locale.ROOT));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        mail.enqueue(
+                                conn,
+                                make.message(conn, UserId.of(rs.getString(1)), rs.getString(2), rs.getString(3), now));
+                    }
+                }
+            }
+            return null;
+        });
+        mail.wake();
+    }
+
+    private static byte[] codeHash(UserId user, Instant createdAt, String code) {
+        return Tokens.hash(CODE + ":" + user.value() + ":" + createdAt.toEpochMilli() + ":" + code);
     }
 
     private record Token(UserId user, String email, Instant expiresAt) {

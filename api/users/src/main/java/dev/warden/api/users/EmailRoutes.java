@@ -2,12 +2,14 @@ package dev.warden.api.users;
 
 import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
+import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
@@ -30,7 +32,12 @@ import java.util.Set;
  *       an account has that verified address;
  *   <li>{@code GET /password-reset?token=}: the link, a page with a form for the new password;
  *   <li>{@code POST /password-reset/complete} (public) {@code {"token", "newPassword"}} as JSON (204) or from the
- *       page's form (a page).
+ *       page's form (a page);
+ *   <li>{@code POST /magic-link} (public, 3 per minute per IP) {@code {"email"}}: 202, a sign-in link to a verified
+ *       address; {@code GET /magic-link?token=} is the link, a page with a button; {@code POST /magic-link/verify}
+ *       {@code {"token"}} signs in (JSON as sign-in answers, or from the page);
+ *   <li>{@code POST /email-otp} (public, 5 per minute per IP) {@code {"email"}}: 202, a 6-digit code;
+ *       {@code POST /email-otp/verify} {@code {"email", "code"}} signs in.
  * </ul>
  */
 public final class EmailRoutes implements DeclaredService {
@@ -40,11 +47,17 @@ public final class EmailRoutes implements DeclaredService {
     private static final String CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'";
 
+    private static final Set<String> CODE_FIELDS = Set.of("email", "code");
+
     private final EmailAccounts email;
+    private final SessionCookies cookies;
+    private final ClientIp clientIp;
     private final long maxBodyBytes;
 
-    public EmailRoutes(EmailAccounts email, long maxBodyBytes) {
+    public EmailRoutes(EmailAccounts email, SessionCookies cookies, ClientIp clientIp, long maxBodyBytes) {
         this.email = email;
+        this.cookies = cookies;
+        this.clientIp = clientIp;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -56,7 +69,104 @@ public final class EmailRoutes implements DeclaredService {
                 .get("/email/verify", Access.open(), this::verifyPage)
                 .post("/password-reset/request", Access.open(), this::requestReset)
                 .get("/password-reset", Access.open(), this::resetPage)
-                .post("/password-reset/complete", Access.open(), this::completeReset);
+                .post("/password-reset/complete", Access.open(), this::completeReset)
+                .post("/magic-link", Access.open(), this::sendLink)
+                .get("/magic-link", Access.open(), this::linkPage)
+                .post("/magic-link/verify", Access.open(), this::signInWithLink)
+                .post("/email-otp", Access.open(), this::sendCode)
+                .post("/email-otp/verify", Access.open(), this::signInWithCode);
+    }
+
+    private void sendLink(ServerRequest req, ServerResponse res) {
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), EMAIL_FIELDS);
+        Optional<String> address = in.requiredString("email", 254);
+        in.validate();
+        email.sendSignInLink(address.orElseThrow());
+        Responses.json(res, Status.ACCEPTED_202, Json.mapper().createObjectNode());
+    }
+
+    /** The link itself: a button, so that a mail scanner fetching the link signs nobody in. */
+    private void linkPage(ServerRequest req, ServerResponse res) {
+        String token = req.query().first("token").orElse("");
+        if (!token.matches("[A-Za-z0-9_-]{1,100}")) {
+            page(res, Status.BAD_REQUEST_400, "Link not valid", "<p>This sign-in link is not valid.</p>");
+            return;
+        }
+        page(
+                res,
+                Status.OK_200,
+                "Sign in to Warden",
+                "<form method=\"post\" action=\"/auth/magic-link/verify\" id=\"sign-in\">"
+                        + "<input type=\"hidden\" name=\"token\" value=\"" + token + "\">"
+                        + "<button type=\"submit\">Sign in</button></form>");
+    }
+
+    private void signInWithLink(ServerRequest req, ServerResponse res) {
+        if (!isForm(req)) {
+            JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), TOKEN_FIELDS);
+            Optional<String> token = in.requiredString("token", 100);
+            in.validate();
+            UserRoutes.answer(
+                    req,
+                    res,
+                    Status.OK_200,
+                    email.signInWithLink(token.orElseThrow(), Origin.of(req, clientIp)),
+                    cookies);
+            return;
+        }
+        Map<String, String> fields = RequestReader.readForm(req, maxBodyBytes);
+        try {
+            UserService.SignedIn signedIn =
+                    email.signInWithLink(fields.getOrDefault("token", ""), Origin.of(req, clientIp));
+            cookies.set(
+                    req,
+                    res,
+                    signedIn.token(),
+                    signedIn.session().absoluteExpiresAt(),
+                    signedIn.session().createdAt());
+            page(res, Status.OK_200, "Signed in", "<p>You are signed in to Warden.</p>");
+        } catch (UnauthenticatedException e) {
+            if (e.secondFactor().isPresent()) {
+                page(
+                        res,
+                        Status.UNAUTHORIZED_401,
+                        "Authenticator code needed",
+                        "<p>This account also asks for an authenticator code: sign in from the application or the "
+                                + "sign-in page.</p>");
+            } else {
+                page(res, Status.UNAUTHORIZED_401, "Link not valid", "<p>" + escape(e.describe()) + "</p>");
+            }
+        } catch (WardenException e) {
+            page(res, Status.create(e.code().status()), "Not signed in", "<p>" + escape(e.describe()) + "</p>");
+        }
+    }
+
+    private void sendCode(ServerRequest req, ServerResponse res) {
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), EMAIL_FIELDS);
+        Optional<String> address = in.requiredString("email", 254);
+        in.validate();
+        email.sendSignInCode(address.orElseThrow());
+        Responses.json(res, Status.ACCEPTED_202, Json.mapper().createObjectNode());
+    }
+
+    private void signInWithCode(ServerRequest req, ServerResponse res) {
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes, Set.of("code")), CODE_FIELDS);
+        Optional<String> address = in.requiredString("email", 254);
+        Optional<String> code = in.requiredString("code", 16);
+        in.validate();
+        UserRoutes.answer(
+                req,
+                res,
+                Status.OK_200,
+                email.signInWithCode(address.orElseThrow(), code.orElseThrow(), Origin.of(req, clientIp)),
+                cookies);
+    }
+
+    private static boolean isForm(ServerRequest req) {
+        return req.headers()
+                .contentType()
+                .map(t -> t.test(HttpMediaType.create("application/x-www-form-urlencoded")))
+                .orElse(false);
     }
 
     private void address(ServerRequest req, ServerResponse res) {
@@ -131,11 +241,7 @@ public final class EmailRoutes implements DeclaredService {
     }
 
     private void completeReset(ServerRequest req, ServerResponse res) {
-        boolean form = req.headers()
-                .contentType()
-                .map(t -> t.test(HttpMediaType.create("application/x-www-form-urlencoded")))
-                .orElse(false);
-        if (!form) {
+        if (!isForm(req)) {
             JsonInput in =
                     JsonInput.of(RequestReader.readObject(req, maxBodyBytes, Set.of("newPassword")), RESET_FIELDS);
             Optional<String> token = in.requiredString("token", 100);

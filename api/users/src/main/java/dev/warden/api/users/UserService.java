@@ -5,6 +5,7 @@ import dev.warden.api.access.Principal;
 import dev.warden.api.auth.SessionResolver;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.errors.AccountLockedException;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.FieldError;
@@ -15,10 +16,12 @@ import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.errors.WardenException;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.users.audit.AccountAudit;
+import dev.warden.api.users.totp.TotpRepository;
 import dev.warden.api.users.totp.TotpService;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.CleanText;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -153,7 +156,7 @@ public final class UserService implements SessionResolver {
         User user = account.get().user();
         if (totp.isPresent() && totp.get().enrolled(user.id())) {
             // The password was right, and says so: only whoever gave it sees the challenge. No session yet.
-            throw UnauthenticatedException.secondFactorRequired(totp.get().challenge(user.id(), now));
+            throw UnauthenticatedException.secondFactorRequired(totp.get().challenge(user.id(), "pwd", now));
         }
         Optional<String> rehash = hasher.needsRehash(account.get().passwordHash())
                 ? Optional.of(hasher.hash(password))
@@ -177,38 +180,96 @@ public final class UserService implements SessionResolver {
      * {@code mfa}. A wrong answer spends one of the challenge's attempts and counts against the account's lockout.
      *
      * @throws UnauthenticatedException {@code totp_invalid} for a wrong, reused or late answer, or an unknown, used,
-     *     expired or spent challenge, or a locked account
+     *     expired or spent challenge
+     * @throws AccountLockedException {@code account_locked} (with when it ends) for a locked account: the challenge
+     *     already proves the password
      */
     public SignedIn completeSignIn(String challenge, TotpService.Answer answer, Origin origin) {
         Instant now = now();
         TotpService factors = totp.orElseThrow(UserService::totpInvalid);
-        UserId userId = factors.openChallenge(challenge, now).orElseThrow(UserService::totpInvalid);
+        TotpRepository.OpenChallenge open =
+                factors.openChallenge(challenge, now).orElseThrow(UserService::totpInvalid);
+        UserId userId = open.user();
         User user = repository.find(userId).orElseThrow(UserService::totpInvalid);
-        boolean locked = repository
-                .findAccount(usernames.keyOf(user.username()))
-                .map(a -> a.lockedAt(now))
-                .orElse(true);
-        Optional<String> method = locked ? Optional.empty() : factors.check(userId, answer, now);
+        // The challenge proves the first factor: a locked account may say so now, with when the lock ends.
+        requireUnlocked(user, now);
+        Optional<String> method = factors.check(userId, answer, now);
         if (method.isEmpty() || !factors.useChallenge(challenge, now)) {
             factors.challengeFailed(challenge);
             repository.signInFailed(
-                    locked ? Optional.empty() : Optional.of(userId),
+                    Optional.of(userId),
                     now,
                     config.lockout(),
                     List.of(AuthEvents.failed(user.username(), "totp_invalid", origin.ip(), now)));
             outbox.flush();
             throw totpInvalid();
         }
+        String first = open.firstFactor();
+        return startSession(
+                user,
+                first.equals(method.get()) ? List.of(first, "mfa") : List.of(first, method.get(), "mfa"),
+                (first.equals("pwd") ? "password" : "email") + "+totp",
+                origin,
+                now);
+    }
+
+    /**
+     * Signs in a user whose first factor was proven elsewhere (an e-mail link or code: {@code firstFactor}
+     * {@code otp}, event method {@code method}): a session, or, when TOTP is enrolled, {@code totp_required} with
+     * a challenge.
+     *
+     * @throws AccountLockedException while the account is locked
+     */
+    SignedIn firstFactorPassed(UserId userId, String firstFactor, String method, Origin origin) {
+        Instant now = now();
+        User user = repository
+                .find(userId)
+                .orElseThrow(
+                        () -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the account no longer exists"));
+        requireUnlocked(user, now);
+        if (totp.isPresent() && totp.get().enrolled(userId)) {
+            throw UnauthenticatedException.secondFactorRequired(totp.get().challenge(userId, firstFactor, now));
+        }
+        return startSession(user, List.of(firstFactor), method, origin, now);
+    }
+
+    /** Counts a wrong e-mail code against {@code user}'s lockout (unless locked already). */
+    void emailCodeFailed(UserId userId, Origin origin) {
+        Instant now = now();
+        repository.find(userId).ifPresent(user -> {
+            boolean locked = repository
+                    .findAccount(usernames.keyOf(user.username()))
+                    .map(a -> a.lockedAt(now))
+                    .orElse(true);
+            repository.signInFailed(
+                    locked ? Optional.empty() : Optional.of(userId),
+                    now,
+                    config.lockout(),
+                    List.of(AuthEvents.failed(user.username(), "email_code_invalid", origin.ip(), now)));
+            outbox.flush();
+        });
+    }
+
+    private void requireUnlocked(User user, Instant now) {
+        Optional<Instant> until = repository
+                .findAccount(usernames.keyOf(user.username()))
+                .flatMap(Account::lockedUntil)
+                .filter(now::isBefore);
+        if (until.isPresent()) {
+            throw new AccountLockedException(Duration.between(now, until.get()));
+        }
+    }
+
+    private SignedIn startSession(User user, List<String> amr, String method, Origin origin, Instant now) {
         String token = Tokens.mint(TokenKind.SESSION);
-        Session session =
-                Session.start(Ids.mint("ses"), userId, now, config.session(), List.of("pwd", method.get(), "mfa"));
+        Session session = Session.start(Ids.mint("ses"), user.id(), now, config.session(), amr);
         repository.signedIn(
-                userId,
+                user.id(),
                 Optional.empty(),
                 session,
                 Tokens.hash(token),
                 origin,
-                List.of(AuthEvents.signIn(user, session, "password+totp", origin.ip(), now)));
+                List.of(AuthEvents.signIn(user, session, method, origin.ip(), now)));
         outbox.flush();
         return new SignedIn(user, session, token);
     }

@@ -51,13 +51,13 @@ public record UsersComponent(
         UserService service =
                 new UserService(new JdbcUserRepository(db), config, hasher, outbox, clock, Optional.of(totp));
         MailOutbox mail = MailOutbox.start(mailConfig, db, keyEncryption, clock);
-        EmailAccounts email = new EmailAccounts(db, mail, publicOrigin, hasher, config, grants, outbox, clock);
+        EmailAccounts email = new EmailAccounts(service, db, mail, publicOrigin, hasher, config, grants, outbox, clock);
         SessionCookies cookies = new SessionCookies(config.session(), clientIp);
         return new UsersComponent(
                 service,
                 new UserRoutes(service, cookies, clientIp, maxBodyBytes),
                 new TotpRoutes(service, totp, cookies, clientIp, clock, maxBodyBytes),
-                new EmailRoutes(email, maxBodyBytes),
+                new EmailRoutes(email, cookies, clientIp, maxBodyBytes),
                 cookies,
                 mail);
     }

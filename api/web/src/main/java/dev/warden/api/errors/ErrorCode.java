@@ -59,12 +59,18 @@ public enum ErrorCode {
     TOTP_INVALID("totp_invalid", 401, "Invalid TOTP"),
     /** The factor is already enrolled: remove it first. */
     ALREADY_ENROLLED("already_enrolled", 409, "Already enrolled"),
+    /** Locked after too many failures; answered only after a correct first factor, with {@code Retry-After}. */
+    ACCOUNT_LOCKED("account_locked", 423, "Account locked"),
     /** An e-mail verification link that is unknown, used, expired, or for an address the account no longer has. */
     EMAIL_VERIFICATION_INVALID("email_verification_invalid", 400, "E-mail verification link invalid"),
     /** A password-reset token that is unknown or was used. */
     PASSWORD_RESET_INVALID("password_reset_invalid", 400, "Password reset invalid"),
     /** A password-reset token past its expiry. */
     PASSWORD_RESET_EXPIRED("password_reset_expired", 400, "Password reset expired"),
+    /** A sign-in link that is unknown, used or expired. */
+    SIGN_IN_LINK_INVALID("sign_in_link_invalid", 401, "Sign-in link invalid"),
+    /** An e-mail sign-in code that is wrong, used, expired or spent, or for no verified address. */
+    EMAIL_CODE_INVALID("email_code_invalid", 401, "E-mail code invalid"),
     TOKEN_NOT_FOUND("token_not_found", 404, "API token not found"),
     DELEGATION_NOT_FOUND("delegation_not_found", 404, "Delegation not found"),
     WEBHOOK_NOT_FOUND("webhook_not_found", 404, "Webhook endpoint not found"),

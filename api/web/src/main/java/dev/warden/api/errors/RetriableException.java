@@ -7,7 +7,8 @@ import java.util.List;
  * A transient failure: the same request may succeed after {@link #retryAfter()} (a dependency is down or
  * slow: Kafka for the audit, the quota owner, the database, the rate-limit store). Nothing was changed.
  */
-public abstract sealed class RetriableException extends WardenException permits UnavailableException {
+public abstract sealed class RetriableException extends WardenException
+        permits UnavailableException, AccountLockedException {
     private static final long serialVersionUID = 1L;
 
     private final Duration retryAfter;

@@ -139,29 +139,32 @@ public final class JdbcTotpRepository implements TotpRepository {
     }
 
     @Override
-    public void createChallenge(byte[] tokenHash, UserId user, Instant now, Instant expiresAt) {
+    public void createChallenge(byte[] tokenHash, UserId user, String firstFactor, Instant now, Instant expiresAt) {
         db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement("INSERT INTO sign_in_challenges "
-                    + "(token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")) {
+                    + "(token_hash, user_id, created_at, expires_at, first_factor) VALUES (?, ?, ?, ?, ?)")) {
                 ps.setBytes(1, tokenHash);
                 ps.setString(2, user.value());
                 ps.setTimestamp(3, Timestamp.from(now));
                 ps.setTimestamp(4, Timestamp.from(expiresAt));
+                ps.setString(5, firstFactor);
                 return ps.executeUpdate();
             }
         });
     }
 
     @Override
-    public Optional<UserId> openChallenge(byte[] tokenHash, Instant now, int maxAttempts) {
+    public Optional<OpenChallenge> openChallenge(byte[] tokenHash, Instant now, int maxAttempts) {
         return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement("SELECT user_id FROM sign_in_challenges "
+            try (PreparedStatement ps = conn.prepareStatement("SELECT user_id, first_factor FROM sign_in_challenges "
                     + "WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? AND attempts < ?")) {
                 ps.setBytes(1, tokenHash);
                 ps.setTimestamp(2, Timestamp.from(now));
                 ps.setInt(3, maxAttempts);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(UserId.of(rs.getString(1))) : Optional.empty();
+                    return rs.next()
+                            ? Optional.of(new OpenChallenge(UserId.of(rs.getString(1)), rs.getString(2)))
+                            : Optional.empty();
                 }
             }
         });

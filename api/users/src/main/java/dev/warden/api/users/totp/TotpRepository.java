@@ -39,11 +39,14 @@ public interface TotpRepository {
     /** Removes the user's TOTP and recovery codes, with {@code audit}; false when there was none. */
     boolean remove(UserId user, AuditEntry audit);
 
-    /** Stores a sign-in challenge. */
-    void createChallenge(byte[] tokenHash, UserId user, Instant now, Instant expiresAt);
+    /** Stores a sign-in challenge that follows {@code firstFactor} (an RFC 8176 value: {@code pwd}, {@code otp}). */
+    void createChallenge(byte[] tokenHash, UserId user, String firstFactor, Instant now, Instant expiresAt);
 
-    /** The user of a challenge that is unused, unexpired and has attempts left. */
-    Optional<UserId> openChallenge(byte[] tokenHash, Instant now, int maxAttempts);
+    /** A challenge's user and the first factor it followed. */
+    record OpenChallenge(UserId user, String firstFactor) {}
+
+    /** The challenge, while it is unused, unexpired and has attempts left. */
+    Optional<OpenChallenge> openChallenge(byte[] tokenHash, Instant now, int maxAttempts);
 
     /** Counts a wrong answer to a challenge. */
     void challengeFailed(byte[] tokenHash);

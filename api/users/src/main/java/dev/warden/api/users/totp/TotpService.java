@@ -161,18 +161,18 @@ public final class TotpService {
      * A challenge for {@code user}, whose password was right: good once, for {@link #CHALLENGE_TTL}, and for
      * {@link #CHALLENGE_ATTEMPTS} answers. Only its hash is kept.
      */
-    public UnauthenticatedException.SecondFactor challenge(UserId user, Instant now) {
+    public UnauthenticatedException.SecondFactor challenge(UserId user, String firstFactor, Instant now) {
         byte[] random = new byte[32];
         RANDOM.nextBytes(random);
         String token =
                 CHALLENGE_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
         Instant expiresAt = now.plus(CHALLENGE_TTL);
-        repository.createChallenge(challengeHash(token), user, now, expiresAt);
+        repository.createChallenge(challengeHash(token), user, firstFactor, now, expiresAt);
         return new UnauthenticatedException.SecondFactor(token, expiresAt);
     }
 
-    /** The user of {@code challenge} while it may still be answered. */
-    public Optional<UserId> openChallenge(String challenge, Instant now) {
+    /** The user of {@code challenge}, and the first factor it followed, while it may still be answered. */
+    public Optional<TotpRepository.OpenChallenge> openChallenge(String challenge, Instant now) {
         if (!challenge.startsWith(CHALLENGE_PREFIX) || challenge.length() > 100) {
             return Optional.empty();
         }
