@@ -115,10 +115,38 @@ public final class AccessTokens {
             String grantId,
             List<String> actors,
             Optional<Instant> notAfter,
-            Duration ttl) {
+            Duration ttl,
+            List<String> amr,
+            Optional<Instant> authTime) {
         public Spec {
             scopes = List.copyOf(scopes);
             actors = List.copyOf(actors);
+            amr = List.copyOf(amr);
+        }
+
+        /** A spec that says nothing of how a user signed in (agents, exchanged tokens). */
+        public Spec(
+                String subject,
+                SubjectKind subjectKind,
+                String clientId,
+                List<String> scopes,
+                String audience,
+                String grantId,
+                List<String> actors,
+                Optional<Instant> notAfter,
+                Duration ttl) {
+            this(
+                    subject,
+                    subjectKind,
+                    clientId,
+                    scopes,
+                    audience,
+                    grantId,
+                    actors,
+                    notAfter,
+                    ttl,
+                    List.of(),
+                    Optional.empty());
         }
     }
 
@@ -169,6 +197,10 @@ public final class AccessTokens {
             builder.claim(SUBJECT_KIND_CLAIM, "agent");
         }
         claims.actClaim().ifPresent(act -> builder.claim(ACT_CLAIM, act));
+        if (!spec.amr().isEmpty()) {
+            builder.claim("amr", spec.amr());
+        }
+        spec.authTime().ifPresent(t -> builder.claim("auth_time", t.getEpochSecond()));
         JWTClaimsSet set = builder.build();
         SignedJWT jwt = new SignedJWT(
                 new JWSHeader.Builder(JWSAlgorithm.ES256)

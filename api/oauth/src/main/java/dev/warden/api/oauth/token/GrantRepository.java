@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,14 +26,24 @@ public final class GrantRepository {
             String scope,
             String resource,
             Instant createdAt,
-            Instant expiresAt) {}
+            Instant expiresAt,
+            List<String> amr,
+            Optional<Instant> authTime) {
+        public Grant {
+            amr = List.copyOf(amr);
+        }
+    }
+
+    /** How the user signed in: RFC 8176 values, and when. */
+    public record Authentication(List<String> amr, Instant authTime) {}
 
     /** A refresh token with its grant and whether the grant can still be used. */
     public record RefreshToken(Grant grant, Instant expiresAt, Optional<Instant> usedAt, boolean grantUsable) {}
 
     private static final String INSERT_GRANT = """
-            INSERT INTO oauth_grants (id, client_id, user_id, session_id, scope, resource, created_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
+            INSERT INTO oauth_grants (id, client_id, user_id, session_id, scope, resource, created_at, expires_at,
+                amr, auth_time)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
     private static final String INSERT_REFRESH = """
             INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (?, ?, ?, ?)""";
     /** Usable: not revoked, not past its hard end, and its browser session (if any) not signed out. */
@@ -42,7 +53,7 @@ public final class GrantRepository {
 
     private static final String SELECT_REFRESH = """
             SELECT g.id, g.client_id, g.user_id, g.session_id, g.scope, g.resource, g.created_at,
-                g.expires_at AS grant_expires_at, r.expires_at, r.used_at, """ + USABLE + """
+                g.expires_at AS grant_expires_at, g.amr, g.auth_time, r.expires_at, r.used_at, """ + USABLE + """
              AS usable
             FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?""";
     private static final String MARK_USED = """
@@ -83,7 +94,27 @@ public final class GrantRepository {
             ps.setString(6, grant.resource());
             ps.setTimestamp(7, Timestamp.from(grant.createdAt()));
             ps.setTimestamp(8, Timestamp.from(grant.expiresAt()));
+            ps.setArray(
+                    9,
+                    grant.amr().isEmpty()
+                            ? null
+                            : conn.createArrayOf("text", grant.amr().toArray()));
+            ps.setTimestamp(10, grant.authTime().map(Timestamp::from).orElse(null));
             ps.executeUpdate();
+        }
+    }
+
+    /** How the browser session {@code sessionId} signed in, when it exists. */
+    Optional<Authentication> sessionAuthentication(Connection conn, String sessionId) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT amr, created_at FROM user_sessions WHERE id = ?")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next()
+                        ? Optional.of(new Authentication(
+                                List.of((String[]) rs.getArray(1).getArray()),
+                                rs.getTimestamp(2).toInstant()))
+                        : Optional.empty();
+            }
         }
     }
 
@@ -120,7 +151,11 @@ public final class GrantRepository {
                         rs.getString("scope"),
                         rs.getString("resource"),
                         Sql.requiredInstant(rs, "created_at"),
-                        Sql.requiredInstant(rs, "grant_expires_at"));
+                        Sql.requiredInstant(rs, "grant_expires_at"),
+                        rs.getArray("amr") == null
+                                ? List.of()
+                                : List.of((String[]) rs.getArray("amr").getArray()),
+                        Sql.instant(rs, "auth_time"));
                 return Optional.of(new RefreshToken(
                         grant,
                         Sql.requiredInstant(rs, "expires_at"),

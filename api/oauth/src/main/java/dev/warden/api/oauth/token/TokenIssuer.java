@@ -52,6 +52,9 @@ final class TokenIssuer {
             String ip,
             Instant now)
             throws SQLException {
+        // How the user signed in: the browser session's methods and time, carried by every token of the grant.
+        Optional<GrantRepository.Authentication> authentication =
+                sessionId.isPresent() ? grants.sessionAuthentication(conn, sessionId.get()) : Optional.empty();
         GrantRepository.Grant grant = new GrantRepository.Grant(
                 UUID.randomUUID().toString(),
                 client.clientId(),
@@ -60,7 +63,9 @@ final class TokenIssuer {
                 scope,
                 resource,
                 now,
-                now.plus(grantLifetime));
+                now.plus(grantLifetime),
+                authentication.map(GrantRepository.Authentication::amr).orElse(List.of()),
+                authentication.map(GrantRepository.Authentication::authTime));
         grants.insertGrant(conn, grant);
         TokenPair pair = issue(conn, grant, List.of(scope.split(" ")), now);
         EventOutbox.append(conn, OAuthEvents.granted(grant, client, grantType, ip, now));
@@ -77,8 +82,18 @@ final class TokenIssuer {
                 grant.id(),
                 now,
                 refreshEnd.isAfter(grant.expiresAt()) ? grant.expiresAt() : refreshEnd);
-        AccessTokens.Issued access =
-                accessTokens.issue(grant.userId(), grant.clientId(), scopes, grant.resource(), grant.id());
+        AccessTokens.Issued access = accessTokens.issue(new AccessTokens.Spec(
+                grant.userId(),
+                AccessTokens.SubjectKind.USER,
+                grant.clientId(),
+                scopes,
+                grant.resource(),
+                grant.id(),
+                List.of(),
+                Optional.empty(),
+                accessTokens.ttl(),
+                grant.amr(),
+                grant.authTime()));
         return new TokenPair(access, refresh);
     }
 }
