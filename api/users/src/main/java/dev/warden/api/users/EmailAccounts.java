@@ -203,14 +203,7 @@ public final class EmailAccounts {
      * either way; 503 (for every address alike) while mail cannot be sent.
      */
     public void requestPasswordReset(String email) {
-        mailToVerified(email, (conn, user, username, address, now) -> {
-            String token = issue(conn, user, RESET, address, now, RESET_TTL);
-            return templates.render(
-                    "reset-password",
-                    address,
-                    "Reset your Warden password",
-                    params(username, "/auth/password-reset?token=", token, "30 minutes"));
-        });
+        mailToVerified(email, RESET);
     }
 
     /**
@@ -267,14 +260,7 @@ public final class EmailAccounts {
      * way, and 503 for every address while mail cannot be sent.
      */
     public void sendSignInLink(String email) {
-        mailToVerified(email, (conn, user, username, address, now) -> {
-            String token = issue(conn, user, LINK, address, now, LINK_TTL);
-            return templates.render(
-                    "sign-in-link",
-                    address,
-                    "Your Warden sign-in link",
-                    params(username, "/auth/magic-link?token=", token, "10 minutes"));
-        });
+        mailToVerified(email, LINK);
     }
 
     /**
@@ -294,24 +280,7 @@ public final class EmailAccounts {
 
     /** Mails a 6-digit sign-in code to the account whose verified address is {@code email}, as the link is. */
     public void sendSignInCode(String email) {
-        mailToVerified(email, (conn, user, username, address, now) -> {
-            String code = String.format("%06d", RANDOM.nextInt(1_000_000));
-            try (PreparedStatement ps = conn.prepareStatement("INSERT INTO email_tokens "
-                    + "(token_hash, user_id, purpose, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
-                ps.setBytes(1, codeHash(user, now, code));
-                ps.setString(2, user.value());
-                ps.setString(3, CODE);
-                ps.setString(4, address);
-                ps.setTimestamp(5, Timestamp.from(now));
-                ps.setTimestamp(6, Timestamp.from(now.plus(CODE_TTL)));
-                ps.executeUpdate();
-            }
-            return templates.render(
-                    "sign-in-code",
-                    address,
-                    "Your Warden sign-in code",
-                    Map.of("username", username, "code", code, "expiresIn", "10 minutes"));
-        });
+        mailToVerified(email, CODE);
     }
 
     /**
@@ -381,27 +350,79 @@ public final class EmailAccounts {
                 throws SQLException;
     }
 
-    private void mailToVerified(String email, ToVerified make) {
+    private void mailToVerified(String email, String kind) {
         mail.requireAvailable();
         if (!EMAIL.matcher(email).matches()) {
             return;
         }
-        Instant now = now();
-        db.inTransaction(conn -> {
+        mail.enqueueIntent(kind, email);
+    }
+
+    /**
+     * The message of a queued intent ({@link MailOutbox.Intents}): for the account whose verified address is
+     * {@code address}, a fresh token or code and its mail; empty when there is none.
+     */
+    public Optional<MailMessage> resolveIntent(String kind, String address, Instant at) {
+        Instant now = at.truncatedTo(ChronoUnit.MILLIS);
+        ToVerified make = switch (kind) {
+            case RESET ->
+                (conn, user, username, to, t) -> templates.render(
+                        "reset-password",
+                        to,
+                        "Reset your Warden password",
+                        params(
+                                username,
+                                "/auth/password-reset?token=",
+                                issue(conn, user, RESET, to, t, RESET_TTL),
+                                "30 minutes"));
+            case LINK ->
+                (conn, user, username, to, t) -> templates.render(
+                        "sign-in-link",
+                        to,
+                        "Your Warden sign-in link",
+                        params(
+                                username,
+                                "/auth/magic-link?token=",
+                                issue(conn, user, LINK, to, t, LINK_TTL),
+                                "10 minutes"));
+            case CODE -> this::signInCode;
+            default -> null;
+        };
+        if (make == null) {
+            return Optional.empty();
+        }
+        return db.inTransaction(conn -> {
             try (PreparedStatement ps = conn.prepareStatement("SELECT id, username, email FROM users "
                     + "WHERE email_key = ? AND email_verified_at IS NOT NULL")) {
-                ps.setString(1, email.toLowerCase(Locale.ROOT));
+                ps.setString(1, address.toLowerCase(Locale.ROOT));
                 try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        mail.enqueue(
-                                conn,
-                                make.message(conn, UserId.of(rs.getString(1)), rs.getString(2), rs.getString(3), now));
-                    }
+                    return rs.next()
+                            ? Optional.of(make.message(
+                                    conn, UserId.of(rs.getString(1)), rs.getString(2), rs.getString(3), now))
+                            : Optional.empty();
                 }
             }
-            return null;
         });
-        mail.wake();
+    }
+
+    private MailMessage signInCode(Connection conn, UserId user, String username, String address, Instant now)
+            throws SQLException {
+        String code = String.format("%06d", RANDOM.nextInt(1_000_000));
+        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO email_tokens "
+                + "(token_hash, user_id, purpose, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+            ps.setBytes(1, codeHash(user, now, code));
+            ps.setString(2, user.value());
+            ps.setString(3, CODE);
+            ps.setString(4, address);
+            ps.setTimestamp(5, Timestamp.from(now));
+            ps.setTimestamp(6, Timestamp.from(now.plus(CODE_TTL)));
+            ps.executeUpdate();
+        }
+        return templates.render(
+                "sign-in-code",
+                address,
+                "Your Warden sign-in code",
+                Map.of("username", username, "code", code, "expiresIn", "10 minutes"));
     }
 
     private static byte[] codeHash(UserId user, Instant createdAt, String code) {

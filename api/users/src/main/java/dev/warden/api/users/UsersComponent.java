@@ -50,8 +50,9 @@ public record UsersComponent(
         PasswordHasher hasher = new PasswordHasher(config.password());
         UserService service =
                 new UserService(new JdbcUserRepository(db), config, hasher, outbox, clock, Optional.of(totp));
-        MailOutbox mail = MailOutbox.start(mailConfig, db, keyEncryption, clock);
+        MailOutbox mail = MailOutbox.create(mailConfig, db, keyEncryption, clock);
         EmailAccounts email = new EmailAccounts(service, db, mail, publicOrigin, hasher, config, grants, outbox, clock);
+        mail.start(email::resolveIntent);
         SessionCookies cookies = new SessionCookies(config.session(), clientIp);
         return new UsersComponent(
                 service,

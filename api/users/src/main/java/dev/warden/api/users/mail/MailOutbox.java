@@ -20,6 +20,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,18 @@ public final class MailOutbox implements AutoCloseable {
     private final SmtpTransport transport;
     private final ScheduledExecutorService worker;
     private final AtomicBoolean lastDeliveryFailed = new AtomicBoolean();
+    private volatile Intents intents;
+
+    /**
+     * Turns a stored intent (mail some kind of message to an address, if an account has it) into the message, in
+     * the worker: a lookup and a token made there, not in the request, so that the request takes the same time
+     * whether or not an account matched.
+     */
+    @FunctionalInterface
+    public interface Intents {
+        /** The message for {@code kind} to {@code address}; empty when no account has that verified address. */
+        Optional<MailMessage> resolve(String kind, String address, Instant now);
+    }
 
     private MailOutbox(MailConfig config, Database db, SecretCipher cipher, InstantSource clock) {
         this.config = config;
@@ -63,13 +76,18 @@ public final class MailOutbox implements AutoCloseable {
         });
     }
 
-    /** Starts the delivery worker (none when no server is configured). */
-    public static MailOutbox start(MailConfig config, Database db, SecretCipher cipher, InstantSource clock) {
-        MailOutbox outbox = new MailOutbox(config, db, cipher, clock);
+    /** An outbox whose worker has not started: {@link #start(Intents)} starts it. */
+    public static MailOutbox create(MailConfig config, Database db, SecretCipher cipher, InstantSource clock) {
+        return new MailOutbox(config, db, cipher, clock);
+    }
+
+    /** Starts the delivery worker (none when no server is configured), resolving intents with {@code intents}. */
+    public MailOutbox start(Intents intents) {
+        this.intents = intents;
         if (config.enabled()) {
-            outbox.worker.scheduleWithFixedDelay(outbox::deliverDue, 200, 500, TimeUnit.MILLISECONDS);
+            worker.scheduleWithFixedDelay(this::deliverDue, 200, 500, TimeUnit.MILLISECONDS);
         }
-        return outbox;
+        return this;
     }
 
     /**
@@ -87,20 +105,40 @@ public final class MailOutbox implements AutoCloseable {
 
     /** Queues {@code message} in the caller's transaction; the worker is woken to deliver it. */
     public void enqueue(Connection conn, MailMessage message) throws SQLException {
-        String id = Ids.mint("mail");
-        String body;
+        insert(conn, message.to(), body(message));
+    }
+
+    /**
+     * Queues the intent to mail a {@code kind} message to {@code address} if an account has it (resolved by the
+     * worker through {@link Intents}): the same one insert whether or not one does.
+     */
+    public void enqueueIntent(String kind, String address) {
+        db.withConnection(conn -> {
+            insert(conn, address, json(Map.of("intent", kind)));
+            return null;
+        });
+        wake();
+    }
+
+    private static String body(MailMessage message) {
+        return json(Map.of("subject", message.subject(), "text", message.text(), "html", message.html()));
+    }
+
+    private static String json(Map<String, String> fields) {
         try {
-            body = Json.mapper()
-                    .writeValueAsString(
-                            Map.of("subject", message.subject(), "text", message.text(), "html", message.html()));
+            return Json.mapper().writeValueAsString(fields);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private void insert(Connection conn, String recipient, String body) throws SQLException {
+        String id = Ids.mint("mail");
         try (PreparedStatement ps = conn.prepareStatement("INSERT INTO mail_outbox "
                 + "(id, recipient, sealed, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)")) {
             Timestamp now = Timestamp.from(clock.instant());
             ps.setString(1, id);
-            ps.setString(2, message.to());
+            ps.setString(2, recipient);
             ps.setString(3, cipher.seal(id, body));
             ps.setTimestamp(4, now);
             ps.setTimestamp(5, now);
@@ -110,7 +148,7 @@ public final class MailOutbox implements AutoCloseable {
 
     /** Asks the worker to look for due messages now. */
     public void wake() {
-        if (config.enabled() && !worker.isShutdown()) {
+        if (config.enabled() && intents != null && !worker.isShutdown()) {
             worker.execute(this::deliverDue);
         }
     }
@@ -177,6 +215,26 @@ public final class MailOutbox implements AutoCloseable {
         }
         try {
             JsonNode body = Json.mapper().readTree(cipher.open(due.id(), due.sealed()));
+            if (body.has("intent")) {
+                Optional<MailMessage> message =
+                        intents.resolve(body.get("intent").asText(), due.recipient(), now);
+                if (message.isEmpty()) {
+                    // No account has that verified address: nothing is sent, and nothing says so to the asker.
+                    finish(due.id(), "sent_at", "no account has this verified address; nothing sent");
+                    return;
+                }
+                // From now on the row holds the message itself (sealed), so a retry sends the same link.
+                body = Json.mapper().readTree(body(message.get()));
+                String resolved = cipher.seal(due.id(), body(message.get()));
+                db.withConnection(conn -> {
+                    try (PreparedStatement ps =
+                            conn.prepareStatement("UPDATE mail_outbox SET sealed = ? WHERE id = ?")) {
+                        ps.setString(1, resolved);
+                        ps.setString(2, due.id());
+                        return ps.executeUpdate();
+                    }
+                });
+            }
             transport.send(new MailMessage(
                     due.recipient(),
                     body.get("subject").asText(),
