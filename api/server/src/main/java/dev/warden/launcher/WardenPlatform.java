@@ -34,6 +34,7 @@ import dev.warden.api.ratelimit.RateLimiting;
 import dev.warden.api.rest.AgentStore;
 import dev.warden.api.rest.RestApi;
 import dev.warden.api.users.UsersComponent;
+import dev.warden.api.users.UsersConfig;
 import dev.warden.api.webhooks.Webhooks;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
@@ -50,8 +51,11 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
@@ -273,7 +277,8 @@ public final class WardenPlatform implements AutoCloseable {
                             routes,
                             Optional.of(new AuthFilter.CookieSessions(
                                     users.cookies().name(), issuer::origin)),
-                            oauth.challenges()),
+                            oauth.challenges(),
+                            stepUp(config.users().stepUp())),
                     new HealthRoutes(
                             checks,
                             config.roles().stream().map(Role::wireName).sorted().toList()),
@@ -314,6 +319,19 @@ public final class WardenPlatform implements AutoCloseable {
             resources.close();
             throw e;
         }
+    }
+
+    /** The path prefixes of the configured step-up areas, each with the name its refusal gives. */
+    private static AuthFilter.StepUp stepUp(Set<UsersConfig.StepUp> areas) {
+        Map<String, String> prefixes = new LinkedHashMap<>();
+        for (UsersConfig.StepUp area : areas) {
+            switch (area) {
+                case ORGANIZATION_ADMIN ->
+                    prefixes.put(WardenApi.ADMIN_PATH + "/organizations", "organization administration");
+                case ACCOUNT -> prefixes.put("/account", "the account routes");
+            }
+        }
+        return new AuthFilter.StepUp(prefixes);
     }
 
     /** The event stream's limits as configured (its token check is the REST surface's). */

@@ -2,6 +2,7 @@ package dev.warden.api.users;
 
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
+import dev.warden.api.access.Scopes;
 import dev.warden.api.auth.SessionResolver;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
@@ -432,7 +433,8 @@ public final class UserService implements SessionResolver {
         Instant now = now();
         Optional<Session> session = repository.findSession(tokenHash).filter(s -> s.activeAt(now));
         session.flatMap(s -> s.refreshedAt(now, config.session())).ifPresent(repository::refreshSession);
-        return session.map(s -> new Principal.User(s.userId(), s.id(), Principal.Credential.SESSION));
+        return session.map(s -> new Principal.User(
+                s.userId(), s.id(), Principal.Credential.SESSION, List.of(Scopes.ALL), List.of(), s.amr()));
     }
 
     private Optional<String> passwordProblem(String password) {

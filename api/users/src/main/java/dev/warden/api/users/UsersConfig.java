@@ -3,6 +3,8 @@ package dev.warden.api.users;
 import dev.warden.pipeline.contract.WireEnum;
 import io.helidon.config.Config;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -14,7 +16,38 @@ import java.util.regex.PatternSyntaxException;
  * @param signUpEnabled whether {@code POST /auth/sign-up} accepts new users (403 {@code signup_closed} otherwise)
  */
 public record UsersConfig(
-        boolean signUpEnabled, UsernameRules username, PasswordRules password, Lockout lockout, Sessions session) {
+        boolean signUpEnabled,
+        UsernameRules username,
+        PasswordRules password,
+        Lockout lockout,
+        Sessions session,
+        Set<StepUp> stepUp) {
+
+    public UsersConfig {
+        stepUp = Set.copyOf(stepUp);
+    }
+
+    /**
+     * The areas that ask for a session signed in with a second factor (key {@code warden.users.step-up}, a comma
+     * list; none by default).
+     */
+    public enum StepUp implements WireEnum {
+        /** The organization routes under {@code /admin/v1/organizations}. */
+        ORGANIZATION_ADMIN("organization-admin"),
+        /** The account routes under {@code /account}. */
+        ACCOUNT("account");
+
+        private final String wireName;
+
+        StepUp(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+    }
 
     /**
      * SPEC Username plugin configuration.
@@ -165,6 +198,17 @@ public record UsersConfig(
                 .ifPresent(v -> b.cookieSecure = WireEnum.parse(CookieSecure.class, v.strip())
                         .orElseThrow(() -> new IllegalArgumentException("warden.users.session.cookie-secure: '" + v
                                 + "' is not one of " + WireEnum.choices(CookieSecure.class))));
+        node.get("step-up").asString().ifPresent(v -> {
+            Set<StepUp> areas = EnumSet.noneOf(StepUp.class);
+            for (String name : v.split(",")) {
+                if (!name.isBlank()) {
+                    areas.add(WireEnum.parse(StepUp.class, name.strip())
+                            .orElseThrow(() -> new IllegalArgumentException("warden.users.step-up: '" + name.strip()
+                                    + "' is not one of " + WireEnum.choices(StepUp.class))));
+                }
+            }
+            b.stepUp = areas;
+        });
         return b.build();
     }
 
@@ -189,6 +233,7 @@ public record UsersConfig(
         private Duration maxLifetime = Duration.ofDays(30);
         private String cookieName = "warden_session";
         private CookieSecure cookieSecure = CookieSecure.AUTO;
+        private Set<StepUp> stepUp = Set.of();
 
         private Builder() {}
 
@@ -244,6 +289,12 @@ public record UsersConfig(
             return this;
         }
 
+        /** The areas that ask for a second-factor session. */
+        public Builder stepUp(Set<StepUp> areas) {
+            this.stepUp = Set.copyOf(areas);
+            return this;
+        }
+
         public UsersConfig build() {
             return new UsersConfig(
                     signUpEnabled,
@@ -256,7 +307,8 @@ public record UsersConfig(
                             parallelism,
                             maxConcurrentHashes),
                     new Lockout(maxFailures, lockoutWindow, lockoutDuration),
-                    new Sessions(sessionTtl, refreshAfter, maxLifetime, cookieName, cookieSecure));
+                    new Sessions(sessionTtl, refreshAfter, maxLifetime, cookieName, cookieSecure),
+                    stepUp);
         }
     }
 }

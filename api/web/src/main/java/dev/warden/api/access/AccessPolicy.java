@@ -182,6 +182,19 @@ public final class AccessPolicy {
     }
 
     /**
+     * Refuses a user whose credential proves no second factor, on an area configured to ask for one (step-up):
+     * 403 {@code step_up_required}. The bootstrap administrator and agents are not users and pass.
+     */
+    public static void requireSecondFactor(Principal caller, String area) {
+        if (caller instanceof Principal.User user && !user.multiFactor()) {
+            throw new ForbiddenException(
+                    ErrorCode.STEP_UP_REQUIRED,
+                    area + " asks for a second factor: sign in with your password and TOTP code, then retry with that "
+                            + "session");
+        }
+    }
+
+    /**
      * Requires a user signed in with a session (sign-out, change-username, the session itself).
      *
      * @throws ForbiddenException otherwise

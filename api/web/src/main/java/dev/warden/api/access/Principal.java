@@ -49,13 +49,26 @@ public sealed interface Principal {
      * the token's or the session's id, or the access token's {@code jti}; {@code credential} says which).
      * {@code scopes} are the API token's or the access token's ({@link Scopes}); a session holds every scope.
      * {@code audiences} are the resources an OAuth access token was issued for (empty for every other
-     * credential: they are Warden's own and valid on all of it).
+     * credential: they are Warden's own and valid on all of it). {@code amr} says how a session signed in (RFC 8176;
+     * empty for other credentials).
      */
-    record User(UserId id, String tokenId, Credential credential, List<String> scopes, List<String> audiences)
+    record User(
+            UserId id,
+            String tokenId,
+            Credential credential,
+            List<String> scopes,
+            List<String> audiences,
+            List<String> amr)
             implements Principal {
         public User {
             scopes = List.copyOf(scopes);
             audiences = List.copyOf(audiences);
+            amr = List.copyOf(amr);
+        }
+
+        /** A user whose credential says nothing of how they signed in (API tokens, access tokens). */
+        public User(UserId id, String tokenId, Credential credential, List<String> scopes, List<String> audiences) {
+            this(id, tokenId, credential, scopes, audiences, List.of());
         }
 
         /** A user authenticated by a Warden credential (no audience restriction). */
@@ -76,6 +89,11 @@ public sealed interface Principal {
         @Override
         public String subjectId() {
             return id.value();
+        }
+
+        /** True when the credential proves a second factor ({@code mfa} in its RFC 8176 {@code amr}). */
+        public boolean multiFactor() {
+            return amr.contains("mfa");
         }
 
         /** True when the caller used a session (sign-in), not an API token. */

@@ -18,6 +18,7 @@ import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -42,12 +43,29 @@ public final class AuthFilter implements Filter {
     private final RouteTable routes;
     private final Optional<CookieSessions> cookieSessions;
     private final BearerChallenges challenges;
+    private final StepUp stepUp;
 
     /**
      * Sessions carried by a browser cookie: the cookie's name, and the origin state-changing requests that carry
      * it must come from (the issuer's).
      */
     public record CookieSessions(String name, Supplier<String> origin) {}
+
+    /** The areas (a path prefix and its name) where a user must have signed in with a second factor. */
+    public record StepUp(Map<String, String> areasByPrefix) {
+        public static final StepUp NONE = new StepUp(Map.of());
+
+        public StepUp {
+            areasByPrefix = Map.copyOf(areasByPrefix);
+        }
+
+        Optional<String> areaOf(String path) {
+            return areasByPrefix.entrySet().stream()
+                    .filter(e -> path.equals(e.getKey()) || path.startsWith(e.getKey() + "/"))
+                    .map(Map.Entry::getValue)
+                    .findFirst();
+        }
+    }
 
     /**
      * @param routes the declared access of every route (filled as the routing is built)
@@ -67,10 +85,21 @@ public final class AuthFilter implements Filter {
             RouteTable routes,
             Optional<CookieSessions> cookieSessions,
             BearerChallenges challenges) {
+        this(authenticator, routes, cookieSessions, challenges, StepUp.NONE);
+    }
+
+    /** As above, also asking for a second-factor session in the areas of {@code stepUp}. */
+    public AuthFilter(
+            Authenticator authenticator,
+            RouteTable routes,
+            Optional<CookieSessions> cookieSessions,
+            BearerChallenges challenges,
+            StepUp stepUp) {
         this.authenticator = authenticator;
         this.routes = routes;
         this.cookieSessions = cookieSessions;
         this.challenges = challenges;
+        this.stepUp = stepUp;
     }
 
     @Override
@@ -122,7 +151,8 @@ public final class AuthFilter implements Filter {
                             "the access token was issued for another resource (audience mismatch)"));
             return;
         }
-        Optional<WardenException> refused = refusal(access, principal.get());
+        Optional<WardenException> refused = refusal(access, principal.get())
+                .or(() -> stepUp.areaOf(path).flatMap(area -> refusal(principal.get(), area)));
         if (refused.isPresent()) {
             if (refused.get() instanceof InsufficientScopeException insufficient) {
                 res.header(
@@ -150,6 +180,16 @@ public final class AuthFilter implements Filter {
                 case Access.Open o -> {}
                 case Access.SelfAuthenticating o -> {}
             }
+            return Optional.empty();
+        } catch (WardenException e) {
+            return Optional.of(e);
+        }
+    }
+
+    /** Why {@code caller} may not use a step-up area, if it may not. */
+    private static Optional<WardenException> refusal(Principal caller, String area) {
+        try {
+            AccessPolicy.requireSecondFactor(caller, area);
             return Optional.empty();
         } catch (WardenException e) {
             return Optional.of(e);

@@ -61,6 +61,8 @@ public enum ErrorCode {
     ALREADY_ENROLLED("already_enrolled", 409, "Already enrolled"),
     /** Locked after too many failures; answered only after a correct first factor, with {@code Retry-After}. */
     ACCOUNT_LOCKED("account_locked", 423, "Account locked"),
+    /** The route asks for a session signed in with a second factor (step-up); sign in again with TOTP. */
+    STEP_UP_REQUIRED("step_up_required", 403, "Step-up required"),
     /** An e-mail verification link that is unknown, used, expired, or for an address the account no longer has. */
     EMAIL_VERIFICATION_INVALID("email_verification_invalid", 400, "E-mail verification link invalid"),
     /** A password-reset token that is unknown or was used. */
