@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The developer distribution's {@code warden} command, what {@code ./warden} runs: the production command
@@ -69,20 +71,29 @@ public final class DevMain {
                     .build();
         }
         long started = System.nanoTime();
-        Optional<DevMailServer> devMail =
-                config.mail().enabled() ? Optional.empty() : Optional.of(DevMailServer.start(out));
-        if (devMail.isPresent()) {
-            config = config.toBuilder()
-                    .mail(MailConfig.plain(devMail.get().host(), devMail.get().port(), "warden@localhost"))
-                    .build();
-        }
+        // The development mail server starts beside the broker and PostgreSQL, not before them.
+        boolean mailConfigured = config.mail().enabled();
+        CompletableFuture<Optional<DevMailServer>> mailServer = CompletableFuture.supplyAsync(
+                () -> mailConfigured ? Optional.empty() : Optional.of(DevMailServer.start(out)));
         DevInfrastructure infra;
         try {
             infra = DevInfrastructure.start(
                     dataDir, config.kafka().bootstrap(), config.postgres().url());
         } catch (RuntimeException e) {
-            devMail.ifPresent(DevMailServer::close);
+            mailServer.thenAccept(m -> m.ifPresent(DevMailServer::close));
             throw e;
+        }
+        Optional<DevMailServer> devMail;
+        try {
+            devMail = mailServer.join();
+        } catch (CompletionException e) {
+            infra.close();
+            throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
+        if (devMail.isPresent()) {
+            config = config.toBuilder()
+                    .mail(MailConfig.plain(devMail.get().host(), devMail.get().port(), "warden@localhost"))
+                    .build();
         }
         WardenPlatform platform;
         try {
