@@ -14,7 +14,7 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib}"
 SCRIPT_TIMEOUT=120
 START_TIMEOUT=240
 BUILD_TIMEOUT=900
