@@ -104,9 +104,11 @@ else
   chmod 755 "$data_dir"
   server_log="$(mktemp /tmp/warden-interop-server.XXXXXX)"
   log "starting warden dev on port $port (data $data_dir, log $server_log, access tokens live 5 s)"
-  # 5-second access tokens, so that mcp-sdk.mjs sees one expire. A run registers 4 clients from one IP; with
-  # /mcp/register open, the default cap is 1 a minute (docs/oauth.md), which would add three minutes of 429 waits.
+  # 5-second access tokens, so that mcp-sdk.mjs sees one expire. A run registers 4 clients and signs up 5 users from
+  # one IP: with /mcp/register open, the registration cap is 1 a minute (docs/oauth.md), and sign-up's is 5 a minute,
+  # which would add minutes of 429 waits; both are raised for this server only.
   WARDEN_OAUTH_ACCESS__TOKEN__TTL__SECONDS=5 WARDEN_RATE__LIMIT_ENDPOINTS_REGISTRATION_LIMIT=20 \
+    WARDEN_RATE__LIMIT_ENDPOINTS_SIGN__UP_LIMIT=20 \
     setsid ./warden dev --port "$port" --data-dir "$data_dir" >"$server_log" 2>&1 </dev/null &
   server_pid=$!
 
