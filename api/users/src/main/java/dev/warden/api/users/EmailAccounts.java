@@ -5,7 +5,6 @@ import dev.warden.api.access.Principal;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
-import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.UnauthenticatedException;
 import dev.warden.api.events.EventOutbox;
@@ -35,7 +34,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * A user's e-mail address and what it is for: setting it (verified by a link before any e-mail method uses it),
@@ -60,7 +58,6 @@ public final class EmailAccounts {
     static final String RESET = "reset-password";
     static final String LINK = "sign-in-link";
     static final String CODE = "sign-in-code";
-    private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,189}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Ends what a reset must end outside this module: every OAuth grant of the user. */
@@ -129,7 +126,7 @@ public final class EmailAccounts {
      */
     public void changeEmail(Principal caller, String email) {
         Principal.User user = AccessPolicy.requireSession(caller);
-        if (!EMAIL.matcher(email).matches()) {
+        if (!UserService.isEmail(email)) {
             throw InvalidInputException.field("email", "must be an e-mail address");
         }
         mail.requireAvailable();
@@ -159,12 +156,7 @@ public final class EmailAccounts {
                 return null;
             });
         } catch (DatabaseException e) {
-            throw JdbcUserRepository.taken(e)
-                    .map(t -> new ConflictException(
-                            ErrorCode.EMAIL_TAKEN,
-                            "email is already taken",
-                            List.of(new FieldError("email", "is already taken"))))
-                    .orElseThrow(() -> e);
+            throw JdbcUserRepository.taken(e).map(UserService::taken).orElseThrow(() -> e);
         }
         mail.wake();
     }
@@ -352,7 +344,7 @@ public final class EmailAccounts {
 
     private void mailToVerified(String email, String kind) {
         mail.requireAvailable();
-        if (!EMAIL.matcher(email).matches()) {
+        if (!UserService.isEmail(email)) {
             return;
         }
         mail.enqueueIntent(kind, email);

@@ -45,6 +45,11 @@ import java.util.regex.Pattern;
 public final class UserService implements SessionResolver {
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,189}");
 
+    /** True when {@code text} has the shape of an e-mail address (what sign-up and the e-mail routes accept). */
+    static boolean isEmail(String text) {
+        return EMAIL.matcher(text).matches();
+    }
+
     private final UserRepository repository;
     private final UsersConfig config;
     private final UsernamePolicy usernames;
@@ -105,7 +110,7 @@ public final class UserService implements SessionResolver {
                 .or(() -> sameAsUsername(request))
                 .ifPresent(p -> errors.add(new FieldError("password", p)));
         request.email()
-                .filter(e -> !EMAIL.matcher(e).matches())
+                .filter(e -> !isEmail(e))
                 .ifPresent(e -> errors.add(new FieldError("email", "must be an e-mail address")));
         if (!errors.isEmpty()) {
             throw new InvalidInputException(errors);
@@ -238,10 +243,7 @@ public final class UserService implements SessionResolver {
     void emailCodeFailed(UserId userId, Origin origin) {
         Instant now = now();
         repository.find(userId).ifPresent(user -> {
-            boolean locked = repository
-                    .findAccount(usernames.keyOf(user.username()))
-                    .map(a -> a.lockedAt(now))
-                    .orElse(true);
+            boolean locked = locked(user, now);
             repository.signInFailed(
                     locked ? Optional.empty() : Optional.of(userId),
                     now,
@@ -249,6 +251,14 @@ public final class UserService implements SessionResolver {
                     List.of(AuthEvents.failed(user.username(), "email_code_invalid", origin.ip(), now)));
             outbox.flush();
         });
+    }
+
+    /** True while {@code user}'s account is locked (or is gone). */
+    private boolean locked(User user, Instant now) {
+        return repository
+                .findAccount(usernames.keyOf(user.username()))
+                .map(a -> a.lockedAt(now))
+                .orElse(true);
     }
 
     private void requireUnlocked(User user, Instant now) {
@@ -297,10 +307,7 @@ public final class UserService implements SessionResolver {
         if (currentPassword.isPresent() == secondFactor.isPresent()) {
             throw InvalidInputException.field("currentPassword", "give the current password or a second-factor code");
         }
-        if (repository
-                .findAccount(usernames.keyOf(user.username()))
-                .map(a -> a.lockedAt(now))
-                .orElse(true)) {
+        if (locked(user, now)) {
             // Locked (by failed sign-ins or failed changes): refused, and not counted, so the lock is not extended.
             throw InvalidInputException.field(
                     currentPassword.isPresent() ? "currentPassword" : "code", "cannot be checked while locked");
@@ -462,7 +469,8 @@ public final class UserService implements SessionResolver {
                 : Optional.empty();
     }
 
-    private static ConflictException taken(AlreadyTakenException e) {
+    /** The 409 of a name or address already in use. */
+    static ConflictException taken(AlreadyTakenException e) {
         ErrorCode code = e.field().equals("email") ? ErrorCode.EMAIL_TAKEN : ErrorCode.USERNAME_TAKEN;
         return new ConflictException(
                 code, e.field() + " is already taken", List.of(new FieldError(e.field(), "is already taken")));
