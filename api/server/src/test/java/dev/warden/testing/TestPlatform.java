@@ -58,6 +58,24 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
         SharedInfra.deleteTree(stateDir);
     }
 
+    /**
+     * Runs {@code sql} with {@code args} in this platform's schema: for fixtures the API cannot make (a passkey needs
+     * an authenticator). Returns the update count.
+     */
+    public int execute(String sql, Object... args) {
+        try (java.sql.Connection conn = java.sql.DriverManager.getConnection(infra.jdbcUrl())) {
+            conn.setSchema(isolation);
+            try (java.sql.PreparedStatement ps = conn.prepareStatement(sql)) {
+                for (int i = 0; i < args.length; i++) {
+                    ps.setObject(i + 1, args[i]);
+                }
+                return ps.executeUpdate();
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("could not run a fixture statement", e);
+        }
+    }
+
     private void dropSchema() {
         try (java.sql.Connection conn = java.sql.DriverManager.getConnection(infra.jdbcUrl());
                 java.sql.Statement st = conn.createStatement()) {

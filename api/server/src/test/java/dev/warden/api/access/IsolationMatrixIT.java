@@ -253,6 +253,7 @@ class IsolationMatrixIT {
                                 .json()
                                 .at("/session/id")
                                 .asText();
+                    case "passkeys" -> passkeyOfB();
                     default ->
                         throw new AssertionError("no value of B for {id} after /" + previousSegment
                                 + ": add one to IsolationMatrixIT.value");
@@ -260,6 +261,20 @@ class IsolationMatrixIT {
             default ->
                 throw new AssertionError("no value of B for {" + parameter + "}: add one to IsolationMatrixIT.value");
         };
+    }
+
+    /** A passkey of B's member, stored directly (registering one takes an authenticator: PasskeyBrowserIT). */
+    static String passkeyOfB() {
+        String id = "pk_isolation_b";
+        warden.execute(
+                "INSERT INTO passkeys (id, user_id, credential_id, attested_credential_data, sign_count, uv_initialized,"
+                        + " backup_eligible, backed_up, name, created_at) VALUES (?, ?, ?, ?, 0, true, false, false,"
+                        + " 'B key', now()) ON CONFLICT (id) DO NOTHING",
+                id,
+                b.userIds().get("member"),
+                id.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                new byte[] {0});
+        return id;
     }
 
     /** The route's path with B's values, and a trailing wildcard filled in. */

@@ -79,6 +79,12 @@ public final class ReviewedRoutes {
         m.put("POST /auth/totp/confirm", Access.session());
         m.put("POST /auth/totp/verify", Access.open());
         m.put("DELETE /auth/totp", Access.session());
+        m.put("GET /auth/passkeys", Access.session());
+        m.put("POST /auth/passkeys/registration/options", Access.session());
+        m.put("POST /auth/passkeys", Access.session());
+        m.put("DELETE /auth/passkeys/{id}", Access.session());
+        m.put("POST /auth/passkeys/sign-in/options", Access.open());
+        m.put("POST /auth/passkeys/sign-in", Access.open());
         // The authorization server: public documents; endpoints that authenticate their clients themselves
         // (registration gate, client authentication, PKCE) or send browsers to sign in.
         for (String doc : List.of(
@@ -97,6 +103,8 @@ public final class ReviewedRoutes {
         m.put("GET /oauth/login", Access.open());
         m.put("POST /oauth/login", Access.open());
         m.put("POST /oauth/totp", Access.open());
+        m.put("POST /oauth/passkey", Access.open());
+        m.put("GET /oauth/assets/passkey.js", Access.open());
         m.put("GET /oauth/consent", Access.open());
         m.put("POST /oauth/consent", Access.open());
         m.put("POST /oauth/revoke", Access.open());

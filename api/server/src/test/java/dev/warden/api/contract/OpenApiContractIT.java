@@ -730,6 +730,12 @@ class OpenApiContractIT {
                 "POST",
                 "/oauth/totp",
                 oauth.postForm("/oauth/totp", Map.of("challenge", "wdn_chl_x", "code", "123456"), null));
+        answer(
+                403,
+                "POST",
+                "/oauth/passkey",
+                oauth.postForm("/oauth/passkey", Map.of("ceremony", "wdn_wac_x", "credential", "{}"), null));
+        answer(200, "GET", "/oauth/assets/passkey.js", http.get("/oauth/assets/passkey.js", null));
 
         String session = "warden_session=" + alice.session();
         String consent = answer(302, "GET", "/mcp/authorize", withCookie(authorize, session))
@@ -914,6 +920,42 @@ class OpenApiContractIT {
         assertThat(http.get("/admin/v1/doctor", admin).header("Deprecation")).isEmpty();
     }
 
+    /**
+     * Carol's passkeys: the ceremonies' options, and answers that do not verify (the browser test,
+     * PasskeyBrowserIT, answers with a real authenticator).
+     */
+    private void passkeys(String session) {
+        answer(200, "GET", "/auth/passkeys", http.get("/auth/passkeys", session));
+        Http.Response options = answer(
+                200,
+                "POST",
+                "/auth/passkeys/registration/options",
+                http.post("/auth/passkeys/registration/options", session, "{}"));
+        assertThat(options.json()
+                        .at("/publicKey/authenticatorSelection/residentKey")
+                        .asText())
+                .isEqualTo("required");
+        answer(
+                400,
+                "POST",
+                "/auth/passkeys",
+                http.post(
+                        "/auth/passkeys",
+                        session,
+                        "{\"ceremony\":\"" + options.json().get("ceremony").asText() + "\",\"credential\":{}}"));
+        answer(404, "DELETE", "/auth/passkeys/{id}", http.delete("/auth/passkeys/pk_unknown", session));
+        Http.Response signIn = answer(
+                200, "POST", "/auth/passkeys/sign-in/options", http.post("/auth/passkeys/sign-in/options", null, "{}"));
+        answer(
+                400,
+                "POST",
+                "/auth/passkeys/sign-in",
+                http.post(
+                        "/auth/passkeys/sign-in",
+                        null,
+                        "{\"ceremony\":\"" + signIn.json().get("ceremony").asText() + "\",\"credential\":{}}"));
+    }
+
     /** Carol enrols TOTP, signs in with it, and removes it again (last: her password signs in alone after). */
     private void secondFactor() {
         String session = carol.session();
@@ -946,6 +988,7 @@ class OpenApiContractIT {
                         "/auth/totp/verify",
                         null,
                         "{\"challenge\":\"" + challenge + "\",\"code\":\"" + currentCode(secret) + "\"}"));
+        passkeys(session);
         answer(400, "DELETE", "/auth/totp", deleteTotp(session, "{}"));
         answer(204, "DELETE", "/auth/totp", deleteTotp(session, "{\"recoveryCode\":\"" + recovery + "\"}"));
         answer(404, "DELETE", "/auth/totp", deleteTotp(session, "{\"code\":\"123456\"}"));

@@ -60,7 +60,7 @@ public final class OAuthDriver {
     }
 
     /** A user signed up; its session token (also the session cookie's value). */
-    String signUp(String username) {
+    public String signUp(String username) {
         Http.Response r = http.post(
                 "/auth/sign-up", null, "{\"username\":\"" + username + "\",\"password\":\"a long enough password\"}");
         assertThat(r.status()).as(r.body()).isEqualTo(201);
@@ -68,7 +68,7 @@ public final class OAuthDriver {
     }
 
     /** The authorization URL path with {@code params}. */
-    static String authorizePath(Map<String, String> params) {
+    public static String authorizePath(Map<String, String> params) {
         StringBuilder q = new StringBuilder("/mcp/authorize?");
         params.forEach((k, v) -> q.append(URLEncoder.encode(k, StandardCharsets.UTF_8))
                 .append('=')

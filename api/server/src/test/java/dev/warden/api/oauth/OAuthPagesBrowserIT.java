@@ -8,9 +8,9 @@ import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.api.users.totp.Base32;
 import dev.warden.api.users.totp.Totp;
+import dev.warden.testing.Chromium;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
-import java.io.File;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -74,29 +71,7 @@ class OAuthPagesBrowserIT {
         receiver.start();
         redirectUri = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/callback";
 
-        System.setProperty("SE_AVOID_STATS", "true");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(executable("chromium"));
-        options.addArguments(
-                "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(executable("chromedriver")))
-                .usingAnyFreePort()
-                .build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
-    }
-
-    /** Where Debian installs it; the test fails (run bin/setup.sh) when it is missing. */
-    private static String executable(String name) {
-        for (String dir : new String[] {"/usr/bin", "/usr/lib/chromium", "/usr/local/bin"}) {
-            File f = new File(dir, name);
-            if (f.canExecute()) {
-                return f.getPath();
-            }
-        }
-        throw new IllegalStateException(
-                name + " is not installed: run bin/setup.sh (Debian's chromium and " + "chromium-driver)");
+        browser = Chromium.start();
     }
 
     @AfterAll

@@ -239,6 +239,38 @@ public final class UserService implements SessionResolver {
         return startSession(user, List.of(firstFactor), method, origin, now);
     }
 
+    /**
+     * Signs in the user a passkey proved (first factor and, with user verification, second): a session with
+     * {@code amr}, whatever factors they also have. A lock from failed passwords or codes does not stop it: a passkey
+     * cannot be guessed, and it is how the owner gets in while someone guesses their password.
+     *
+     * @throws UnauthenticatedException {@code unauthorized} when the account is gone
+     */
+    SignedIn passkeyPassed(UserId userId, List<String> amr, Origin origin) {
+        Instant now = now();
+        User user = repository
+                .find(userId)
+                .orElseThrow(
+                        () -> new UnauthenticatedException(ErrorCode.UNAUTHORIZED, "the account no longer exists"));
+        return startSession(user, amr, "passkey", origin, now);
+    }
+
+    /**
+     * Records a passkey sign-in that did not verify as {@code auth.failed} with reason {@code webauthn_failed}, under
+     * the owner's username when the passkey is a known one. Not counted against the lockout: an assertion is not a
+     * guess.
+     */
+    void passkeyRefused(Optional<UserId> owner, Origin origin) {
+        Instant now = now();
+        String username = owner.flatMap(repository::find).map(User::username).orElse("");
+        repository.signInFailed(
+                Optional.empty(),
+                now,
+                config.lockout(),
+                List.of(AuthEvents.failed(username, "webauthn_failed", origin.ip(), now)));
+        outbox.flush();
+    }
+
     /** Counts a wrong e-mail code against {@code user}'s lockout (unless locked already). */
     void emailCodeFailed(UserId userId, Origin origin) {
         Instant now = now();

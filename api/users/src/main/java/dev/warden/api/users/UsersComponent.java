@@ -7,6 +7,9 @@ import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.api.users.mail.MailConfig;
 import dev.warden.api.users.mail.MailOutbox;
+import dev.warden.api.users.passkeys.JdbcPasskeyRepository;
+import dev.warden.api.users.passkeys.PasskeyService;
+import dev.warden.api.users.passkeys.RelyingParty;
 import dev.warden.api.users.totp.JdbcTotpRepository;
 import dev.warden.api.users.totp.TotpService;
 import dev.warden.runtime.db.Database;
@@ -25,6 +28,8 @@ public record UsersComponent(
         UserRoutes routes,
         TotpRoutes totpRoutes,
         EmailRoutes emailRoutes,
+        PasskeyRoutes passkeyRoutes,
+        PasskeySignIn passkeySignIn,
         SessionCookies cookies,
         MailOutbox mail)
         implements Component {
@@ -32,7 +37,7 @@ public record UsersComponent(
     /**
      * Wires the plugin on {@code db} and {@code outbox}; TOTP secrets and queued mail are sealed with
      * {@code keyEncryption} (the key-encryption key, as signing keys are); links in mail start with
-     * {@code publicOrigin}; a password reset ends the user's OAuth grants through {@code grants}. Starts the mail
+     * {@code publicOrigin}, which is also the passkeys' relying party; a password reset ends the user's OAuth grants through {@code grants}. Starts the mail
      * worker.
      */
     public static UsersComponent create(
@@ -54,11 +59,15 @@ public record UsersComponent(
         EmailAccounts email = new EmailAccounts(service, db, mail, publicOrigin, hasher, config, grants, outbox, clock);
         mail.start(email::resolveIntent);
         SessionCookies cookies = new SessionCookies(config.session(), clientIp);
+        PasskeyService passkeys = new PasskeyService(new JdbcPasskeyRepository(db), new RelyingParty(publicOrigin));
+        PasskeySignIn passkeySignIn = new PasskeySignIn(passkeys, service, clock);
         return new UsersComponent(
                 service,
                 new UserRoutes(service, cookies, clientIp, maxBodyBytes),
                 new TotpRoutes(service, totp, cookies, clientIp, clock, maxBodyBytes),
                 new EmailRoutes(email, cookies, clientIp, maxBodyBytes),
+                new PasskeyRoutes(service, passkeys, passkeySignIn, cookies, clientIp, clock, maxBodyBytes),
+                passkeySignIn,
                 cookies,
                 mail);
     }
@@ -69,7 +78,8 @@ public record UsersComponent(
         return List.of(
                 new WardenApi.Mount("/auth", routes),
                 new WardenApi.Mount("/auth", totpRoutes),
-                new WardenApi.Mount("/auth", emailRoutes));
+                new WardenApi.Mount("/auth", emailRoutes),
+                new WardenApi.Mount("/auth", passkeyRoutes));
     }
 
     /** {@code mail}: whether mail is being delivered. */

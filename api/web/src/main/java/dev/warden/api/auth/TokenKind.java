@@ -17,7 +17,11 @@ public enum TokenKind {
     /** An OAuth refresh token (rotated on every use). */
     REFRESH("wdn_rft_"),
     /** An OAuth device code (RFC 8628; single use, short-lived). */
-    DEVICE_CODE("wdn_dvc_");
+    DEVICE_CODE("wdn_dvc_"),
+    /** The challenge a sign-in answers with when a second factor must follow (single use, minutes). */
+    SIGN_IN_CHALLENGE("wdn_chl_"),
+    /** The handle of a passkey registration or sign-in ceremony (single use, minutes). */
+    WEBAUTHN_CEREMONY("wdn_wac_");
 
     private final String prefix;
 

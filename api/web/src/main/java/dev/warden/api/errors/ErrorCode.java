@@ -57,6 +57,11 @@ public enum ErrorCode {
     TOTP_REQUIRED("totp_required", 401, "TOTP required"),
     /** A TOTP or recovery code that is wrong, reused, or answers an unknown, used or expired challenge. */
     TOTP_INVALID("totp_invalid", 401, "Invalid TOTP"),
+    /**
+     * A passkey ceremony's response that did not verify (unknown or spent ceremony, wrong origin or challenge, a bad
+     * signature, another user's passkey, a signature counter that went back); the field error gives the reason.
+     */
+    WEBAUTHN_FAILED("webauthn_failed", 400, "WebAuthn failure"),
     /** The factor is already enrolled: remove it first. */
     ALREADY_ENROLLED("already_enrolled", 409, "Already enrolled"),
     /** Locked after too many failures; answered only after a correct first factor, with {@code Retry-After}. */

@@ -25,6 +25,11 @@ public enum AuthEndpoint {
     /** Setting one's address sends a verification mail. */
     EMAIL_CHANGE("email-change", 5, FailMode.CLOSED, Method.PUT, "/auth/email"),
     TOTP_VERIFY("totp-verify", 10, FailMode.CLOSED, Method.POST, "/auth/totp/verify", "/oauth/totp"),
+    /**
+     * Passkey sign-in: asking for a ceremony ({@code .../options}) and answering it, on the REST API and the login
+     * page. Open when the store is down: a passkey cannot be guessed, and its users must be able to sign in.
+     */
+    PASSKEY_SIGN_IN("passkey-sign-in", 20, FailMode.OPEN, Method.POST, "/auth/passkeys/sign-in", "/oauth/passkey"),
     OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, Method.POST, "/mcp/token", "/oauth/token"),
     /**
      * The authorization endpoint ({@code GET}): unauthenticated, and a request naming a client ID metadata document

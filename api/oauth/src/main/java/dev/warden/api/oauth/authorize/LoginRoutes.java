@@ -22,7 +22,8 @@ import java.util.Optional;
  * {@code return_to} (303). {@code return_to} may only be Warden's own authorization endpoint, never another
  * site (no open redirect) or its device verification page. A bad username/password pair shows the form again with
  * one message, whatever was wrong (401). The sign-in IP limit and the account lockout of {@code /auth/sign-in}
- * apply here too. A right password of a user with TOTP leads to the second step ({@link SecondFactorRoutes}).
+ * apply here too. A right password of a user with TOTP leads to the second step ({@link SecondFactorRoutes}). Where
+ * the browser supports passkeys, the page also offers passkey sign-in ({@link PasskeyLoginRoutes}).
  */
 public final class LoginRoutes implements DeclaredService {
     private static final String ACTION = "/oauth/login";
@@ -118,6 +119,8 @@ public final class LoginRoutes implements DeclaredService {
         params.put("returnTo", returnTo);
         params.put("username", username);
         params.put("error", error);
+        params.put("passkeyAction", PasskeyLoginRoutes.ACTION);
+        params.put("passkeyScript", LoginAssets.PASSKEY_SCRIPT);
         pages.send(res, status, "oauth/login.jte", params);
     }
 

@@ -24,7 +24,8 @@ import java.util.Optional;
 /**
  * The browser pages of the authorization server (login, consent, error), rendered from the precompiled jte
  * templates in {@code src/main/jte/oauth}, with the headers every such page carries: never framed
- * ({@code frame-ancestors 'none'}, {@code X-Frame-Options: DENY}), no scripts, never cached, no referrer.
+ * ({@code frame-ancestors 'none'}, {@code X-Frame-Options: DENY}), no script but Warden's own (the login page's
+ * passkey script), never cached, no referrer.
  * Forms are protected against cross-site requests by a double-submit token: a random value in a
  * {@code SameSite=Strict} cookie ({@code __Host-} and {@code Secure} over https) that the form must echo.
  * Also the error surface of these routes ({@link ErrorMapper}): an HTML page, never a redirect.
@@ -33,7 +34,8 @@ public final class Pages implements ErrorMapper {
     private static final String CSRF_COOKIE = "warden_csrf";
     private static final String CSRF_COOKIE_HTTPS = "__Host-warden_csrf";
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final String CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
+    private static final String CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; "
+            + "style-src 'unsafe-inline'; img-src 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'";
 
     private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);

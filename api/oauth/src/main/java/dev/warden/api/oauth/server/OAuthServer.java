@@ -15,8 +15,10 @@ import dev.warden.api.oauth.authorize.AuthorizeRoutes;
 import dev.warden.api.oauth.authorize.CodeRepository;
 import dev.warden.api.oauth.authorize.ConsentRepository;
 import dev.warden.api.oauth.authorize.ConsentRoutes;
+import dev.warden.api.oauth.authorize.LoginAssets;
 import dev.warden.api.oauth.authorize.LoginRoutes;
 import dev.warden.api.oauth.authorize.Pages;
+import dev.warden.api.oauth.authorize.PasskeyLoginRoutes;
 import dev.warden.api.oauth.authorize.SecondFactorRoutes;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.clients.ClientMetadataDocuments;
@@ -205,6 +207,11 @@ public final class OAuthServer implements Component {
                         "/oauth/totp",
                         new SecondFactorRoutes(users.service(), users.cookies(), pages, clientIp, maxBodyBytes),
                         pages),
+                new WardenApi.Mount(
+                        "/oauth/passkey",
+                        new PasskeyLoginRoutes(users.passkeySignIn(), users.cookies(), pages, clientIp, maxBodyBytes),
+                        pages),
+                new WardenApi.Mount("/oauth/assets", new LoginAssets(), pages),
                 new WardenApi.Mount(
                         "/oauth/consent", new ConsentRoutes(flow, users.service(), pages, maxBodyBytes), pages),
                 new WardenApi.Mount("/mcp/token", token, OAuthErrors.JSON),

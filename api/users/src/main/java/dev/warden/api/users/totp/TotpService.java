@@ -1,5 +1,6 @@
 package dev.warden.api.users.totp;
 
+import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
@@ -11,10 +12,8 @@ import dev.warden.authorizer.domain.UserId;
 import dev.warden.runtime.db.SecretCipher;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -34,9 +33,6 @@ public final class TotpService {
     public static final Duration CHALLENGE_TTL = Duration.ofMinutes(5);
     /** Answers a challenge takes before it is spent. */
     public static final int CHALLENGE_ATTEMPTS = 5;
-
-    private static final String CHALLENGE_PREFIX = "wdn_chl_";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final TotpRepository repository;
     private final SecretCipher cipher;
@@ -162,10 +158,7 @@ public final class TotpService {
      * {@link #CHALLENGE_ATTEMPTS} answers. Only its hash is kept.
      */
     public UnauthenticatedException.SecondFactor challenge(UserId user, String firstFactor, Instant now) {
-        byte[] random = new byte[32];
-        RANDOM.nextBytes(random);
-        String token =
-                CHALLENGE_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        String token = Tokens.mint(TokenKind.SIGN_IN_CHALLENGE);
         Instant expiresAt = now.plus(CHALLENGE_TTL);
         repository.createChallenge(challengeHash(token), user, firstFactor, now, expiresAt);
         return new UnauthenticatedException.SecondFactor(token, expiresAt);
@@ -173,7 +166,8 @@ public final class TotpService {
 
     /** The user of {@code challenge}, and the first factor it followed, while it may still be answered. */
     public Optional<TotpRepository.OpenChallenge> openChallenge(String challenge, Instant now) {
-        if (!challenge.startsWith(CHALLENGE_PREFIX) || challenge.length() > 100) {
+        if (Tokens.kindOf(challenge).filter(TokenKind.SIGN_IN_CHALLENGE::equals).isEmpty()
+                || challenge.length() > 100) {
             return Optional.empty();
         }
         return repository.openChallenge(challengeHash(challenge), now, CHALLENGE_ATTEMPTS);
