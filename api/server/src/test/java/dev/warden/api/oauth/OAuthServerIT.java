@@ -89,6 +89,7 @@ class OAuthServerIT {
         assertThat(doc.get("authorization_endpoint").asText()).isEqualTo(issuer + "/mcp/authorize");
         assertThat(doc.get("jwks_uri").asText()).isEqualTo(issuer + "/oauth/jwks");
         assertThat(doc.get("code_challenge_methods_supported").toString()).isEqualTo("[\"S256\"]");
+        assertThat(doc.get("acr_values_supported").get(0).asText()).isEqualTo("mfa");
         assertThat(doc.get("response_types_supported").toString()).isEqualTo("[\"code\"]");
         assertThat(doc.get("token_endpoint_auth_methods_supported").toString()).contains("\"none\"");
         assertThat(doc.get("authorization_response_iss_parameter_supported").asBoolean())

@@ -112,6 +112,10 @@ class EmailIT {
                 .get("token")
                 .asText();
 
+        String sessionId =
+                http.get("/auth/session", session).json().at("/session/id").asText();
+        String otherId =
+                http.get("/auth/session", other).json().at("/session/id").asText();
         int before = mail.received().size();
         Http.Response unknown = http.post("/auth/password-reset/request", null, "{\"email\":\"" + address() + "\"}");
         assertThat(unknown.status()).isEqualTo(202);
@@ -137,6 +141,20 @@ class EmailIT {
         assertThat(done.status()).as(done.body()).isEqualTo(204);
         assertThat(http.get("/auth/session", session).status()).isEqualTo(401);
         assertThat(http.get("/auth/session", other).status()).isEqualTo(401);
+        assertThat(EventsTopic.await(
+                                warden.infra().kafkaBootstrap(),
+                                warden.topics().events(),
+                                e -> e.type().equals("auth.signout")
+                                        && (e.text().contains(sessionId)
+                                                || e.text().contains(otherId)),
+                                2)
+                        .stream()
+                        .map(e -> e.text().contains(sessionId) ? sessionId : otherId)
+                        .sorted()
+                        .toList())
+                .as("each ended session is an auth.signout")
+                .isEqualTo(
+                        java.util.stream.Stream.of(sessionId, otherId).sorted().toList());
         assertThat(http.post("/auth/sign-in", null, credentials(name, PASSWORD)).status())
                 .isEqualTo(401);
         assertThat(http.post("/auth/sign-in", null, credentials(name, "a brand new passphrase"))

@@ -199,13 +199,13 @@ public final class EmailAccounts {
     }
 
     /**
-     * Sets a new password with a reset link's token. Ends every session of the user and every OAuth grant of theirs,
-     * and releases a lockout.
+     * Sets a new password with a reset link's token. Ends every session of the user (an {@code auth.signout} each,
+     * from {@code ip}) and every OAuth grant of theirs, and releases a lockout.
      *
      * @throws InvalidInputException {@code password_reset_invalid} (unknown or used), {@code password_reset_expired},
      *     or naming {@code newPassword} when it breaks the password policy
      */
-    public void completePasswordReset(String token, String newPassword) {
+    public void completePasswordReset(String token, String newPassword, String ip) {
         Instant now = now();
         UserService.passwordProblem(config, newPassword).ifPresent(p -> {
             throw InvalidInputException.field("newPassword", p);
@@ -219,19 +219,7 @@ public final class EmailAccounts {
                 throw new InvalidInputException(
                         ErrorCode.PASSWORD_RESET_EXPIRED, "this reset link has expired; ask for a new one", List.of());
             }
-            try (PreparedStatement ps = conn.prepareStatement("UPDATE users SET password_hash = ?, updated_at = ?, "
-                    + "failed_attempts = 0, last_failed_at = NULL, locked_until = NULL WHERE id = ?")) {
-                ps.setString(1, hash);
-                ps.setTimestamp(2, Timestamp.from(now));
-                ps.setString(3, found.user().value());
-                ps.executeUpdate();
-            }
-            try (PreparedStatement ps = conn.prepareStatement(
-                    "UPDATE user_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL")) {
-                ps.setTimestamp(1, Timestamp.from(now));
-                ps.setString(2, found.user().value());
-                ps.executeUpdate();
-            }
+            JdbcUserRepository.resetPassword(conn, found.user(), hash, now, ip);
             try (PreparedStatement ps = conn.prepareStatement(
                     "UPDATE email_tokens SET used_at = ? " + "WHERE user_id = ? AND purpose = ? AND used_at IS NULL")) {
                 ps.setTimestamp(1, Timestamp.from(now));

@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A user's e-mail address and password reset under {@code /auth} (docs/users-and-rate-limits.md, "E-mail"):
+ * A user's e-mail address and password reset under {@code /auth} (docs/sign-in.md, "E-mail"):
  *
  * <ul>
  *   <li>{@code GET /email} (session): {@code {"email", "verified"}};
@@ -247,13 +247,14 @@ public final class EmailRoutes implements DeclaredService {
             Optional<String> token = in.requiredString("token", 100);
             Optional<String> password = in.requiredString("newPassword", 4096);
             in.validate();
-            email.completePasswordReset(token.orElseThrow(), password.orElseThrow());
+            email.completePasswordReset(token.orElseThrow(), password.orElseThrow(), clientIp.text(req));
             Responses.noContent(res);
             return;
         }
         Map<String, String> fields = RequestReader.readForm(req, maxBodyBytes);
         try {
-            email.completePasswordReset(fields.getOrDefault("token", ""), fields.getOrDefault("newPassword", ""));
+            email.completePasswordReset(
+                    fields.getOrDefault("token", ""), fields.getOrDefault("newPassword", ""), clientIp.text(req));
             page(res, Status.OK_200, "Password changed", "<p>Your password is changed. Sign in with it.</p>");
         } catch (WardenException e) {
             page(res, Status.BAD_REQUEST_400, "Password not changed", "<p>" + escape(e.describe()) + "</p>");

@@ -330,6 +330,25 @@ public final class JdbcUserRepository implements UserRepository {
         }
     }
 
+    /**
+     * Within the caller's transaction {@code conn}: stores {@code newHash} as {@code user}'s password, releases a
+     * lockout and ends every session of theirs, each with its {@code auth.signout} event (from {@code ip}). For a
+     * password reset, whose token is used up in the same transaction.
+     *
+     * @return the ids of the sessions ended
+     */
+    static List<String> resetPassword(Connection conn, UserId user, String newHash, Instant at, String ip)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("UPDATE users SET password_hash = ?, updated_at = ?, "
+                + "failed_attempts = 0, last_failed_at = NULL, locked_until = NULL WHERE id = ?")) {
+            ps.setString(1, newHash);
+            ps.setTimestamp(2, Timestamp.from(at));
+            ps.setString(3, user.value());
+            ps.executeUpdate();
+        }
+        return revokeOthers(conn, user, "", at, ip);
+    }
+
     @Override
     public Optional<String> passwordHash(UserId user) {
         return db.withConnection(conn -> {

@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * TOTP under {@code /auth/totp} (docs/users-and-rate-limits.md, "Second factors"):
+ * TOTP under {@code /auth/totp} (docs/sign-in.md, "TOTP"):
  *
  * <ul>
  *   <li>{@code GET /totp} (session): {@code {"enrolled", "recoveryCodesLeft"}};

@@ -473,7 +473,13 @@ public final class UserService implements SessionResolver {
         Optional<Session> session = repository.findSession(tokenHash).filter(s -> s.activeAt(now));
         session.flatMap(s -> s.refreshedAt(now, config.session())).ifPresent(repository::refreshSession);
         return session.map(s -> new Principal.User(
-                s.userId(), s.id(), Principal.Credential.SESSION, List.of(Scopes.ALL), List.of(), s.amr()));
+                s.userId(),
+                s.id(),
+                Principal.Credential.SESSION,
+                List.of(Scopes.ALL),
+                List.of(),
+                s.amr(),
+                Optional.of(s.createdAt())));
     }
 
     private Optional<String> passwordProblem(String password) {

@@ -2,7 +2,9 @@ package dev.warden.api.access;
 
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.UserId;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /** Who is calling, as established by the bearer token. */
 public sealed interface Principal {
@@ -50,7 +52,7 @@ public sealed interface Principal {
      * {@code scopes} are the API token's or the access token's ({@link Scopes}); a session holds every scope.
      * {@code audiences} are the resources an OAuth access token was issued for (empty for every other
      * credential: they are Warden's own and valid on all of it). {@code amr} says how a session signed in (RFC 8176;
-     * empty for other credentials).
+     * empty for other credentials) and {@code authTime} when (empty for other credentials).
      */
     record User(
             UserId id,
@@ -58,12 +60,24 @@ public sealed interface Principal {
             Credential credential,
             List<String> scopes,
             List<String> audiences,
-            List<String> amr)
+            List<String> amr,
+            Optional<Instant> authTime)
             implements Principal {
         public User {
             scopes = List.copyOf(scopes);
             audiences = List.copyOf(audiences);
             amr = List.copyOf(amr);
+        }
+
+        /** A user whose credential says how but not when they signed in. */
+        public User(
+                UserId id,
+                String tokenId,
+                Credential credential,
+                List<String> scopes,
+                List<String> audiences,
+                List<String> amr) {
+            this(id, tokenId, credential, scopes, audiences, amr, Optional.empty());
         }
 
         /** A user whose credential says nothing of how they signed in (API tokens, access tokens). */

@@ -69,6 +69,10 @@ public final class AuthorizationFlow {
         return issuer;
     }
 
+    Instant now() {
+        return clock.instant();
+    }
+
     AuthorizationRequest validate(Map<String, String> params) {
         return AuthorizationRequest.validate(params, clients, resources, issuer);
     }
@@ -103,12 +107,58 @@ public final class AuthorizationFlow {
                 .map(Principal.User.class::cast);
     }
 
+    /** Whether a session meets what a request asks of the sign-in ({@code max_age}, {@code acr_values}). */
+    enum Authentication {
+        MET,
+        /** Too old for {@code max_age}, or without the second factor asked for: sign in again. */
+        SIGN_IN_AGAIN,
+        /** Signed in again for this request and still without the second factor asked for. */
+        UNMET
+    }
+
+    /** How long a {@code signed_in_after} marker counts: the time a user may take on the login page. */
+    static final Duration SIGN_IN_AGAIN_WINDOW = Duration.ofMinutes(10);
+
+    /**
+     * Judges {@code user}'s session against {@code request}: its sign-in must be no older than {@code max_age}
+     * (whole seconds, OIDC Core 3.1.2.1; 0 asks for a sign-in made for this request), and must have proved a second
+     * factor when {@code acr_values} asks for one. A session started after the request's own {@code signed_in_after}
+     * marker (Warden's, at most {@link #SIGN_IN_AGAIN_WINDOW} old) is fresh enough for any {@code max_age}, so that
+     * {@code max_age=0} cannot send the user round forever.
+     */
+    Authentication authentication(Principal.User user, AuthorizationRequest request) {
+        Instant now = clock.instant();
+        Instant authTime = user.authTime().orElse(Instant.EPOCH);
+        boolean fresh = request.signedInAfter()
+                .filter(marker -> !marker.isBefore(now.minus(SIGN_IN_AGAIN_WINDOW)))
+                .map(marker -> !authTime.isBefore(marker))
+                .orElse(false);
+        boolean recent = fresh
+                || request.maxAge()
+                        .map(max -> Duration.between(authTime, now).getSeconds() <= max.getSeconds())
+                        .orElse(true);
+        boolean factors = !request.secondFactor() || user.multiFactor();
+        if (recent && factors) {
+            return Authentication.MET;
+        }
+        return fresh ? Authentication.UNMET : Authentication.SIGN_IN_AGAIN;
+    }
+
     /** Where to send a browser that is not signed in: the login page, then back to {@code authorizeUrl}. */
     public String loginLocation(String authorizeUrl) {
+        return loginLocation(authorizeUrl, Optional.empty());
+    }
+
+    /**
+     * The login page for a user who must sign in again, saying why ({@code why}: {@code max_age} or {@code mfa}),
+     * then back to {@code authorizeUrl}.
+     */
+    String loginLocation(String authorizeUrl, Optional<String> why) {
+        String reason = why.map(w -> "&why=" + w).orElse("");
         return loginPage
                 .map(p -> p + (p.contains("?") ? "&" : "?") + "return_to="
-                        + URLEncoder.encode(issuer.value() + authorizeUrl, StandardCharsets.UTF_8))
-                .orElse("/oauth/login?return_to=" + URLEncoder.encode(authorizeUrl, StandardCharsets.UTF_8));
+                        + URLEncoder.encode(issuer.value() + authorizeUrl, StandardCharsets.UTF_8) + reason)
+                .orElse("/oauth/login?return_to=" + URLEncoder.encode(authorizeUrl, StandardCharsets.UTF_8) + reason);
     }
 
     /** Where to ask for consent to {@code request}. */

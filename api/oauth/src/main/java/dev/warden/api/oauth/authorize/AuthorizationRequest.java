@@ -12,6 +12,8 @@ import dev.warden.api.oauth.clients.RedirectUris;
 import dev.warden.pipeline.contract.CleanText;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +28,11 @@ import java.util.Set;
  * client (dynamically registered, or a metadata document) it stays a page naming the destination, so Warden is
  * nobody's open redirector (RFC 9700 section 4.11.2).
  *
+ * @param maxAge the longest time since the user signed in that the client accepts ({@code max_age}, OIDC Core
+ *     3.1.2.1), if it asked
+ * @param secondFactor whether {@code acr_values} asks for a second factor ({@link #SECOND_FACTOR_ACR})
+ * @param signedInAfter Warden's own marker ({@code signed_in_after}, epoch seconds), added when it sent the user to
+ *     sign in again for this request: a session started since then is fresh enough
  * @param params the request's parameters as sent (carried through the login and consent pages)
  */
 public record AuthorizationRequest(
@@ -35,7 +42,20 @@ public record AuthorizationRequest(
         String codeChallenge,
         ProtectedResources.Resource resource,
         List<String> scopes,
+        Optional<Duration> maxAge,
+        boolean secondFactor,
+        Optional<Instant> signedInAfter,
         Map<String, String> params) {
+
+    /**
+     * The {@code acr_values} that ask for a second factor: Warden's {@code mfa}, and the PAPE multi-factor policy URI
+     * some clients send. Others are ignored (they are voluntary, OIDC Core 3.1.2.1).
+     */
+    public static final List<String> SECOND_FACTOR_ACR =
+            List.of("mfa", "http://schemas.openid.net/pape/policies/2007/06/multi-factor");
+
+    /** The marker Warden adds when it sends the user to sign in again for a request. */
+    static final String SIGNED_IN_AFTER = "signed_in_after";
 
     /** The parameters an authorization request may carry (others are ignored, RFC 6749 section 3.1). */
     static final Set<String> PARAMETERS = Set.of(
@@ -46,7 +66,10 @@ public record AuthorizationRequest(
             "scope",
             "code_challenge",
             "code_challenge_method",
-            "resource");
+            "resource",
+            "max_age",
+            "acr_values",
+            SIGNED_IN_AFTER);
 
     private static final int MAX_PARAM = 2048;
 
@@ -145,7 +168,49 @@ public record AuthorizationRequest(
             throw refused(
                     client, redirectUri, state, issuer, e.error(), e.detail().orElse(e.error()));
         }
-        return new AuthorizationRequest(client, redirectUri, state, challenge, resource, scopes, Map.copyOf(kept));
+        Optional<Duration> maxAge = Optional.empty();
+        Optional<Instant> signedInAfter = Optional.empty();
+        try {
+            maxAge = Optional.ofNullable(kept.get("max_age")).map(v -> Duration.ofSeconds(seconds(v)));
+            signedInAfter = Optional.ofNullable(kept.get(SIGNED_IN_AFTER)).map(v -> Instant.ofEpochSecond(seconds(v)));
+        } catch (NumberFormatException e) {
+            throw refused(
+                    client,
+                    redirectUri,
+                    state,
+                    issuer,
+                    "invalid_request",
+                    "max_age must be a whole number of seconds, 0 or more");
+        }
+        boolean secondFactor = Optional.ofNullable(kept.get("acr_values"))
+                .map(v -> List.of(v.split(" ")).stream().anyMatch(SECOND_FACTOR_ACR::contains))
+                .orElse(false);
+        return new AuthorizationRequest(
+                client,
+                redirectUri,
+                state,
+                challenge,
+                resource,
+                scopes,
+                maxAge,
+                secondFactor,
+                signedInAfter,
+                Map.copyOf(kept));
+    }
+
+    /** A count of seconds: digits only, at most ten of them. */
+    private static long seconds(String value) {
+        if (value.isEmpty() || value.length() > 10 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new NumberFormatException(value);
+        }
+        return Long.parseLong(value);
+    }
+
+    /** This request, marked to accept a session started at {@code now} or later (after signing in again). */
+    String querySignedInAfter(Instant now) {
+        Map<String, String> marked = new LinkedHashMap<>(params);
+        marked.put(SIGNED_IN_AFTER, Long.toString(now.getEpochSecond()));
+        return query(marked);
     }
 
     /** The redirect carrying {@code code}. */

@@ -51,7 +51,25 @@ public final class LoginRoutes implements DeclaredService {
 
     private void show(ServerRequest req, ServerResponse res) {
         String returnTo = returnTo(req.query().first("return_to").asOptional());
-        render(req, res, Status.OK_200, returnTo, "", "");
+        render(
+                req,
+                res,
+                Status.OK_200,
+                returnTo,
+                "",
+                "",
+                notice(req.query().first("why").asOptional()));
+    }
+
+    /** Why the user is asked to sign in again, from the authorization endpoint's {@code why}. */
+    private static String notice(Optional<String> why) {
+        return switch (why.orElse("")) {
+            case "max_age" -> "The application asks you to sign in again: your last sign-in is older than it accepts.";
+            case "mfa" ->
+                "The application asks for two-step verification: sign in with a passkey, or with your password and "
+                        + "authenticator code.";
+            default -> "";
+        };
     }
 
     private void signIn(ServerRequest req, ServerResponse res) {
@@ -95,13 +113,20 @@ public final class LoginRoutes implements DeclaredService {
                     Status.UNAUTHORIZED_401,
                     returnTo,
                     username.length() > 64 ? "" : username,
-                    "Invalid username or password.");
+                    "Invalid username or password.",
+                    "");
         }
     }
 
     private void render(
-            ServerRequest req, ServerResponse res, Status status, String returnTo, String username, String error) {
-        render(pages, req, res, status, returnTo, username, error);
+            ServerRequest req,
+            ServerResponse res,
+            Status status,
+            String returnTo,
+            String username,
+            String error,
+            String notice) {
+        render(pages, req, res, status, returnTo, username, error, notice);
     }
 
     /** The login form, with {@code error} shown when not empty. */
@@ -113,12 +138,26 @@ public final class LoginRoutes implements DeclaredService {
             String returnTo,
             String username,
             String error) {
+        render(pages, req, res, status, returnTo, username, error, "");
+    }
+
+    /** The login form, with {@code error} and {@code notice} shown when not empty. */
+    static void render(
+            Pages pages,
+            ServerRequest req,
+            ServerResponse res,
+            Status status,
+            String returnTo,
+            String username,
+            String error,
+            String notice) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("action", ACTION);
         params.put("csrf", pages.csrfToken(req, res));
         params.put("returnTo", returnTo);
         params.put("username", username);
         params.put("error", error);
+        params.put("notice", notice);
         params.put("passkeyAction", PasskeyLoginRoutes.ACTION);
         params.put("passkeyScript", LoginAssets.PASSKEY_SCRIPT);
         pages.send(res, status, "oauth/login.jte", params);

@@ -10,6 +10,7 @@ import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Responses;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.ProtectedResources;
+import dev.warden.api.oauth.authorize.AuthorizationRequest;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -98,6 +99,8 @@ public final class DiscoveryRoutes implements DeclaredService {
         array(doc, "revocation_endpoint_auth_methods_supported", methods);
         array(doc, "introspection_endpoint_auth_methods_supported", methods);
         array(doc, "code_challenge_methods_supported", List.of("S256"));
+        // RFC 9470's step-up: the acr_values that ask for a second factor (max_age is honoured too).
+        array(doc, "acr_values_supported", AuthorizationRequest.SECOND_FACTOR_ACR);
         doc.put("authorization_response_iss_parameter_supported", true);
         doc.put("client_id_metadata_document_supported", true);
         doc.put("service_documentation", "https://github.com/warden-dev/warden/blob/main/docs/oauth.md");
