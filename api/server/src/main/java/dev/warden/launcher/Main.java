@@ -98,9 +98,16 @@ public final class Main {
                         "serve needs PostgreSQL: set WARDEN_PG_URL, warden.pg.url or --postgres"));
         WardenPlatform platform = WardenPlatform.start(config, kafka, pg, Clock.systemUTC());
         out.printf("Warden serving roles %s on %s%n", config.roles(), platform.baseUri());
-        if (config.bootstrapToken().isEmpty()) {
+        if (!config.bootstrapEnabled()) {
+            out.printf("The bootstrap admin token is turned off (warden.bootstrap.enabled=false)%n");
+        } else if (config.bootstrapToken().isEmpty()) {
             out.printf("No WARDEN_BOOTSTRAP_TOKEN was set; this process's admin token is: %s%n", platform.adminToken());
         }
+        platform.setupToken()
+                .ifPresent(token -> out.printf(
+                        "First-run setup token (one use, 24 hours; POST /auth/setup creates the first administrator): "
+                                + "%s%n",
+                        token));
         awaitShutdown(platform, () -> {});
         return 0;
     }

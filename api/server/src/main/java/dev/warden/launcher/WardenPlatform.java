@@ -68,6 +68,7 @@ public final class WardenPlatform implements AutoCloseable {
     private final Resources resources;
     private final WebServer server;
     private final String adminToken;
+    private final Optional<String> setupToken;
 
     private final List<HealthCheck> checks;
     private final RouteTable routes;
@@ -77,12 +78,14 @@ public final class WardenPlatform implements AutoCloseable {
             Resources resources,
             WebServer server,
             String adminToken,
+            Optional<String> setupToken,
             List<HealthCheck> checks,
             RouteTable routes,
             Authenticator authenticator) {
         this.resources = resources;
         this.server = server;
         this.adminToken = adminToken;
+        this.setupToken = setupToken;
         this.checks = List.copyOf(checks);
         this.routes = routes;
         this.authenticator = authenticator;
@@ -207,12 +210,18 @@ public final class WardenPlatform implements AutoCloseable {
                     clock,
                     maxBody));
             components.add(oauth);
+            boolean api = config.runs(Role.API);
             Authenticator authenticator = Authenticator.standard(
-                            Tokens.hash(adminToken), store.agentTokens(), store.apiTokens(), users.service(), clock)
-                    .with(oauth.accessTokenResolver());
+                            config.bootstrapEnabled() ? Optional.of(Tokens.hash(adminToken)) : Optional.empty(),
+                            store.agentTokens(),
+                            store.apiTokens(),
+                            users.service(),
+                            clock)
+                    .with(oauth.accessTokenResolver())
+                    .with(users.administrators().resolver());
+            Optional<String> setupToken = api ? users.administrators().issueSetupTokenIfFresh() : Optional.empty();
             SinkCounters auditCounters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
-            boolean api = config.runs(Role.API);
             Webhooks webhooks = Webhooks.create(config.webhooks(), api || config.runs(Role.SINKS), db, clock, maxBody);
             components.add(webhooks);
             if (config.runs(Role.SINKS)) {
@@ -314,7 +323,7 @@ public final class WardenPlatform implements AutoCloseable {
             if (config.oauth().issuer().isEmpty()) {
                 issuer.resolve("http://localhost:" + server.port());
             }
-            return new WardenPlatform(resources, server, adminToken, checks, routes, authenticator);
+            return new WardenPlatform(resources, server, adminToken, setupToken, checks, routes, authenticator);
         } catch (RuntimeException e) {
             resources.close();
             throw e;
@@ -354,9 +363,17 @@ public final class WardenPlatform implements AutoCloseable {
         return URI.create("http://localhost:" + port());
     }
 
-    /** The bootstrap admin token in force (configured, or minted at start). */
+    /** The bootstrap admin token (configured, or minted at start); it works only while the bootstrap is enabled. */
     public String adminToken() {
         return adminToken;
+    }
+
+    /**
+     * The first-run setup token this start minted: present on an installation with no administrator yet and no
+     * setup under way (API role only). Shown once; only its hash is kept.
+     */
+    public Optional<String> setupToken() {
+        return setupToken;
     }
 
     @Override

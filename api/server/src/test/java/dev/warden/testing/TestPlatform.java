@@ -138,6 +138,11 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
         return platform.adminToken();
     }
 
+    /** The first-run setup token this platform printed at start, if it printed one. */
+    public java.util.Optional<String> setupToken() {
+        return platform.setupToken();
+    }
+
     public MutableClock clock() {
         return clock;
     }

@@ -111,7 +111,7 @@ public final class DevMain {
 
                 Warden is ready in %.1f s (roles: %s)
                   URL:             %s
-                  Admin token:     %s
+                  Admin token:     %s%s
                   Data directory:  %s
                   Kafka:           %s
                   PostgreSQL:      %s
@@ -122,7 +122,11 @@ public final class DevMain {
                 (System.nanoTime() - started) / 1e9,
                 config.roles(),
                 platform.baseUri(),
-                platform.adminToken(),
+                config.bootstrapEnabled() ? platform.adminToken() : "(turned off: warden.bootstrap.enabled=false)",
+                platform.setupToken()
+                        .map(t -> "\n  Setup token:     " + t
+                                + " (first run: POST /auth/setup creates the first administrator)")
+                        .orElse(""),
                 dataDir.toAbsolutePath().normalize(),
                 infra.kafkaBootstrap(),
                 Main.redact(infra.jdbcUrl()),

@@ -27,6 +27,7 @@ public record WardenConfig(
         String instanceId,
         Server server,
         Optional<String> bootstrapToken,
+        boolean bootstrapEnabled,
         Kafka kafka,
         Postgres postgres,
         String redisUrl,
@@ -138,7 +139,8 @@ public record WardenConfig(
     @Override
     public String toString() {
         return "WardenConfig[roles=" + roles + ", instanceId=" + instanceId + ", server=" + server
-                + ", bootstrapToken=" + (bootstrapToken.isPresent() ? "****" : "(random)") + ", kafka=" + kafka
+                + ", bootstrapToken=" + (!bootstrapEnabled ? "(off)" : bootstrapToken.isPresent() ? "****" : "(random)")
+                + ", kafka=" + kafka
                 + ", postgres=" + postgres + ", redisUrl=" + redisUrl + ", streams=" + streams + ", eventStream="
                 + eventStream
                 + ", users=" + users + ", rateLimit=" + rateLimit + ", webhooks=" + webhooks + ", auditSinks="
@@ -165,6 +167,7 @@ public record WardenConfig(
         b.maxBodyBytes = server.maxBodyBytes();
         b.accountRoutes = server.accountRoutes();
         b.bootstrapToken = bootstrapToken;
+        b.bootstrapEnabled = bootstrapEnabled;
         b.kafkaBootstrap = kafka.bootstrap();
         b.topics = kafka.topics();
         b.pgUrl = postgres.url();
@@ -214,6 +217,7 @@ public record WardenConfig(
         c.get("log.access").asBoolean().ifPresent(b::accessLog);
         c.get("tracing.enabled").asBoolean().ifPresent(b::tracing);
         c.get("bootstrap.token").asString().filter(s -> !s.isBlank()).ifPresent(b::bootstrapToken);
+        c.get("bootstrap.enabled").asBoolean().ifPresent(b::bootstrapEnabled);
         c.get("kafka.bootstrap").asString().filter(s -> !s.isBlank()).ifPresent(b::kafkaBootstrap);
         Topics topics = Topics.defaults();
         String prefix = c.get("kafka.topic-prefix").asString().orElse("");
@@ -268,6 +272,7 @@ public record WardenConfig(
         private boolean accessLog;
         private boolean tracing;
         private Optional<String> bootstrapToken = Optional.empty();
+        private boolean bootstrapEnabled = true;
         private Optional<String> kafkaBootstrap = Optional.empty();
         private Topics topics = Topics.defaults();
         private Optional<String> pgUrl = Optional.empty();
@@ -339,6 +344,15 @@ public record WardenConfig(
 
         public Builder bootstrapToken(String token) {
             this.bootstrapToken = Optional.of(token);
+            return this;
+        }
+
+        /**
+         * Whether the bootstrap administrator token works at all (key {@code warden.bootstrap.enabled}, default true):
+         * turn it off once an administrator who is a person exists.
+         */
+        public Builder bootstrapEnabled(boolean enabled) {
+            this.bootstrapEnabled = enabled;
             return this;
         }
 
@@ -517,6 +531,7 @@ public record WardenConfig(
                     instanceId,
                     new Server(host, port, maxBodyBytes, accountRoutes),
                     bootstrapToken,
+                    bootstrapEnabled,
                     new Kafka(kafkaBootstrap, topics),
                     new Postgres(pgUrl, pgUser, pgPassword, pgPoolSize, pgSchema),
                     redisUrl,

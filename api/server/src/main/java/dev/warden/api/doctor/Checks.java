@@ -77,8 +77,20 @@ public final class Checks {
                         + "the headers themselves and ignoring them is right: nothing to change."));
     }
 
-    /** {@code bootstrap-token-weak}: the configured bootstrap administrator token is weak. */
-    public static Optional<Finding> bootstrapToken(BootstrapTokenVerdict verdict) {
+    /**
+     * The bootstrap administrator token: {@code bootstrap-token-off} when it is turned off (said, so that nobody
+     * wonders why it fails), else {@code bootstrap-token-weak} when a configured one is weak.
+     */
+    public static Optional<Finding> bootstrapToken(BootstrapTokenVerdict verdict, boolean enabled) {
+        if (!enabled) {
+            return Optional.of(new Finding(
+                    FindingId.BOOTSTRAP_TOKEN_OFF,
+                    "warden.bootstrap.enabled is false: the static bootstrap token is refused; administrators act "
+                            + "through administrator sessions (POST /auth/admin-session, with a second factor).",
+                    "Nothing to change. To recover when no administrator can sign in, set "
+                            + "warden.bootstrap.enabled=true (WARDEN_BOOTSTRAP_ENABLED) with a strong "
+                            + "warden.bootstrap.token and restart."));
+        }
         if (!verdict.weak()) {
             return Optional.empty();
         }
@@ -91,6 +103,22 @@ public final class Checks {
                         + "wdn_adm_$(openssl rand -base64 32 | tr '+/' '-_' | tr -d =), kept in a secret store, and "
                         + "restart; the old token stops working. A single instance may instead leave it unset and "
                         + "use the random token it prints at start."));
+    }
+
+    /**
+     * {@code bootstrap-token-still-on}: an administrator who is a person exists, and the static bootstrap token still
+     * works.
+     */
+    public static Optional<Finding> bootstrapStillOn(boolean enabled, boolean administratorExists) {
+        if (!enabled || !administratorExists) {
+            return Optional.empty();
+        }
+        return Optional.of(new Finding(
+                FindingId.BOOTSTRAP_TOKEN_STILL_ON,
+                "An administrator user exists, and the static bootstrap token still grants every right to whoever "
+                        + "holds it, with no second factor and no name in the audit log.",
+                "Set warden.bootstrap.enabled=false (WARDEN_BOOTSTRAP_ENABLED=false) on every instance and restart; "
+                        + "administrators then act through administrator sessions."));
     }
 
     /**

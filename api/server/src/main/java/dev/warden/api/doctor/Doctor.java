@@ -76,7 +76,8 @@ public final class Doctor implements Component {
                 Checks.anonymousRegistration(settings.anonymousRegistration()),
                 Checks.mcpRegistration(settings.mcpRegistrationOpen()),
                 Checks.forwardedHeaders(!clientIp.trustedProxies().isEmpty(), clientIp.ignoredForwardingHeaders()),
-                Checks.bootstrapToken(settings.bootstrapToken()),
+                Checks.bootstrapToken(settings.bootstrapToken(), settings.bootstrapEnabled()),
+                Checks.bootstrapStillOn(settings.bootstrapEnabled(), facts.administratorExists()),
                 Checks.issuer(issuer.value(), settings.issuerConfigured(), settings.dev()),
                 Checks.passwordHashing(
                         settings.password().memoryKib(),

@@ -23,12 +23,14 @@ import java.time.Duration;
  * @param replicationFactor     {@code warden.kafka.topics.replication-factor}
  * @param webhookKeyConfigured  whether {@code warden.webhooks.encryption-key} is set
  * @param rateLimitStore        {@code warden.rate-limit.store}
+ * @param bootstrapEnabled      {@code warden.bootstrap.enabled}
  */
 public record DoctorSettings(
         String instanceId,
         String roles,
         boolean dev,
         BootstrapTokenVerdict bootstrapToken,
+        boolean bootstrapEnabled,
         boolean anonymousRegistration,
         boolean mcpRegistrationOpen,
         boolean issuerConfigured,
@@ -47,6 +49,7 @@ public record DoctorSettings(
                         config.roles().stream().map(Role::wireName).sorted().toList()),
                 isDev(config),
                 BootstrapTokenVerdict.of(config.bootstrapToken()),
+                config.bootstrapEnabled(),
                 config.oauth().allowAnonymousRegistration(),
                 config.oauth().mcpRegistrationOpen(),
                 config.oauth().issuer().isPresent(),

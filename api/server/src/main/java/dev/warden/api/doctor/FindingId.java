@@ -13,6 +13,11 @@ public enum FindingId implements WireEnum {
     FORWARDED_HEADERS_UNTRUSTED(
             "forwarded-headers-untrusted", Severity.WARNING, "Forwarding headers arrive but no proxy is trusted"),
     BOOTSTRAP_TOKEN_WEAK("bootstrap-token-weak", Severity.CRITICAL, "The bootstrap administrator token is weak"),
+    BOOTSTRAP_TOKEN_STILL_ON(
+            "bootstrap-token-still-on",
+            Severity.WARNING,
+            "An administrator signs in with a second factor, and the static bootstrap token still works"),
+    BOOTSTRAP_TOKEN_OFF("bootstrap-token-off", Severity.INFO, "The bootstrap administrator token is turned off"),
     ISSUER_NOT_HTTPS("issuer-not-https", Severity.CRITICAL, "The OAuth issuer is not an https URL"),
     PASSWORD_HASH_WEAK("password-hash-weak", Severity.WARNING, "Password hashing costs less than the OWASP minimum"),
     SIGNING_KEY_STALE("signing-key-stale", Severity.WARNING, "The OAuth signing key is older than its rotation period"),

@@ -49,4 +49,14 @@ final class JdbcStoredFacts implements StoredFacts {
             }
         });
     }
+
+    @Override
+    public boolean administratorExists() {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT 1 FROM users WHERE administrator LIMIT 1");
+                    ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
 }

@@ -10,4 +10,7 @@ interface StoredFacts {
 
     /** How many webhook signing secrets are stored in clear (not sealed by the webhook secret cipher). */
     long webhookSecretsInClear();
+
+    /** True when some user is an administrator (set up with the first-run setup token). */
+    boolean administratorExists();
 }

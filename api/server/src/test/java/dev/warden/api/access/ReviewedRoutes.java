@@ -85,6 +85,9 @@ public final class ReviewedRoutes {
         m.put("DELETE /auth/passkeys/{id}", Access.session());
         m.put("POST /auth/passkeys/sign-in/options", Access.open());
         m.put("POST /auth/passkeys/sign-in", Access.open());
+        m.put("POST /auth/setup", Access.open());
+        m.put("POST /auth/setup/complete", Access.session());
+        m.put("POST /auth/admin-session", Access.session());
         // The authorization server: public documents; endpoints that authenticate their clients themselves
         // (registration gate, client authentication, PKCE) or send browsers to sign in.
         for (String doc : List.of(

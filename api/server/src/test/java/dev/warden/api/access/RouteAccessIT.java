@@ -2,6 +2,8 @@ package dev.warden.api.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.warden.api.ratelimit.AuthEndpoint;
+import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.net.URI;
@@ -22,7 +24,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RouteAccessIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(b -> b.accountRoutes(true));
+    // The setup limit (5 a minute) covers /auth/setup/complete too, which this test calls four times after
+    // /auth/setup's four: room for both, so that the session route answers its access and not 429.
+    static final TestPlatform warden = new TestPlatform(b -> b.accountRoutes(true)
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.SETUP, 100, 60)
+                    .build()));
 
     static Http http;
     static String admin;

@@ -989,6 +989,20 @@ class OpenApiContractIT {
                         null,
                         "{\"challenge\":\"" + challenge + "\",\"code\":\"" + currentCode(secret) + "\"}"));
         passkeys(session);
+        answer(
+                401,
+                "POST",
+                "/auth/setup",
+                http.post(
+                        "/auth/setup",
+                        null,
+                        "{\"setupToken\":\"wdn_stp_x\",\"username\":\"nobody_x\",\"password\":\"" + PASSWORD + "\"}"));
+        answer(
+                401,
+                "POST",
+                "/auth/setup/complete",
+                http.post("/auth/setup/complete", session, "{\"setupToken\":\"wdn_stp_x\"}"));
+        answer(403, "POST", "/auth/admin-session", http.post("/auth/admin-session", session, "{}"));
         answer(400, "DELETE", "/auth/totp", deleteTotp(session, "{}"));
         answer(204, "DELETE", "/auth/totp", deleteTotp(session, "{\"recoveryCode\":\"" + recovery + "\"}"));
         answer(404, "DELETE", "/auth/totp", deleteTotp(session, "{\"code\":\"123456\"}"));

@@ -49,14 +49,26 @@ class ChecksTest {
 
     @Test
     void aWeakConfiguredBootstrapTokenIsCriticalAndNamesOnlyItsWeaknesses() {
-        assertThat(Checks.bootstrapToken(BootstrapTokenVerdict.minted())).isEmpty();
-        assertThat(Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("Zq8#vT2!mL5@xR9$wK3%nB7^cH1&pJ4*"))))
+        assertThat(Checks.bootstrapToken(BootstrapTokenVerdict.minted(), true)).isEmpty();
+        assertThat(Checks.bootstrapToken(
+                        BootstrapTokenVerdict.of(Optional.of("Zq8#vT2!mL5@xR9$wK3%nB7^cH1&pJ4*")), true))
                 .isEmpty();
-        Optional<Finding> weak = Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("letmein")));
+        Optional<Finding> weak = Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("letmein")), true);
 
         assertFinding(weak, "bootstrap-token-weak", "critical");
         assertThat(weak.orElseThrow().detail()).contains("shorter than 32 characters");
         assertThat(weak.orElseThrow().toString()).doesNotContain("letmein");
+    }
+
+    @Test
+    void theDoctorSaysWhenTheBootstrapTokenIsOffAndWhenItShouldBe() {
+        assertFinding(Checks.bootstrapStillOn(true, true), "bootstrap-token-still-on", "warning");
+        assertThat(Checks.bootstrapStillOn(false, true)).isEmpty();
+        assertThat(Checks.bootstrapStillOn(true, false)).isEmpty();
+        assertFinding(
+                Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("letmein")), false),
+                "bootstrap-token-off",
+                "info");
     }
 
     @Test
@@ -174,7 +186,7 @@ class ChecksTest {
         List<Finding> findings = List.of(
                 Checks.mcpRegistration(true).orElseThrow(),
                 Checks.topicReplication((short) 1, false).orElseThrow(),
-                Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("admin")))
+                Checks.bootstrapToken(BootstrapTokenVerdict.of(Optional.of("admin")), true)
                         .orElseThrow(),
                 Checks.anonymousRegistration(true).orElseThrow(),
                 Checks.issuer("http://warden.example.com", true, false).orElseThrow());

@@ -45,6 +45,11 @@ class DoctorTest {
         public long webhookSecretsInClear() {
             return webhookSecretsInClear;
         }
+
+        @Override
+        public boolean administratorExists() {
+            return false;
+        }
     }
 
     /** A production configuration (external Kafka and PostgreSQL) with nothing to report. */

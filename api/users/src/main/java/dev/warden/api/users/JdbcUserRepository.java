@@ -64,26 +64,41 @@ public final class JdbcUserRepository implements UserRepository {
     public void create(NewUser user, Session session, byte[] tokenHash, Origin origin, List<StreamEvent.Draft> events) {
         try {
             db.inTransaction(conn -> {
-                try (PreparedStatement ps = conn.prepareStatement(INSERT_USER)) {
-                    User u = user.user();
-                    ps.setString(1, u.id().value());
-                    ps.setString(2, user.username().display());
-                    ps.setString(3, user.username().key());
-                    Sql.setString(ps, 4, u.email());
-                    Sql.setString(ps, 5, user.emailKey());
-                    Sql.setString(ps, 6, u.displayName());
-                    ps.setString(7, user.passwordHash());
-                    ps.setTimestamp(8, Timestamp.from(u.createdAt()));
-                    ps.setTimestamp(9, Timestamp.from(u.updatedAt()));
-                    ps.executeUpdate();
-                }
-                insertSession(conn, session, tokenHash, origin);
-                append(conn, events);
+                insert(conn, user, session, tokenHash, origin, events);
                 return null;
             });
         } catch (DatabaseException e) {
             throw taken(e).orElseThrow(() -> e);
         }
+    }
+
+    /**
+     * Within the caller's transaction {@code conn}: stores a new user, their first session and its events. A unique
+     * violation (username, e-mail) surfaces as the {@link DatabaseException} that {@link #taken} reads.
+     */
+    static void insert(
+            Connection conn,
+            NewUser user,
+            Session session,
+            byte[] tokenHash,
+            Origin origin,
+            List<StreamEvent.Draft> events)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(INSERT_USER)) {
+            User u = user.user();
+            ps.setString(1, u.id().value());
+            ps.setString(2, user.username().display());
+            ps.setString(3, user.username().key());
+            Sql.setString(ps, 4, u.email());
+            Sql.setString(ps, 5, user.emailKey());
+            Sql.setString(ps, 6, u.displayName());
+            ps.setString(7, user.passwordHash());
+            ps.setTimestamp(8, Timestamp.from(u.createdAt()));
+            ps.setTimestamp(9, Timestamp.from(u.updatedAt()));
+            ps.executeUpdate();
+        }
+        insertSession(conn, session, tokenHash, origin);
+        append(conn, events);
     }
 
     @Override

@@ -194,7 +194,7 @@ public final class UserRoutes implements DeclaredService {
     }
 
     /** A required string taken as is (blank allowed: the policies judge it). */
-    private static Optional<String> rawString(JsonInput in, String field) {
+    static Optional<String> rawString(JsonInput in, String field) {
         Optional<JsonNode> raw = in.raw(field);
         if (raw.isEmpty()) {
             in.error(field, "is required");

@@ -22,6 +22,7 @@ import dev.warden.api.users.totp.TotpService;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.CleanText;
+import dev.warden.pipeline.contract.StreamEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -103,6 +104,25 @@ public final class UserService implements SessionResolver {
         if (!config.signUpEnabled()) {
             throw new ForbiddenException(ErrorCode.SIGNUP_CLOSED, "sign-up is closed on this deployment");
         }
+        return register(
+                request,
+                origin,
+                (record, session, tokenHash, events) -> repository.create(record, session, tokenHash, origin, events));
+    }
+
+    /** Stores a new user with their first session and its events, in one transaction. */
+    @FunctionalInterface
+    interface NewUserStore {
+        void store(UserRepository.NewUser user, Session session, byte[] tokenHash, List<StreamEvent.Draft> events);
+    }
+
+    /**
+     * Registers a user after sign-up's checks (username and password policy, e-mail shape), storing them through
+     * {@code store}, and signs them in; whether sign-up is open is the caller's question.
+     *
+     * @throws InvalidInputException naming every bad field; 409 {@code username_taken} / {@code email_taken}
+     */
+    SignedIn register(SignUp request, Origin origin, NewUserStore store) {
         List<FieldError> errors = new ArrayList<>();
         UsernamePolicy.Result name = usernames.check(request.username());
         name.problem().ifPresent(p -> errors.add(new FieldError("username", p)));
@@ -123,11 +143,10 @@ public final class UserService implements SessionResolver {
         UserRepository.NewUser record = new UserRepository.NewUser(
                 user, username, request.email().map(e -> e.toLowerCase(Locale.ROOT)), hasher.hash(request.password()));
         try {
-            repository.create(
+            store.store(
                     record,
                     session,
                     Tokens.hash(token),
-                    origin,
                     List.of(AuthEvents.signIn(user, session, "sign-up", origin.ip(), now)));
         } catch (AlreadyTakenException e) {
             throw taken(e);

@@ -30,6 +30,8 @@ public record UsersComponent(
         EmailRoutes emailRoutes,
         PasskeyRoutes passkeyRoutes,
         PasskeySignIn passkeySignIn,
+        Administrators administrators,
+        AdministratorRoutes administratorRoutes,
         SessionCookies cookies,
         MailOutbox mail)
         implements Component {
@@ -61,6 +63,8 @@ public record UsersComponent(
         SessionCookies cookies = new SessionCookies(config.session(), clientIp);
         PasskeyService passkeys = new PasskeyService(new JdbcPasskeyRepository(db), new RelyingParty(publicOrigin));
         PasskeySignIn passkeySignIn = new PasskeySignIn(passkeys, service, clock);
+        Administrators administrators =
+                new Administrators(new JdbcAdministratorRepository(db), service, totp, passkeys, clock);
         return new UsersComponent(
                 service,
                 new UserRoutes(service, cookies, clientIp, maxBodyBytes),
@@ -68,6 +72,8 @@ public record UsersComponent(
                 new EmailRoutes(email, cookies, clientIp, maxBodyBytes),
                 new PasskeyRoutes(service, passkeys, passkeySignIn, cookies, clientIp, clock, maxBodyBytes),
                 passkeySignIn,
+                administrators,
+                new AdministratorRoutes(administrators, cookies, clientIp, maxBodyBytes),
                 cookies,
                 mail);
     }
@@ -79,7 +85,8 @@ public record UsersComponent(
                 new WardenApi.Mount("/auth", routes),
                 new WardenApi.Mount("/auth", totpRoutes),
                 new WardenApi.Mount("/auth", emailRoutes),
-                new WardenApi.Mount("/auth", passkeyRoutes));
+                new WardenApi.Mount("/auth", passkeyRoutes),
+                new WardenApi.Mount("/auth", administratorRoutes));
     }
 
     /** {@code mail}: whether mail is being delivered. */

@@ -2,6 +2,7 @@ package dev.warden.api.auth;
 
 import dev.warden.api.access.Principal;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The deployment's bootstrap administrator token, compared by hash in constant time. It may have any form
@@ -13,6 +14,16 @@ public final class AdminTokenResolver implements CredentialResolver {
 
     public AdminTokenResolver(byte[] adminTokenHash) {
         this.adminTokenHash = adminTokenHash.clone();
+    }
+
+    /**
+     * Administrator sessions ({@code wdn_ads_}) of administrators who are people: {@code live} says whether the
+     * session with a hash is live (and its user still an administrator); a live one is the administrator.
+     */
+    public static CredentialResolver sessions(Predicate<byte[]> live) {
+        return CredentialResolver.ofKind(
+                TokenKind.ADMIN_SESSION,
+                hash -> live.test(hash) ? Optional.of(new Principal.Admin()) : Optional.empty());
     }
 
     @Override

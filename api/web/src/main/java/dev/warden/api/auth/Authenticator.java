@@ -22,17 +22,18 @@ public final class Authenticator {
     }
 
     /**
-     * Warden's chain: the administrator token, agent tokens, users' API tokens (active and unexpired), and
-     * sessions.
+     * Warden's chain: the bootstrap administrator token (unless turned off), agent tokens, users' API tokens (active
+     * and unexpired), and sessions.
      */
     public static Authenticator standard(
-            byte[] adminTokenHash,
+            Optional<byte[]> adminTokenHash,
             AgentTokenResolver agents,
             ApiTokenRepository apiTokens,
             SessionResolver sessions,
             InstantSource clock) {
-        return new Authenticator(List.of(
-                new AdminTokenResolver(adminTokenHash),
+        List<CredentialResolver> chain = new ArrayList<>();
+        adminTokenHash.ifPresent(hash -> chain.add(new AdminTokenResolver(hash)));
+        chain.addAll(List.of(
                 agents,
                 CredentialResolver.ofKind(
                         TokenKind.API,
@@ -42,6 +43,7 @@ public final class Authenticator {
                                 .map(t -> new Principal.User(
                                         t.userId(), t.id(), Principal.Credential.API_TOKEN, t.scopes()))),
                 sessionResolver(sessions)));
+        return new Authenticator(chain);
     }
 
     /** A chain that knows user sessions only: what a browser page has, its session cookie. */

@@ -21,7 +21,11 @@ public enum TokenKind {
     /** The challenge a sign-in answers with when a second factor must follow (single use, minutes). */
     SIGN_IN_CHALLENGE("wdn_chl_"),
     /** The handle of a passkey registration or sign-in ceremony (single use, minutes). */
-    WEBAUTHN_CEREMONY("wdn_wac_");
+    WEBAUTHN_CEREMONY("wdn_wac_"),
+    /** The first-run setup token printed on a fresh installation (single use, a day). */
+    SETUP("wdn_stp_"),
+    /** An administrator's session, started from a session with a second factor (an hour). */
+    ADMIN_SESSION("wdn_ads_");
 
     private final String prefix;
 

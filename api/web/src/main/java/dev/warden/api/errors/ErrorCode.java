@@ -62,6 +62,8 @@ public enum ErrorCode {
      * signature, another user's passkey, a signature counter that went back); the field error gives the reason.
      */
     WEBAUTHN_FAILED("webauthn_failed", 400, "WebAuthn failure"),
+    /** A first-run setup token that is wrong, used, claimed by another setup, or expired. */
+    SETUP_TOKEN_INVALID("setup_token_invalid", 401, "Setup token invalid"),
     /** The factor is already enrolled: remove it first. */
     ALREADY_ENROLLED("already_enrolled", 409, "Already enrolled"),
     /** Locked after too many failures; answered only after a correct first factor, with {@code Retry-After}. */

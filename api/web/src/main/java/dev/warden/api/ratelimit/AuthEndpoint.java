@@ -30,6 +30,8 @@ public enum AuthEndpoint {
      * page. Open when the store is down: a passkey cannot be guessed, and its users must be able to sign in.
      */
     PASSKEY_SIGN_IN("passkey-sign-in", 20, FailMode.OPEN, Method.POST, "/auth/passkeys/sign-in", "/oauth/passkey"),
+    /** First-run setup: each request checks a setup token, and the first creates an account. */
+    SETUP("setup", 5, FailMode.CLOSED, Method.POST, "/auth/setup"),
     OAUTH_TOKEN("oauth-token", 20, FailMode.OPEN, Method.POST, "/mcp/token", "/oauth/token"),
     /**
      * The authorization endpoint ({@code GET}): unauthenticated, and a request naming a client ID metadata document
