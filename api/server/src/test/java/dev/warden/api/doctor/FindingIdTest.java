@@ -23,6 +23,8 @@ class FindingIdTest {
                         "mcp-registration-open",
                         "forwarded-headers-untrusted",
                         "bootstrap-token-weak",
+                        "bootstrap-token-still-on",
+                        "bootstrap-token-off",
                         "issuer-not-https",
                         "password-hash-weak",
                         "signing-key-stale",

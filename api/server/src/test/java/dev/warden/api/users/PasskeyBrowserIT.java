@@ -236,6 +236,71 @@ class PasskeyBrowserIT {
         assertThat(refused.at("/body/errors/0/message").asText()).contains("counter");
     }
 
+    @Test
+    void answersThatAreNoPasskeyAreRefusedWithAReasonAndTheSignInLimitHolds() {
+        Http http = warden.http();
+        // A fresh rate-limit window (the limiter reads the platform's clock), and another one after.
+        warden.clock().advance(Duration.ofMinutes(2));
+        OAuthDriver driver = new OAuthDriver(http);
+        String session = driver.signUp(unique("errors"));
+        String other = driver.signUp(unique("other"));
+
+        Http.Response unknown =
+                http.post("/auth/passkeys", session, "{\"ceremony\":\"wdn_wac_nope\",\"credential\":{}}");
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.json().get("code").asText()).isEqualTo("webauthn_failed");
+        assertThat(unknown.json().at("/errors/0/field").asText()).isEqualTo("ceremony");
+        Http.Response text = http.post("/auth/passkeys", session, "{\"ceremony\":\"x\",\"credential\":\"text\"}");
+        assertThat(text.json().get("code").asText()).isEqualTo("validation_invalid");
+        assertThat(text.json().at("/errors/0/field").asText()).isEqualTo("credential");
+        String othersCeremony = http.post("/auth/passkeys/registration/options", other, "{}")
+                .json()
+                .get("ceremony")
+                .asText();
+        assertThat(http.post("/auth/passkeys", session, "{\"ceremony\":\"" + othersCeremony + "\",\"credential\":{}}")
+                        .json()
+                        .at("/errors/0/field")
+                        .asText())
+                .as("another user's registration ceremony")
+                .isEqualTo("ceremony");
+
+        String ceremony = http.post("/auth/passkeys/sign-in/options", null, "{}")
+                .json()
+                .get("ceremony")
+                .asText();
+        String garbage = "{\"ceremony\":\"" + ceremony + "\",\"credential\":{\"id\":\"AAAA\",\"type\":\"public-key\"}}";
+        Http.Response refused = http.post("/auth/passkeys/sign-in", null, garbage);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().get("code").asText()).isEqualTo("webauthn_failed");
+        assertThat(refused.json().at("/errors/0/field").asText()).isEqualTo("credential");
+        assertThat(http.post("/auth/passkeys/sign-in", null, garbage)
+                        .json()
+                        .at("/errors/0/message")
+                        .asText())
+                .as("the ceremony was spent by the first answer")
+                .contains("ceremony is unknown, used or expired");
+        assertThat(EventsTopic.await(
+                                warden.infra().kafkaBootstrap(),
+                                warden.topics().events(),
+                                e -> e.type().equals("auth.failed") && e.text().contains("webauthn_failed"),
+                                2)
+                        .getFirst()
+                        .text())
+                .doesNotContain(ceremony);
+
+        // passkey-sign-in: 20 a minute per IP for options and answers together; 3 were used above.
+        for (int i = 0; i < 17; i++) {
+            assertThat(http.post("/auth/passkeys/sign-in/options", null, "{}").status())
+                    .isEqualTo(200);
+        }
+        assertThat(http.post("/auth/passkeys/sign-in/options", null, "{}").status())
+                .isEqualTo(429);
+        assertThat(http.post("/oauth/passkey", null, "").status())
+                .as("the login page's form shares the limit")
+                .isEqualTo(429);
+        warden.clock().advance(Duration.ofMinutes(2));
+    }
+
     private static VirtualAuthenticatorOptions options() {
         return new VirtualAuthenticatorOptions()
                 .setProtocol(VirtualAuthenticatorOptions.Protocol.CTAP2)
