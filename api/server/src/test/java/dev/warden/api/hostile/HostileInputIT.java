@@ -289,7 +289,11 @@ class HostileInputIT {
                 "/oauth/revoke", List.of("token", "client_id", "token_type_hint"),
                 "/oauth/introspect", List.of("token", "client_id"),
                 "/oauth/login", List.of("username", "password", "csrf", "return_to"),
-                "/oauth/consent", List.of("client_id", "redirect_uri", "decision", "csrf"));
+                "/oauth/consent", List.of("client_id", "redirect_uri", "decision", "csrf"),
+                "/oauth/totp", List.of("challenge", "code", "recovery_code", "csrf", "return_to"),
+                "/oauth/passkey", List.of("ceremony", "credential", "csrf", "return_to"),
+                "/auth/password-reset/complete", List.of("token", "newPassword"),
+                "/auth/magic-link/verify", List.of("token"));
         // The grants for agents, as a registered client that may use them (so the grant itself reads the fields).
         String client = http.post(
                         "/mcp/register",
