@@ -10,6 +10,7 @@ import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.config.Role;
 import dev.warden.api.config.WardenConfig;
+import dev.warden.api.console.ConsoleComponent;
 import dev.warden.api.doctor.Doctor;
 import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.events.EventOutbox;
@@ -244,11 +245,12 @@ public final class WardenPlatform implements AutoCloseable {
                 sinkHealth.add(webhookWorker.sinkHealth());
             }
             if (api) {
-                components.add(resources.add(RestApi.start(
+                RestApi rest = resources.add(RestApi.start(
                         new RestApi.Settings(
                                 config.instanceId(),
                                 config.kafka().topics(),
-                                eventStream(config.eventStream()),
+                                eventStream(config.eventStream())
+                                        .withSessionCookie(users.cookies().name()),
                                 config.oauth().allowedOrigins(),
                                 config.server().accountRoutes(),
                                 maxBody),
@@ -266,7 +268,9 @@ public final class WardenPlatform implements AutoCloseable {
                                 auditCounters,
                                 metrics.registry(),
                                 tracing,
-                                clock))));
+                                clock)));
+                components.add(rest);
+                components.add(ConsoleComponent.create(rest.agents(), users, rateLimiting.clientIp(), clock, maxBody));
                 components.add(resources.add(Doctor.start(
                         DoctorSettings.from(config), issuer, rateLimiting.clientIp(), sinkHealth, db, clock)));
             }

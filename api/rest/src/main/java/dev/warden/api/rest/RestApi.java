@@ -132,11 +132,18 @@ public final class RestApi implements Component {
     private final List<WardenApi.Mount> mounts;
     private final HealthCheck consumers;
     private final Resources resources;
+    private final AgentService agents;
 
-    private RestApi(List<WardenApi.Mount> mounts, HealthCheck consumers, Resources resources) {
+    private RestApi(List<WardenApi.Mount> mounts, HealthCheck consumers, Resources resources, AgentService agents) {
         this.mounts = List.copyOf(mounts);
         this.consumers = consumers;
         this.resources = resources;
+        this.agents = agents;
+    }
+
+    /** The agents service the REST routes use: the console reads and acts through it too. */
+    public AgentService agents() {
+        return agents;
     }
 
     /** Starts the Kafka readers and wires every route; on failure, stops what it started and rethrows. */
@@ -269,7 +276,7 @@ public final class RestApi implements Component {
         if (settings.accountRoutes()) {
             mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
         }
-        return new RestApi(mounts, consumers, resources);
+        return new RestApi(mounts, consumers, resources, agents);
     }
 
     @Override

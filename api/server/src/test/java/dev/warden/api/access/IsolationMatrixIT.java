@@ -241,6 +241,7 @@ class IsolationMatrixIT {
             case "userID" -> b.userIds().get("member");
             case "role" -> b.role();
             case "action" -> "revoke";
+            case "name" -> "console.css";
             case "id" ->
                 switch (previousSegment) {
                     case "agents" -> b.agent();

@@ -107,6 +107,13 @@ public final class ReviewedRoutes {
         m.put("POST /oauth/login", Access.open());
         m.put("POST /oauth/totp", Access.open());
         m.put("POST /oauth/passkey", Access.open());
+        // The console's pages find the session from the cookie themselves (a missing one is a redirect to sign in).
+        m.put("GET /console", Access.open());
+        m.put("GET /console/feed", Access.open());
+        m.put("GET /console/agents", Access.open());
+        m.put("GET /console/agents/{id}/{action}", Access.open());
+        m.put("POST /console/agents/{id}/{action}", Access.open());
+        m.put("GET /console/assets/{name}", Access.open());
         m.put("GET /oauth/assets/passkey.js", Access.open());
         m.put("GET /oauth/consent", Access.open());
         m.put("POST /oauth/consent", Access.open());

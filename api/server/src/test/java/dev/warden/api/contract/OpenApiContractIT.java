@@ -114,6 +114,7 @@ class OpenApiContractIT {
         oauth();
         mcp();
         eventStream();
+        console();
         administration();
         secondFactor();
 
@@ -897,6 +898,55 @@ class OpenApiContractIT {
                         .header("Accept", "text/event-stream")
                         .GET()));
         answer(404, "GET", "/events/stream", http.get("/events/stream", admin));
+    }
+
+    /** Alice's browser in the console: the pages, and suspending and resuming the indexer after confirming. */
+    private void console() {
+        OAuthDriver oauth = new OAuthDriver(http);
+        String session = "warden_session=" + alice.session();
+        answer(302, "GET", "/console", http.get("/console", null));
+        answer(302, "GET", "/console/feed", http.get("/console/feed", null));
+        answer(200, "GET", "/console/feed", withCookie("/console/feed", session));
+        answer(302, "GET", "/console/agents", http.get("/console/agents", null));
+        answer(200, "GET", "/console/agents", withCookie("/console/agents", session));
+        answer(200, "GET", "/console/assets/{name}", http.get("/console/assets/console.css", null));
+        answer(404, "GET", "/console/assets/{name}", http.get("/console/assets/nothing.js", null));
+        answer(
+                302,
+                "GET",
+                "/console/agents/{id}/{action}",
+                http.get("/console/agents/" + indexer.id() + "/suspend", null));
+        answer(
+                404,
+                "GET",
+                "/console/agents/{id}/{action}",
+                withCookie("/console/agents/" + indexer.id() + "/frobnicate", session));
+        for (String action : java.util.List.of("suspend", "resume")) {
+            Http.Response confirm = answer(
+                    200,
+                    "GET",
+                    "/console/agents/{id}/{action}",
+                    withCookie("/console/agents/" + indexer.id() + "/" + action, session));
+            Matcher csrf =
+                    OAuthDriver.CSRF_COOKIE.matcher(confirm.header("Set-Cookie").orElseThrow());
+            assertThat(csrf.find()).isTrue();
+            String path = "/console/agents/" + indexer.id() + "/" + action;
+            answer(
+                    403,
+                    "POST",
+                    "/console/agents/{id}/{action}",
+                    oauth.postForm(path, Map.of("csrf", "guess"), session));
+            answer(
+                    303,
+                    "POST",
+                    "/console/agents/{id}/{action}",
+                    oauth.postForm(path, OAuthDriver.hiddenFields(confirm.body()), session + "; " + csrf.group(1)));
+        }
+        answer(
+                302,
+                "POST",
+                "/console/agents/{id}/{action}",
+                oauth.postForm("/console/agents/x/suspend", Map.of(), null));
     }
 
     private void administration() {

@@ -19,8 +19,8 @@ import java.util.Optional;
 /**
  * The built-in login page, {@code /oauth/login}: {@code GET} shows the form (username and password of the
  * username plugin), {@code POST} signs in, sets the session cookie and sends the browser back to
- * {@code return_to} (303). {@code return_to} may only be Warden's own authorization endpoint, never another
- * site (no open redirect) or its device verification page. A bad username/password pair shows the form again with
+ * {@code return_to} (303). {@code return_to} may only be Warden's own authorization endpoint, its device verification
+ * page or the console, never another site (no open redirect). A bad username/password pair shows the form again with
  * one message, whatever was wrong (401). The sign-in IP limit and the account lockout of {@code /auth/sign-in}
  * apply here too. A right password of a user with TOTP leads to the second step ({@link SecondFactorRoutes}). Where
  * the browser supports passkeys, the page also offers passkey sign-in ({@link PasskeyLoginRoutes}).
@@ -29,6 +29,8 @@ public final class LoginRoutes implements DeclaredService {
     private static final String ACTION = "/oauth/login";
     /** The device verification page (RFC 8628), the other page that sends users here. */
     public static final String DEVICE_PAGE = "/auth/device";
+    /** The operator console, whose pages send users here to sign in. */
+    public static final String CONSOLE = "/console";
 
     private final UserService users;
     private final SessionCookies cookies;
@@ -168,7 +170,9 @@ public final class LoginRoutes implements DeclaredService {
         return value.filter(v -> (v.startsWith("/oauth/authorize?")
                                 || v.startsWith("/mcp/authorize?")
                                 || v.equals(DEVICE_PAGE)
-                                || v.startsWith(DEVICE_PAGE + "?"))
+                                || v.startsWith(DEVICE_PAGE + "?")
+                                || v.equals(CONSOLE)
+                                || v.startsWith(CONSOLE + "/"))
                         && v.length() <= 8192
                         && v.chars().allMatch(c -> c > 0x20 && c < 0x7f)
                         && !v.contains("\\"))

@@ -22,6 +22,8 @@ import java.util.function.Function;
  * @param maxPerSubscriber   connections one subscriber (token holder) may hold (default a tenth of
  *                           {@code maxConnections}, at least 1)
  * @param adminReserve       connections reserved for the administrator beyond {@code maxConnections} (default 5)
+ * @param sessionCookie      the cookie whose session token also authenticates (a browser's {@code EventSource}
+ *                           cannot send a header; same-origin pages send the cookie), if any
  */
 public record EventStreamConfig(
         int maxConnections,
@@ -33,7 +35,8 @@ public record EventStreamConfig(
         int maxQueued,
         Duration storeCatchUp,
         int maxPerSubscriber,
-        int adminReserve) {
+        int adminReserve,
+        Optional<String> sessionCookie) {
     public EventStreamConfig {
         eventTypes = Set.copyOf(eventTypes);
         if (maxConnections < 1
@@ -59,7 +62,24 @@ public record EventStreamConfig(
                 maxQueued,
                 storeCatchUp,
                 maxPerSubscriber,
-                adminReserve);
+                adminReserve,
+                sessionCookie);
+    }
+
+    /** This configuration, also reading the session token from cookie {@code name}. */
+    public EventStreamConfig withSessionCookie(String name) {
+        return new EventStreamConfig(
+                maxConnections,
+                heartbeatInterval,
+                eventTypes,
+                requireAuth,
+                validateToken,
+                ringSize,
+                maxQueued,
+                storeCatchUp,
+                maxPerSubscriber,
+                adminReserve,
+                Optional.of(name));
     }
 
     public static Builder builder() {
@@ -143,7 +163,8 @@ public record EventStreamConfig(
                     maxQueued,
                     storeCatchUp,
                     perSubscriber,
-                    adminReserve);
+                    adminReserve,
+                    Optional.empty());
         }
     }
 }

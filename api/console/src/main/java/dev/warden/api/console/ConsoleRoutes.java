@@ -1,0 +1,174 @@
+package dev.warden.api.console;
+
+import dev.warden.api.access.Access;
+import dev.warden.api.access.Principal;
+import dev.warden.api.agents.AgentService;
+import dev.warden.api.auth.Authenticator;
+import dev.warden.api.auth.TokenKind;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.NotFoundException;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.Params;
+import dev.warden.api.http.RequestReader;
+import dev.warden.api.oauth.authorize.Pages;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The console's pages under {@code /console}: the live feed, the agents with their suspend and resume actions (each
+ * confirmed on a page of its own). Every page needs a signed-in session (the session cookie of the users' sign-in);
+ * without one the browser goes to the login page and comes back. Reads and actions go through {@link AgentService}
+ * and so through the one access policy: a user sees and acts on their own agents, the administrator on all. Forms
+ * carry the login pages' double-submit CSRF token. Open at the filter, like the OAuth pages: the session is found
+ * from the cookie here, so that a missing one is a redirect, not a JSON 401.
+ */
+public final class ConsoleRoutes implements DeclaredService {
+    static final String HOME = "/console/feed";
+    private static final List<String> ACTIONS = List.of("suspend", "resume");
+
+    private final AgentService agents;
+    private final Authenticator sessions;
+    private final String sessionCookie;
+    private final Pages forms;
+    private final ConsolePages pages;
+    private final InstantSource clock;
+    private final long maxBodyBytes;
+
+    public ConsoleRoutes(
+            AgentService agents,
+            Authenticator sessions,
+            String sessionCookie,
+            Pages forms,
+            ConsolePages pages,
+            InstantSource clock,
+            long maxBodyBytes) {
+        this.agents = agents;
+        this.sessions = sessions;
+        this.sessionCookie = sessionCookie;
+        this.forms = forms;
+        this.pages = pages;
+        this.clock = clock;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** One row of the agents page. */
+    public record AgentRow(String id, String name, String type, String status, String owner) {}
+
+    @Override
+    public void routing(DeclaredRules rules) {
+        rules.get("/", Access.open(), (req, res) -> ConsolePages.redirect(res, Status.FOUND_302, HOME))
+                .get("/feed", Access.open(), this::feed)
+                .get("/agents", Access.open(), this::agents)
+                .get("/agents/{id}/{action}", Access.open(), this::confirm)
+                .post("/agents/{id}/{action}", Access.open(), this::act);
+    }
+
+    private void feed(ServerRequest req, ServerResponse res) {
+        Optional<Principal.User> user = signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        pages.send(res, Status.OK_200, "console/feed.jte", Map.of("page", "feed"));
+    }
+
+    private void agents(ServerRequest req, ServerResponse res) {
+        Optional<Principal.User> user = signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        List<AgentRow> rows =
+                agents
+                        .list(user.get(), new AgentService.Query(Optional.empty(), Optional.empty(), Optional.empty()))
+                        .stream()
+                        .map(this::row)
+                        .toList();
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("page", "agents");
+        params.put("agents", rows);
+        pages.send(res, Status.OK_200, "console/agents.jte", params);
+    }
+
+    private void confirm(ServerRequest req, ServerResponse res) {
+        Optional<Principal.User> user = signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        String action = action(req);
+        Agent agent = agents.get(user.get(), Params.path(req, "id", AgentId::of));
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("page", "agents");
+        params.put("agent", row(agent));
+        params.put("action", action);
+        params.put("csrf", forms.csrfToken(req, res));
+        pages.send(res, Status.OK_200, "console/confirm.jte", params);
+    }
+
+    private void act(ServerRequest req, ServerResponse res) {
+        Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
+        Optional<Principal.User> user = signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        if (!forms.csrfMatches(req, form)) {
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("title", "Request refused");
+            params.put("message", "This form expired or was sent from another site. Go back and try again.");
+            pages.send(res, Status.FORBIDDEN_403, "console/error.jte", params);
+            return;
+        }
+        AgentId id = Params.path(req, "id", AgentId::of);
+        switch (action(req)) {
+            case "suspend" -> agents.suspend(user.get(), id);
+            default -> agents.resume(user.get(), id);
+        }
+        ConsolePages.redirect(res, Status.SEE_OTHER_303, "/console/agents");
+    }
+
+    private static String action(ServerRequest req) {
+        String action = Params.path(req, "action", v -> v);
+        if (!ACTIONS.contains(action)) {
+            throw new NotFoundException(ErrorCode.NOT_FOUND, "no such action: suspend or resume");
+        }
+        return action;
+    }
+
+    private AgentRow row(Agent agent) {
+        return new AgentRow(
+                agent.id().value(),
+                agent.name(),
+                agent.type().wireName(),
+                agent.status(clock.instant()).wireName(),
+                agent.ownerId().value());
+    }
+
+    /** The signed-in user of this browser; else the browser is sent to sign in and come back, and empty. */
+    private Optional<Principal.User> signedIn(ServerRequest req, ServerResponse res) {
+        Optional<Principal.User> user = req.headers()
+                .cookies()
+                .first(sessionCookie)
+                .asOptional()
+                .filter(v -> v.startsWith(TokenKind.SESSION.prefix()))
+                .flatMap(sessions::authenticate)
+                .filter(p -> p instanceof Principal.User u && u.isSession())
+                .map(Principal.User.class::cast);
+        if (user.isEmpty()) {
+            String back = req.prologue().method().text().equals("GET")
+                    ? req.prologue().uriPath().path()
+                    : HOME;
+            ConsolePages.redirect(
+                    res, Status.FOUND_302, "/oauth/login?return_to=" + URLEncoder.encode(back, StandardCharsets.UTF_8));
+        }
+        return user;
+    }
+}
