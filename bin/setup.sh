@@ -2,8 +2,9 @@
 # Installs what the tests need beyond the JDK (which bin/find-jdk.sh finds), on Debian bookworm, as root:
 # Chromium and ChromeDriver (browser tests), Node.js and npm (deploy/interop's client libraries, deploy/check.sh),
 # curl, and for deploy/check.sh promtool (Debian's prometheus package) and docker-compose (Compose v1: checks
-# docker-compose.yml with no Docker engine); then the pinned npm packages of deploy/interop and deploy/check
-# (npm ci). Idempotent: fast when everything is there, and apt-get update runs only when a package is missing.
+# docker-compose.yml with no Docker engine); then the pinned npm packages of deploy/interop, deploy/check and
+# deploy/a11y (axe-core, which the browser tests inject into pages) (npm ci). Idempotent: fast when everything is
+# there, and apt-get update runs only when a package is missing.
 # Not root and something missing: says what to install, exits 1.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,7 +48,7 @@ if (($(node -p 'Number(process.versions.node.split(".")[0])') < MIN_NODE_MAJOR))
   log "  (Debian bookworm's own nodejs is 18); the interoperability checks may fail. Install Node.js $MIN_NODE_MAJOR+."
 fi
 
-for dir in deploy/interop deploy/check; do
+for dir in deploy/interop deploy/check deploy/a11y; do
   pkg="$here/$dir"
   if [[ ! -f "$pkg/node_modules/.package-lock.json" || "$pkg/package-lock.json" -nt "$pkg/node_modules/.package-lock.json" ]]; then
     log "installing $dir's pinned packages (npm ci)"

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.warden.api.oauth.OAuthDriver;
 import dev.warden.api.users.UsersConfig;
+import dev.warden.testing.Accessibility;
 import dev.warden.testing.Chromium;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
@@ -24,8 +25,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console in real headless Chromium: a user signs in through the login page and lands back in the console,
  * watches a decision appear in the live feed, sees their agent (its name, script and all, shown as text), suspends
- * it after confirming, and its next decision is denied. Each page is saved as a screenshot under
- * {@code target/screenshots}.
+ * it after confirming, and its next decision is denied. axe-core finds no serious or critical violation on any of
+ * those pages. Each page is saved as a screenshot under {@code target/screenshots}.
  */
 class ConsoleBrowserIT {
     static final String PASSWORD = "a long enough password";
@@ -91,6 +92,7 @@ class ConsoleBrowserIT {
                 .contains("allowed");
         assertThat(shownMs).as("the decision is in the feed within a second").isLessThan(1_000);
         screenshot("console-feed");
+        assertThat(Accessibility.seriousViolations(browser)).as("the live feed").isEmpty();
 
         browser.findElement(By.id("nav-agents")).click();
         wait.until(d -> d.getCurrentUrl().endsWith("/console/agents"));
@@ -99,9 +101,15 @@ class ConsoleBrowserIT {
                 .as("a name with markup is shown as text")
                 .isEqualTo(HOSTILE_NAME);
         screenshot("console-agents");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the agents page")
+                .isEmpty();
         browser.findElement(By.id("suspend-" + agentId)).click();
         wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
         assertThat(browser.findElement(By.id("agent-name")).getText()).isEqualTo(HOSTILE_NAME);
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the confirmation")
+                .isEmpty();
         browser.findElement(By.id("confirm-action")).click();
         wait.until(d -> d.getCurrentUrl().endsWith("/console/agents"));
         assertThat(browser.findElement(By.cssSelector("tr[data-agent='" + agentId + "'] .status"))

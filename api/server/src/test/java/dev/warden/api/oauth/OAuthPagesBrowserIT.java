@@ -8,6 +8,7 @@ import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.api.users.totp.Base32;
 import dev.warden.api.users.totp.Totp;
+import dev.warden.testing.Accessibility;
 import dev.warden.testing.Chromium;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
@@ -104,6 +105,9 @@ class OAuthPagesBrowserIT {
         signedOut(http);
         browser.get(http.baseUri().resolve(OAuthDriver.authorizePath(request)).toString());
         assertThat(browser.getCurrentUrl()).contains("/oauth/login");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the login page")
+                .isEmpty();
         browser.findElement(By.id("username")).sendKeys("browser_user");
         browser.findElement(By.id("password")).sendKeys("not the password");
         browser.findElement(By.id("sign-in")).click();
@@ -119,6 +123,9 @@ class OAuthPagesBrowserIT {
         browser.findElement(By.id("sign-in")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10))
                 .until(d -> d.getCurrentUrl().contains("/oauth/consent"));
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the consent page")
+                .isEmpty();
         // the client's name is shown as text, never as markup
         assertThat(browser.findElement(By.id("client-name")).getText()).isEqualTo("Desktop <Assistant>");
         assertThat(browser.findElement(By.id("redirect-host")).getText())
@@ -185,6 +192,9 @@ class OAuthPagesBrowserIT {
                 .as("no session before the second step")
                 .isNull();
 
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the second step")
+                .isEmpty();
         browser.findElement(By.id("code")).sendKeys("000000".equals(totpCode(secret)) ? "111111" : "000000");
         browser.findElement(By.id("verify")).click();
         assertThat(new WebDriverWait(browser, Duration.ofSeconds(10))
