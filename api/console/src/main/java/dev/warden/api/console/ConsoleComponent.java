@@ -3,6 +3,7 @@ package dev.warden.api.console;
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
 import dev.warden.api.agents.AgentService;
+import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.oauth.authorize.Pages;
 import dev.warden.api.ratelimit.ClientIp;
@@ -15,11 +16,17 @@ public record ConsoleComponent(ConsoleRoutes routes, ConsoleAssets assets, Conso
 
     /** The console over {@code agents}, signed in with {@code users}' session cookie. */
     public static ConsoleComponent create(
-            AgentService agents, UsersComponent users, ClientIp clientIp, InstantSource clock, long maxBodyBytes) {
+            AgentService agents,
+            JdbcAuditReader audit,
+            UsersComponent users,
+            ClientIp clientIp,
+            InstantSource clock,
+            long maxBodyBytes) {
         ConsolePages pages = new ConsolePages();
         return new ConsoleComponent(
                 new ConsoleRoutes(
                         agents,
+                        audit,
                         Authenticator.sessions(users.service()),
                         users.cookies().name(),
                         new Pages(clientIp),

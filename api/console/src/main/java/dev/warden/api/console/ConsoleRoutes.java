@@ -3,6 +3,10 @@ package dev.warden.api.console;
 import dev.warden.api.access.Access;
 import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentService;
+import dev.warden.api.audit.AuditQuery;
+import dev.warden.api.audit.AuditRoutes;
+import dev.warden.api.audit.AuditScope;
+import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.errors.ErrorCode;
@@ -27,7 +31,7 @@ import java.util.Optional;
 
 /**
  * The console's pages under {@code /console}: the live feed, the agents with their suspend and resume actions (each
- * confirmed on a page of its own). Every page needs a signed-in session (the session cookie of the users' sign-in);
+ * confirmed on a page of its own), and the audit search. Every page needs a signed-in session (the session cookie of the users' sign-in);
  * without one the browser goes to the login page and comes back. Reads and actions go through {@link AgentService}
  * and so through the one access policy: a user sees and acts on their own agents, the administrator on all. Forms
  * carry the login pages' double-submit CSRF token. Open at the filter, like the OAuth pages: the session is found
@@ -38,6 +42,7 @@ public final class ConsoleRoutes implements DeclaredService {
     private static final List<String> ACTIONS = List.of("suspend", "resume");
 
     private final AgentService agents;
+    private final JdbcAuditReader audit;
     private final Authenticator sessions;
     private final String sessionCookie;
     private final Pages forms;
@@ -47,6 +52,7 @@ public final class ConsoleRoutes implements DeclaredService {
 
     public ConsoleRoutes(
             AgentService agents,
+            JdbcAuditReader audit,
             Authenticator sessions,
             String sessionCookie,
             Pages forms,
@@ -54,6 +60,7 @@ public final class ConsoleRoutes implements DeclaredService {
             InstantSource clock,
             long maxBodyBytes) {
         this.agents = agents;
+        this.audit = audit;
         this.sessions = sessions;
         this.sessionCookie = sessionCookie;
         this.forms = forms;
@@ -65,11 +72,27 @@ public final class ConsoleRoutes implements DeclaredService {
     /** One row of the agents page. */
     public record AgentRow(String id, String name, String type, String status, String owner) {}
 
+    /** One row of the audit search. */
+    public record AuditRow(
+            String id, String time, String agentId, String action, String resource, String result, String reason) {}
+
+    /** The audit search's filters as sent (shown again in the form) and the links it offers. */
+    public record AuditSearch(
+            String agentId,
+            String actions,
+            String result,
+            String since,
+            String until,
+            String query,
+            String previous,
+            String next) {}
+
     @Override
     public void routing(DeclaredRules rules) {
         rules.get("/", Access.open(), (req, res) -> ConsolePages.redirect(res, Status.FOUND_302, HOME))
                 .get("/feed", Access.open(), this::feed)
                 .get("/agents", Access.open(), this::agents)
+                .get("/audit", Access.open(), this::audit)
                 .get("/agents/{id}/{action}", Access.open(), this::confirm)
                 .post("/agents/{id}/{action}", Access.open(), this::act);
     }
@@ -97,6 +120,64 @@ public final class ConsoleRoutes implements DeclaredService {
         params.put("page", "agents");
         params.put("agents", rows);
         pages.send(res, Status.OK_200, "console/agents.jte", params);
+    }
+
+    /** The audit search: {@code GET /audit}'s filters and paging, its scope (the caller's), and its exports. */
+    private void audit(ServerRequest req, ServerResponse res) {
+        Optional<Principal.User> user = signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        AuditQuery query = AuditRoutes.parse(req, true);
+        List<AuditRow> rows = audit.query(AuditScope.of(user.get()), query).stream()
+                .map(e -> new AuditRow(
+                        e.id(),
+                        e.timestamp().toString(),
+                        e.agentId(),
+                        e.action(),
+                        e.resource(),
+                        e.result().wireName(),
+                        e.reason().orElse("")))
+                .toList();
+        Map<String, String> filters = new LinkedHashMap<>();
+        for (String name : List.of("agentId", "actions", "result", "since", "until")) {
+            filters.put(name, req.query().first(name).orElse(""));
+        }
+        String kept = filterQuery(filters);
+        int offset = query.offset();
+        int limit = query.limit();
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("page", "audit");
+        params.put("entries", rows);
+        params.put(
+                "search",
+                new AuditSearch(
+                        filters.get("agentId"),
+                        filters.get("actions"),
+                        filters.get("result"),
+                        filters.get("since"),
+                        filters.get("until"),
+                        kept,
+                        offset == 0 ? "" : "/console/audit?" + withOffset(kept, Math.max(0, offset - limit)),
+                        rows.size() < limit ? "" : "/console/audit?" + withOffset(kept, offset + limit)));
+        pages.send(res, Status.OK_200, "console/audit.jte", params);
+    }
+
+    private static String filterQuery(Map<String, String> filters) {
+        StringBuilder q = new StringBuilder();
+        filters.forEach((k, v) -> {
+            if (!v.isEmpty()) {
+                q.append(q.isEmpty() ? "" : "&")
+                        .append(k)
+                        .append('=')
+                        .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
+            }
+        });
+        return q.toString();
+    }
+
+    private static String withOffset(String query, int offset) {
+        return query + (query.isEmpty() ? "" : "&") + "offset=" + offset;
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {

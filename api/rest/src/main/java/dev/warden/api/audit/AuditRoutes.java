@@ -179,7 +179,12 @@ public final class AuditRoutes implements DeclaredService {
                         .put("AuditSinkFailed", s.auditSinkFailed()));
     }
 
-    static AuditQuery parse(ServerRequest req, boolean paged) {
+    /**
+     * The filters of {@code req}'s query, as {@code GET /audit} reads them (also the console's audit search).
+     *
+     * @throws dev.warden.api.errors.InvalidInputException naming the parameter at fault
+     */
+    public static AuditQuery parse(ServerRequest req, boolean paged) {
         Optional<String> agentId = Params.query(req, "agentId", v -> Ids.require("agentId", v));
         Optional<String> userId = Params.query(req, "userId", v -> Ids.require("userId", v));
         Optional<Instant> since = Params.queryInstant(req, "since");

@@ -133,12 +133,24 @@ public final class RestApi implements Component {
     private final HealthCheck consumers;
     private final Resources resources;
     private final AgentService agents;
+    private final JdbcAuditReader audit;
 
-    private RestApi(List<WardenApi.Mount> mounts, HealthCheck consumers, Resources resources, AgentService agents) {
+    private RestApi(
+            List<WardenApi.Mount> mounts,
+            HealthCheck consumers,
+            Resources resources,
+            AgentService agents,
+            JdbcAuditReader audit) {
         this.mounts = List.copyOf(mounts);
         this.consumers = consumers;
         this.resources = resources;
         this.agents = agents;
+        this.audit = audit;
+    }
+
+    /** The audit log's reader the REST routes use: the console searches through it too. */
+    public JdbcAuditReader audit() {
+        return audit;
     }
 
     /** The agents service the REST routes use: the console reads and acts through it too. */
@@ -276,7 +288,7 @@ public final class RestApi implements Component {
         if (settings.accountRoutes()) {
             mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
         }
-        return new RestApi(mounts, consumers, resources, agents);
+        return new RestApi(mounts, consumers, resources, agents, auditReader);
     }
 
     @Override

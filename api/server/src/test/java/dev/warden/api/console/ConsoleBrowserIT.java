@@ -20,12 +20,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in real headless Chromium: a user signs in through the login page and lands back in the console,
  * watches a decision appear in the live feed, sees their agent (its name, script and all, shown as text), suspends
- * it after confirming, and its next decision is denied. axe-core finds no serious or critical violation on any of
+ * it after confirming, its next decision is denied, and the audit search finds that denial. axe-core finds no serious or critical violation on any of
  * those pages. Each page is saved as a screenshot under {@code target/screenshots}.
  */
 class ConsoleBrowserIT {
@@ -121,6 +122,31 @@ class ConsoleBrowserIT {
                         "{\"agentId\":\"" + agentId + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:1\"}")
                 .json();
         assertThat(denied.get("allowed").asBoolean()).as(denied.toString()).isFalse();
+
+        // The audit search finds the denial by agent and result (the audit log is written a moment later).
+        browser.findElement(By.id("nav-audit")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/audit"));
+        browser.findElement(By.id("agentId")).sendKeys(agentId);
+        new Select(browser.findElement(By.id("result"))).selectByValue("denied");
+        browser.findElement(By.id("search")).click();
+        wait.until(d -> {
+            if (d.findElements(By.cssSelector("#entries tr[data-entry]")).isEmpty()) {
+                d.navigate().refresh();
+                return false;
+            }
+            return true;
+        });
+        assertThat(browser.findElements(By.cssSelector("#entries tr[data-entry]")))
+                .hasSize(1)
+                .first()
+                .satisfies(row -> assertThat(row.getText()).contains("denied").contains("mcp:github:issues:1"));
+        assertThat(browser.findElement(By.id("export-csv")).getDomAttribute("href"))
+                .contains("agentId=" + agentId)
+                .contains("result=denied");
+        screenshot("console-audit");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the audit search")
+                .isEmpty();
     }
 
     @Test

@@ -909,6 +909,9 @@ class OpenApiContractIT {
         answer(200, "GET", "/console/feed", withCookie("/console/feed", session));
         answer(302, "GET", "/console/agents", http.get("/console/agents", null));
         answer(200, "GET", "/console/agents", withCookie("/console/agents", session));
+        answer(302, "GET", "/console/audit", http.get("/console/audit", null));
+        answer(200, "GET", "/console/audit", withCookie("/console/audit?result=allowed&offset=0", session));
+        answer(400, "GET", "/console/audit", withCookie("/console/audit?since=yesterday", session));
         answer(200, "GET", "/console/assets/{name}", http.get("/console/assets/console.css", null));
         answer(404, "GET", "/console/assets/{name}", http.get("/console/assets/nothing.js", null));
         answer(
