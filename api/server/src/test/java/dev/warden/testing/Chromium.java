@@ -2,6 +2,7 @@ package dev.warden.testing;
 
 import java.io.File;
 import java.time.Duration;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -13,8 +14,24 @@ import org.openqa.selenium.chrome.ChromeOptions;
 public final class Chromium {
     private Chromium() {}
 
-    /** A fresh headless browser; the caller quits it. */
+    /**
+     * A fresh headless browser that has opened a first page; the caller quits it. A browser that dies while starting
+     * (seen once on a loaded machine: "the browser has closed the connection") is replaced once.
+     */
     public static ChromeDriver start() {
+        ChromeDriver browser = launch();
+        try {
+            browser.get("about:blank");
+            return browser;
+        } catch (WebDriverException e) {
+            browser.quit();
+            ChromeDriver again = launch();
+            again.get("about:blank");
+            return again;
+        }
+    }
+
+    private static ChromeDriver launch() {
         System.setProperty("SE_AVOID_STATS", "true");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(executable("chromium"));

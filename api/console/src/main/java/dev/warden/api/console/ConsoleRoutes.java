@@ -3,6 +3,7 @@ package dev.warden.api.console;
 import dev.warden.api.access.Access;
 import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentService;
+import dev.warden.api.agents.PermissionJson;
 import dev.warden.api.audit.AuditQuery;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.AuditScope;
@@ -18,6 +19,7 @@ import dev.warden.api.http.RequestReader;
 import dev.warden.api.oauth.authorize.Pages;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
+import dev.warden.pipeline.contract.AuditEntry;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -30,8 +32,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The console's pages under {@code /console}: the live feed, the agents with their suspend and resume actions (each
- * confirmed on a page of its own), and the audit search. Every page needs a signed-in session (the session cookie of the users' sign-in);
+ * The console's pages under {@code /console}: the live feed, the agents, an agent's page with its suspend, resume,
+ * rotate and revoke actions (each confirmed on a page of its own; a rotated token is shown once), and the audit
+ * search. Every page needs a signed-in session (the session cookie of the users' sign-in);
  * without one the browser goes to the login page and comes back. Reads and actions go through {@link AgentService}
  * and so through the one access policy: a user sees and acts on their own agents, the administrator on all. Forms
  * carry the login pages' double-submit CSRF token. Open at the filter, like the OAuth pages: the session is found
@@ -39,7 +42,9 @@ import java.util.Optional;
  */
 public final class ConsoleRoutes implements DeclaredService {
     static final String HOME = "/console/feed";
-    private static final List<String> ACTIONS = List.of("suspend", "resume");
+    private static final List<String> ACTIONS = List.of("suspend", "resume", "rotate", "revoke");
+    /** Recent decisions shown on an agent's page. */
+    private static final int RECENT = 20;
 
     private final AgentService agents;
     private final JdbcAuditReader audit;
@@ -72,6 +77,9 @@ public final class ConsoleRoutes implements DeclaredService {
     /** One row of the agents page. */
     public record AgentRow(String id, String name, String type, String status, String owner) {}
 
+    /** One permission of an agent, for its page. */
+    public record PermissionRow(String resource, String actions, String constraints) {}
+
     /** One row of the audit search. */
     public record AuditRow(
             String id, String time, String agentId, String action, String resource, String result, String reason) {}
@@ -93,6 +101,7 @@ public final class ConsoleRoutes implements DeclaredService {
                 .get("/feed", Access.open(), this::feed)
                 .get("/agents", Access.open(), this::agents)
                 .get("/audit", Access.open(), this::audit)
+                .get("/agents/{id}", Access.open(), this::agent)
                 .get("/agents/{id}/{action}", Access.open(), this::confirm)
                 .post("/agents/{id}/{action}", Access.open(), this::act);
     }
@@ -130,14 +139,7 @@ public final class ConsoleRoutes implements DeclaredService {
         }
         AuditQuery query = AuditRoutes.parse(req, true);
         List<AuditRow> rows = audit.query(AuditScope.of(user.get()), query).stream()
-                .map(e -> new AuditRow(
-                        e.id(),
-                        e.timestamp().toString(),
-                        e.agentId(),
-                        e.action(),
-                        e.resource(),
-                        e.result().wireName(),
-                        e.reason().orElse("")))
+                .map(ConsoleRoutes::auditRow)
                 .toList();
         Map<String, String> filters = new LinkedHashMap<>();
         for (String name : List.of("agentId", "actions", "result", "since", "until")) {
@@ -163,6 +165,17 @@ public final class ConsoleRoutes implements DeclaredService {
         pages.send(res, Status.OK_200, "console/audit.jte", params);
     }
 
+    private static AuditRow auditRow(AuditEntry e) {
+        return new AuditRow(
+                e.id(),
+                e.timestamp().toString(),
+                e.agentId(),
+                e.action(),
+                e.resource(),
+                e.result().wireName(),
+                e.reason().orElse(""));
+    }
+
     private static String filterQuery(Map<String, String> filters) {
         StringBuilder q = new StringBuilder();
         filters.forEach((k, v) -> {
@@ -178,6 +191,43 @@ public final class ConsoleRoutes implements DeclaredService {
 
     private static String withOffset(String query, int offset) {
         return query + (query.isEmpty() ? "" : "&") + "offset=" + offset;
+    }
+
+    /** An agent's page: what it is, its permissions, its recent decisions, and its actions. */
+    private void agent(ServerRequest req, ServerResponse res) {
+        Optional<Principal.User> user = signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        Agent agent = agents.get(user.get(), Params.path(req, "id", AgentId::of));
+        List<PermissionRow> permissions = agent.permissions().stream()
+                .map(p -> new PermissionRow(
+                        p.resource(),
+                        String.join(", ", p.actions()),
+                        PermissionJson.render(List.of(p))
+                                .get(0)
+                                .path("constraints")
+                                .toString()))
+                .toList();
+        AuditQuery recent = new AuditQuery(
+                Optional.of(agent.id().value()),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                Optional.empty(),
+                RECENT,
+                0);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("page", "agents");
+        params.put("agent", row(agent));
+        params.put("permissions", permissions);
+        params.put(
+                "decisions",
+                audit.query(AuditScope.of(user.get()), recent).stream()
+                        .map(ConsoleRoutes::auditRow)
+                        .toList());
+        pages.send(res, Status.OK_200, "console/agent.jte", params);
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {
@@ -211,15 +261,26 @@ public final class ConsoleRoutes implements DeclaredService {
         AgentId id = Params.path(req, "id", AgentId::of);
         switch (action(req)) {
             case "suspend" -> agents.suspend(user.get(), id);
-            default -> agents.resume(user.get(), id);
+            case "resume" -> agents.resume(user.get(), id);
+            case "revoke" -> agents.revoke(user.get(), id);
+            default -> {
+                // The new token is shown this once, on a page never cached; the old one stops working at once.
+                AgentService.Issued issued = agents.rotate(user.get(), id);
+                Map<String, Object> params = new LinkedHashMap<>();
+                params.put("page", "agents");
+                params.put("agent", row(issued.agent()));
+                params.put("token", issued.token());
+                pages.send(res, Status.OK_200, "console/token.jte", params);
+                return;
+            }
         }
-        ConsolePages.redirect(res, Status.SEE_OTHER_303, "/console/agents");
+        ConsolePages.redirect(res, Status.SEE_OTHER_303, "/console/agents/" + id.value());
     }
 
     private static String action(ServerRequest req) {
         String action = Params.path(req, "action", v -> v);
         if (!ACTIONS.contains(action)) {
-            throw new NotFoundException(ErrorCode.NOT_FOUND, "no such action: suspend or resume");
+            throw new NotFoundException(ErrorCode.NOT_FOUND, "no such action: suspend, resume, rotate or revoke");
         }
         return action;
     }

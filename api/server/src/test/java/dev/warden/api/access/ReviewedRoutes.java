@@ -112,6 +112,7 @@ public final class ReviewedRoutes {
         m.put("GET /console/feed", Access.open());
         m.put("GET /console/agents", Access.open());
         m.put("GET /console/audit", Access.open());
+        m.put("GET /console/agents/{id}", Access.open());
         m.put("GET /console/agents/{id}/{action}", Access.open());
         m.put("POST /console/agents/{id}/{action}", Access.open());
         m.put("GET /console/assets/{name}", Access.open());

@@ -26,7 +26,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console in real headless Chromium: a user signs in through the login page and lands back in the console,
  * watches a decision appear in the live feed, sees their agent (its name, script and all, shown as text), suspends
- * it after confirming, its next decision is denied, and the audit search finds that denial. axe-core finds no serious or critical violation on any of
+ * it after confirming, its next decision is denied, the audit search finds that denial, and on the agent's page
+ * they rotate its token (shown once; the old one stops working) and revoke it. axe-core finds no serious or critical violation on any of
  * those pages. Each page is saved as a screenshot under {@code target/screenshots}.
  */
 class ConsoleBrowserIT {
@@ -112,10 +113,9 @@ class ConsoleBrowserIT {
                 .as("the confirmation")
                 .isEmpty();
         browser.findElement(By.id("confirm-action")).click();
-        wait.until(d -> d.getCurrentUrl().endsWith("/console/agents"));
-        assertThat(browser.findElement(By.cssSelector("tr[data-agent='" + agentId + "'] .status"))
-                        .getText())
-                .isEqualTo("suspended");
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/agents/" + agentId));
+        assertThat(browser.findElement(By.id("agent-status")).getText()).isEqualTo("suspended");
+        assertThat(browser.findElement(By.id("agent-name")).getText()).isEqualTo(HOSTILE_NAME);
         JsonNode denied = http.post(
                         "/authorize",
                         session,
@@ -147,6 +147,53 @@ class ConsoleBrowserIT {
         assertThat(Accessibility.seriousViolations(browser))
                 .as("the audit search")
                 .isEmpty();
+
+        // The agent's page: its permissions and decisions; resumed, its token rotated (the new one shown once; an
+        // inactive agent's token would not authenticate at all), and revoked, which is final.
+        browser.get(origin + "/console/agents/" + agentId);
+        assertThat(browser.findElement(By.id("permissions")).getText())
+                .contains("mcp:github:*")
+                .contains("read");
+        wait.until(d -> {
+            if (d.findElements(By.cssSelector("#decisions tr[data-entry]")).size() < 2) {
+                d.navigate().refresh();
+                return false;
+            }
+            return true;
+        });
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the agent's page")
+                .isEmpty();
+        screenshot("console-agent");
+        browser.findElement(By.id("resume")).click();
+        wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
+        browser.findElement(By.id("confirm-action")).click();
+        wait.until(d -> "active".equals(d.findElement(By.id("agent-status")).getText()));
+        String oldToken = agent.get("token").asText();
+        browser.findElement(By.id("rotate")).click();
+        wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
+        browser.findElement(By.id("confirm-action")).click();
+        wait.until(d -> !d.findElements(By.id("token")).isEmpty());
+        String newToken = browser.findElement(By.id("token")).getDomProperty("value");
+        assertThat(newToken).startsWith("wdn_agt_").isNotEqualTo(oldToken);
+        assertThat(Accessibility.seriousViolations(browser)).as("the new token").isEmpty();
+        String ask = "{\"agentId\":\"" + agentId + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:2\"}";
+        assertThat(http.post("/authorize", oldToken, ask).status())
+                .as("the old token")
+                .isEqualTo(401);
+        assertThat(http.post("/authorize", newToken, ask).status())
+                .as("the new token")
+                .isEqualTo(200);
+        browser.findElement(By.id("done")).click();
+        wait.until(d -> !d.findElements(By.id("revoke")).isEmpty());
+        browser.findElement(By.id("revoke")).click();
+        wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
+        browser.findElement(By.id("confirm-action")).click();
+        wait.until(d -> "revoked".equals(d.findElement(By.id("agent-status")).getText()));
+        assertThat(browser.findElements(By.id("rotate")))
+                .as("nothing more to do with it")
+                .isEmpty();
+        assertThat(http.post("/authorize", newToken, ask).status()).isEqualTo(401);
     }
 
     @Test

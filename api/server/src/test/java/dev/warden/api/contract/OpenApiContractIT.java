@@ -950,6 +950,13 @@ class OpenApiContractIT {
                 "POST",
                 "/console/agents/{id}/{action}",
                 oauth.postForm("/console/agents/x/suspend", Map.of(), null));
+        answer(302, "GET", "/console/agents/{id}", http.get("/console/agents/" + indexer.id(), null));
+        answer(200, "GET", "/console/agents/{id}", withCookie("/console/agents/" + indexer.id(), session));
+        answer(
+                404,
+                "GET",
+                "/console/agents/{id}",
+                withCookie("/console/agents/" + indexer.id(), "warden_session=" + bob.session()));
     }
 
     private void administration() {
