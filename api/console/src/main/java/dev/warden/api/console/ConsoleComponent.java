@@ -27,6 +27,9 @@ public record ConsoleComponent(ConsoleRoutes routes, ConsoleAssets assets, Conso
                 new ConsoleRoutes(
                         agents,
                         audit,
+                        users.service(),
+                        users.cookies(),
+                        clientIp,
                         Authenticator.sessions(users.service()),
                         users.cookies().name(),
                         new Pages(clientIp),

@@ -17,6 +17,9 @@ import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.oauth.authorize.Pages;
+import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.users.SessionCookies;
+import dev.warden.api.users.UserService;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.pipeline.contract.AuditEntry;
@@ -48,6 +51,9 @@ public final class ConsoleRoutes implements DeclaredService {
 
     private final AgentService agents;
     private final JdbcAuditReader audit;
+    private final UserService users;
+    private final SessionCookies cookies;
+    private final ClientIp clientIp;
     private final Authenticator sessions;
     private final String sessionCookie;
     private final Pages forms;
@@ -58,6 +64,9 @@ public final class ConsoleRoutes implements DeclaredService {
     public ConsoleRoutes(
             AgentService agents,
             JdbcAuditReader audit,
+            UserService users,
+            SessionCookies cookies,
+            ClientIp clientIp,
             Authenticator sessions,
             String sessionCookie,
             Pages forms,
@@ -66,6 +75,9 @@ public final class ConsoleRoutes implements DeclaredService {
             long maxBodyBytes) {
         this.agents = agents;
         this.audit = audit;
+        this.users = users;
+        this.cookies = cookies;
+        this.clientIp = clientIp;
         this.sessions = sessions;
         this.sessionCookie = sessionCookie;
         this.forms = forms;
@@ -103,7 +115,8 @@ public final class ConsoleRoutes implements DeclaredService {
                 .get("/audit", Access.open(), this::audit)
                 .get("/agents/{id}", Access.open(), this::agent)
                 .get("/agents/{id}/{action}", Access.open(), this::confirm)
-                .post("/agents/{id}/{action}", Access.open(), this::act);
+                .post("/agents/{id}/{action}", Access.open(), this::act)
+                .post("/sign-out", Access.open(), this::signOut);
     }
 
     private void feed(ServerRequest req, ServerResponse res) {
@@ -111,7 +124,7 @@ public final class ConsoleRoutes implements DeclaredService {
         if (user.isEmpty()) {
             return;
         }
-        pages.send(res, Status.OK_200, "console/feed.jte", Map.of("page", "feed"));
+        pages.send(res, Status.OK_200, "console/feed.jte", Map.of("page", "feed", "csrf", forms.csrfToken(req, res)));
     }
 
     private void agents(ServerRequest req, ServerResponse res) {
@@ -127,6 +140,7 @@ public final class ConsoleRoutes implements DeclaredService {
                         .toList();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("page", "agents");
+        params.put("csrf", forms.csrfToken(req, res));
         params.put("agents", rows);
         pages.send(res, Status.OK_200, "console/agents.jte", params);
     }
@@ -150,6 +164,7 @@ public final class ConsoleRoutes implements DeclaredService {
         int limit = query.limit();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("page", "audit");
+        params.put("csrf", forms.csrfToken(req, res));
         params.put("entries", rows);
         params.put(
                 "search",
@@ -220,6 +235,7 @@ public final class ConsoleRoutes implements DeclaredService {
                 0);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("page", "agents");
+        params.put("csrf", forms.csrfToken(req, res));
         params.put("agent", row(agent));
         params.put("permissions", permissions);
         params.put(
@@ -252,10 +268,7 @@ public final class ConsoleRoutes implements DeclaredService {
             return;
         }
         if (!forms.csrfMatches(req, form)) {
-            Map<String, Object> params = new LinkedHashMap<>();
-            params.put("title", "Request refused");
-            params.put("message", "This form expired or was sent from another site. Go back and try again.");
-            pages.send(res, Status.FORBIDDEN_403, "console/error.jte", params);
+            refused(res);
             return;
         }
         AgentId id = Params.path(req, "id", AgentId::of);
@@ -268,6 +281,7 @@ public final class ConsoleRoutes implements DeclaredService {
                 AgentService.Issued issued = agents.rotate(user.get(), id);
                 Map<String, Object> params = new LinkedHashMap<>();
                 params.put("page", "agents");
+                params.put("csrf", forms.csrfToken(req, res));
                 params.put("agent", row(issued.agent()));
                 params.put("token", issued.token());
                 pages.send(res, Status.OK_200, "console/token.jte", params);
@@ -275,6 +289,30 @@ public final class ConsoleRoutes implements DeclaredService {
             }
         }
         ConsolePages.redirect(res, Status.SEE_OTHER_303, "/console/agents/" + id.value());
+    }
+
+    /** Ends the session (CSRF token), clears its cookie and shows the login page. */
+    private void signOut(ServerRequest req, ServerResponse res) {
+        Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
+        Optional<Principal.User> user = signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        if (!forms.csrfMatches(req, form)) {
+            refused(res);
+            return;
+        }
+        users.signOut(user.get(), clientIp.text(req));
+        cookies.clear(req, res);
+        ConsolePages.redirect(
+                res, Status.SEE_OTHER_303, "/oauth/login?return_to=" + URLEncoder.encode(HOME, StandardCharsets.UTF_8));
+    }
+
+    private void refused(ServerResponse res) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("title", "Request refused");
+        params.put("message", "This form expired or was sent from another site. Go back and try again.");
+        pages.send(res, Status.FORBIDDEN_403, "console/error.jte", params);
     }
 
     private static String action(ServerRequest req) {

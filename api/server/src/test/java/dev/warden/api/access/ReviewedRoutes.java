@@ -116,6 +116,7 @@ public final class ReviewedRoutes {
         m.put("GET /console/agents/{id}/{action}", Access.open());
         m.put("POST /console/agents/{id}/{action}", Access.open());
         m.put("GET /console/assets/{name}", Access.open());
+        m.put("POST /console/sign-out", Access.open());
         m.put("GET /oauth/assets/passkey.js", Access.open());
         m.put("GET /oauth/consent", Access.open());
         m.put("POST /oauth/consent", Access.open());

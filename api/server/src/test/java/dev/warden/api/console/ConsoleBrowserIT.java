@@ -194,6 +194,13 @@ class ConsoleBrowserIT {
                 .as("nothing more to do with it")
                 .isEmpty();
         assertThat(http.post("/authorize", newToken, ask).status()).isEqualTo(401);
+
+        browser.findElement(By.id("sign-out")).click();
+        wait.until(d -> d.getCurrentUrl().contains("/oauth/login"));
+        browser.get(origin + "/console/feed");
+        assertThat(browser.getCurrentUrl())
+                .as("signed out: the console asks to sign in again")
+                .contains("/oauth/login");
     }
 
     @Test

@@ -957,6 +957,26 @@ class OpenApiContractIT {
                 "GET",
                 "/console/agents/{id}",
                 withCookie("/console/agents/" + indexer.id(), "warden_session=" + bob.session()));
+        answer(302, "POST", "/console/sign-out", oauth.postForm("/console/sign-out", Map.of(), null));
+        String another = "warden_session="
+                + http.post("/auth/sign-in", null, "{\"username\":\"bob_contract\",\"password\":\"" + PASSWORD + "\"}")
+                        .json()
+                        .get("token")
+                        .asText();
+        answer(403, "POST", "/console/sign-out", oauth.postForm("/console/sign-out", Map.of("csrf", "guess"), another));
+        Http.Response feed = withCookie("/console/feed", another);
+        Matcher feedCsrf =
+                OAuthDriver.CSRF_COOKIE.matcher(feed.header("Set-Cookie").orElseThrow());
+        assertThat(feedCsrf.find()).isTrue();
+        answer(
+                303,
+                "POST",
+                "/console/sign-out",
+                oauth.postForm(
+                        "/console/sign-out",
+                        OAuthDriver.hiddenFields(feed.body()),
+                        another + "; " + feedCsrf.group(1)));
+        answer(302, "GET", "/console/feed", withCookie("/console/feed", another));
     }
 
     private void administration() {
