@@ -4,7 +4,6 @@ import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
 import dev.warden.api.agents.AgentService;
 import dev.warden.api.audit.JdbcAuditReader;
-import dev.warden.api.auth.Authenticator;
 import dev.warden.api.oauth.authorize.Pages;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.api.users.UsersComponent;
@@ -30,8 +29,6 @@ public record ConsoleComponent(ConsoleRoutes routes, ConsoleAssets assets, Conso
                         users.service(),
                         users.cookies(),
                         clientIp,
-                        Authenticator.sessions(users.service()),
-                        users.cookies().name(),
                         new Pages(clientIp),
                         pages,
                         clock,

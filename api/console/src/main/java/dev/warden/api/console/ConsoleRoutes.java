@@ -8,8 +8,6 @@ import dev.warden.api.audit.AuditQuery;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.AuditScope;
 import dev.warden.api.audit.JdbcAuditReader;
-import dev.warden.api.auth.Authenticator;
-import dev.warden.api.auth.TokenKind;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.http.DeclaredRules;
@@ -54,8 +52,6 @@ public final class ConsoleRoutes implements DeclaredService {
     private final UserService users;
     private final SessionCookies cookies;
     private final ClientIp clientIp;
-    private final Authenticator sessions;
-    private final String sessionCookie;
     private final Pages forms;
     private final ConsolePages pages;
     private final InstantSource clock;
@@ -67,8 +63,6 @@ public final class ConsoleRoutes implements DeclaredService {
             UserService users,
             SessionCookies cookies,
             ClientIp clientIp,
-            Authenticator sessions,
-            String sessionCookie,
             Pages forms,
             ConsolePages pages,
             InstantSource clock,
@@ -78,8 +72,6 @@ public final class ConsoleRoutes implements DeclaredService {
         this.users = users;
         this.cookies = cookies;
         this.clientIp = clientIp;
-        this.sessions = sessions;
-        this.sessionCookie = sessionCookie;
         this.forms = forms;
         this.pages = pages;
         this.clock = clock;
@@ -334,14 +326,7 @@ public final class ConsoleRoutes implements DeclaredService {
 
     /** The signed-in user of this browser; else the browser is sent to sign in and come back, and empty. */
     private Optional<Principal.User> signedIn(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = req.headers()
-                .cookies()
-                .first(sessionCookie)
-                .asOptional()
-                .filter(v -> v.startsWith(TokenKind.SESSION.prefix()))
-                .flatMap(sessions::authenticate)
-                .filter(p -> p instanceof Principal.User u && u.isSession())
-                .map(Principal.User.class::cast);
+        Optional<Principal.User> user = cookies.signedIn(req);
         if (user.isEmpty()) {
             String back = req.prologue().method().text().equals("GET")
                     ? req.prologue().uriPath().path()

@@ -81,14 +81,12 @@ public final class Administrators {
     public UserService.SignedIn setUp(String setupToken, UserService.SignUp request, Origin origin) {
         byte[] hash = setupHash(setupToken);
         Instant now = now();
-        boolean[] claimed = {false};
-        UserService.SignedIn signedIn = users.register(request, origin, (record, session, tokenHash, events) -> {
-            claimed[0] = repository.createClaiming(record, session, tokenHash, origin, events, hash, now);
+        // Nothing is stored when the token cannot be claimed: the refusal leaves register before its session exists.
+        return users.register(request, origin, (record, session, tokenHash, events) -> {
+            if (!repository.createClaiming(record, session, tokenHash, origin, events, hash, now)) {
+                throw invalid();
+            }
         });
-        if (!claimed[0]) {
-            throw invalid();
-        }
-        return signedIn;
     }
 
     /**

@@ -118,12 +118,7 @@ public final class EmailRoutes implements DeclaredService {
         try {
             UserService.SignedIn signedIn =
                     email.signInWithLink(fields.getOrDefault("token", ""), Origin.of(req, clientIp));
-            cookies.set(
-                    req,
-                    res,
-                    signedIn.token(),
-                    signedIn.session().absoluteExpiresAt(),
-                    signedIn.session().createdAt());
+            cookies.set(req, res, signedIn);
             page(res, Status.OK_200, "Signed in", "<p>You are signed in to Warden.</p>");
         } catch (UnauthenticatedException e) {
             if (e.secondFactor().isPresent()) {

@@ -1,11 +1,16 @@
 package dev.warden.api.users;
 
+import dev.warden.api.access.Principal;
+import dev.warden.api.auth.Authenticator;
+import dev.warden.api.auth.SessionResolver;
+import dev.warden.api.auth.TokenKind;
 import dev.warden.api.ratelimit.ClientIp;
 import io.helidon.http.SetCookie;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The session cookie: {@code <name>=<token>; Path=/; HttpOnly; SameSite=Lax} plus {@code Secure} when the
@@ -16,10 +21,28 @@ import java.time.Instant;
 public final class SessionCookies {
     private final UsersConfig.Sessions config;
     private final ClientIp clientIp;
+    /** Sessions are the only credential a browser page has: the chain that knows them alone. */
+    private final Authenticator sessions;
 
-    public SessionCookies(UsersConfig.Sessions config, ClientIp clientIp) {
+    public SessionCookies(UsersConfig.Sessions config, ClientIp clientIp, SessionResolver sessions) {
         this.config = config;
         this.clientIp = clientIp;
+        this.sessions = Authenticator.sessions(sessions);
+    }
+
+    /**
+     * The user signed in with this browser's session cookie, if any (browser pages: the login and consent pages,
+     * the console).
+     */
+    public Optional<Principal.User> signedIn(ServerRequest req) {
+        return req.headers()
+                .cookies()
+                .first(name())
+                .asOptional()
+                .filter(v -> v.startsWith(TokenKind.SESSION.prefix()))
+                .flatMap(sessions::authenticate)
+                .filter(p -> p instanceof Principal.User u && u.isSession())
+                .map(Principal.User.class::cast);
     }
 
     /** The cookie's name. */
@@ -28,6 +51,12 @@ public final class SessionCookies {
     }
 
     /** Sets the cookie for a session issued at {@code issuedAt} that ends at the latest at {@code absoluteEnd}. */
+    /** The cookie of a fresh sign-in: its session token, until the session's absolute end. */
+    public void set(ServerRequest req, ServerResponse res, UserService.SignedIn signedIn) {
+        Session session = signedIn.session();
+        set(req, res, signedIn.token(), session.absoluteExpiresAt(), session.createdAt());
+    }
+
     public void set(ServerRequest req, ServerResponse res, String token, Instant absoluteEnd, Instant issuedAt) {
         res.headers()
                 .addCookie(base(req, token)

@@ -185,8 +185,7 @@ public final class UserRoutes implements DeclaredService {
             Status status,
             UserService.SignedIn signedIn,
             SessionCookies cookies) {
-        Session session = signedIn.session();
-        cookies.set(req, res, signedIn.token(), session.absoluteExpiresAt(), session.createdAt());
+        cookies.set(req, res, signedIn);
         ObjectNode body = Json.mapper().createObjectNode();
         body.set("user", render(signedIn.user()));
         body.put("token", signedIn.token());

@@ -60,7 +60,7 @@ public record UsersComponent(
         MailOutbox mail = MailOutbox.create(mailConfig, db, keyEncryption, clock);
         EmailAccounts email = new EmailAccounts(service, db, mail, publicOrigin, hasher, config, grants, outbox, clock);
         mail.start(email::resolveIntent);
-        SessionCookies cookies = new SessionCookies(config.session(), clientIp);
+        SessionCookies cookies = new SessionCookies(config.session(), clientIp, service);
         PasskeyService passkeys = new PasskeyService(new JdbcPasskeyRepository(db), new RelyingParty(publicOrigin));
         PasskeySignIn passkeySignIn = new PasskeySignIn(passkeys, service, clock);
         Administrators administrators =

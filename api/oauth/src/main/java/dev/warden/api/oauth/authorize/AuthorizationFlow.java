@@ -1,7 +1,6 @@
 package dev.warden.api.oauth.authorize;
 
 import dev.warden.api.access.Principal;
-import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.ErrorCode;
@@ -9,6 +8,7 @@ import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.clients.Clients;
+import dev.warden.api.users.SessionCookies;
 import io.helidon.webserver.http.ServerRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -31,8 +31,7 @@ public final class AuthorizationFlow {
     private final Clients clients;
     private final ProtectedResources resources;
     private final Issuer issuer;
-    private final Authenticator authenticator;
-    private final String sessionCookie;
+    private final SessionCookies sessions;
     private final CodeRepository codes;
     private final ConsentRepository consents;
     private final Duration codeTtl;
@@ -44,8 +43,7 @@ public final class AuthorizationFlow {
             Clients clients,
             ProtectedResources resources,
             Issuer issuer,
-            Authenticator authenticator,
-            String sessionCookie,
+            SessionCookies sessions,
             CodeRepository codes,
             ConsentRepository consents,
             Duration codeTtl,
@@ -55,8 +53,7 @@ public final class AuthorizationFlow {
         this.clients = clients;
         this.resources = resources;
         this.issuer = issuer;
-        this.authenticator = authenticator;
-        this.sessionCookie = sessionCookie;
+        this.sessions = sessions;
         this.codes = codes;
         this.consents = consents;
         this.codeTtl = codeTtl;
@@ -97,14 +94,7 @@ public final class AuthorizationFlow {
 
     /** The user signed in with this browser's session cookie, if any. */
     public Optional<Principal.User> signedIn(ServerRequest req) {
-        return req.headers()
-                .cookies()
-                .first(sessionCookie)
-                .asOptional()
-                .filter(v -> v.startsWith(TokenKind.SESSION.prefix()))
-                .flatMap(authenticator::authenticate)
-                .filter(p -> p instanceof Principal.User u && u.isSession())
-                .map(Principal.User.class::cast);
+        return sessions.signedIn(req);
     }
 
     /** Whether a session meets what a request asks of the sign-in ({@code max_age}, {@code acr_values}). */

@@ -70,11 +70,7 @@ public final class ConsentRoutes implements DeclaredService {
     private void decide(ServerRequest req, ServerResponse res) {
         Map<String, String> form = new LinkedHashMap<>(RequestReader.readForm(req, maxBodyBytes));
         if (!pages.csrfMatches(req, form)) {
-            pages.error(
-                    res,
-                    Status.FORBIDDEN_403,
-                    "Request refused",
-                    "This form expired or was sent from another site. Go back and try again.");
+            pages.formRefused(res);
             return;
         }
         String decision = form.getOrDefault("decision", "");

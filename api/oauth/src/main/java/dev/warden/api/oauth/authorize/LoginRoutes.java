@@ -78,23 +78,14 @@ public final class LoginRoutes implements DeclaredService {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         String returnTo = returnTo(Optional.ofNullable(form.get("return_to")));
         if (!pages.csrfMatches(req, form)) {
-            pages.error(
-                    res,
-                    Status.FORBIDDEN_403,
-                    "Request refused",
-                    "This form expired or was sent from another site. Go back and try again.");
+            pages.formRefused(res);
             return;
         }
         String username = form.getOrDefault("username", "");
         try {
             UserService.SignedIn signedIn =
                     users.signIn(username, form.getOrDefault("password", ""), Origin.of(req, clientIp));
-            cookies.set(
-                    req,
-                    res,
-                    signedIn.token(),
-                    signedIn.session().absoluteExpiresAt(),
-                    signedIn.session().createdAt());
+            cookies.set(req, res, signedIn);
             Pages.redirect(res, Status.SEE_OTHER_303, returnTo);
         } catch (UnauthenticatedException e) {
             if (e.secondFactor().isPresent()) {

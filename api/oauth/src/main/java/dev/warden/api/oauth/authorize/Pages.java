@@ -77,6 +77,15 @@ public final class Pages implements ErrorMapper {
         send(res, status, "oauth/error.jte", Map.of("title", title, "message", message));
     }
 
+    /** The page of a form whose CSRF token does not match this browser's (403). */
+    public void formRefused(ServerResponse res) {
+        error(
+                res,
+                Status.FORBIDDEN_403,
+                "Request refused",
+                "This form expired or was sent from another site. Go back and try again.");
+    }
+
     @Override
     public void send(ServerRequest req, ServerResponse res, WardenException e) {
         if (res.isSent()) {

@@ -53,11 +53,7 @@ public final class PasskeyLoginRoutes implements DeclaredService {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         String returnTo = LoginRoutes.returnTo(Optional.ofNullable(form.get("return_to")));
         if (!pages.csrfMatches(req, form)) {
-            pages.error(
-                    res,
-                    Status.FORBIDDEN_403,
-                    "Request refused",
-                    "This form expired or was sent from another site. Go back and try again.");
+            pages.formRefused(res);
             return;
         }
         String ceremony = form.getOrDefault("ceremony", "");
@@ -69,12 +65,7 @@ public final class PasskeyLoginRoutes implements DeclaredService {
         }
         try {
             UserService.SignedIn signedIn = passkeys.signIn(ceremony, credential, Origin.of(req, clientIp));
-            cookies.set(
-                    req,
-                    res,
-                    signedIn.token(),
-                    signedIn.session().absoluteExpiresAt(),
-                    signedIn.session().createdAt());
+            cookies.set(req, res, signedIn);
             Pages.redirect(res, Status.SEE_OTHER_303, returnTo);
         } catch (InvalidInputException e) {
             String reason =

@@ -53,11 +53,7 @@ public final class SecondFactorRoutes implements DeclaredService {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         String returnTo = LoginRoutes.returnTo(Optional.ofNullable(form.get("return_to")));
         if (!pages.csrfMatches(req, form)) {
-            pages.error(
-                    res,
-                    Status.FORBIDDEN_403,
-                    "Request refused",
-                    "This form expired or was sent from another site. Go back and try again.");
+            pages.formRefused(res);
             return;
         }
         String challenge = form.getOrDefault("challenge", "");
@@ -69,12 +65,7 @@ public final class SecondFactorRoutes implements DeclaredService {
             }
             UserService.SignedIn signedIn =
                     users.completeSignIn(challenge, new TotpService.Answer(code, recovery), Origin.of(req, clientIp));
-            cookies.set(
-                    req,
-                    res,
-                    signedIn.token(),
-                    signedIn.session().absoluteExpiresAt(),
-                    signedIn.session().createdAt());
+            cookies.set(req, res, signedIn);
             Pages.redirect(res, Status.SEE_OTHER_303, returnTo);
         } catch (UnauthenticatedException e) {
             render(

@@ -86,11 +86,7 @@ public final class DeviceVerificationRoutes implements DeclaredService {
     private void verify(ServerRequest req, ServerResponse res) {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
         if (!pages.csrfMatches(req, form)) {
-            pages.error(
-                    res,
-                    Status.FORBIDDEN_403,
-                    "Request refused",
-                    "This form expired or was sent from another site. Go back and try again.");
+            pages.formRefused(res);
             return;
         }
         Optional<String> code = UserCodes.normalize(form.getOrDefault("user_code", ""));

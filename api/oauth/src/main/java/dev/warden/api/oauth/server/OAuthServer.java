@@ -2,7 +2,6 @@ package dev.warden.api.oauth.server;
 
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
-import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.CredentialResolver;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.OAuthConfig;
@@ -170,8 +169,7 @@ public final class OAuthServer implements Component {
                 resources,
                 issuer,
                 // The pages find the signed-in user by the session cookie: sessions are the only credential there.
-                Authenticator.sessions(users.service()),
-                users.cookies().name(),
+                users.cookies(),
                 codes,
                 new ConsentRepository(db),
                 config.codeTtl(),

@@ -192,17 +192,14 @@ public final class PasskeyService {
                 authenticator.getSignCount(),
                 authenticator.isFlagUV(),
                 authenticator.isFlagBE());
-        switch (repository.add(
+        return switch (repository.add(
                 stored, MAX_PER_USER, AccountAudit.entry("passkey.added", user, "passkey", passkey.id(), now))) {
-            case ADDED -> {
-                return passkey;
-            }
+            case ADDED -> passkey;
             case TOO_MANY ->
                 throw new ConflictException(
                         ErrorCode.CONFLICT, "a user has at most " + MAX_PER_USER + " passkeys: remove one first");
             case DUPLICATE -> throw new ConflictException(ErrorCode.CONFLICT, "this passkey is registered already");
-        }
-        throw new IllegalStateException("unreachable");
+        };
     }
 
     /** Starts a sign-in: any discoverable passkey of Warden's, user verification preferred. */

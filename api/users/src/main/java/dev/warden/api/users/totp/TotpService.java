@@ -143,10 +143,10 @@ public final class TotpService {
      * @throws NotFoundException when no TOTP is enrolled
      */
     public void remove(UserId user, Answer answer, Instant now) {
-        if (repository.find(user).isEmpty()) {
-            throw new NotFoundException(ErrorCode.NOT_FOUND, "no TOTP is enrolled");
-        }
-        if (repository.find(user).get().confirmed() && check(user, answer, now).isEmpty()) {
+        TotpRepository.Enrolment enrolment = repository
+                .find(user)
+                .orElseThrow(() -> new NotFoundException(ErrorCode.NOT_FOUND, "no TOTP is enrolled"));
+        if (enrolment.confirmed() && check(user, answer, now).isEmpty()) {
             throw InvalidInputException.field(
                     answer.code().isPresent() ? "code" : "recoveryCode", "is not a current code or an unused one");
         }
