@@ -6,11 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
-import dev.warden.api.users.totp.Base32;
-import dev.warden.api.users.totp.Totp;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
+import dev.warden.testing.TotpSessions;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -68,22 +67,8 @@ class AccessTokenAuthenticationIT {
         OAuthDriver driver = new OAuthDriver(http);
         String name = "mfa_" + UUID.randomUUID().toString().substring(0, 8);
         String first = driver.signUp(name);
-        byte[] secret = Base32.decode(
-                http.post("/auth/totp/enrol", first).json().get("secret").asText());
-        http.post("/auth/totp/confirm", first, "{\"code\":\"" + code(secret) + "\"}");
-        String challenge = http.post(
-                        "/auth/sign-in", null, "{\"username\":\"" + name + "\",\"password\":\"" + PASSWORD + "\"}")
-                .json()
-                .get("challenge")
-                .asText();
-        warden.clock().advance(Duration.ofSeconds(30));
-        String session = http.post(
-                        "/auth/totp/verify",
-                        null,
-                        "{\"challenge\":\"" + challenge + "\",\"code\":\"" + code(secret) + "\"}")
-                .json()
-                .get("token")
-                .asText();
+        byte[] secret = TotpSessions.enrol(http, warden.clock(), first);
+        String session = TotpSessions.signIn(http, warden.clock(), name, PASSWORD, secret);
 
         JsonNode claims = claims(tokens(driver, session).get("access_token").asText());
         assertThat(claims.get("amr").toString()).isEqualTo("[\"pwd\",\"otp\",\"mfa\"]");
@@ -154,22 +139,8 @@ class AccessTokenAuthenticationIT {
                 .containsEntry("state", "acr-state");
 
         // With TOTP, the sign-in proves a second factor and the request goes on.
-        byte[] secret = Base32.decode(
-                http.post("/auth/totp/enrol", again).json().get("secret").asText());
-        http.post("/auth/totp/confirm", again, "{\"code\":\"" + code(secret) + "\"}");
-        String challenge = http.post(
-                        "/auth/sign-in", null, "{\"username\":\"" + name + "\",\"password\":\"" + PASSWORD + "\"}")
-                .json()
-                .get("challenge")
-                .asText();
-        warden.clock().advance(Duration.ofSeconds(30));
-        String strong = http.post(
-                        "/auth/totp/verify",
-                        null,
-                        "{\"challenge\":\"" + challenge + "\",\"code\":\"" + code(secret) + "\"}")
-                .json()
-                .get("token")
-                .asText();
+        byte[] secret = TotpSessions.enrol(http, warden.clock(), again);
+        String strong = TotpSessions.signIn(http, warden.clock(), name, PASSWORD, secret);
         assertThat(location(driver, request, strong)).startsWith("/oauth/consent?");
     }
 
@@ -210,9 +181,5 @@ class AccessTokenAuthenticationIT {
     static JsonNode claims(String jwt) throws Exception {
         String payload = jwt.split("\\.")[1];
         return Json.mapper().readTree(new String(Base64.getUrlDecoder().decode(payload), StandardCharsets.UTF_8));
-    }
-
-    static String code(byte[] secret) {
-        return Totp.code(secret, Totp.step(warden.clock().instant()));
     }
 }

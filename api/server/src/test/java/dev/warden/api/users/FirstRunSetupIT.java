@@ -6,11 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
-import dev.warden.api.users.totp.Base32;
-import dev.warden.api.users.totp.Totp;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
+import dev.warden.testing.TotpSessions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -66,11 +65,7 @@ class FirstRunSetupIT {
         assertThat(early.status()).as("no second factor yet").isEqualTo(409);
         assertThat(http.post("/auth/admin-session", session, "{}").status()).isEqualTo(403);
 
-        byte[] secret = Base32.decode(
-                http.post("/auth/totp/enrol", session).json().get("secret").asText());
-        assertThat(http.post("/auth/totp/confirm", session, "{\"code\":\"" + code(secret) + "\"}")
-                        .status())
-                .isEqualTo(200);
+        byte[] secret = TotpSessions.enrol(http, warden.clock(), session);
         Http.Response done = complete(http, session, setupToken);
         assertThat(done.status()).as(done.body()).isEqualTo(200);
         assertThat(done.json().get("administrator").asBoolean()).isTrue();
@@ -82,7 +77,7 @@ class FirstRunSetupIT {
         assertThat(oneFactor.status()).isEqualTo(403);
         assertThat(oneFactor.json().get("code").asText()).isEqualTo("step_up_required");
 
-        String strong = signInWithTotp(http, name, secret);
+        String strong = TotpSessions.signIn(http, warden.clock(), name, PASSWORD, secret);
         Http.Response started = http.post("/auth/admin-session", strong, "{}");
         assertThat(started.status()).as(started.body()).isEqualTo(201);
         String admin = started.json().get("token").asText();
@@ -141,21 +136,5 @@ class FirstRunSetupIT {
 
     private static Http.Response complete(Http http, String session, String token) {
         return http.post("/auth/setup/complete", session, "{\"setupToken\":\"" + token + "\"}");
-    }
-
-    private static String signInWithTotp(Http http, String name, byte[] secret) {
-        String challenge = http.post("/auth/sign-in", null, TestUsers.credentials(name, PASSWORD))
-                .json()
-                .get("challenge")
-                .asText();
-        warden.clock().advance(Duration.ofSeconds(30));
-        Http.Response verified = http.post(
-                "/auth/totp/verify", null, "{\"challenge\":\"" + challenge + "\",\"code\":\"" + code(secret) + "\"}");
-        assertThat(verified.status()).as(verified.body()).isEqualTo(200);
-        return verified.json().get("token").asText();
-    }
-
-    private static String code(byte[] secret) {
-        return Totp.code(secret, Totp.step(warden.clock().instant()));
     }
 }

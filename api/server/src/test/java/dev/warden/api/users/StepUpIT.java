@@ -1,17 +1,14 @@
 package dev.warden.api.users;
 
 import static dev.warden.api.users.TestUsers.aUsername;
-import static dev.warden.api.users.TestUsers.credentials;
 import static dev.warden.api.users.TestUsers.signUp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
-import dev.warden.api.users.totp.Base32;
-import dev.warden.api.users.totp.Totp;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
-import java.time.Duration;
+import dev.warden.testing.TotpSessions;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,21 +41,8 @@ class StepUpIT {
                 .as("other areas are unchanged")
                 .isEqualTo(200);
 
-        byte[] secret = Base32.decode(
-                http.post("/auth/totp/enrol", password).json().get("secret").asText());
-        http.post("/auth/totp/confirm", password, "{\"code\":\"" + code(secret) + "\"}");
-        String challenge = http.post("/auth/sign-in", null, credentials(name, PASSWORD))
-                .json()
-                .get("challenge")
-                .asText();
-        warden.clock().advance(Duration.ofSeconds(30));
-        String mfa = http.post(
-                        "/auth/totp/verify",
-                        null,
-                        "{\"challenge\":\"" + challenge + "\",\"code\":\"" + code(secret) + "\"}")
-                .json()
-                .get("token")
-                .asText();
+        byte[] secret = TotpSessions.enrol(http, warden.clock(), password);
+        String mfa = TotpSessions.signIn(http, warden.clock(), name, PASSWORD, secret);
 
         Http.Response created = http.post("/admin/v1/organizations", mfa, "{\"name\":\"Acme " + name + "\"}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
@@ -69,9 +53,5 @@ class StepUpIT {
         assertThat(http.get("/admin/v1/organizations", warden.adminToken()).body())
                 .as("the bootstrap administrator is not a user: no step-up")
                 .doesNotContain("step_up_required");
-    }
-
-    static String code(byte[] secret) {
-        return Totp.code(secret, Totp.step(warden.clock().instant()));
     }
 }
