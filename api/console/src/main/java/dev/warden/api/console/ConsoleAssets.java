@@ -20,12 +20,13 @@ import java.util.Map;
  * pages' policy allows no other origin), so the console works offline.
  */
 public final class ConsoleAssets implements DeclaredService {
-    private static final Map<String, String> TYPES =
-            Map.of("console.css", "text/css; charset=utf-8", "feed.js", "text/javascript; charset=utf-8");
+    private static final Map<String, String> TYPES = Map.of(
+            "console.css", "text/css; charset=utf-8",
+            "feed.js", "text/javascript; charset=utf-8",
+            "dashboard.js", "text/javascript; charset=utf-8");
 
     private final Map<String, byte[]> files = Map.of(
-            "console.css", load("console.css"),
-            "feed.js", load("feed.js"));
+            "console.css", load("console.css"), "feed.js", load("feed.js"), "dashboard.js", load("dashboard.js"));
 
     @Override
     public void routing(DeclaredRules rules) {

@@ -2,44 +2,47 @@ package dev.warden.api.console;
 
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
-import dev.warden.api.agents.AgentService;
-import dev.warden.api.audit.JdbcAuditReader;
 import dev.warden.api.oauth.authorize.Pages;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.rest.RestApi;
 import dev.warden.api.users.UsersComponent;
 import java.time.InstantSource;
 import java.util.List;
 
 /** The operator console at {@code /console} (docs/console.md): its pages and its assets. */
-public record ConsoleComponent(ConsoleRoutes routes, ConsoleAssets assets, ConsolePages pages) implements Component {
+public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Component {
 
-    /** The console over {@code agents}, signed in with {@code users}' session cookie. */
-    public static ConsoleComponent create(
-            AgentService agents,
-            JdbcAuditReader audit,
-            UsersComponent users,
-            ClientIp clientIp,
-            InstantSource clock,
-            long maxBodyBytes) {
-        ConsolePages pages = new ConsolePages();
-        return new ConsoleComponent(
-                new ConsoleRoutes(
-                        agents,
-                        audit,
-                        users.service(),
-                        users.cookies(),
-                        clientIp,
-                        new Pages(clientIp),
-                        pages,
-                        clock,
-                        maxBodyBytes),
-                new ConsoleAssets(),
-                pages);
+    public ConsoleComponent {
+        mounts = List.copyOf(mounts);
     }
 
-    @Override
-    public List<WardenApi.Mount> mounts() {
-        return List.of(
-                new WardenApi.Mount("/console/assets", assets, pages), new WardenApi.Mount("/console", routes, pages));
+    /** The console over the REST surface's services, signed in with {@code users}' session cookie. */
+    public static ConsoleComponent create(
+            RestApi rest, UsersComponent users, ClientIp clientIp, InstantSource clock, long maxBodyBytes) {
+        ConsolePages pages = new ConsolePages();
+        ConsoleSession session = new ConsoleSession(users.cookies(), new Pages(clientIp), pages, maxBodyBytes);
+        return new ConsoleComponent(List.of(
+                new WardenApi.Mount("/console/assets", new ConsoleAssets(), pages),
+                new WardenApi.Mount("/console", new ConsoleRoutes(users.service(), clientIp, session, pages), pages),
+                new WardenApi.Mount("/console", new DashboardPage(rest.dashboard(), session, pages, clock), pages),
+                new WardenApi.Mount(
+                        "/console",
+                        new AgentPages(
+                                rest.agents(),
+                                rest.delegations(),
+                                rest.audit(),
+                                rest.dashboard(),
+                                session,
+                                pages,
+                                clock),
+                        pages),
+                new WardenApi.Mount(
+                        "/console",
+                        new AuditPages(rest.audit(), rest.agents(), rest.delegations(), session, pages),
+                        pages),
+                new WardenApi.Mount(
+                        "/console",
+                        new DelegationPages(rest.delegations(), rest.agents(), session, pages, clock),
+                        pages)));
     }
 }

@@ -151,6 +151,11 @@ public final class AgentService {
         return visible(caller, id);
     }
 
+    /** The agent, if it exists and the caller may see it (for pages that name what they may and hide the rest). */
+    public Optional<Agent> find(Principal caller, AgentId id) {
+        return repository.find(id).filter(agent -> AccessPolicy.mayActFor(caller, agent));
+    }
+
     /** The agents the caller may see that match {@code query}. */
     public List<Agent> list(Principal caller, Query query) {
         AccessPolicy.AgentVisibility visible = AccessPolicy.agentVisibility(caller);

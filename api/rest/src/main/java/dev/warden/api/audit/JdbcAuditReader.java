@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** Reads {@code audit_events}: filtered pages for {@code GET /audit}, streamed cursors for exports. */
@@ -31,6 +32,8 @@ public final class JdbcAuditReader {
     static final String QUERY =
             "SELECT " + COLUMNS + " FROM audit_events" + WHERE + " ORDER BY ts DESC, id DESC LIMIT ? OFFSET ?";
     static final String EXPORT = "SELECT " + COLUMNS + " FROM audit_events" + WHERE + " ORDER BY ts, id";
+    static final String FIND = "SELECT " + COLUMNS + " FROM audit_events WHERE id = ?"
+            + " AND (?::text IS NULL OR user_id = ?) AND (?::text IS NULL OR agent_id = ?) LIMIT 1";
     static final String OFFSETS = "SELECT partition, next_offset FROM sink_offsets WHERE sink = '"
             + SinkNames.POSTGRES_AUDIT + "' AND topic = ?";
 
@@ -57,6 +60,20 @@ public final class JdbcAuditReader {
                     }
                 }
                 return out;
+            }
+        });
+    }
+
+    /** The entry with this id, if the scope lets the caller see it. */
+    public Optional<AuditEntry> find(AuditScope scope, String id) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(FIND)) {
+                ps.setString(1, id);
+                int i = pair(ps, 2, scope.userId().orElse(null));
+                pair(ps, i, scope.agentId().orElse(null));
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? StoredRows.read("audit_events", "id", rs, AuditRows::entry) : Optional.empty();
+                }
             }
         });
     }

@@ -14,7 +14,9 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -67,6 +69,27 @@ public final class DashboardStats {
                         .put("name", name(e.getKey()))
                         .put("callCount", e.getValue().calls()));
         return body;
+    }
+
+    /** The decisions about {@code agent} in the current hour (UTC) so far; who may see it is the caller's to check. */
+    public DecisionCounts thisHour(AgentId agent) {
+        long hour = clock.instant().getEpochSecond() / 3600;
+        return view.perAgent(hour, hour, agent.value()::equals).getOrDefault(agent.value(), DecisionCounts.ZERO);
+    }
+
+    /**
+     * The decisions {@code caller} may see per hour over the last {@code hours} hours, oldest first (the current
+     * hour last, counted so far).
+     */
+    public List<DecisionCounts> hourly(Principal caller, int hours) {
+        Optional<UserId> owner = AccessPolicy.dashboardOwner(caller);
+        Predicate<String> include = owner.map(this::ownedBy).orElse(id -> true);
+        long hour = clock.instant().getEpochSecond() / 3600;
+        List<DecisionCounts> out = new ArrayList<>(hours);
+        for (long h = hour - hours + 1; h <= hour; h++) {
+            out.add(view.perAgent(h, h, include).values().stream().reduce(DecisionCounts.ZERO, DecisionCounts::plus));
+        }
+        return out;
     }
 
     private Predicate<String> ownedBy(UserId owner) {

@@ -24,6 +24,12 @@ public interface DelegationRepository extends PolicyResolver.IncomingDelegations
     /** Delegations not revoked whose target is {@code agent} (expiry is the caller's to check). */
     List<Delegation> unrevokedTo(AgentId agent);
 
+    /**
+     * The delegations into {@code agent} that granted at {@code at}: created by then, and neither revoked nor
+     * expired at that moment (revoked rows are kept, so a past chain can be shown as it stood).
+     */
+    List<Delegation> inForceTo(AgentId agent, Instant at);
+
     /** Delegations not revoked, optionally filtered by source and target, oldest first. */
     List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to);
 

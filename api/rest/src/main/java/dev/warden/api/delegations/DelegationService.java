@@ -130,14 +130,66 @@ public final class DelegationService {
         return visible;
     }
 
+    /**
+     * The delegation chains that led into an agent at a moment, as far up as the caller may see.
+     *
+     * @param links  the delegations that granted at that moment, from the agent upwards, each one the caller may
+     *               see (it may act for its source or its target)
+     * @param hidden how many links in force were left out because the caller may see neither end
+     */
+    public record Chain(List<Delegation> links, int hidden) {
+        public Chain {
+            links = List.copyOf(links);
+        }
+    }
+
+    /**
+     * The chains that led into {@code agent} at {@code at}: every delegation in force then, walked upwards from
+     * the agent to the roots (at most {@link #MAX_DEPTH_LIMIT} links deep), as the caller may see them. Revoked
+     * delegations are kept, so the chain of a past decision is shown as it stood.
+     */
+    public Chain chainInto(Principal caller, AgentId agent, Instant at) {
+        List<Delegation> links = new ArrayList<>();
+        int hidden = 0;
+        Set<AgentId> seen = new HashSet<>(Set.of(agent));
+        List<AgentId> level = List.of(agent);
+        for (int depth = 0; depth < MAX_DEPTH_LIMIT && !level.isEmpty(); depth++) {
+            List<AgentId> next = new ArrayList<>();
+            for (AgentId target : level) {
+                for (Delegation d : repository.inForceTo(target, at)) {
+                    if (!visibleTo(caller, d)) {
+                        hidden++;
+                        continue;
+                    }
+                    links.add(d);
+                    if (seen.add(d.fromAgent())) {
+                        next.add(d.fromAgent());
+                    }
+                }
+            }
+            level = next;
+        }
+        return new Chain(links, hidden);
+    }
+
+    private boolean visibleTo(Principal caller, Delegation d) {
+        return agents.find(d.fromAgent())
+                        .filter(a -> AccessPolicy.mayActFor(caller, a))
+                        .isPresent()
+                || agents.find(d.toAgent())
+                        .filter(a -> AccessPolicy.mayActFor(caller, a))
+                        .isPresent();
+    }
+
+    /** The delegation, revoked or not, if the caller may see it (it may act for its source or its target). */
+    public Delegation get(Principal caller, DelegationId id) {
+        return repository.find(id).filter(d -> visibleTo(caller, d)).orElseThrow(DelegationService::delegationNotFound);
+    }
+
     /** Revokes the delegation and every chain derived from it, at once. Revoking twice changes nothing. */
     public void revoke(Principal caller, DelegationId id) {
         Delegation delegation = repository.find(id).orElseThrow(DelegationService::delegationNotFound);
-        Optional<Agent> source = agents.find(delegation.fromAgent());
-        Optional<Agent> target = agents.find(delegation.toAgent());
-        boolean may = source.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent()
-                || target.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent();
-        if (!may) {
+        if (!visibleTo(caller, delegation)) {
             throw delegationNotFound();
         }
         revokeCascade(new DelegationRepository.Scope.One(id), "revoked", caller, Optional.empty());

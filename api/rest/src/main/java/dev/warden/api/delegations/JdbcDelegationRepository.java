@@ -35,6 +35,11 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     static final String FIND = "SELECT " + COLUMNS + " FROM delegations WHERE id = ?";
     static final String UNREVOKED_TO =
             "SELECT " + COLUMNS + " FROM delegations WHERE to_agent = ? AND revoked_at IS NULL";
+    /** Delegations into an agent that granted at a moment: created by then, neither revoked nor expired yet. */
+    static final String IN_FORCE_TO = "SELECT " + COLUMNS + " FROM delegations WHERE to_agent = ? AND created_at <= ? "
+            + "AND (revoked_at IS NULL OR revoked_at > ?) AND (expires_at IS NULL OR expires_at > ?) "
+            + "ORDER BY created_at, id LIMIT 1000";
+
     static final String LIST = "SELECT " + COLUMNS + " FROM delegations WHERE revoked_at IS NULL "
             + "AND (?::text IS NULL OR from_agent = ?) AND (?::text IS NULL OR to_agent = ?) "
             + "ORDER BY created_at, id LIMIT 10000";
@@ -98,6 +103,20 @@ public final class JdbcDelegationRepository implements DelegationRepository {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(UNREVOKED_TO)) {
                 ps.setString(1, agent.value());
+                return readAll(ps);
+            }
+        });
+    }
+
+    @Override
+    public List<Delegation> inForceTo(AgentId agent, Instant at) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(IN_FORCE_TO)) {
+                Timestamp moment = Timestamp.from(at);
+                ps.setString(1, agent.value());
+                ps.setTimestamp(2, moment);
+                ps.setTimestamp(3, moment);
+                ps.setTimestamp(4, moment);
                 return readAll(ps);
             }
         });

@@ -134,18 +134,34 @@ public final class RestApi implements Component {
     private final Resources resources;
     private final AgentService agents;
     private final JdbcAuditReader audit;
+    private final DelegationService delegations;
+    private final DashboardStats dashboard;
 
     private RestApi(
             List<WardenApi.Mount> mounts,
             HealthCheck consumers,
             Resources resources,
             AgentService agents,
-            JdbcAuditReader audit) {
+            JdbcAuditReader audit,
+            DelegationService delegations,
+            DashboardStats dashboard) {
         this.mounts = List.copyOf(mounts);
         this.consumers = consumers;
         this.resources = resources;
         this.agents = agents;
         this.audit = audit;
+        this.delegations = delegations;
+        this.dashboard = dashboard;
+    }
+
+    /** The delegations service the REST routes use: the console reads and revokes through it too. */
+    public DelegationService delegations() {
+        return delegations;
+    }
+
+    /** The dashboard statistics the REST route answers with: the console draws them. */
+    public DashboardStats dashboard() {
+        return dashboard;
     }
 
     /** The audit log's reader the REST routes use: the console searches through it too. */
@@ -288,7 +304,7 @@ public final class RestApi implements Component {
         if (settings.accountRoutes()) {
             mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
         }
-        return new RestApi(mounts, consumers, resources, agents, auditReader);
+        return new RestApi(mounts, consumers, resources, agents, auditReader, delegations, dashboard);
     }
 
     @Override

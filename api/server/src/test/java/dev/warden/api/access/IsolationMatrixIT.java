@@ -84,11 +84,12 @@ class IsolationMatrixIT {
             String webhook,
             String apiToken,
             String apiTokenId,
-            String role) {
+            String role,
+            String auditEntry) {
         /** Every identifier and name of this tenant that no other tenant may ever read. */
         Set<String> markers() {
-            Set<String> all = new LinkedHashSet<>(
-                    List.of(org, orgName, agent, agentName, serviceAgent, delegation, webhook, apiTokenId, role));
+            Set<String> all = new LinkedHashSet<>(List.of(
+                    org, orgName, agent, agentName, serviceAgent, delegation, webhook, apiTokenId, role, auditEntry));
             all.addAll(userIds.values());
             all.addAll(usernames);
             return all;
@@ -163,11 +164,13 @@ class IsolationMatrixIT {
         JsonNode apiToken =
                 ok(http.post("/auth/tokens", member, "{\"name\":\"t " + tag + "\",\"scopes\":" + API_SCOPES + "}"));
         // Audit entries and events of this tenant: a decision and a cost.
-        ok(http.post(
-                "/authorize",
-                agent.get("token").asText(),
-                "{\"agentId\":\"" + agent.get("id").asText() + "\",\"action\":\"read\",\"resource\":\"doc:" + tag
-                        + "\"}"));
+        String auditEntry = ok(http.post(
+                        "/authorize",
+                        agent.get("token").asText(),
+                        "{\"agentId\":\"" + agent.get("id").asText() + "\",\"action\":\"read\",\"resource\":\"doc:"
+                                + tag + "\"}"))
+                .get("auditId")
+                .asText();
         ok(http.post("/agents/" + service.get("id").asText() + "/oauth-client", member));
         String serviceToken = clientCredentials(
                 service.get("id").asText(), service.get("token").asText());
@@ -186,7 +189,8 @@ class IsolationMatrixIT {
                 webhook,
                 apiToken.get("token").asText(),
                 apiToken.get("id").asText(),
-                role);
+                role,
+                auditEntry);
     }
 
     static String clientCredentials(String id, String secret) {
@@ -249,6 +253,7 @@ class IsolationMatrixIT {
                     case "webhooks" -> b.webhook();
                     case "tokens" -> b.apiTokenId();
                     case "dead-letters" -> "1";
+                    case "audit" -> b.auditEntry();
                     case "sessions" ->
                         http.get("/auth/session", b.sessions().get("member"))
                                 .json()

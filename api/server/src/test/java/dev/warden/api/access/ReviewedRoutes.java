@@ -117,6 +117,11 @@ public final class ReviewedRoutes {
         m.put("POST /console/agents/{id}/{action}", Access.open());
         m.put("GET /console/assets/{name}", Access.open());
         m.put("POST /console/sign-out", Access.open());
+        m.put("GET /console/dashboard", Access.open());
+        m.put("GET /console/audit/{id}", Access.open());
+        m.put("GET /console/delegations", Access.open());
+        m.put("GET /console/delegations/{id}/revoke", Access.open());
+        m.put("POST /console/delegations/{id}/revoke", Access.open());
         m.put("GET /oauth/assets/passkey.js", Access.open());
         m.put("GET /oauth/consent", Access.open());
         m.put("POST /oauth/consent", Access.open());

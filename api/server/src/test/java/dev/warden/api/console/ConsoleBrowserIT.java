@@ -67,15 +67,8 @@ class ConsoleBrowserIT {
         String agentId = agent.get("id").asText();
         String origin = http.baseUri().toString().replaceAll("/$", "");
 
-        browser.get(origin + "/console/feed");
-        assertThat(browser.getCurrentUrl())
-                .as("no session: the login page first")
-                .contains("/oauth/login");
-        browser.findElement(By.id("username")).sendKeys(name);
-        browser.findElement(By.id("password")).sendKeys(PASSWORD);
-        browser.findElement(By.id("sign-in")).click();
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
-        wait.until(d -> d.getCurrentUrl().endsWith("/console/feed"));
+        signIn(origin, "/console/feed", name, wait);
         wait.until(d -> "live".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
 
         long asked = System.nanoTime();
@@ -247,6 +240,136 @@ class ConsoleBrowserIT {
                                 .GET())
                         .body())
                 .doesNotContain(agentId);
+    }
+
+    @Test
+    void delegationsTheDashboardAndAnEntryShowWhatLedToADecision() throws Exception {
+        Http http = warden.http();
+        String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String session = new OAuthDriver(http).signUp(name);
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
+        JsonNode parent = http.post(
+                        "/agents",
+                        session,
+                        dev.warden.testing.TestAgents.anAgent(userId)
+                                .name(HOSTILE_NAME)
+                                .json())
+                .json();
+        // The child may do nothing of its own: what it may do, it has from the parent.
+        JsonNode child = http.post("/agents", session, """
+                        {"ownerId":"%s","name":"child","type":"delegated",
+                         "permissions":[{"resource":"docs:*","actions":["read"]}]}""".formatted(userId)).json();
+        String parentId = parent.get("id").asText();
+        String childId = child.get("id").asText();
+        Http.Response delegated = http.post("/delegations", session, """
+                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"mcp:github:issues:*","actions":["read"]}]}""".formatted(parentId, childId));
+        assertThat(delegated.status()).as(delegated.body()).isEqualTo(201);
+        String delegation = delegated.json().get("id").asText();
+        String ask = """
+                {"agentId":"%s","action":"read","resource":"mcp:github:issues:7",
+                 "arguments":{"note":%s,"password":"hunter2"}}""".formatted(
+                        childId, dev.warden.pipeline.contract.Json.mapper().writeValueAsString(HOSTILE_NAME));
+        JsonNode decision =
+                http.post("/authorize", child.get("token").asText(), ask).json();
+        assertThat(decision.get("allowed").asBoolean()).as(decision.toString()).isTrue();
+        String origin = http.baseUri().toString().replaceAll("/$", "");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        signIn(origin, "/console/dashboard", name, wait);
+
+        // The dashboard's live charts count a denial by its reason within a moment.
+        wait.until(d -> "live".equals(d.findElement(By.id("live-status")).getDomAttribute("data-state")));
+        String denied = "{\"agentId\":\"" + childId + "\",\"action\":\"delete\",\"resource\":\"mcp:github:issues:7\"}";
+        assertThat(http.post("/authorize", session, denied)
+                        .json()
+                        .get("allowed")
+                        .asBoolean())
+                .isFalse();
+        wait.until(d -> !d.findElements(By.cssSelector("#reasons li[data-reason='NO_MATCHING_PERMISSION']"))
+                .isEmpty());
+        assertThat(browser.findElement(By.id("rate-allowed")).getDomAttribute("points"))
+                .as("the live line is drawn")
+                .isNotBlank();
+        screenshot("console-dashboard");
+        assertThat(Accessibility.seriousViolations(browser)).as("the dashboard").isEmpty();
+
+        // The child's page draws the chain: the parent, its name with markup shown as text, delegates to it.
+        wait.until(d -> {
+            d.get(origin + "/console/agents/" + childId);
+            return Long.parseLong(d.findElement(By.id("hour-calls")).getText()) >= 2;
+        });
+        assertThat(browser.findElement(By.cssSelector("#chain-graph g.node[data-agent='" + parentId + "'] title"))
+                        .getDomProperty("textContent"))
+                .contains(HOSTILE_NAME);
+        assertThat(browser.findElements(By.cssSelector("#chain-graph script, #chain-graph img, main img")))
+                .as("markup in a name never becomes an element")
+                .isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#chain-graph line.edge[data-delegation='" + delegation + "']")))
+                .hasSize(1);
+        assertThat(browser.findElement(By.cssSelector("#incoming tr[data-delegation='" + delegation + "'] .end-name"))
+                        .getText())
+                .isEqualTo(HOSTILE_NAME);
+        screenshot("console-agent-chain");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the agent's page with its chain")
+                .isEmpty();
+
+        // The decision's entry: its reason, its arguments with the secret redacted, and the chain that led to it.
+        String entry = "/console/audit/" + decision.get("auditId").asText();
+        wait.until(d -> {
+            d.get(origin + entry);
+            return !d.findElements(By.id("entry-result")).isEmpty();
+        });
+        assertThat(browser.findElement(By.id("entry-result")).getText()).isEqualTo("allowed");
+        assertThat(browser.findElement(By.id("arguments")).getText())
+                .contains(HOSTILE_NAME)
+                .doesNotContain("hunter2");
+        assertThat(browser.findElements(By.cssSelector("#chain tr[data-delegation='" + delegation + "']")))
+                .hasSize(1);
+        screenshot("console-entry");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("an audit entry")
+                .isEmpty();
+
+        // The delegations page: revoking it (confirmed) ends it at once; the entry still shows the chain as it stood.
+        browser.findElement(By.id("nav-delegations")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/delegations"));
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the delegations")
+                .isEmpty();
+        browser.findElement(By.id("revoke-" + delegation)).click();
+        wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("revoking a delegation")
+                .isEmpty();
+        browser.findElement(By.id("confirm-action")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/delegations"));
+        assertThat(browser.findElements(By.cssSelector("tr[data-delegation='" + delegation + "']")))
+                .isEmpty();
+        assertThat(http.post("/authorize", child.get("token").asText(), ask)
+                        .json()
+                        .get("allowed")
+                        .asBoolean())
+                .as("the revoked delegation grants nothing")
+                .isFalse();
+        browser.get(origin + entry);
+        assertThat(browser.findElement(By.cssSelector("#chain tr[data-delegation='" + delegation + "']"))
+                        .getText())
+                .as("the chain as it stood at the decision")
+                .contains("active");
+    }
+
+    /** Signs {@code name} in through the login page, starting from {@code page}, with no session left over. */
+    private static void signIn(String origin, String page, String name, WebDriverWait wait) {
+        browser.get(origin + "/console/assets/console.css");
+        browser.manage().deleteAllCookies();
+        browser.get(origin + page);
+        assertThat(browser.getCurrentUrl())
+                .as("no session: the login page first")
+                .contains("/oauth/login");
+        browser.findElement(By.id("username")).sendKeys(name);
+        browser.findElement(By.id("password")).sendKeys(PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith(page));
     }
 
     private static void screenshot(String name) throws Exception {

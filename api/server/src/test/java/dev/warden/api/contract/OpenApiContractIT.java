@@ -957,6 +957,51 @@ class OpenApiContractIT {
                 "GET",
                 "/console/agents/{id}",
                 withCookie("/console/agents/" + indexer.id(), "warden_session=" + bob.session()));
+        answer(302, "GET", "/console/dashboard", http.get("/console/dashboard", null));
+        answer(200, "GET", "/console/dashboard", withCookie("/console/dashboard", session));
+        String entry = http.get("/audit?agentId=" + triage.id() + "&limit=1", alice.session())
+                .json()
+                .get(0)
+                .get("id")
+                .asText();
+        answer(200, "GET", "/console/audit/{id}", withCookie("/console/audit/" + entry, session));
+        answer(
+                404,
+                "GET",
+                "/console/audit/{id}",
+                withCookie("/console/audit/" + entry, "warden_session=" + bob.session()));
+        answer(302, "GET", "/console/audit/{id}", http.get("/console/audit/" + entry, null));
+        String delegation = http.post("/delegations", alice.session(), """
+                {"fromAgent":"%s","toAgent":"%s","permissions":[{"resource":"mcp:github:issues:*","actions":["read"]}]}""".formatted(triage.id(), indexer.id()))
+                .json()
+                .get("id")
+                .asText();
+        answer(200, "GET", "/console/delegations", withCookie("/console/delegations", session));
+        answer(302, "GET", "/console/delegations", http.get("/console/delegations", null));
+        String revoke = "/console/delegations/" + delegation + "/revoke";
+        answer(404, "GET", "/console/delegations/{id}/revoke", withCookie(revoke, "warden_session=" + bob.session()));
+        answer(302, "GET", "/console/delegations/{id}/revoke", http.get(revoke, null));
+        Http.Response confirmRevoke =
+                answer(200, "GET", "/console/delegations/{id}/revoke", withCookie(revoke, session));
+        Matcher revokeCsrf = OAuthDriver.CSRF_COOKIE.matcher(
+                confirmRevoke.header("Set-Cookie").orElseThrow());
+        assertThat(revokeCsrf.find()).isTrue();
+        answer(
+                403,
+                "POST",
+                "/console/delegations/{id}/revoke",
+                oauth.postForm(revoke, Map.of("csrf", "guess"), session));
+        answer(302, "POST", "/console/delegations/{id}/revoke", oauth.postForm(revoke, Map.of(), null));
+        answer(
+                303,
+                "POST",
+                "/console/delegations/{id}/revoke",
+                oauth.postForm(
+                        revoke, OAuthDriver.hiddenFields(confirmRevoke.body()), session + "; " + revokeCsrf.group(1)));
+        assertThat(http.get("/delegations?fromAgent=" + triage.id(), alice.session())
+                        .body())
+                .as("revoked through the console")
+                .doesNotContain(delegation);
         answer(302, "POST", "/console/sign-out", oauth.postForm("/console/sign-out", Map.of(), null));
         String another = "warden_session="
                 + http.post("/auth/sign-in", null, "{\"username\":\"bob_contract\",\"password\":\"" + PASSWORD + "\"}")
