@@ -274,6 +274,82 @@ class HostileInputIT {
 
     @Test
     @Order(3)
+    void everyHostileValueInTheConsoleIsNeverA5xxNorAWriteNorLiveMarkup() throws Exception {
+        String cookie = "warden_session=" + session;
+        Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        List<String> values = new ArrayList<>(HOSTILE_QUERY);
+        values.add("%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+        values.add("%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
+        List<String> pages = List.of(
+                "/console/agents/%s",
+                "/console/agents/%s/suspend",
+                "/console/agents/" + agentId + "/%s",
+                "/console/audit?agentId=%s",
+                "/console/audit?actions=%s",
+                "/console/audit?result=%s",
+                "/console/audit?since=%s",
+                "/console/audit?until=%s",
+                "/console/audit?limit=%s",
+                "/console/audit?offset=%s",
+                "/console/audit/%s",
+                "/console/delegations/%s/revoke",
+                "/console/assets/%s",
+                "/console/feed?%s",
+                "/console/dashboard?%s");
+        for (String template : pages) {
+            for (String value : values) {
+                String path = template.formatted(value);
+                Fingerprint before = Fingerprint.take();
+                Answer answer = raw("GET", path, null, null, null, Map.of("Cookie", cookie));
+                check(answer.status(), before, "GET " + path);
+                statuses.merge(answer.status(), 1, Integer::sum);
+                if (answer.body().contains("<script>alert") || answer.body().contains("<img src=x")) {
+                    failures.add("GET " + path + ": a value came back as markup");
+                }
+            }
+        }
+        assertThat(statuses.keySet())
+                .as("the session reaches the pages: some shown, some refused, none sent to sign in")
+                .contains(200, 404)
+                .doesNotContain(302);
+        // The forms: a hostile CSRF value is refused; a valid one with a hostile path value is a 4xx; neither writes.
+        Http.Response feed = http.send(
+                http.builder("/console/feed", null).header("Cookie", cookie).GET());
+        java.util.regex.Matcher csrfCookie = dev.warden.api.oauth.OAuthDriver.CSRF_COOKIE.matcher(
+                feed.header("Set-Cookie").orElse(""));
+        assertThat(csrfCookie.find()).as(feed.body()).isTrue();
+        String csrf = dev.warden.api.oauth.OAuthDriver.hiddenFields(feed.body()).get("csrf");
+        List<String> forms = List.of(
+                "/console/agents/%s/suspend",
+                "/console/agents/%s/revoke", "/console/agents/" + agentId + "/%s", "/console/delegations/%s/revoke");
+        for (String template : forms) {
+            for (String value : values) {
+                String path = template.formatted(value);
+                for (String body : List.of("csrf=" + value, "csrf=" + csrf, "csrf=" + csrf + "&csrf=" + value)) {
+                    Fingerprint before = Fingerprint.take();
+                    Answer answer = formPost(path, body, cookie + "; " + csrfCookie.group(1));
+                    if (answer == null) {
+                        continue;
+                    }
+                    check(answer.status(), before, "POST " + path + " " + body);
+                    if (answer.status() < 300) {
+                        failures.add("POST " + path + " " + body + ": accepted with " + answer.status());
+                    }
+                }
+            }
+        }
+        for (String value : values) {
+            Fingerprint before = Fingerprint.take();
+            Answer answer = formPost("/console/sign-out", "csrf=" + value, cookie + "; " + csrfCookie.group(1));
+            if (answer != null) {
+                check(answer.status(), before, "POST /console/sign-out csrf=" + value);
+            }
+        }
+        assertThat(failures).as("requests answered badly (of %d)", requests).isEmpty();
+    }
+
+    @Test
+    @Order(3)
     void everyHostileFormValueOnTheOAuthEndpointsIsNeverA5xxNorAWrite() throws Exception {
         Map<String, List<String>> forms = Map.of(
                 "/mcp/token",
@@ -795,6 +871,37 @@ class HostileInputIT {
     }
 
     static Answer raw(String method, String path, String token, byte[] body, String contentType) throws Exception {
+        return raw(method, path, token, body, contentType, Map.of());
+    }
+
+    /**
+     * A browser's form post with {@code cookies}; null (and a failure noted) when no answer came twice. Once is
+     * allowed: the JDK client does not retry a POST on a pooled connection the server had closed after an earlier
+     * refusal, which is the client's doing, not an answer.
+     */
+    static Answer formPost(String path, String body, String cookies) throws Exception {
+        java.io.IOException last = null;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                return raw(
+                        "POST",
+                        path,
+                        null,
+                        body.getBytes(StandardCharsets.UTF_8),
+                        "application/x-www-form-urlencoded",
+                        Map.of("Cookie", cookies));
+            } catch (java.io.IOException e) {
+                last = e;
+            }
+        }
+        failures.add("POST " + path.substring(0, Math.min(120, path.length())) + ": no answer: " + last);
+        return null;
+    }
+
+    /** {@link #raw(String, String, String, byte[], String)} with more headers (a browser's cookies, say). */
+    static Answer raw(
+            String method, String path, String token, byte[] body, String contentType, Map<String, String> headers)
+            throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
                 .timeout(Duration.ofSeconds(20))
                 .method(
@@ -805,6 +912,7 @@ class HostileInputIT {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
+        headers.forEach(request::header);
         if (contentType != null) {
             try {
                 request.header("Content-Type", contentType);
