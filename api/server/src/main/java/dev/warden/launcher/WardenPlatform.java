@@ -270,7 +270,7 @@ public final class WardenPlatform implements AutoCloseable {
                                 tracing,
                                 clock)));
                 components.add(rest);
-                components.add(ConsoleComponent.create(rest, users, rateLimiting.clientIp(), clock, maxBody));
+                components.add(ConsoleComponent.create(rest, webhooks, users, rateLimiting.clientIp(), clock, maxBody));
                 components.add(resources.add(Doctor.start(
                         DoctorSettings.from(config), issuer, rateLimiting.clientIp(), sinkHealth, db, clock)));
             }

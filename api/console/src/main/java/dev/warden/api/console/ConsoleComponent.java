@@ -6,6 +6,7 @@ import dev.warden.api.oauth.authorize.Pages;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.api.rest.RestApi;
 import dev.warden.api.users.UsersComponent;
+import dev.warden.api.webhooks.Webhooks;
 import java.time.InstantSource;
 import java.util.List;
 
@@ -18,7 +19,12 @@ public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Componen
 
     /** The console over the REST surface's services, signed in with {@code users}' session cookie. */
     public static ConsoleComponent create(
-            RestApi rest, UsersComponent users, ClientIp clientIp, InstantSource clock, long maxBodyBytes) {
+            RestApi rest,
+            Webhooks webhooks,
+            UsersComponent users,
+            ClientIp clientIp,
+            InstantSource clock,
+            long maxBodyBytes) {
         ConsolePages pages = new ConsolePages();
         ConsoleSession session = new ConsoleSession(users.cookies(), new Pages(clientIp), pages, maxBodyBytes);
         return new ConsoleComponent(List.of(
@@ -43,6 +49,7 @@ public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Componen
                 new WardenApi.Mount(
                         "/console",
                         new DelegationPages(rest.delegations(), rest.agents(), session, pages, clock),
-                        pages)));
+                        pages),
+                new WardenApi.Mount("/console", new WebhookPages(webhooks, session, pages, maxBodyBytes), pages)));
     }
 }

@@ -1,15 +1,18 @@
 package dev.warden.api.console;
 
 import dev.warden.api.agents.PermissionJson;
+import dev.warden.api.webhooks.Webhook;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.pipeline.contract.AuditEntry;
+import dev.warden.pipeline.contract.EventType;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** What the console's templates show, as plain text values (the templates escape every one). */
 public final class ConsoleRows {
@@ -124,4 +127,20 @@ public final class ConsoleRows {
 
     /** One of the top agents, with its bar's width. */
     public record TopAgent(String agentId, String name, long calls, int width) {}
+
+    /** One webhook endpoint. */
+    public record WebhookRow(
+            String id, String url, String eventTypes, String description, String status, String createdAt) {
+        static WebhookRow of(Webhook w) {
+            return new WebhookRow(
+                    w.id(),
+                    w.url().toString(),
+                    w.eventTypes().isEmpty()
+                            ? "every type"
+                            : w.eventTypes().stream().map(EventType::wireName).collect(Collectors.joining(", ")),
+                    w.description().orElse(""),
+                    w.status().wireName(),
+                    w.createdAt().toString());
+        }
+    }
 }

@@ -48,7 +48,11 @@ final class ConsoleSession {
      * the 403 page of a refused form, and empty. The form is read first (at most the body limit).
      */
     Optional<Principal.User> formFrom(ServerRequest req, ServerResponse res) {
-        Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
+        return formFrom(req, res, RequestReader.readForm(req, maxBodyBytes));
+    }
+
+    /** {@link #formFrom(ServerRequest, ServerResponse)} for a form the page has read itself (it needs its fields). */
+    Optional<Principal.User> formFrom(ServerRequest req, ServerResponse res, Map<String, String> form) {
         Optional<Principal.User> user = signedIn(req, res);
         if (user.isPresent() && !forms.csrfMatches(req, form)) {
             Map<String, Object> params = new LinkedHashMap<>();

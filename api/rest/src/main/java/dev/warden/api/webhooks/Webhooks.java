@@ -1,7 +1,9 @@
 package dev.warden.api.webhooks;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
+import dev.warden.api.access.Principal;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.WardenMeters;
@@ -33,6 +35,8 @@ public final class Webhooks implements Component {
     private final InstantSource clock;
     private final Database db;
     private final long maxBodyBytes;
+    private final WebhookService service;
+    private final TargetGuard guard;
 
     private Webhooks(
             WebhooksConfig config,
@@ -45,6 +49,23 @@ public final class Webhooks implements Component {
         this.config = config;
         this.repository = repository;
         this.clock = clock;
+        this.service = new WebhookService(repository, clock);
+        this.guard = TargetGuard.system(config.allowPrivateTargets());
+    }
+
+    /** The endpoints' service the routes use: the console creates, lists and deletes through it too. */
+    public WebhookService service() {
+        return service;
+    }
+
+    /**
+     * A new endpoint's request read as {@code POST /webhooks} reads its body ({@code url}, {@code eventTypes},
+     * {@code description}), the URL checked by the same outbound guard; a bad value is a 400 naming the field.
+     * The caller must be one who may own endpoints ({@link WebhookService#create} checks it again).
+     */
+    public WebhookService.NewWebhook parseCreate(Principal caller, ObjectNode body) {
+        WebhookService.owner(caller); // an agent gets its 403 before the URL is resolved
+        return WebhookJson.parseCreate(body, guard);
     }
 
     /**
@@ -67,12 +88,7 @@ public final class Webhooks implements Component {
     /** {@code /webhooks}. */
     @Override
     public List<WardenApi.Mount> mounts() {
-        return List.of(new WardenApi.Mount(
-                "/webhooks",
-                new WebhookRoutes(
-                        new WebhookService(repository, clock),
-                        TargetGuard.system(config.allowPrivateTargets()),
-                        maxBodyBytes)));
+        return List.of(new WardenApi.Mount("/webhooks", new WebhookRoutes(service, guard, maxBodyBytes)));
     }
 
     /** The delivery counters ({@code warden.webhooks.*}; zero where the sinks role does not run). */

@@ -122,6 +122,10 @@ public final class ReviewedRoutes {
         m.put("GET /console/delegations", Access.open());
         m.put("GET /console/delegations/{id}/revoke", Access.open());
         m.put("POST /console/delegations/{id}/revoke", Access.open());
+        m.put("GET /console/webhooks", Access.open());
+        m.put("POST /console/webhooks", Access.open());
+        m.put("GET /console/webhooks/{id}/delete", Access.open());
+        m.put("POST /console/webhooks/{id}/delete", Access.open());
         m.put("GET /oauth/assets/passkey.js", Access.open());
         m.put("GET /oauth/consent", Access.open());
         m.put("POST /oauth/consent", Access.open());

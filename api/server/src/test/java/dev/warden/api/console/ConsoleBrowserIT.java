@@ -36,7 +36,11 @@ class ConsoleBrowserIT {
 
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(
-            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build()));
+            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .webhooks(dev.warden.api.webhooks.WebhooksConfig.builder()
+                            .allowPrivateTargets(true)
+                            .maxAttempts(1)
+                            .build()));
 
     static ChromeDriver browser;
 
@@ -356,6 +360,65 @@ class ConsoleBrowserIT {
                         .getText())
                 .as("the chain as it stood at the decision")
                 .contains("active");
+    }
+
+    @Test
+    void aUserAddsAWebhookSeesItsSecretOnceAndDeletesIt() throws Exception {
+        Http http = warden.http();
+        String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String session = new OAuthDriver(http).signUp(name);
+        String origin = http.baseUri().toString().replaceAll("/$", "");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        signIn(origin, "/console/webhooks", name, wait);
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the webhooks page")
+                .isEmpty();
+
+        // A URL Warden may not call is refused, naming the field; nothing is added.
+        browser.findElement(By.id("url")).sendKeys("ftp://127.0.0.1/x");
+        browser.findElement(By.id("add")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("main h1")).isEmpty()
+                && !"Webhooks".equals(d.findElement(By.cssSelector("main h1")).getText()));
+        assertThat(browser.findElement(By.tagName("main")).getText()).contains("url");
+        assertThat(http.get("/webhooks", session).json()).isEmpty();
+
+        browser.get(origin + "/console/webhooks");
+        browser.findElement(By.id("url")).sendKeys("http://127.0.0.1:9/console");
+        browser.findElement(By.id("eventTypes")).sendKeys("audit, agent.suspended");
+        browser.findElement(By.id("description")).sendKeys(HOSTILE_NAME);
+        browser.findElement(By.id("add")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("main h1")).isEmpty()
+                && !"Webhooks".equals(d.findElement(By.cssSelector("main h1")).getText()));
+        assertThat(browser.findElements(By.id("secret")))
+                .as(() -> browser.findElement(By.tagName("main")).getText())
+                .hasSize(1);
+        String secret = browser.findElement(By.id("secret")).getDomProperty("value");
+        assertThat(secret).startsWith("whsec_");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the new secret")
+                .isEmpty();
+        JsonNode stored = http.get("/webhooks", session).json().get(0);
+        String id = stored.get("id").asText();
+        assertThat(stored.get("eventTypes").toString()).contains("audit").contains("agent.suspended");
+        assertThat(stored.toString()).as("shown once, never again").doesNotContain(secret);
+
+        browser.findElement(By.id("done")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/webhooks"));
+        assertThat(browser.getPageSource()).as("shown once, never again").doesNotContain(secret);
+        assertThat(browser.findElement(By.cssSelector("tr[data-webhook='" + id + "'] .description"))
+                        .getText())
+                .isEqualTo(HOSTILE_NAME);
+        screenshot("console-webhooks");
+        browser.findElement(By.id("delete-" + id)).click();
+        wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("deleting an endpoint")
+                .isEmpty();
+        browser.findElement(By.id("confirm-action")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/webhooks"));
+        assertThat(browser.findElements(By.cssSelector("tr[data-webhook='" + id + "']")))
+                .isEmpty();
+        assertThat(http.get("/webhooks/" + id, session).status()).isEqualTo(404);
     }
 
     /** Signs {@code name} in through the login page, starting from {@code page}, with no session left over. */

@@ -1002,6 +1002,7 @@ class OpenApiContractIT {
                         .body())
                 .as("revoked through the console")
                 .doesNotContain(delegation);
+        consoleWebhooks(oauth, session);
         answer(302, "POST", "/console/sign-out", oauth.postForm("/console/sign-out", Map.of(), null));
         String another = "warden_session="
                 + http.post("/auth/sign-in", null, "{\"username\":\"bob_contract\",\"password\":\"" + PASSWORD + "\"}")
@@ -1022,6 +1023,47 @@ class OpenApiContractIT {
                         OAuthDriver.hiddenFields(feed.body()),
                         another + "; " + feedCsrf.group(1)));
         answer(302, "GET", "/console/feed", withCookie("/console/feed", another));
+    }
+
+    /** Alice adds a webhook endpoint in the console (its secret shown once), is refused a bad URL, and deletes it. */
+    private void consoleWebhooks(OAuthDriver oauth, String session) {
+        Http.Response page = answer(200, "GET", "/console/webhooks", withCookie("/console/webhooks", session));
+        answer(302, "GET", "/console/webhooks", http.get("/console/webhooks", null));
+        Matcher csrf = OAuthDriver.CSRF_COOKIE.matcher(page.header("Set-Cookie").orElseThrow());
+        assertThat(csrf.find()).isTrue();
+        String cookies = session + "; " + csrf.group(1);
+        Map<String, String> form = new java.util.HashMap<>(OAuthDriver.hiddenFields(page.body()));
+        form.put("url", "http://127.0.0.1:9/console");
+        form.put("eventTypes", "audit, agent.suspended");
+        form.put("description", "contract");
+        Http.Response added =
+                answer(200, "POST", "/console/webhooks", oauth.postForm("/console/webhooks", form, cookies));
+        assertThat(added.body()).contains("whsec_");
+        String id = added.body().replaceAll("(?s).*data-webhook=\"(whk_[a-z0-9]+)\".*", "$1");
+        assertThat(id).startsWith("whk_");
+        form.put("url", "ftp://nowhere");
+        answer(400, "POST", "/console/webhooks", oauth.postForm("/console/webhooks", form, cookies));
+        answer(403, "POST", "/console/webhooks", oauth.postForm("/console/webhooks", Map.of("csrf", "guess"), session));
+        answer(302, "POST", "/console/webhooks", oauth.postForm("/console/webhooks", Map.of(), null));
+        String delete = "/console/webhooks/" + id + "/delete";
+        answer(404, "GET", "/console/webhooks/{id}/delete", withCookie(delete, "warden_session=" + bob.session()));
+        answer(404, "GET", "/console/webhooks/{id}/delete", withCookie("/console/webhooks/nope/delete", session));
+        answer(302, "GET", "/console/webhooks/{id}/delete", http.get(delete, null));
+        Http.Response confirm = answer(200, "GET", "/console/webhooks/{id}/delete", withCookie(delete, session));
+        Matcher confirmCsrf =
+                OAuthDriver.CSRF_COOKIE.matcher(confirm.header("Set-Cookie").orElseThrow());
+        assertThat(confirmCsrf.find()).isTrue();
+        answer(403, "POST", "/console/webhooks/{id}/delete", oauth.postForm(delete, Map.of("csrf", "guess"), session));
+        answer(302, "POST", "/console/webhooks/{id}/delete", oauth.postForm(delete, Map.of(), null));
+        answer(
+                303,
+                "POST",
+                "/console/webhooks/{id}/delete",
+                oauth.postForm(
+                        delete, OAuthDriver.hiddenFields(confirm.body()), session + "; " + confirmCsrf.group(1)));
+        assertThat(http.get("/webhooks/" + id, alice.session()).status())
+                .as("deleted")
+                .isEqualTo(404);
     }
 
     private void administration() {

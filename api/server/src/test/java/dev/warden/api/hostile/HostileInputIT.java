@@ -293,6 +293,7 @@ class HostileInputIT {
                 "/console/audit?offset=%s",
                 "/console/audit/%s",
                 "/console/delegations/%s/revoke",
+                "/console/webhooks/%s/delete",
                 "/console/assets/%s",
                 "/console/feed?%s",
                 "/console/dashboard?%s");
@@ -334,6 +335,20 @@ class HostileInputIT {
                     check(answer.status(), before, "POST " + path + " " + body);
                     if (answer.status() < 300) {
                         failures.add("POST " + path + " " + body + ": accepted with " + answer.status());
+                    }
+                }
+            }
+        }
+        // The webhook form: a hostile URL, or a good URL with hostile event types, is refused and writes nothing.
+        for (String value : values) {
+            for (String fields : List.of("url=" + value, "url=http%3A%2F%2F127.0.0.1%3A9%2Fx&eventTypes=x" + value)) {
+                Fingerprint before = Fingerprint.take();
+                Answer answer = formPost(
+                        "/console/webhooks", "csrf=" + csrf + "&" + fields, cookie + "; " + csrfCookie.group(1));
+                if (answer != null) {
+                    check(answer.status(), before, "POST /console/webhooks " + fields);
+                    if (answer.status() < 400) {
+                        failures.add("POST /console/webhooks " + fields + ": accepted with " + answer.status());
                     }
                 }
             }
