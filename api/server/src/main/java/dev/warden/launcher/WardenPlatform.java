@@ -250,7 +250,9 @@ public final class WardenPlatform implements AutoCloseable {
                                 config.instanceId(),
                                 config.kafka().topics(),
                                 eventStream(config.eventStream())
-                                        .withSessionCookie(users.cookies().name()),
+                                        .withSessionCookies(List.of(
+                                                users.cookies().adminName(),
+                                                users.cookies().name())),
                                 config.oauth().allowedOrigins(),
                                 config.server().accountRoutes(),
                                 maxBody),
@@ -270,9 +272,17 @@ public final class WardenPlatform implements AutoCloseable {
                                 tracing,
                                 clock)));
                 components.add(rest);
-                components.add(ConsoleComponent.create(rest, webhooks, users, rateLimiting.clientIp(), clock, maxBody));
-                components.add(resources.add(Doctor.start(
-                        DoctorSettings.from(config), issuer, rateLimiting.clientIp(), sinkHealth, db, clock)));
+                Doctor doctor = resources.add(Doctor.start(
+                        DoctorSettings.from(config), issuer, rateLimiting.clientIp(), sinkHealth, db, clock));
+                components.add(ConsoleComponent.create(
+                        rest,
+                        webhooks,
+                        users,
+                        new PlatformOperations(checks, doctor),
+                        rateLimiting.clientIp(),
+                        clock,
+                        maxBody));
+                components.add(doctor);
             }
             List<WardenApi.Mount> mounts = new ArrayList<>();
             for (Component component : components) {

@@ -78,16 +78,18 @@ final class AgentPages implements DeclaredService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
         Instant now = clock.instant();
-        Map<String, Object> params = session.params(req, res, "agents");
+        Map<String, Object> params = session.params(req, res, user.get(), "agents");
         params.put(
                 "agents",
                 agents
-                        .list(user.get(), new AgentService.Query(Optional.empty(), Optional.empty(), Optional.empty()))
+                        .list(
+                                user.get().principal(),
+                                new AgentService.Query(Optional.empty(), Optional.empty(), Optional.empty()))
                         .stream()
                         .map(a -> AgentRow.of(a, now))
                         .toList());
@@ -96,11 +98,11 @@ final class AgentPages implements DeclaredService {
 
     /** An agent's page: what it is, its permissions and their use this hour, its chains, its latest decisions. */
     private void agent(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
-        Principal caller = user.get();
+        Principal caller = user.get().principal();
         Instant now = clock.instant();
         Agent agent = agents.get(caller, Params.path(req, "id", AgentId::of));
         Function<AgentId, Optional<String>> names = names(agents, caller);
@@ -117,7 +119,7 @@ final class AgentPages implements DeclaredService {
                 Optional.empty(),
                 RECENT,
                 0);
-        Map<String, Object> params = session.params(req, res, "agents");
+        Map<String, Object> params = session.params(req, res, user.get(), "agents");
         params.put("agent", AgentRow.of(agent, now));
         params.put(
                 "permissions",
@@ -157,32 +159,32 @@ final class AgentPages implements DeclaredService {
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
         String action = action(req);
-        Agent agent = agents.get(user.get(), Params.path(req, "id", AgentId::of));
-        Map<String, Object> params = session.params(req, res, "agents");
+        Agent agent = agents.get(user.get().principal(), Params.path(req, "id", AgentId::of));
+        Map<String, Object> params = session.params(req, res, user.get(), "agents");
         params.put("agent", AgentRow.of(agent, clock.instant()));
         params.put("action", action);
         pages.send(res, Status.OK_200, "console/confirm.jte", params);
     }
 
     private void act(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.formFrom(req, res);
+        Optional<ConsoleSession.Operator> user = session.formFrom(req, res);
         if (user.isEmpty()) {
             return;
         }
         AgentId id = Params.path(req, "id", AgentId::of);
         switch (action(req)) {
-            case "suspend" -> agents.suspend(user.get(), id);
-            case "resume" -> agents.resume(user.get(), id);
-            case "revoke" -> agents.revoke(user.get(), id);
+            case "suspend" -> agents.suspend(user.get().principal(), id);
+            case "resume" -> agents.resume(user.get().principal(), id);
+            case "revoke" -> agents.revoke(user.get().principal(), id);
             default -> {
                 // The new token is shown this once, on a page never cached; the old one stops working at once.
-                AgentService.Issued issued = agents.rotate(user.get(), id);
-                Map<String, Object> params = session.params(req, res, "agents");
+                AgentService.Issued issued = agents.rotate(user.get().principal(), id);
+                Map<String, Object> params = session.params(req, res, user.get(), "agents");
                 params.put("agent", AgentRow.of(issued.agent(), clock.instant()));
                 params.put("token", issued.token());
                 pages.send(res, Status.OK_200, "console/token.jte", params);

@@ -67,12 +67,12 @@ final class AuditPages implements DeclaredService {
     }
 
     private void search(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
         AuditQuery query = AuditRoutes.parse(req, true);
-        List<AuditRow> rows = audit.query(AuditScope.of(user.get()), query).stream()
+        List<AuditRow> rows = audit.query(AuditScope.of(user.get().principal()), query).stream()
                 .map(AuditRow::of)
                 .toList();
         Map<String, String> filters = new LinkedHashMap<>();
@@ -82,7 +82,7 @@ final class AuditPages implements DeclaredService {
         String kept = filterQuery(filters);
         int offset = query.offset();
         int limit = query.limit();
-        Map<String, Object> params = session.params(req, res, "audit");
+        Map<String, Object> params = session.params(req, res, user.get(), "audit");
         params.put("entries", rows);
         params.put(
                 "search",
@@ -100,11 +100,11 @@ final class AuditPages implements DeclaredService {
 
     /** One entry: a 404 page for an id that is not one, not there, or not the caller's to see (no enumeration). */
     private void entry(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
-        Principal caller = user.get();
+        Principal caller = user.get().principal();
         String id = Params.path(req, "id", v -> v);
         AuditEntry entry = (ID.matcher(id).matches()
                         ? audit.find(AuditScope.of(caller), id)
@@ -114,7 +114,7 @@ final class AuditPages implements DeclaredService {
         Optional<AgentId> agentId = agentId(entry.agentId());
         DelegationService.Chain chain = agentId.map(a -> delegations.chainInto(caller, a, entry.timestamp()))
                 .orElse(new DelegationService.Chain(List.of(), 0));
-        Map<String, Object> params = session.params(req, res, "audit");
+        Map<String, Object> params = session.params(req, res, user.get(), "audit");
         params.put(
                 "entry",
                 new EntryView(

@@ -22,11 +22,13 @@ public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Componen
             RestApi rest,
             Webhooks webhooks,
             UsersComponent users,
+            Operations operations,
             ClientIp clientIp,
             InstantSource clock,
             long maxBodyBytes) {
         ConsolePages pages = new ConsolePages();
-        ConsoleSession session = new ConsoleSession(users.cookies(), new Pages(clientIp), pages, maxBodyBytes);
+        ConsoleSession session = new ConsoleSession(
+                users.cookies(), users.administrators(), new Pages(clientIp), pages, maxBodyBytes, clock);
         return new ConsoleComponent(List.of(
                 new WardenApi.Mount("/console/assets", new ConsoleAssets(), pages),
                 new WardenApi.Mount("/console", new ConsoleRoutes(users.service(), clientIp, session, pages), pages),
@@ -50,6 +52,7 @@ public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Componen
                         "/console",
                         new DelegationPages(rest.delegations(), rest.agents(), session, pages, clock),
                         pages),
+                new WardenApi.Mount("/console", new HealthPage(operations, session, pages), pages),
                 new WardenApi.Mount("/console", new WebhookPages(webhooks, session, pages, maxBodyBytes), pages)));
     }
 }

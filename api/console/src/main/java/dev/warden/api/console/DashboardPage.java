@@ -3,7 +3,6 @@ package dev.warden.api.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
-import dev.warden.api.access.Principal;
 import dev.warden.api.console.ConsoleRows.Figures;
 import dev.warden.api.console.ConsoleRows.HourBar;
 import dev.warden.api.console.ConsoleRows.TopAgent;
@@ -51,12 +50,12 @@ final class DashboardPage implements DeclaredService {
     }
 
     private void dashboard(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
-        ObjectNode figures = stats.stats(user.get());
-        Map<String, Object> params = session.params(req, res, "dashboard");
+        ObjectNode figures = stats.stats(user.get().principal());
+        Map<String, Object> params = session.params(req, res, user.get(), "dashboard");
         params.put(
                 "figures",
                 new Figures(
@@ -64,7 +63,7 @@ final class DashboardPage implements DeclaredService {
                         figures.path("activeAgents").asLong(),
                         figures.path("totalAuditEntries").asLong(),
                         figures.path("denialRateLast24h").asText()));
-        params.put("hours", hours(stats.hourly(user.get(), HOURS), clock.instant()));
+        params.put("hours", hours(stats.hourly(user.get().principal(), HOURS), clock.instant()));
         params.put("top", top(figures.path("topAgentsByCallCount")));
         pages.send(res, Status.OK_200, "console/dashboard.jte", params);
     }

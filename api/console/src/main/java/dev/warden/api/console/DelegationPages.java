@@ -1,7 +1,6 @@
 package dev.warden.api.console;
 
 import dev.warden.api.access.Access;
-import dev.warden.api.access.Principal;
 import dev.warden.api.agents.AgentService;
 import dev.warden.api.console.ConsoleRows.DelegationRow;
 import dev.warden.api.delegations.DelegationService;
@@ -53,38 +52,41 @@ final class DelegationPages implements DeclaredService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
         Instant now = clock.instant();
-        Function<AgentId, Optional<String>> names = AgentPages.names(agents, user.get());
-        Map<String, Object> params = session.params(req, res, "delegations");
+        Function<AgentId, Optional<String>> names =
+                AgentPages.names(agents, user.get().principal());
+        Map<String, Object> params = session.params(req, res, user.get(), "delegations");
         params.put(
                 "delegations",
-                delegations.list(user.get(), Optional.empty(), Optional.empty()).stream()
+                delegations.list(user.get().principal(), Optional.empty(), Optional.empty()).stream()
                         .map(d -> DelegationRow.of(d, names, now))
                         .toList());
         pages.send(res, Status.OK_200, "console/delegations.jte", params);
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
-        Delegation delegation = delegations.get(user.get(), Params.path(req, "id", DelegationId::of));
-        Map<String, Object> params = session.params(req, res, "delegations");
-        params.put("delegation", DelegationRow.of(delegation, AgentPages.names(agents, user.get()), clock.instant()));
+        Delegation delegation = delegations.get(user.get().principal(), Params.path(req, "id", DelegationId::of));
+        Map<String, Object> params = session.params(req, res, user.get(), "delegations");
+        params.put(
+                "delegation",
+                DelegationRow.of(delegation, AgentPages.names(agents, user.get().principal()), clock.instant()));
         pages.send(res, Status.OK_200, "console/revokeDelegation.jte", params);
     }
 
     private void revoke(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.formFrom(req, res);
+        Optional<ConsoleSession.Operator> user = session.formFrom(req, res);
         if (user.isEmpty()) {
             return;
         }
-        delegations.revoke(user.get(), Params.path(req, "id", DelegationId::of));
+        delegations.revoke(user.get().principal(), Params.path(req, "id", DelegationId::of));
         ConsolePages.redirect(res, Status.SEE_OTHER_303, "/console/delegations");
     }
 }

@@ -3,7 +3,6 @@ package dev.warden.api.console;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
-import dev.warden.api.access.Principal;
 import dev.warden.api.console.ConsoleRows.WebhookRow;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
@@ -46,21 +45,23 @@ final class WebhookPages implements DeclaredService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
-        Map<String, Object> params = session.params(req, res, "webhooks");
+        Map<String, Object> params = session.params(req, res, user.get(), "webhooks");
         params.put(
                 "webhooks",
-                webhooks.service().list(user.get()).stream().map(WebhookRow::of).toList());
+                webhooks.service().list(user.get().principal()).stream()
+                        .map(WebhookRow::of)
+                        .toList());
         pages.send(res, Status.OK_200, "console/webhooks.jte", params);
     }
 
     /** Adds an endpoint from the form's {@code url}, {@code eventTypes} (comma-separated) and {@code description}. */
     private void create(ServerRequest req, ServerResponse res) {
         Map<String, String> form = RequestReader.readForm(req, maxBodyBytes);
-        Optional<Principal.User> user = session.formFrom(req, res, form);
+        Optional<ConsoleSession.Operator> user = session.formFrom(req, res, form);
         if (user.isEmpty()) {
             return;
         }
@@ -76,29 +77,30 @@ final class WebhookPages implements DeclaredService {
         if (!description.isBlank()) {
             body.put("description", description);
         }
-        WebhookService.Created created = webhooks.service().create(user.get(), webhooks.parseCreate(user.get(), body));
-        Map<String, Object> params = session.params(req, res, "webhooks");
+        WebhookService.Created created = webhooks.service()
+                .create(user.get().principal(), webhooks.parseCreate(user.get().principal(), body));
+        Map<String, Object> params = session.params(req, res, user.get(), "webhooks");
         params.put("webhook", WebhookRow.of(created.webhook()));
         params.put("secret", created.secret());
         pages.send(res, Status.OK_200, "console/webhookSecret.jte", params);
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.signedIn(req, res);
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
         if (user.isEmpty()) {
             return;
         }
-        Map<String, Object> params = session.params(req, res, "webhooks");
-        params.put("webhook", WebhookRow.of(webhooks.service().get(user.get(), id(req))));
+        Map<String, Object> params = session.params(req, res, user.get(), "webhooks");
+        params.put("webhook", WebhookRow.of(webhooks.service().get(user.get().principal(), id(req))));
         pages.send(res, Status.OK_200, "console/deleteWebhook.jte", params);
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
-        Optional<Principal.User> user = session.formFrom(req, res);
+        Optional<ConsoleSession.Operator> user = session.formFrom(req, res);
         if (user.isEmpty()) {
             return;
         }
-        webhooks.service().delete(user.get(), id(req));
+        webhooks.service().delete(user.get().principal(), id(req));
         ConsolePages.redirect(res, Status.SEE_OTHER_303, "/console/webhooks");
     }
 

@@ -37,6 +37,10 @@ class ConsoleBrowserIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(
             b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
+                    .rateLimit(dev.warden.api.ratelimit.RateLimitConfig.builder()
+                            .endpoint(dev.warden.api.ratelimit.AuthEndpoint.SIGN_UP, 100, 60)
+                            .endpoint(dev.warden.api.ratelimit.AuthEndpoint.SIGN_IN, 100, 60)
+                            .build())
                     .webhooks(dev.warden.api.webhooks.WebhooksConfig.builder()
                             .allowPrivateTargets(true)
                             .maxAttempts(1)
@@ -419,6 +423,101 @@ class ConsoleBrowserIT {
         assertThat(browser.findElements(By.cssSelector("tr[data-webhook='" + id + "']")))
                 .isEmpty();
         assertThat(http.get("/webhooks/" + id, session).status()).isEqualTo(404);
+    }
+
+    @Test
+    void anAdministratorWithASecondFactorOpensTheAdministratorViewAndSeesEverything() throws Exception {
+        Http http = warden.http();
+        String name = "console_admin_" + UUID.randomUUID().toString().substring(0, 8);
+        String session = new OAuthDriver(http).signUp(name);
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
+        assertThat(warden.execute("UPDATE users SET administrator = true WHERE id = ?", userId))
+                .isEqualTo(1);
+        byte[] secret = dev.warden.testing.TotpSessions.enrol(http, warden.clock(), session);
+        String other = new OAuthDriver(http)
+                .signUp("console_" + UUID.randomUUID().toString().substring(0, 8));
+        String otherId = http.get("/auth/session", other).json().at("/user/id").asText();
+        String theirs = http.post(
+                        "/agents",
+                        other,
+                        dev.warden.testing.TestAgents.anAgent(otherId)
+                                .name("theirs")
+                                .json())
+                .json()
+                .get("id")
+                .asText();
+        String origin = http.baseUri().toString().replaceAll("/$", "");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+
+        // Signed in with the password and a TOTP code: their own view first, another user's agent not in it.
+        browser.get(origin + "/console/assets/console.css");
+        browser.manage().deleteAllCookies();
+        browser.get(origin + "/console/agents");
+        browser.findElement(By.id("username")).sendKeys(name);
+        browser.findElement(By.id("password")).sendKeys(PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+        wait.until(d -> !d.findElements(By.id("code")).isEmpty());
+        warden.clock().advance(Duration.ofSeconds(30));
+        browser.findElement(By.id("code")).sendKeys(dev.warden.testing.TotpSessions.code(warden.clock(), secret));
+        browser.findElement(By.id("verify")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/agents"));
+        assertThat(browser.findElements(By.cssSelector("tr[data-agent='" + theirs + "']")))
+                .isEmpty();
+        assertThat(browser.findElements(By.id("nav-health"))).isEmpty();
+
+        // The administrator view: the live feed shows another user's decision, the agents page their agent.
+        browser.findElement(By.id("administrator-view")).click();
+        wait.until(d -> !d.findElements(By.id("administrator-banner")).isEmpty());
+        wait.until(d -> "live".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
+        assertThat(http.post(
+                                "/authorize",
+                                other,
+                                "{\"agentId\":\"" + theirs
+                                        + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:1\"}")
+                        .status())
+                .isEqualTo(200);
+        wait.until(d -> d.findElements(By.cssSelector("#rows tr[data-type='audit']")).stream()
+                .anyMatch(row -> row.getText().contains(theirs)));
+        browser.findElement(By.id("nav-agents")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/agents"));
+        assertThat(browser.findElements(By.cssSelector("tr[data-agent='" + theirs + "']")))
+                .hasSize(1);
+        browser.findElement(By.id("nav-health")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/health"));
+        assertThat(browser.findElement(By.cssSelector("#checks tr[data-check='postgres']"))
+                        .getText())
+                .contains("UP");
+        screenshot("console-health");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the health page")
+                .isEmpty();
+
+        // The browser's administrator cookie is HttpOnly, SameSite=Strict, and the REST API reads it as the
+        // administrator (the audit export links of the administrator view).
+        org.openqa.selenium.Cookie adminCookie = browser.manage().getCookieNamed("warden_session_admin");
+        assertThat(adminCookie.isHttpOnly()).isTrue();
+        assertThat(adminCookie.getSameSite()).isEqualTo("Strict");
+        String asAdmin = "warden_session_admin=" + adminCookie.getValue();
+        assertThat(http.send(http.builder("/agents", null)
+                                .header("Cookie", asAdmin)
+                                .GET())
+                        .body())
+                .contains(theirs);
+
+        // Leaving it ends the administrator session: their own view again, and no health page.
+        browser.findElement(By.id("leave-administrator-view")).click();
+        wait.until(d -> d.findElements(By.id("administrator-banner")).isEmpty());
+        browser.get(origin + "/console/agents");
+        assertThat(browser.findElements(By.cssSelector("tr[data-agent='" + theirs + "']")))
+                .isEmpty();
+        browser.get(origin + "/console/health");
+        assertThat(browser.findElement(By.tagName("main")).getText()).contains("administrator");
+        assertThat(http.send(http.builder("/agents", null)
+                                .header("Cookie", asAdmin)
+                                .GET())
+                        .status())
+                .as("the administrator session ended with the view")
+                .isEqualTo(401);
     }
 
     /** Signs {@code name} in through the login page, starting from {@code page}, with no session left over. */

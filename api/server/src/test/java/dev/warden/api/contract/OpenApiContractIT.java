@@ -1003,6 +1003,30 @@ class OpenApiContractIT {
                 .as("revoked through the console")
                 .doesNotContain(delegation);
         consoleWebhooks(oauth, session);
+        answer(302, "GET", "/console/health", http.get("/console/health", null));
+        answer(403, "GET", "/console/health", withCookie("/console/health", session));
+        answer(302, "POST", "/console/administrator", oauth.postForm("/console/administrator", Map.of(), null));
+        answer(302, "POST", "/console/administrator/end", oauth.postForm("/console/administrator/end", Map.of(), null));
+        Http.Response front = withCookie("/console/feed", session);
+        Matcher frontCsrf =
+                OAuthDriver.CSRF_COOKIE.matcher(front.header("Set-Cookie").orElseThrow());
+        assertThat(frontCsrf.find()).isTrue();
+        Map<String, String> frontForm = OAuthDriver.hiddenFields(front.body());
+        answer(
+                403,
+                "POST",
+                "/console/administrator",
+                oauth.postForm("/console/administrator", frontForm, session + "; " + frontCsrf.group(1)));
+        answer(
+                403,
+                "POST",
+                "/console/administrator/end",
+                oauth.postForm("/console/administrator/end", Map.of("csrf", "guess"), session));
+        answer(
+                303,
+                "POST",
+                "/console/administrator/end",
+                oauth.postForm("/console/administrator/end", frontForm, session + "; " + frontCsrf.group(1)));
         answer(302, "POST", "/console/sign-out", oauth.postForm("/console/sign-out", Map.of(), null));
         String another = "warden_session="
                 + http.post("/auth/sign-in", null, "{\"username\":\"bob_contract\",\"password\":\"" + PASSWORD + "\"}")

@@ -296,7 +296,8 @@ class HostileInputIT {
                 "/console/webhooks/%s/delete",
                 "/console/assets/%s",
                 "/console/feed?%s",
-                "/console/dashboard?%s");
+                "/console/dashboard?%s",
+                "/console/health?%s");
         for (String template : pages) {
             for (String value : values) {
                 String path = template.formatted(value);

@@ -61,4 +61,11 @@ public interface AdministratorRepository {
      * administrator, and the session it was started from has not ended.
      */
     Optional<UserId> findAdminSession(byte[] tokenHash, Instant now);
+
+    /**
+     * Ends the live administrator session with {@code tokenHash}, with the audit entry {@code audit} makes of its
+     * id and user; nothing when it is not live.
+     */
+    void endAdminSession(
+            byte[] tokenHash, Instant now, java.util.function.BiFunction<String, UserId, AuditEntry> audit);
 }

@@ -14,6 +14,7 @@ import dev.warden.api.users.audit.AccountAudit;
 import dev.warden.api.users.passkeys.PasskeyService;
 import dev.warden.api.users.totp.TotpService;
 import dev.warden.authorizer.domain.Ids;
+import dev.warden.authorizer.domain.UserId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -138,6 +139,34 @@ public final class Administrators {
                 expiresAt,
                 AccountAudit.entry("admin-session.started", user.id(), "admin-session", id, now));
         return new AdminSession(token, expiresAt);
+    }
+
+    /** True when {@code user} is an administrator (may start an administrator session). */
+    public boolean isAdministrator(UserId user) {
+        return repository.isAdministrator(user);
+    }
+
+    /**
+     * The administrator whose live administrator session {@code token} is (its user still an administrator, the
+     * session it was started from not ended); empty for anything else.
+     */
+    public Optional<UserId> adminSessionUser(String token) {
+        if (!token.startsWith(TokenKind.ADMIN_SESSION.prefix())) {
+            return Optional.empty();
+        }
+        return repository.findAdminSession(Tokens.hash(token), now());
+    }
+
+    /** Ends the administrator session {@code token} before its hour is up (audited); nothing for anything else. */
+    public void endAdminSession(String token) {
+        if (!token.startsWith(TokenKind.ADMIN_SESSION.prefix())) {
+            return;
+        }
+        Instant now = now();
+        repository.endAdminSession(
+                Tokens.hash(token),
+                now,
+                (id, user) -> AccountAudit.entry("admin-session.ended", user, "admin-session", id, now));
     }
 
     /** Resolves administrator sessions ({@code wdn_ads_}) to the administrator, for the authenticator's chain. */

@@ -176,4 +176,23 @@ public final class JdbcAdministratorRepository implements AdministratorRepositor
             }
         });
     }
+
+    @Override
+    public void endAdminSession(
+            byte[] tokenHash, Instant now, java.util.function.BiFunction<String, UserId, AuditEntry> audit) {
+        db.inTransaction(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("UPDATE admin_sessions SET revoked_at = ? "
+                    + "WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id, user_id")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setBytes(2, tokenHash);
+                ps.setTimestamp(3, Timestamp.from(now));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        EventOutbox.appendAudit(conn, audit.apply(rs.getString(1), UserId.of(rs.getString(2))));
+                    }
+                }
+            }
+            return null;
+        });
+    }
 }

@@ -1,6 +1,7 @@
 package dev.warden.api.users;
 
 import dev.warden.api.access.Principal;
+import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.SessionResolver;
 import dev.warden.api.auth.TokenKind;
@@ -69,13 +70,52 @@ public final class SessionCookies {
         res.headers().addCookie(base(req, "").expires(Instant.EPOCH).build());
     }
 
+    /**
+     * The cookie of the browser's administrator session (the console's administrator view, D167): the session
+     * cookie's name with {@code _admin} (so {@link AuthFilter.CookieSessions#adminName()} finds it too).
+     */
+    public String adminName() {
+        return new AuthFilter.CookieSessions(name(), () -> "").adminName();
+    }
+
+    /** The administrator session token this browser holds, if any. */
+    public Optional<String> adminToken(ServerRequest req) {
+        return req.headers()
+                .cookies()
+                .first(adminName())
+                .asOptional()
+                .filter(v -> v.startsWith(TokenKind.ADMIN_SESSION.prefix()));
+    }
+
+    /** Sets the administrator session cookie until {@code expiresAt} ({@code SameSite=Strict}: never sent cross-site). */
+    public void setAdmin(ServerRequest req, ServerResponse res, String token, Instant now, Instant expiresAt) {
+        res.headers()
+                .addCookie(base(req, adminName(), token)
+                        .sameSite(SetCookie.SameSite.STRICT)
+                        .maxAge(Duration.between(now, expiresAt))
+                        .build());
+    }
+
+    /** Tells the browser to drop the administrator session cookie. */
+    public void clearAdmin(ServerRequest req, ServerResponse res) {
+        res.headers()
+                .addCookie(base(req, adminName(), "")
+                        .sameSite(SetCookie.SameSite.STRICT)
+                        .expires(Instant.EPOCH)
+                        .build());
+    }
+
     private SetCookie.Builder base(ServerRequest req, String value) {
+        return base(req, config.cookieName(), value);
+    }
+
+    private SetCookie.Builder base(ServerRequest req, String name, String value) {
         boolean secure = switch (config.cookieSecure()) {
             case ALWAYS -> true;
             case NEVER -> false;
             case AUTO -> clientIp.isHttps(req);
         };
-        return SetCookie.builder(config.cookieName(), value)
+        return SetCookie.builder(name, value)
                 .path("/")
                 .httpOnly(true)
                 .secure(secure)

@@ -49,7 +49,15 @@ public final class AuthFilter implements Filter {
      * Sessions carried by a browser cookie: the cookie's name, and the origin state-changing requests that carry
      * it must come from (the issuer's).
      */
-    public record CookieSessions(String name, Supplier<String> origin) {}
+    public record CookieSessions(String name, Supplier<String> origin) {
+        /**
+         * The cookie of a browser's administrator session (the console's administrator view): read before the
+         * session cookie, so that the browser acts as the administrator while it holds a live one.
+         */
+        public String adminName() {
+            return name + "_admin";
+        }
+    }
 
     /** The areas (a path prefix and its name) where a user must have signed in with a second factor. */
     public record StepUp(Map<String, String> areasByPrefix) {
@@ -230,11 +238,16 @@ public final class AuthFilter implements Filter {
         if (cookieSessions.isEmpty() || req.headers().contains(HeaderNames.AUTHORIZATION)) {
             return Optional.empty();
         }
-        return req.headers()
+        Optional<String> admin = req.headers()
+                .cookies()
+                .first(cookieSessions.get().adminName())
+                .asOptional()
+                .filter(v -> v.startsWith(TokenKind.ADMIN_SESSION.prefix()));
+        return admin.or(() -> req.headers()
                 .cookies()
                 .first(cookieSessions.get().name())
                 .asOptional()
-                .filter(v -> v.startsWith(TokenKind.SESSION.prefix()));
+                .filter(v -> v.startsWith(TokenKind.SESSION.prefix())));
     }
 
     /**

@@ -336,8 +336,10 @@ public final class EventStream implements HttpService, AutoCloseable {
                 .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(h -> h.substring(7).strip())
                 .or(() -> req.query().first("token").asOptional())
-                .or(() -> config.sessionCookie()
-                        .flatMap(name -> req.headers().cookies().first(name).asOptional()))
+                .or(() -> config.sessionCookies().stream()
+                        .flatMap(name -> req.headers().cookies().first(name).asOptional().stream())
+                        .filter(t -> !t.isEmpty())
+                        .findFirst())
                 .filter(t -> !t.isEmpty());
         return token.flatMap(config.validateToken());
     }

@@ -3,6 +3,7 @@ package dev.warden.api.events.stream;
 import dev.warden.pipeline.contract.EventType;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -22,8 +23,9 @@ import java.util.function.Function;
  * @param maxPerSubscriber   connections one subscriber (token holder) may hold (default a tenth of
  *                           {@code maxConnections}, at least 1)
  * @param adminReserve       connections reserved for the administrator beyond {@code maxConnections} (default 5)
- * @param sessionCookie      the cookie whose session token also authenticates (a browser's {@code EventSource}
- *                           cannot send a header; same-origin pages send the cookie), if any
+ * @param sessionCookies     the cookies whose token also authenticates, the first present one (a browser's
+ *                           {@code EventSource} cannot send a header; same-origin pages send the cookies): the
+ *                           administrator session's, then the session's
  */
 public record EventStreamConfig(
         int maxConnections,
@@ -36,9 +38,10 @@ public record EventStreamConfig(
         Duration storeCatchUp,
         int maxPerSubscriber,
         int adminReserve,
-        Optional<String> sessionCookie) {
+        List<String> sessionCookies) {
     public EventStreamConfig {
         eventTypes = Set.copyOf(eventTypes);
+        sessionCookies = List.copyOf(sessionCookies);
         if (maxConnections < 1
                 || ringSize < 1
                 || maxQueued < 1
@@ -63,11 +66,11 @@ public record EventStreamConfig(
                 storeCatchUp,
                 maxPerSubscriber,
                 adminReserve,
-                sessionCookie);
+                sessionCookies);
     }
 
-    /** This configuration, also reading the session token from cookie {@code name}. */
-    public EventStreamConfig withSessionCookie(String name) {
+    /** This configuration, also reading a token from the first of cookies {@code names} the request has. */
+    public EventStreamConfig withSessionCookies(List<String> names) {
         return new EventStreamConfig(
                 maxConnections,
                 heartbeatInterval,
@@ -79,7 +82,7 @@ public record EventStreamConfig(
                 storeCatchUp,
                 maxPerSubscriber,
                 adminReserve,
-                Optional.of(name));
+                names);
     }
 
     public static Builder builder() {
@@ -164,7 +167,7 @@ public record EventStreamConfig(
                     storeCatchUp,
                     perSubscriber,
                     adminReserve,
-                    Optional.empty());
+                    List.of());
         }
     }
 }
