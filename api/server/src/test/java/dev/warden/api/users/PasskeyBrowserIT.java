@@ -187,6 +187,27 @@ class PasskeyBrowserIT {
     }
 
     @Test
+    void theConsoleSignsInWithAPasskeyAlone() {
+        Http http = warden.http();
+        String session = new OAuthDriver(http).signUp(unique("console"));
+        assertThat(register(session, "Security key").get("status").asInt()).isEqualTo(201);
+        browser.manage().deleteAllCookies();
+        browser.get(origin + "/console/agents");
+        assertThat(browser.getCurrentUrl())
+                .as("no session: the login page first")
+                .contains("/oauth/login");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        wait.until(d -> d.findElement(By.id("passkey-sign-in")).isDisplayed());
+        browser.findElement(By.id("passkey-sign-in")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/agents"));
+        assertThat(browser.findElement(By.cssSelector("main h1")).getText()).isEqualTo("Agents");
+        String cookie = browser.manage().getCookieNamed("warden_session").getValue();
+        assertThat(http.get("/auth/session", cookie).json().at("/session/amr").toString())
+                .as("signed in with the passkey, no password")
+                .isEqualTo("[\"hwk\",\"mfa\"]");
+    }
+
+    @Test
     void aPasskeyAnsweringForAnotherUserIsRefused() {
         Http http = warden.http();
         OAuthDriver driver = new OAuthDriver(http);
