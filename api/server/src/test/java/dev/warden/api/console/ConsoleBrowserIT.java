@@ -12,6 +12,7 @@ import dev.warden.testing.TestPlatform;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -518,6 +519,70 @@ class ConsoleBrowserIT {
                         .status())
                 .as("the administrator session ended with the view")
                 .isEqualTo(401);
+    }
+
+    @Test
+    void afterTheStreamIsCutTheFeedResumesWithNoGapAndNoDuplicate() throws Exception {
+        Http http = warden.http();
+        String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String session = new OAuthDriver(http).signUp(name);
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
+        String agentId = http.post(
+                        "/agents",
+                        session,
+                        dev.warden.testing.TestAgents.anAgent(userId).json())
+                .json()
+                .get("id")
+                .asText();
+        try (dev.warden.testing.CuttableProxy proxy =
+                new dev.warden.testing.CuttableProxy(http.baseUri().getPort())) {
+            String origin = "http://127.0.0.1:" + proxy.port();
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+            signIn(origin, "/console/feed", name, wait);
+            wait.until(d -> "live".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
+            java.util.function.IntConsumer decide = n -> assertThat(http.post(
+                                    "/authorize",
+                                    session,
+                                    "{\"agentId\":\"" + agentId
+                                            + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:cut" + n
+                                            + "\"}")
+                            .status())
+                    .isEqualTo(200);
+            for (int n = 1; n <= 3; n++) {
+                decide.accept(n);
+            }
+            wait.until(d -> d.findElements(By.cssSelector("#rows tr[data-type='audit']"))
+                            .size()
+                    >= 3);
+
+            // The network drops; decisions go on while the page cannot hear them.
+            proxy.refuse(true);
+            proxy.cut();
+            wait.until(d -> "reconnecting".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
+            for (int n = 4; n <= 8; n++) {
+                decide.accept(n);
+            }
+            proxy.refuse(false);
+            wait.until(d -> "reconnected".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
+            wait.until(d -> d.findElements(By.cssSelector("#rows tr[data-type='audit']"))
+                            .size()
+                    >= 8);
+            List<String> rows = browser.findElements(By.cssSelector("#rows tr[data-type='audit']")).stream()
+                    .map(org.openqa.selenium.WebElement::getText)
+                    .toList();
+            for (int n = 1; n <= 8; n++) {
+                String resource = "mcp:github:issues:cut" + n + " ";
+                assertThat(rows.stream().filter(r -> (r + " ").contains(resource)))
+                        .as("decision %d shown once", n)
+                        .hasSize(1);
+            }
+            List<Long> ids = browser.findElements(By.cssSelector("#rows tr")).stream()
+                    .map(r -> r.getDomAttribute("data-event-id"))
+                    .map(id -> dev.warden.pipeline.contract.EventIds.parse(id).orElseThrow())
+                    .toList();
+            assertThat(ids).as("newest first, no id twice").isSortedAccordingTo(java.util.Comparator.reverseOrder());
+            assertThat(ids).doesNotHaveDuplicates();
+        }
     }
 
     /** Signs {@code name} in through the login page, starting from {@code page}, with no session left over. */
