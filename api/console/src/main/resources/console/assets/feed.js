@@ -1,7 +1,9 @@
 // The live feed: follows /events/stream (the session cookie authenticates it), newest on top. The browser's
 // EventSource reconnects by itself and sends Last-Event-ID, so the stream resumes with no gap and no duplicate;
-// the page says when it reconnected. Only a window of rows is rendered (at most one render a frame), so a thousand
-// events a second keep the page responsive. Every value is set as text, never as markup.
+// the page says when it reconnected. At most one render a frame, and a render adds only the rows of the events that
+// came since the last one and drops those beyond the window (the whole window is rebuilt only when a filter
+// changes or the feed resumes), so a thousand events a second keep the page responsive
+// (deploy/bench/console.sh). Every value is set as text, never as markup.
 const KEPT = 2000;
 const SHOWN = 200;
 const TYPES = ["audit", "agent.created", "agent.updated", "agent.suspended", "agent.resumed", "agent.revoked",
@@ -16,9 +18,13 @@ const filters = {
   agent: document.getElementById("filter-agent"),
   result: document.getElementById("filter-result"),
 };
+// Oldest first; trimmed to KEPT now and then (not on every event: that would move the whole array each time).
 const events = [];
+// Events not yet rendered, oldest first.
+let fresh = [];
 let paused = false;
 let scheduled = false;
+let rebuild = true;
 let lost = false;
 
 function summary(type, event) {
@@ -37,10 +43,14 @@ function receive(message) {
   } catch (e) {
     return;
   }
-  const s = summary(message.type, event);
-  events.unshift({ id: message.lastEventId, type: message.type, time: event.timestamp || "", ...s });
-  if (events.length > KEPT) {
-    events.length = KEPT;
+  const e = { id: message.lastEventId, type: message.type, time: event.timestamp || "", ...summary(message.type, event) };
+  events.push(e);
+  if (events.length > KEPT * 1.5) {
+    events.splice(0, events.length - KEPT);
+  }
+  fresh.push(e);
+  if (fresh.length > SHOWN * 2) {
+    fresh = fresh.slice(-SHOWN);
   }
   schedule();
 }
@@ -68,25 +78,39 @@ function cell(text, className) {
   return td;
 }
 
-function render() {
-  scheduled = false;
+function row(e) {
+  const tr = document.createElement("tr");
+  tr.dataset.eventId = e.id;
+  tr.dataset.type = e.type;
+  tr.append(cell(e.time), cell(e.type), cell(e.agent), cell(e.result, e.result ? `result-${e.result}` : ""), cell(e.detail));
+  return tr;
+}
+
+// The newest events (of `from`, oldest first) that match, as rows newest first, at most SHOWN.
+function rowsOf(from) {
   const fragment = document.createDocumentFragment();
   let shown = 0;
-  for (const e of events) {
-    if (shown === SHOWN) {
-      break;
+  for (let i = from.length - 1; i >= 0 && shown < SHOWN; i--) {
+    if (matches(from[i])) {
+      fragment.append(row(from[i]));
+      shown++;
     }
-    if (!matches(e)) {
-      continue;
-    }
-    const tr = document.createElement("tr");
-    tr.dataset.eventId = e.id;
-    tr.dataset.type = e.type;
-    tr.append(cell(e.time), cell(e.type), cell(e.agent), cell(e.result, e.result ? `result-${e.result}` : ""), cell(e.detail));
-    fragment.append(tr);
-    shown++;
   }
-  rows.replaceChildren(fragment);
+  return fragment;
+}
+
+function render() {
+  scheduled = false;
+  if (rebuild) {
+    rebuild = false;
+    rows.replaceChildren(rowsOf(events));
+  } else {
+    rows.prepend(rowsOf(fresh));
+    while (rows.childElementCount > SHOWN) {
+      rows.lastElementChild.remove();
+    }
+  }
+  fresh = [];
 }
 
 pause.addEventListener("click", () => {
@@ -94,10 +118,11 @@ pause.addEventListener("click", () => {
   pause.setAttribute("aria-pressed", String(paused));
   pause.textContent = paused ? "Resume" : "Pause";
   status.textContent = paused ? "Paused: events are kept and shown when you resume." : "Live";
+  rebuild = true;
   schedule();
 });
 for (const input of Object.values(filters)) {
-  input.addEventListener("input", () => { scheduled = false; schedule(); });
+  input.addEventListener("input", () => { rebuild = true; schedule(); });
 }
 
 const source = new EventSource("/events/stream");
