@@ -53,6 +53,8 @@ public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Componen
                         new DelegationPages(rest.delegations(), rest.agents(), session, pages, clock),
                         pages),
                 new WardenApi.Mount("/console", new HealthPage(operations, session, pages), pages),
+                new WardenApi.Mount(
+                        "/console", new OrganizationPages(rest.organizations(), session, pages, maxBodyBytes), pages),
                 new WardenApi.Mount("/console", new WebhookPages(webhooks, session, pages, maxBodyBytes), pages)));
     }
 }

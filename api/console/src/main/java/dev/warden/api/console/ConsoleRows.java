@@ -1,6 +1,10 @@
 package dev.warden.api.console;
 
 import dev.warden.api.agents.PermissionJson;
+import dev.warden.api.organizations.Member;
+import dev.warden.api.organizations.Organization;
+import dev.warden.api.organizations.OrganizationRepository;
+import dev.warden.api.organizations.Role;
 import dev.warden.api.webhooks.Webhook;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
@@ -141,6 +145,32 @@ public final class ConsoleRows {
                     w.description().orElse(""),
                     w.status().wireName(),
                     w.createdAt().toString());
+        }
+    }
+
+    /** An organization, and the person's role in it (empty when not shown). */
+    public record MembershipRow(String id, String name, String role, String createdAt) {
+        static MembershipRow of(OrganizationRepository.Membership m) {
+            return of(m.organization(), m.role());
+        }
+
+        static MembershipRow of(Organization o, String role) {
+            return new MembershipRow(o.id(), o.name(), role, o.createdAt().toString());
+        }
+    }
+
+    /** A member of an organization. */
+    public record MemberRow(String userId, String username, String role, String joinedAt) {
+        static MemberRow of(Member m) {
+            return new MemberRow(
+                    m.userId().value(), m.username(), m.role(), m.joinedAt().toString());
+        }
+    }
+
+    /** A role of an organization: its permissions, and whether it is built in. */
+    public record RoleRow(String name, String permissions, boolean builtIn) {
+        static RoleRow of(Role r) {
+            return new RoleRow(r.name(), String.join(", ", new java.util.TreeSet<>(r.permissions())), r.builtIn());
         }
     }
 }

@@ -136,6 +136,7 @@ public final class RestApi implements Component {
     private final JdbcAuditReader audit;
     private final DelegationService delegations;
     private final DashboardStats dashboard;
+    private final OrganizationService organizations;
 
     private RestApi(
             List<WardenApi.Mount> mounts,
@@ -144,7 +145,8 @@ public final class RestApi implements Component {
             AgentService agents,
             JdbcAuditReader audit,
             DelegationService delegations,
-            DashboardStats dashboard) {
+            DashboardStats dashboard,
+            OrganizationService organizations) {
         this.mounts = List.copyOf(mounts);
         this.consumers = consumers;
         this.resources = resources;
@@ -152,6 +154,12 @@ public final class RestApi implements Component {
         this.audit = audit;
         this.delegations = delegations;
         this.dashboard = dashboard;
+        this.organizations = organizations;
+    }
+
+    /** The organizations service the REST routes use: the console shows members and roles through it too. */
+    public OrganizationService organizations() {
+        return organizations;
     }
 
     /** The delegations service the REST routes use: the console reads and revokes through it too. */
@@ -304,7 +312,7 @@ public final class RestApi implements Component {
         if (settings.accountRoutes()) {
             mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
         }
-        return new RestApi(mounts, consumers, resources, agents, auditReader, delegations, dashboard);
+        return new RestApi(mounts, consumers, resources, agents, auditReader, delegations, dashboard, organizations);
     }
 
     @Override

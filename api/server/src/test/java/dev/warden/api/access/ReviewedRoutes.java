@@ -126,6 +126,9 @@ public final class ReviewedRoutes {
         m.put("POST /console/administrator", Access.open());
         m.put("POST /console/administrator/end", Access.open());
         m.put("GET /console/health", Access.open());
+        m.put("GET /console/organizations", Access.open());
+        m.put("GET /console/organizations/{orgID}", Access.open());
+        m.put("POST /console/organizations/{orgID}/members/{userID}/role", Access.open());
         m.put("POST /console/webhooks", Access.open());
         m.put("GET /console/webhooks/{id}/delete", Access.open());
         m.put("POST /console/webhooks/{id}/delete", Access.open());

@@ -76,7 +76,7 @@ class ConsoleBrowserIT {
         String agentId = agent.get("id").asText();
         String origin = http.baseUri().toString().replaceAll("/$", "");
 
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        WebDriverWait wait = waiter(15);
         signIn(origin, "/console/feed", name, wait);
         wait.until(d -> "live".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
 
@@ -282,7 +282,7 @@ class ConsoleBrowserIT {
                 http.post("/authorize", child.get("token").asText(), ask).json();
         assertThat(decision.get("allowed").asBoolean()).as(decision.toString()).isTrue();
         String origin = http.baseUri().toString().replaceAll("/$", "");
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        WebDriverWait wait = waiter(20);
         signIn(origin, "/console/dashboard", name, wait);
 
         // The dashboard's live charts count a denial by its reason within a moment.
@@ -373,7 +373,7 @@ class ConsoleBrowserIT {
         String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
         String session = new OAuthDriver(http).signUp(name);
         String origin = http.baseUri().toString().replaceAll("/$", "");
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        WebDriverWait wait = waiter(15);
         signIn(origin, "/console/webhooks", name, wait);
         assertThat(Accessibility.seriousViolations(browser))
                 .as("the webhooks page")
@@ -448,7 +448,7 @@ class ConsoleBrowserIT {
                 .get("id")
                 .asText();
         String origin = http.baseUri().toString().replaceAll("/$", "");
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        WebDriverWait wait = waiter(15);
 
         // Signed in with the password and a TOTP code: their own view first, another user's agent not in it.
         browser.get(origin + "/console/assets/console.css");
@@ -537,7 +537,7 @@ class ConsoleBrowserIT {
         try (dev.warden.testing.CuttableProxy proxy =
                 new dev.warden.testing.CuttableProxy(http.baseUri().getPort())) {
             String origin = "http://127.0.0.1:" + proxy.port();
-            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+            WebDriverWait wait = waiter(20);
             signIn(origin, "/console/feed", name, wait);
             wait.until(d -> "live".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
             java.util.function.IntConsumer decide = n -> assertThat(http.post(
@@ -583,6 +583,69 @@ class ConsoleBrowserIT {
             assertThat(ids).as("newest first, no id twice").isSortedAccordingTo(java.util.Comparator.reverseOrder());
             assertThat(ids).doesNotHaveDuplicates();
         }
+    }
+
+    @Test
+    void anOwnerSeesTheirOrganizationAndGivesAMemberAnotherRole() throws Exception {
+        Http http = warden.http();
+        String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String session = new OAuthDriver(http).signUp(name);
+        String memberName = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String member = new OAuthDriver(http).signUp(memberName);
+        String memberId =
+                http.get("/auth/session", member).json().at("/user/id").asText();
+        String org = http.post("/admin/v1/organizations", session, "{\"name\":" + quoted(HOSTILE_NAME) + "}")
+                .json()
+                .get("id")
+                .asText();
+        assertThat(http.post(
+                                "/admin/v1/organizations/" + org + "/members",
+                                session,
+                                "{\"userId\":\"" + memberId + "\",\"role\":\"member\"}")
+                        .status())
+                .isEqualTo(201);
+        String origin = http.baseUri().toString().replaceAll("/$", "");
+        WebDriverWait wait = waiter(15);
+        signIn(origin, "/console/organizations", name, wait);
+        assertThat(browser.findElement(By.cssSelector("tr[data-organization='" + org + "'] a"))
+                        .getText())
+                .as("an organization named with markup, as text")
+                .isEqualTo(HOSTILE_NAME);
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the organizations")
+                .isEmpty();
+        browser.findElement(By.cssSelector("tr[data-organization='" + org + "'] a"))
+                .click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/organizations/" + org));
+        assertThat(browser.findElement(By.cssSelector("tr[data-member='" + memberId + "'] .username"))
+                        .getText())
+                .contains(memberName);
+        assertThat(browser.findElement(By.cssSelector("tr[data-role='owner']")).getText())
+                .contains("members:admin");
+        screenshot("console-organization");
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("an organization")
+                .isEmpty();
+        new Select(browser.findElement(By.id("role-" + memberId))).selectByValue("admin");
+        browser.findElement(By.id("change-" + memberId)).click();
+        wait.until(d -> "admin"
+                .equals(new Select(d.findElement(By.id("role-" + memberId)))
+                        .getFirstSelectedOption()
+                        .getDomAttribute("value")));
+        assertThat(http.get("/admin/v1/organizations/" + org + "/members", session)
+                        .body())
+                .contains("\"userId\":\"" + memberId + "\",\"username\":\"" + memberName + "\",\"role\":\"admin\"");
+    }
+
+    /** A wait that looks again when the page it was reading was replaced meanwhile (a form's answer arriving). */
+    private static WebDriverWait waiter(int seconds) {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(seconds));
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+        return wait;
+    }
+
+    private static String quoted(String value) throws Exception {
+        return dev.warden.pipeline.contract.Json.mapper().writeValueAsString(value);
     }
 
     /** Signs {@code name} in through the login page, starting from {@code page}, with no session left over. */

@@ -546,6 +546,7 @@ class OpenApiContractIT {
                 ORG + "/members/{userID}",
                 http.patch(org(acme, "/members/" + bob.id()), alice.session(), "{\"role\":\"emperor\"}"));
 
+        consoleOrganization(acme);
         answer(200, "GET", ORG + "/roles", http.get(org(acme, "/roles"), alice.session()));
         answer(
                 400,
@@ -1088,6 +1089,38 @@ class OpenApiContractIT {
         assertThat(http.get("/webhooks/" + id, alice.session()).status())
                 .as("deleted")
                 .isEqualTo(404);
+    }
+
+    /** Alice's organization in the console: its page, and giving Bob back the member role. */
+    private void consoleOrganization(String acme) {
+        OAuthDriver oauth = new OAuthDriver(http);
+        String session = "warden_session=" + alice.session();
+        answer(200, "GET", "/console/organizations", withCookie("/console/organizations", session));
+        answer(302, "GET", "/console/organizations", http.get("/console/organizations", null));
+        String page = "/console/organizations/" + acme;
+        Http.Response shown = answer(200, "GET", "/console/organizations/{orgID}", withCookie(page, session));
+        assertThat(shown.body()).contains("bob_contract").contains("members:admin");
+        answer(403, "GET", "/console/organizations/{orgID}", withCookie(page, "warden_session=" + carol.session()));
+        answer(302, "GET", "/console/organizations/{orgID}", http.get(page, null));
+        Matcher csrf =
+                OAuthDriver.CSRF_COOKIE.matcher(shown.header("Set-Cookie").orElseThrow());
+        assertThat(csrf.find()).isTrue();
+        String cookies = session + "; " + csrf.group(1);
+        String token = OAuthDriver.hiddenFields(shown.body()).get("csrf");
+        String change = page + "/members/" + bob.id() + "/role";
+        String operation = "/console/organizations/{orgID}/members/{userID}/role";
+        answer(403, "POST", operation, oauth.postForm(change, Map.of("csrf", "guess", "role", "member"), session));
+        answer(302, "POST", operation, oauth.postForm(change, Map.of("role", "member"), null));
+        answer(400, "POST", operation, oauth.postForm(change, Map.of("csrf", token, "role", "emperor"), cookies));
+        answer(303, "POST", operation, oauth.postForm(change, Map.of("csrf", token, "role", "member"), cookies));
+        assertThat(http.get(org(acme, "/members"), alice.session()).body())
+                .as("Bob is a member again")
+                .contains("\"role\":\"member\"");
+        answer(
+                200,
+                "PATCH",
+                ORG + "/members/{userID}",
+                http.patch(org(acme, "/members/" + bob.id()), alice.session(), "{\"role\":\"admin\"}"));
     }
 
     private void administration() {

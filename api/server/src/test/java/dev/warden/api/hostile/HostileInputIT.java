@@ -297,7 +297,9 @@ class HostileInputIT {
                 "/console/assets/%s",
                 "/console/feed?%s",
                 "/console/dashboard?%s",
-                "/console/health?%s");
+                "/console/health?%s",
+                "/console/organizations/%s",
+                "/console/organizations?%s");
         for (String template : pages) {
             for (String value : values) {
                 String path = template.formatted(value);
