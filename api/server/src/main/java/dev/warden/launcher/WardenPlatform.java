@@ -11,6 +11,7 @@ import dev.warden.api.auth.Tokens;
 import dev.warden.api.config.Role;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.console.ConsoleComponent;
+import dev.warden.api.deadletters.DeadLetterRepository;
 import dev.warden.api.doctor.Doctor;
 import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.events.EventOutbox;
@@ -278,7 +279,7 @@ public final class WardenPlatform implements AutoCloseable {
                         rest,
                         webhooks,
                         users,
-                        new PlatformOperations(checks, doctor),
+                        new PlatformOperations(checks, doctor, new DeadLetterRepository(db)),
                         rateLimiting.clientIp(),
                         clock,
                         maxBody));

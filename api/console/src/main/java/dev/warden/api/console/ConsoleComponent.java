@@ -54,7 +54,9 @@ public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Componen
                         pages),
                 new WardenApi.Mount("/console", new HealthPage(operations, session, pages), pages),
                 new WardenApi.Mount(
-                        "/console", new OrganizationPages(rest.organizations(), session, pages, maxBodyBytes), pages),
+                        "/console",
+                        new OrganizationPages(rest.organizations(), rest.agents(), session, pages, clock, maxBodyBytes),
+                        pages),
                 new WardenApi.Mount("/console", new WebhookPages(webhooks, session, pages, maxBodyBytes), pages)));
     }
 }

@@ -24,20 +24,25 @@ final class ConsoleSession {
     /**
      * The person at the console.
      *
-     * @param user              the signed-in user
-     * @param administrator     whether they are an administrator (may open the administrator view)
-     * @param administratorView whether the browser holds a live administrator session of theirs: the pages then
-     *                          read and act as the administrator
+     * @param user          the signed-in user
+     * @param administrator whether they are an administrator (may open the administrator view)
+     * @param admin         the administrator, while the browser holds a live administrator session of theirs: the
+     *                      pages then read and act as the administrator
      */
-    record Operator(Principal.User user, boolean administrator, boolean administratorView) {
+    record Operator(Principal.User user, boolean administrator, Optional<Principal> admin) {
         /** Whom the pages read and act for: the administrator in the administrator view, else the user. */
         Principal principal() {
-            return administratorView ? new Principal.Admin() : user;
+            return admin.orElse(user);
+        }
+
+        /** True in the administrator view. */
+        boolean administratorView() {
+            return admin.isPresent();
         }
 
         /** The layout's administrator control: {@code on}, {@code available} or empty. */
         String adminState() {
-            return administratorView ? "on" : administrator ? "available" : "";
+            return admin.isPresent() ? "on" : administrator ? "available" : "";
         }
     }
 
@@ -66,11 +71,9 @@ final class ConsoleSession {
     /** The person signed in with this browser; else the browser is sent to sign in and come back, and empty. */
     Optional<Operator> signedIn(ServerRequest req, ServerResponse res) {
         Optional<Operator> user = cookies.signedIn(req).map(u -> {
-            boolean view = cookies.adminToken(req)
-                    .flatMap(administrators::adminSessionUser)
-                    .filter(u.id()::equals)
-                    .isPresent();
-            return new Operator(u, view || administrators.isAdministrator(u.id()), view);
+            Optional<Principal> admin =
+                    cookies.adminToken(req).flatMap(token -> administrators.adminSessionOf(u.id(), token));
+            return new Operator(u, admin.isPresent() || administrators.isAdministrator(u.id()), admin);
         });
         if (user.isEmpty()) {
             String back = req.prologue().method().text().equals("GET")

@@ -13,9 +13,12 @@ import java.util.Optional;
 
 /**
  * The health page, for the administrator view only: this process's health checks (roles, consumers, sinks with
- * their reasons) and the doctor's findings with their fixes.
+ * their reasons), the doctor's findings with their fixes, and the newest dead letters.
  */
 final class HealthPage implements DeclaredService {
+    /** Dead letters shown, newest first. */
+    static final int DEAD_LETTERS = 20;
+
     private final Operations operations;
     private final ConsoleSession session;
     private final ConsolePages pages;
@@ -44,6 +47,7 @@ final class HealthPage implements DeclaredService {
         Map<String, Object> params = session.params(req, res, user.get(), "health");
         params.put("checks", operations.health());
         params.put("findings", operations.findings());
+        params.put("deadLetters", operations.deadLetters(DEAD_LETTERS));
         pages.send(res, Status.OK_200, "console/health.jte", params);
     }
 }

@@ -1,6 +1,9 @@
 package dev.warden.api.console;
 
 import dev.warden.api.access.Access;
+import dev.warden.api.access.OrgAuthority;
+import dev.warden.api.agents.AgentService;
+import dev.warden.api.console.ConsoleRows.AgentRow;
 import dev.warden.api.console.ConsoleRows.MemberRow;
 import dev.warden.api.console.ConsoleRows.MembershipRow;
 import dev.warden.api.console.ConsoleRows.RoleRow;
@@ -16,25 +19,39 @@ import dev.warden.authorizer.domain.UserId;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The organizations pages: the organizations the person belongs to, with their role in each, and one
- * organization's members and roles, where a member who may administer members gives a member another role (the
+ * The organizations pages: the organizations the person belongs to, with their role in each, one organization's
+ * agents (for those whose role reads them), and its members and roles, where a member who may administer members gives a member another role (the
  * same rules as {@code PATCH /admin/v1/organizations/{orgID}/members/{userID}}: who may give which role, and an
  * organization keeps an owner). Through {@link OrganizationService}, so through the one access policy.
  */
 final class OrganizationPages implements DeclaredService {
+    /** The organization's agents shown, newest first. */
+    static final int AGENTS = 200;
+
     private final OrganizationService organizations;
+    private final AgentService agents;
     private final ConsoleSession session;
     private final ConsolePages pages;
     private final long maxBodyBytes;
+    private final InstantSource clock;
 
     OrganizationPages(
-            OrganizationService organizations, ConsoleSession session, ConsolePages pages, long maxBodyBytes) {
+            OrganizationService organizations,
+            AgentService agents,
+            ConsoleSession session,
+            ConsolePages pages,
+            InstantSource clock,
+            long maxBodyBytes) {
         this.organizations = organizations;
+        this.agents = agents;
+        this.clock = clock;
         this.session = session;
         this.pages = pages;
         this.maxBodyBytes = maxBodyBytes;
@@ -44,6 +61,7 @@ final class OrganizationPages implements DeclaredService {
     public void routing(DeclaredRules rules) {
         rules.get("/organizations", Access.open(), this::list)
                 .get("/organizations/{orgID}", Access.open(), this::organization)
+                .get("/organizations/{orgID}/agents", Access.open(), this::organizationAgents)
                 .post("/organizations/{orgID}/members/{userID}/role", Access.open(), this::changeRole);
     }
 
@@ -81,13 +99,44 @@ final class OrganizationPages implements DeclaredService {
                 .map(RoleRow::of)
                 .toList();
         params.put("roles", roles);
-        params.put("manage", mayManageMembers(user.get(), id));
+        params.put("manage", may(user.get(), id, "members:admin"));
+        params.put("agentsVisible", may(user.get(), id, "agents:read"));
         pages.send(res, Status.OK_200, "console/organization.jte", params);
     }
 
-    private boolean mayManageMembers(ConsoleSession.Operator operator, String organizationId) {
+    /**
+     * The organization's agents, for a member whose role reads them ({@code agents:read}: owners and administrators
+     * by default) and the administrator; newest first, at most {@link #AGENTS}.
+     */
+    private void organizationAgents(ServerRequest req, ServerResponse res) {
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        String id = organizationId(req);
+        OrgAuthority authority = organizations.authority(user.get().principal(), id, "agents:read");
+        Organization organization = organizations.get(user.get().principal(), id);
+        Instant now = clock.instant();
+        Map<String, Object> params = session.params(req, res, user.get(), "organizations");
+        params.put("organization", MembershipRow.of(organization, ""));
+        params.put(
+                "agents",
+                agents
+                        .pageInOrganization(
+                                authority,
+                                new AgentService.Query(Optional.empty(), Optional.empty(), Optional.empty()),
+                                Optional.empty(),
+                                AGENTS)
+                        .stream()
+                        .map(a -> AgentRow.of(a, now))
+                        .toList());
+        pages.send(res, Status.OK_200, "console/organizationAgents.jte", params);
+    }
+
+    /** Whether the person may use {@code permission} in the organization (for what the page offers). */
+    private boolean may(ConsoleSession.Operator operator, String organizationId, String permission) {
         try {
-            organizations.authority(operator.principal(), organizationId, "members:admin");
+            organizations.authority(operator.principal(), organizationId, permission);
             return true;
         } catch (ForbiddenException e) {
             return false;

@@ -128,6 +128,7 @@ public final class ReviewedRoutes {
         m.put("GET /console/health", Access.open());
         m.put("GET /console/organizations", Access.open());
         m.put("GET /console/organizations/{orgID}", Access.open());
+        m.put("GET /console/organizations/{orgID}/agents", Access.open());
         m.put("POST /console/organizations/{orgID}/members/{userID}/role", Access.open());
         m.put("POST /console/webhooks", Access.open());
         m.put("GET /console/webhooks/{id}/delete", Access.open());

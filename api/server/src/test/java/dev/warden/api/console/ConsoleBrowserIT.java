@@ -483,11 +483,20 @@ class ConsoleBrowserIT {
         wait.until(d -> d.getCurrentUrl().endsWith("/console/agents"));
         assertThat(browser.findElements(By.cssSelector("tr[data-agent='" + theirs + "']")))
                 .hasSize(1);
+        warden.execute(
+                "INSERT INTO sink_dead_letters (sink, topic, partition, record_offset, error) VALUES (?, ?, 0, 7, ?)",
+                "webhooks",
+                "warden.events",
+                HOSTILE_NAME);
         browser.findElement(By.id("nav-health")).click();
         wait.until(d -> d.getCurrentUrl().endsWith("/console/health"));
         assertThat(browser.findElement(By.cssSelector("#checks tr[data-check='postgres']"))
                         .getText())
                 .contains("UP");
+        assertThat(browser.findElements(By.cssSelector("#dead-letters tr[data-dead-letter]")).stream()
+                        .map(org.openqa.selenium.WebElement::getText))
+                .as("the dead letter, its error as text")
+                .anyMatch(row -> row.contains("webhooks") && row.contains(HOSTILE_NAME));
         screenshot("console-health");
         assertThat(Accessibility.seriousViolations(browser))
                 .as("the health page")
@@ -632,6 +641,20 @@ class ConsoleBrowserIT {
                 .equals(new Select(d.findElement(By.id("role-" + memberId)))
                         .getFirstSelectedOption()
                         .getDomAttribute("value")));
+        // The organization's agents: the member's agent placed in it, listed for the owner.
+        String placed = http.post("/agents", member, """
+                        {"ownerId":"%s","name":"placed","type":"service","tenantId":"%s",
+                         "permissions":[{"resource":"docs:*","actions":["read"]}]}""".formatted(memberId, org))
+                .json()
+                .get("id")
+                .asText();
+        browser.findElement(By.id("organization-agents")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/organizations/" + org + "/agents"));
+        assertThat(browser.findElements(By.cssSelector("tr[data-agent='" + placed + "']")))
+                .hasSize(1);
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("an organization's agents")
+                .isEmpty();
         assertThat(http.get("/admin/v1/organizations/" + org + "/members", session)
                         .body())
                 .contains("\"userId\":\"" + memberId + "\",\"username\":\"" + memberName + "\",\"role\":\"admin\"");
@@ -646,6 +669,48 @@ class ConsoleBrowserIT {
 
     private static String quoted(String value) throws Exception {
         return dev.warden.pipeline.contract.Json.mapper().writeValueAsString(value);
+    }
+
+    @Test
+    void theKeyboardAloneSkipsToTheContentAndSuspendsAnAgentAfterConfirming() throws Exception {
+        Http http = warden.http();
+        String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String session = new OAuthDriver(http).signUp(name);
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
+        String agentId = http.post(
+                        "/agents",
+                        session,
+                        dev.warden.testing.TestAgents.anAgent(userId).json())
+                .json()
+                .get("id")
+                .asText();
+        String origin = http.baseUri().toString().replaceAll("/$", "");
+        WebDriverWait wait = waiter(15);
+        signIn(origin, "/console/agents", name, wait);
+        org.openqa.selenium.interactions.Actions keys = new org.openqa.selenium.interactions.Actions(browser);
+        keys.sendKeys(org.openqa.selenium.Keys.TAB).perform();
+        assertThat(focused()).as("the first stop is the skip link").isEqualTo("skip");
+        tabTo(keys, "suspend-" + agentId);
+        keys.sendKeys(org.openqa.selenium.Keys.ENTER).perform();
+        wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
+        tabTo(keys, "confirm-action");
+        keys.sendKeys(org.openqa.selenium.Keys.ENTER).perform();
+        wait.until(d -> d.getCurrentUrl().endsWith("/console/agents/" + agentId));
+        assertThat(browser.findElement(By.id("agent-status")).getText()).isEqualTo("suspended");
+    }
+
+    /** Presses Tab until the element with {@code id} has the focus (at most 60 times). */
+    private static void tabTo(org.openqa.selenium.interactions.Actions keys, String id) {
+        for (int i = 0; i < 60 && !id.equals(focused()); i++) {
+            keys.sendKeys(org.openqa.selenium.Keys.TAB).perform();
+        }
+        assertThat(focused()).as("reached by Tab").isEqualTo(id);
+    }
+
+    /** The id of the focused element, or its class when it has none. */
+    private static String focused() {
+        return String.valueOf(
+                browser.executeScript("const e = document.activeElement; return e ? (e.id || e.className) : '';"));
     }
 
     /** Signs {@code name} in through the login page, starting from {@code page}, with no session left over. */

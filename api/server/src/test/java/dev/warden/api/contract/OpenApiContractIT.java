@@ -1102,6 +1102,13 @@ class OpenApiContractIT {
         assertThat(shown.body()).contains("bob_contract").contains("members:admin");
         answer(403, "GET", "/console/organizations/{orgID}", withCookie(page, "warden_session=" + carol.session()));
         answer(302, "GET", "/console/organizations/{orgID}", http.get(page, null));
+        answer(200, "GET", "/console/organizations/{orgID}/agents", withCookie(page + "/agents", session));
+        answer(
+                403,
+                "GET",
+                "/console/organizations/{orgID}/agents",
+                withCookie(page + "/agents", "warden_session=" + carol.session()));
+        answer(302, "GET", "/console/organizations/{orgID}/agents", http.get(page + "/agents", null));
         Matcher csrf =
                 OAuthDriver.CSRF_COOKIE.matcher(shown.header("Set-Cookie").orElseThrow());
         assertThat(csrf.find()).isTrue();

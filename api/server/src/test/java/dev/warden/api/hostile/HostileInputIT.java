@@ -299,6 +299,7 @@ class HostileInputIT {
                 "/console/dashboard?%s",
                 "/console/health?%s",
                 "/console/organizations/%s",
+                "/console/organizations/%s/agents",
                 "/console/organizations?%s");
         for (String template : pages) {
             for (String value : values) {

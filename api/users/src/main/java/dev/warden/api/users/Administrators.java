@@ -157,6 +157,16 @@ public final class Administrators {
         return repository.findAdminSession(Tokens.hash(token), now());
     }
 
+    /**
+     * The administrator, as the authenticator resolves {@code token}, when it is a live administrator session of
+     * {@code user}'s (a browser's administrator cookie next to that user's session); empty for anything else.
+     */
+    public Optional<Principal> adminSessionOf(UserId user, String token) {
+        return adminSessionUser(token)
+                .filter(user::equals)
+                .flatMap(u -> resolver().resolve(token, Tokens.hash(token)));
+    }
+
     /** Ends the administrator session {@code token} before its hour is up (audited); nothing for anything else. */
     public void endAdminSession(String token) {
         if (!token.startsWith(TokenKind.ADMIN_SESSION.prefix())) {
