@@ -12,6 +12,7 @@ import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.EventType;
+import dev.warden.sinks.webhooks.WebhookDelivery;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -171,6 +172,18 @@ public final class ConsoleRows {
     public record RoleRow(String name, String permissions, boolean builtIn) {
         static RoleRow of(Role r) {
             return new RoleRow(r.name(), String.join(", ", new java.util.TreeSet<>(r.permissions())), r.builtIn());
+        }
+    }
+
+    /** One delivery of a webhook endpoint. */
+    public record DeliveryRow(String eventId, String outcome, int attempts, String last, String finishedAt) {
+        static DeliveryRow of(WebhookDelivery d) {
+            return new DeliveryRow(
+                    d.eventId(),
+                    d.outcome(),
+                    d.attempts(),
+                    d.last(),
+                    d.finishedAt().toString());
         }
     }
 }

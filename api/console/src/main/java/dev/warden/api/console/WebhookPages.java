@@ -3,6 +3,7 @@ package dev.warden.api.console;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
+import dev.warden.api.console.ConsoleRows.DeliveryRow;
 import dev.warden.api.console.ConsoleRows.WebhookRow;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
@@ -19,9 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The webhooks page: the user's endpoints, a form to add one (read and checked as {@code POST /webhooks} reads its
- * body, the URL through the same outbound guard; the signing secret is shown once, on a page never cached), and
- * deleting one (confirmed; deliveries to it stop). Through {@link WebhookService}, so through the one access policy.
+ * The webhooks pages: the user's endpoints, a form to add one (read and checked as {@code POST /webhooks} reads its
+ * body, the URL through the same outbound guard; the signing secret is shown once, on a page never cached), one
+ * endpoint's latest deliveries, disabling and enabling it, and deleting it (confirmed; deliveries to it stop). Through {@link WebhookService}, so through the one access policy.
  */
 final class WebhookPages implements DeclaredService {
     private final Webhooks webhooks;
@@ -40,6 +41,9 @@ final class WebhookPages implements DeclaredService {
     public void routing(DeclaredRules rules) {
         rules.get("/webhooks", Access.open(), this::list)
                 .post("/webhooks", Access.open(), this::create)
+                .get("/webhooks/{id}", Access.open(), this::webhook)
+                .post("/webhooks/{id}/disable", Access.open(), (req, res) -> setActive(req, res, false))
+                .post("/webhooks/{id}/enable", Access.open(), (req, res) -> setActive(req, res, true))
                 .get("/webhooks/{id}/delete", Access.open(), this::confirm)
                 .post("/webhooks/{id}/delete", Access.open(), this::delete);
     }
@@ -83,6 +87,34 @@ final class WebhookPages implements DeclaredService {
         params.put("webhook", WebhookRow.of(created.webhook()));
         params.put("secret", created.secret());
         pages.send(res, Status.OK_200, "console/webhookSecret.jte", params);
+    }
+
+    /** One endpoint: what it receives, its latest deliveries, and disabling or enabling it. */
+    private void webhook(ServerRequest req, ServerResponse res) {
+        Optional<ConsoleSession.Operator> user = session.signedIn(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        String id = id(req);
+        Map<String, Object> params = session.params(req, res, user.get(), "webhooks");
+        params.put("webhook", WebhookRow.of(webhooks.service().get(user.get().principal(), id)));
+        params.put(
+                "deliveries",
+                webhooks.service().deliveries(user.get().principal(), id).stream()
+                        .map(DeliveryRow::of)
+                        .toList());
+        pages.send(res, Status.OK_200, "console/webhook.jte", params);
+    }
+
+    /** Disables or enables the endpoint (CSRF token), then back to its page. Reversible: no confirmation. */
+    private void setActive(ServerRequest req, ServerResponse res, boolean active) {
+        Optional<ConsoleSession.Operator> user = session.formFrom(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        String id = id(req);
+        webhooks.service().setActive(user.get().principal(), id, active);
+        ConsolePages.redirect(res, Status.SEE_OTHER_303, "/console/webhooks/" + id);
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {

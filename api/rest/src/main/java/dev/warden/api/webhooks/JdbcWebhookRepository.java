@@ -6,6 +6,7 @@ import dev.warden.pipeline.contract.WireEnum;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.SecretCipher;
 import dev.warden.runtime.db.Sql;
+import dev.warden.sinks.webhooks.WebhookDelivery;
 import dev.warden.sinks.webhooks.WebhookDirectory;
 import dev.warden.sinks.webhooks.WebhookEndpoint;
 import java.net.URI;
@@ -44,6 +45,17 @@ public final class JdbcWebhookRepository implements WebhookRepository, WebhookDi
     static final String COUNT_OWNED = "SELECT count(*) FROM webhook_endpoints WHERE owner_id = ?";
     static final String COUNT_ADMIN = "SELECT count(*) FROM webhook_endpoints WHERE owner_id IS NULL";
     static final String DELETE = "DELETE FROM webhook_endpoints WHERE id = ?";
+    static final String SET_STATUS = "UPDATE webhook_endpoints SET status = ?, disabled_at = ? WHERE id = ?";
+    /** Deliveries kept per endpoint. */
+    static final int DELIVERIES_KEPT = 50;
+
+    static final String RECORD_DELIVERY = "INSERT INTO webhook_deliveries (endpoint_id, event_id, outcome, attempts, "
+            + "last, finished_at) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ?)";
+    static final String PRUNE_DELIVERIES = "DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND id <= ("
+            + "SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id DESC OFFSET " + DELIVERIES_KEPT
+            + " LIMIT 1)";
+    static final String RECENT_DELIVERIES = "SELECT endpoint_id, event_id, outcome, attempts, last, finished_at "
+            + "FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id DESC LIMIT ?";
     static final String ACTIVE = "SELECT " + COLUMNS + ", secret FROM webhook_endpoints WHERE status = 'active'"
             + " ORDER BY created_at, id";
     static final String DISABLE =
@@ -152,6 +164,64 @@ public final class JdbcWebhookRepository implements WebhookRepository, WebhookDi
                 ps.setTimestamp(1, Timestamp.from(at));
                 ps.setString(2, endpointId);
                 return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean setActive(String id, boolean active, Instant at) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(SET_STATUS)) {
+                ps.setString(1, active ? "active" : "disabled");
+                ps.setTimestamp(2, active ? null : Timestamp.from(at));
+                ps.setString(3, id);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** Keeps the delivery and drops the endpoint's oldest beyond the newest {@value #DELIVERIES_KEPT}. */
+    @Override
+    public void recordDelivery(WebhookDelivery delivery) {
+        db.inTransaction(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(RECORD_DELIVERY)) {
+                ps.setString(1, delivery.endpointId());
+                ps.setString(2, delivery.eventId());
+                ps.setString(3, delivery.outcome());
+                ps.setInt(4, delivery.attempts());
+                ps.setString(5, delivery.last());
+                ps.setTimestamp(6, Timestamp.from(delivery.finishedAt()));
+                ps.setString(7, delivery.endpointId());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = conn.prepareStatement(PRUNE_DELIVERIES)) {
+                ps.setString(1, delivery.endpointId());
+                ps.setString(2, delivery.endpointId());
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<WebhookDelivery> recentDeliveries(String id, int limit) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(RECENT_DELIVERIES)) {
+                ps.setString(1, id);
+                ps.setInt(2, limit);
+                List<WebhookDelivery> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new WebhookDelivery(
+                                rs.getString("endpoint_id"),
+                                rs.getString("event_id"),
+                                rs.getString("outcome"),
+                                rs.getInt("attempts"),
+                                rs.getString("last"),
+                                Sql.requiredInstant(rs, "finished_at")));
+                    }
+                }
+                return out;
             }
         });
     }

@@ -22,4 +22,10 @@ public interface WebhookRepository {
 
     /** Deletes endpoint {@code id}; false when there was none. */
     boolean delete(String id);
+
+    /** Sets the endpoint active or disabled (a disabled one receives nothing); false when it does not exist. */
+    boolean setActive(String id, boolean active, java.time.Instant at);
+
+    /** The endpoint's latest deliveries, newest first, at most {@code limit}. */
+    List<dev.warden.sinks.webhooks.WebhookDelivery> recentDeliveries(String id, int limit);
 }

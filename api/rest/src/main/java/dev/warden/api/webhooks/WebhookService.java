@@ -84,6 +84,24 @@ public final class WebhookService {
                 .orElseThrow(() -> new NotFoundException(ErrorCode.WEBHOOK_NOT_FOUND, "no such webhook endpoint"));
     }
 
+    /** Deliveries shown per endpoint. */
+    public static final int RECENT_DELIVERIES = 20;
+
+    /** The endpoint's latest deliveries (newest first), when the caller may see it. */
+    public List<dev.warden.sinks.webhooks.WebhookDelivery> deliveries(Principal caller, String id) {
+        return repository.recentDeliveries(get(caller, id).id(), RECENT_DELIVERIES);
+    }
+
+    /**
+     * Disables the endpoint (it receives nothing until enabled; events meanwhile are not kept for it) or enables it
+     * again, when the caller may see it.
+     */
+    public Webhook setActive(Principal caller, String id, boolean active) {
+        Webhook webhook = get(caller, id);
+        repository.setActive(webhook.id(), active, clock.instant());
+        return get(caller, id);
+    }
+
     /** Deletes endpoint {@code id}; deliveries to it stop (queued ones are not sent). */
     public void delete(Principal caller, String id) {
         get(caller, id);

@@ -132,6 +132,9 @@ public final class ReviewedRoutes {
         m.put("POST /console/organizations/{orgID}/members/{userID}/role", Access.open());
         m.put("POST /console/webhooks", Access.open());
         m.put("GET /console/webhooks/{id}/delete", Access.open());
+        m.put("GET /console/webhooks/{id}", Access.open());
+        m.put("POST /console/webhooks/{id}/disable", Access.open());
+        m.put("POST /console/webhooks/{id}/enable", Access.open());
         m.put("POST /console/webhooks/{id}/delete", Access.open());
         m.put("GET /oauth/assets/passkey.js", Access.open());
         m.put("GET /oauth/consent", Access.open());

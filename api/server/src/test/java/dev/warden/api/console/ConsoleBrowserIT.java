@@ -368,10 +368,36 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    void aUserAddsAWebhookSeesItsSecretOnceAndDeletesIt() throws Exception {
+    void aUserAddsAWebhookSeesItsSecretOnceItsDeliveriesDisablesAndDeletesIt() throws Exception {
         Http http = warden.http();
         String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
         String session = new OAuthDriver(http).signUp(name);
+        // The receiver: a local double that answers 204 and counts what it got.
+        java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer receiver =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            received.incrementAndGet();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            addSeeDisableAndDelete(
+                    http,
+                    name,
+                    session,
+                    "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                    received);
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    private void addSeeDisableAndDelete(
+            Http http, String name, String session, String url, java.util.concurrent.atomic.AtomicInteger received)
+            throws Exception {
         String origin = http.baseUri().toString().replaceAll("/$", "");
         WebDriverWait wait = waiter(15);
         signIn(origin, "/console/webhooks", name, wait);
@@ -388,7 +414,7 @@ class ConsoleBrowserIT {
         assertThat(http.get("/webhooks", session).json()).isEmpty();
 
         browser.get(origin + "/console/webhooks");
-        browser.findElement(By.id("url")).sendKeys("http://127.0.0.1:9/console");
+        browser.findElement(By.id("url")).sendKeys(url);
         browser.findElement(By.id("eventTypes")).sendKeys("audit, agent.suspended");
         browser.findElement(By.id("description")).sendKeys(HOSTILE_NAME);
         browser.findElement(By.id("add")).click();
@@ -414,6 +440,48 @@ class ConsoleBrowserIT {
                         .getText())
                 .isEqualTo(HOSTILE_NAME);
         screenshot("console-webhooks");
+
+        // An event it takes: the delivery is on the endpoint's page, with its answer.
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
+        String agentId = http.post(
+                        "/agents",
+                        session,
+                        dev.warden.testing.TestAgents.anAgent(userId).json())
+                .json()
+                .get("id")
+                .asText();
+        assertThat(http.post(
+                                "/authorize",
+                                session,
+                                "{\"agentId\":\"" + agentId
+                                        + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:1\"}")
+                        .status())
+                .isEqualTo(200);
+        browser.findElement(By.id("open-" + id)).click();
+        wait.until(d -> {
+            if (d.findElements(By.cssSelector("#deliveries tr[data-event]")).isEmpty()) {
+                d.navigate().refresh();
+                return false;
+            }
+            return true;
+        });
+        assertThat(browser.findElement(By.cssSelector("#deliveries tr[data-event]"))
+                        .getText())
+                .contains("delivered")
+                .contains("HTTP 204");
+        assertThat(received.get()).isPositive();
+        assertThat(Accessibility.seriousViolations(browser)).as("an endpoint").isEmpty();
+
+        // Disabled, it receives nothing (the API says so too); enabled again, it does.
+        browser.findElement(By.id("disable")).click();
+        wait.until(d -> !d.findElements(By.id("enable")).isEmpty());
+        assertThat(http.get("/webhooks/" + id, session).json().get("status").asText())
+                .isEqualTo("disabled");
+        browser.findElement(By.id("enable")).click();
+        wait.until(d -> !d.findElements(By.id("disable")).isEmpty());
+        assertThat(http.get("/webhooks/" + id, session).json().get("status").asText())
+                .isEqualTo("active");
+        browser.get(http.baseUri().toString().replaceAll("/$", "") + "/console/webhooks");
         browser.findElement(By.id("delete-" + id)).click();
         wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
         assertThat(Accessibility.seriousViolations(browser))

@@ -1070,6 +1070,24 @@ class OpenApiContractIT {
         answer(400, "POST", "/console/webhooks", oauth.postForm("/console/webhooks", form, cookies));
         answer(403, "POST", "/console/webhooks", oauth.postForm("/console/webhooks", Map.of("csrf", "guess"), session));
         answer(302, "POST", "/console/webhooks", oauth.postForm("/console/webhooks", Map.of(), null));
+        String endpoint = "/console/webhooks/" + id;
+        Http.Response shown = answer(200, "GET", "/console/webhooks/{id}", withCookie(endpoint, session));
+        answer(404, "GET", "/console/webhooks/{id}", withCookie(endpoint, "warden_session=" + bob.session()));
+        answer(302, "GET", "/console/webhooks/{id}", http.get(endpoint, null));
+        Matcher shownCsrf =
+                OAuthDriver.CSRF_COOKIE.matcher(shown.header("Set-Cookie").orElseThrow());
+        assertThat(shownCsrf.find()).isTrue();
+        Map<String, String> shownForm = OAuthDriver.hiddenFields(shown.body());
+        for (String state : java.util.List.of("disable", "enable")) {
+            String operation = "/console/webhooks/{id}/" + state;
+            answer(403, "POST", operation, oauth.postForm(endpoint + "/" + state, Map.of("csrf", "guess"), session));
+            answer(302, "POST", operation, oauth.postForm(endpoint + "/" + state, Map.of(), null));
+            answer(
+                    303,
+                    "POST",
+                    operation,
+                    oauth.postForm(endpoint + "/" + state, shownForm, session + "; " + shownCsrf.group(1)));
+        }
         String delete = "/console/webhooks/" + id + "/delete";
         answer(404, "GET", "/console/webhooks/{id}/delete", withCookie(delete, "warden_session=" + bob.session()));
         answer(404, "GET", "/console/webhooks/{id}/delete", withCookie("/console/webhooks/nope/delete", session));

@@ -294,6 +294,7 @@ class HostileInputIT {
                 "/console/audit/%s",
                 "/console/delegations/%s/revoke",
                 "/console/webhooks/%s/delete",
+                "/console/webhooks/%s",
                 "/console/assets/%s",
                 "/console/feed?%s",
                 "/console/dashboard?%s",

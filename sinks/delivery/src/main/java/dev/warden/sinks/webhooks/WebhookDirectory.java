@@ -17,4 +17,10 @@ public interface WebhookDirectory {
 
     /** Marks an endpoint {@code disabled} (its receiver answered 410 Gone); no-op when it no longer exists. */
     void disable(String endpointId, Instant at);
+
+    /**
+     * Keeps how the worker finished with one event for one endpoint (the latest ones per endpoint). A failure is
+     * the worker's to log and ignore: the record is for people, never a reason to deliver again.
+     */
+    void recordDelivery(WebhookDelivery delivery);
 }

@@ -186,6 +186,9 @@ public final class WebhookDispatcher implements AutoCloseable {
         private boolean running;
         private volatile boolean retired;
         private volatile boolean dead;
+        // The job being processed: requests sent and the last answer (one job at a time per lane).
+        private int sent;
+        private String last = "";
 
         Lane(WebhookEndpoint endpoint, WebhookSigner signer) {
             this.endpoint = endpoint;
@@ -230,11 +233,22 @@ public final class WebhookDispatcher implements AutoCloseable {
             if (skip(job)) {
                 return Outcome.GONE;
             }
+            sent = 0;
+            last = "";
             Outcome outcome = attempts(job);
             switch (outcome) {
-                case DELIVERED -> counters.delivered();
-                case DROPPED -> counters.dropped();
-                case DISABLE -> disable();
+                case DELIVERED -> {
+                    counters.delivered();
+                    record(job, "delivered");
+                }
+                case DROPPED -> {
+                    counters.dropped();
+                    record(job, "dropped");
+                }
+                case DISABLE -> {
+                    disable();
+                    record(job, "disabled");
+                }
                 case GONE, INTERRUPTED -> {}
             }
             return outcome;
@@ -261,27 +275,33 @@ public final class WebhookDispatcher implements AutoCloseable {
                 }
                 TargetGuard.Verdict verdict = guard.check(endpoint.url());
                 if (verdict.outcome() == TargetGuard.Outcome.REFUSED) {
+                    last = "refused target";
                     log(job, "its target is refused: " + verdict.reason());
                     return Outcome.DROPPED;
                 }
                 if (verdict.outcome() == TargetGuard.Outcome.UNRESOLVED) {
                     lastFailure = verdict.reason();
+                    last = "unresolved target";
                     continue;
                 }
                 int status;
                 try {
+                    sent++;
                     status = transport.post(endpoint.url(), headers(job), job.body());
                 } catch (GuardedHttp.RefusedTarget e) {
                     // DNS changed between the check above and the connection: the connection was never made.
                     lastFailure = "refused target: " + e.getMessage();
+                    last = "refused target";
                     continue;
                 } catch (IOException e) {
                     lastFailure = "network error: " + e.getClass().getSimpleName();
+                    last = lastFailure;
                     continue;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return Outcome.INTERRUPTED;
                 }
+                last = "HTTP " + status;
                 if (status / 100 == 2) {
                     return Outcome.DELIVERED;
                 }
@@ -322,6 +342,16 @@ public final class WebhookDispatcher implements AutoCloseable {
             }
             counters.disabled();
             dead = true;
+        }
+
+        /** Keeps how this job ended for the endpoint's owner; a failure to keep it changes nothing else. */
+        private void record(Job job, String outcome) {
+            try {
+                directory.recordDelivery(
+                        new WebhookDelivery(endpoint.id(), job.webhookId(), outcome, sent, last, clock.instant()));
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "webhook " + endpoint.id() + ": a delivery could not be recorded", e);
+            }
         }
 
         private void log(Job job, String why) {

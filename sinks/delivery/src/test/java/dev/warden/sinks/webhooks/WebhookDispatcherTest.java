@@ -31,6 +31,7 @@ class WebhookDispatcherTest {
     private final ScriptedTransport transport = new ScriptedTransport();
     private final List<Duration> sleeps = new ArrayList<>();
     private final List<String> disabled = new ArrayList<>();
+    private final List<WebhookDelivery> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final WebhookCounters counters = new WebhookCounters();
     private final WebhookDirectory directory = new WebhookDirectory() {
         @Override
@@ -41,6 +42,11 @@ class WebhookDispatcherTest {
         @Override
         public void disable(String endpointId, Instant at) {
             disabled.add(endpointId);
+        }
+
+        @Override
+        public void recordDelivery(WebhookDelivery delivery) {
+            deliveries.add(delivery);
         }
     };
     private final WebhookDispatcher dispatcher = dispatcher(new TargetGuard(
@@ -99,6 +105,13 @@ class WebhookDispatcherTest {
         assertThat(sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
         assertThat(ticket.finished).hasValue(1);
         assertThat(counters.snapshot()).isEqualTo(new WebhookCounters.Snapshot(1, 2, 0, 0));
+        assertThat(deliveries).singleElement().satisfies(d -> {
+            assertThat(d.endpointId()).isEqualTo("a");
+            assertThat(d.eventId()).isEqualTo("3");
+            assertThat(d.outcome()).isEqualTo("delivered");
+            assertThat(d.attempts()).isEqualTo(3);
+            assertThat(d.last()).isEqualTo("HTTP 200");
+        });
     }
 
     @Test
@@ -113,6 +126,11 @@ class WebhookDispatcherTest {
         assertThat(sleeps).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4));
         assertThat(ticket.finished).hasValue(1);
         assertThat(counters.snapshot()).isEqualTo(new WebhookCounters.Snapshot(0, 3, 1, 0));
+        assertThat(deliveries).singleElement().satisfies(d -> {
+            assertThat(d.outcome()).isEqualTo("dropped");
+            assertThat(d.attempts()).isEqualTo(4);
+            assertThat(d.last()).isEqualTo("HTTP 500");
+        });
     }
 
     @Test
@@ -126,6 +144,11 @@ class WebhookDispatcherTest {
         assertThat(transport.sent).hasSize(2);
         assertThat(sleeps).isEmpty();
         assertThat(counters.snapshot()).isEqualTo(new WebhookCounters.Snapshot(0, 0, 2, 0));
+        assertThat(deliveries)
+                .extracting(WebhookDelivery::outcome, WebhookDelivery::attempts, WebhookDelivery::last)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("dropped", 1, "HTTP 400"),
+                        org.assertj.core.groups.Tuple.tuple("dropped", 1, "HTTP 302"));
     }
 
     @Test
