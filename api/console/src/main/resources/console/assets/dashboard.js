@@ -1,6 +1,7 @@
 // The dashboard's live charts: follows /events/stream (the session cookie authenticates it) and counts the
-// decisions it sees per second over the last two minutes (allowed, and denied or rate limited), the denials by
-// reason over the same window, and the latest anomaly alerts. Redrawn once a second; every label is set as text.
+// decisions it sees per second over the last two minutes (allowed, and denied or rate limited) and the denials by
+// reason over the same window; a second stream replays the anomaly alerts of the last 24 hours and follows new ones.
+// Redrawn once a second; every label is set as text.
 const WINDOW = 120;
 const WIDTH = 600;
 const BASE = 120;
@@ -134,6 +135,9 @@ source.addEventListener("error", () => {
   status.dataset.state = "reconnecting";
 });
 source.addEventListener("audit", decision);
-source.addEventListener("anomaly.detected", anomaly);
+// Anomalies: replayed from 24 hours ago (`since`), newest kept on top; a reconnect resumes from Last-Event-ID.
+const since = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+const alerts = new EventSource(`/events/stream?types=anomaly.detected&since=${encodeURIComponent(since)}`);
+alerts.addEventListener("anomaly.detected", anomaly);
 draw();
 setInterval(draw, 1000);

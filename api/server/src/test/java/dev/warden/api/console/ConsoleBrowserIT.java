@@ -281,9 +281,29 @@ class ConsoleBrowserIT {
         JsonNode decision =
                 http.post("/authorize", child.get("token").asText(), ask).json();
         assertThat(decision.get("allowed").asBoolean()).as(decision.toString()).isTrue();
+        // Twenty denials (ten or more in one minute, wherever a minute ends): a denial burst, detected before the
+        // dashboard is open.
+        String burst = "{\"agentId\":\"" + childId + "\",\"action\":\"delete\",\"resource\":\"mcp:github:issues:9\"}";
+        for (int i = 0; i < 20; i++) {
+            assertThat(http.post("/authorize", session, burst)
+                            .json()
+                            .get("allowed")
+                            .asBoolean())
+                    .isFalse();
+        }
+        try (dev.warden.testing.SseClient alerts = dev.warden.testing.SseClient.connect(
+                http.baseUri(),
+                "/events/stream?types=anomaly.detected&since=2020-01-01T00:00:00Z",
+                java.util.Map.of("Authorization", "Bearer " + session))) {
+            assertThat(alerts.events(1, Duration.ofSeconds(20)))
+                    .singleElement()
+                    .satisfies(m -> assertThat(m.data()).contains(childId).contains("denial_burst"));
+        }
         String origin = http.baseUri().toString().replaceAll("/$", "");
         WebDriverWait wait = waiter(20);
         signIn(origin, "/console/dashboard", name, wait);
+        wait.until(d -> d.findElements(By.cssSelector("#anomalies li")).stream()
+                .anyMatch(li -> li.getText().contains(childId) && li.getText().contains("denial_burst")));
 
         // The dashboard's live charts count a denial by its reason within a moment.
         wait.until(d -> "live".equals(d.findElement(By.id("live-status")).getDomAttribute("data-state")));
