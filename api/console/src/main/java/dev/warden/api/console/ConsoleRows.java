@@ -1,6 +1,7 @@
 package dev.warden.api.console;
 
 import dev.warden.api.agents.PermissionJson;
+import dev.warden.api.dashboard.DashboardStats;
 import dev.warden.api.organizations.Member;
 import dev.warden.api.organizations.Organization;
 import dev.warden.api.organizations.OrganizationRepository;
@@ -184,6 +185,24 @@ public final class ConsoleRows {
                     d.attempts(),
                     d.last(),
                     d.finishedAt().toString());
+        }
+    }
+
+    /** One budgeted agent's spend this period against its budget, with its bar's width (300 at the budget). */
+    public record CostRow(
+            String agentId, String name, String spent, String budget, String period, int width, boolean over) {
+        static CostRow of(DashboardStats.Cost c) {
+            double share = c.maxCostUsd().signum() == 0
+                    ? 1
+                    : c.spentUsd().doubleValue() / c.maxCostUsd().doubleValue();
+            return new CostRow(
+                    c.agentId(),
+                    c.name(),
+                    c.spentUsd().toPlainString(),
+                    c.maxCostUsd().toPlainString(),
+                    c.period(),
+                    (int) Math.max(2, Math.round(Math.min(1, share) * 300)),
+                    c.spentUsd().compareTo(c.maxCostUsd()) > 0);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.warden.api.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
+import dev.warden.api.console.ConsoleRows.CostRow;
 import dev.warden.api.console.ConsoleRows.Figures;
 import dev.warden.api.console.ConsoleRows.HourBar;
 import dev.warden.api.console.ConsoleRows.TopAgent;
@@ -24,7 +25,8 @@ import java.util.Optional;
 
 /**
  * The dashboard: {@code GET /dashboard}'s figures for what the user may see, the decisions of the last 24 hours
- * per hour and the top agents as charts drawn here (SVG, labels as text), and, from the live event stream in the
+ * per hour, the top agents and the costs against budgets as charts drawn here (SVG, labels as text), and, from the
+ * live event stream in the
  * page's script, decisions per second, denials by reason and the latest anomaly alerts.
  */
 final class DashboardPage implements DeclaredService {
@@ -65,6 +67,9 @@ final class DashboardPage implements DeclaredService {
                         figures.path("denialRateLast24h").asText()));
         params.put("hours", hours(stats.hourly(user.get().principal(), HOURS), clock.instant()));
         params.put("top", top(figures.path("topAgentsByCallCount")));
+        params.put(
+                "costs",
+                stats.costs(user.get().principal()).stream().map(CostRow::of).toList());
         pages.send(res, Status.OK_200, "console/dashboard.jte", params);
     }
 

@@ -33,11 +33,13 @@ public final class DashboardStats {
     private static final int TOP = 10;
 
     private final DashboardView view;
+    private final SpendView spend;
     private final AgentRepository agents;
     private final InstantSource clock;
 
-    public DashboardStats(DashboardView view, AgentRepository agents, InstantSource clock) {
+    public DashboardStats(DashboardView view, SpendView spend, AgentRepository agents, InstantSource clock) {
         this.view = view;
+        this.spend = spend;
         this.agents = agents;
         this.clock = clock;
     }
@@ -69,6 +71,41 @@ public final class DashboardStats {
                         .put("name", name(e.getKey()))
                         .put("callCount", e.getValue().calls()));
         return body;
+    }
+
+    /**
+     * One budgeted agent's spend in its budget's current period (UTC day or month): zero when its latest cost fell
+     * in an earlier one.
+     */
+    public record Cost(String agentId, String name, BigDecimal spentUsd, BigDecimal maxCostUsd, String period) {}
+
+    /** The costs against budgets of the agents {@code caller} may see that have a budget, the most spent first. */
+    public List<Cost> costs(Principal caller) {
+        Optional<UserId> owner = AccessPolicy.dashboardOwner(caller);
+        Instant now = clock.instant();
+        java.time.LocalDate today = java.time.LocalDate.ofInstant(now, java.time.ZoneOffset.UTC);
+        List<Cost> out = new ArrayList<>();
+        for (Agent agent : agents.list(
+                new AgentRepository.Filter(owner, Optional.empty(), Optional.empty(), Optional.empty(), now))) {
+            if (agent.budget().isEmpty()) {
+                continue;
+            }
+            String current = agent.budget().get().period().wireName().equals("month")
+                    ? today.toString().substring(0, 7)
+                    : today.toString();
+            BigDecimal spent = spend.of(agent.id().value())
+                    .filter(s -> s.periodKey().equals(current))
+                    .map(SpendView.Spend::spentUsd)
+                    .orElse(BigDecimal.ZERO);
+            out.add(new Cost(
+                    agent.id().value(),
+                    agent.name(),
+                    spent,
+                    agent.budget().get().maxCostUsd(),
+                    agent.budget().get().period().wireName()));
+        }
+        out.sort(Comparator.comparing(Cost::spentUsd).reversed().thenComparing(Cost::agentId));
+        return out;
     }
 
     /** The decisions about {@code agent} in the current hour (UTC) so far; who may see it is the caller's to check. */

@@ -27,6 +27,7 @@ import dev.warden.api.costs.CostService;
 import dev.warden.api.dashboard.DashboardRoutes;
 import dev.warden.api.dashboard.DashboardStats;
 import dev.warden.api.dashboard.DashboardView;
+import dev.warden.api.dashboard.SpendView;
 import dev.warden.api.deadletters.DeadLetterRepository;
 import dev.warden.api.deadletters.DeadLetterRoutes;
 import dev.warden.api.delegations.DelegationRoutes;
@@ -251,8 +252,18 @@ public final class RestApi implements Component {
                 topics.dashboardTotals(),
                 settings.instanceId() + "-dashboard"));
         dashboardView.start();
+        SpendView spendView = resources.add(
+                new SpendView(wiring.kafkaBootstrap(), topics.budgetSpend(), settings.instanceId() + "-spend"));
+        spendView.start();
         HealthCheck consumers = consumersHealth(Map.of(
-                "event-feed", feed::health, "quota-replies", quota::health, "dashboard-view", dashboardView::health));
+                "event-feed",
+                feed::health,
+                "quota-replies",
+                quota::health,
+                "dashboard-view",
+                dashboardView::health,
+                "spend-view",
+                spendView::health));
         AuditPublisher audit = new AuditPublisher(
                 wiring.producer(),
                 topics.audit(),
@@ -264,7 +275,7 @@ public final class RestApi implements Component {
         AuthorizationService authorization =
                 new AuthorizationService(store.policies(), quota, audit, clock, new DecisionMeters(meters));
         JdbcAuditReader auditReader = new JdbcAuditReader(db, topics.audit());
-        DashboardStats dashboard = new DashboardStats(dashboardView, store.agents(), clock);
+        DashboardStats dashboard = new DashboardStats(dashboardView, spendView, store.agents(), clock);
         DeadLetterRoutes deadLetters = new DeadLetterRoutes(new DeadLetterRepository(db));
         List<WardenApi.Mount> mounts = new ArrayList<>(List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),

@@ -233,7 +233,8 @@ public record WardenConfig(
                         .map(Integer::shortValue)
                         .orElse(topics.replicationFactor()),
                 prefix + c.get("kafka.topics.dashboard-hourly").asString().orElse(topics.dashboardHourly()),
-                prefix + c.get("kafka.topics.dashboard-totals").asString().orElse(topics.dashboardTotals())));
+                prefix + c.get("kafka.topics.dashboard-totals").asString().orElse(topics.dashboardTotals()),
+                prefix + c.get("kafka.topics.budget-spend").asString().orElse(topics.budgetSpend())));
         c.get("pg.url").asString().filter(s -> !s.isBlank()).ifPresent(b::pgUrl);
         c.get("pg.user").asString().filter(s -> !s.isBlank()).ifPresent(b::pgUser);
         c.get("pg.password").asString().ifPresent(b::pgPassword);

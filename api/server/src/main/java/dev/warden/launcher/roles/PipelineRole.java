@@ -38,7 +38,10 @@ public final class PipelineRole implements Component {
                 config.kafka().topics().audit(),
                 config.kafka().topics().dashboardHourly(),
                 config.kafka().topics().dashboardTotals());
-        BudgetTopology.build(builder, config.kafka().topics().events());
+        BudgetTopology.build(
+                builder,
+                config.kafka().topics().events(),
+                config.kafka().topics().budgetSpend());
         AnomalyTopology.build(
                 builder,
                 config.kafka().topics().audit(),

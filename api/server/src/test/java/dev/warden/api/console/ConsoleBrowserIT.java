@@ -318,6 +318,24 @@ class ConsoleBrowserIT {
         assertThat(browser.findElement(By.id("rate-allowed")).getDomAttribute("points"))
                 .as("the live line is drawn")
                 .isNotBlank();
+        // Costs against budgets: the parent, with a daily budget of 10 USD, spends 4.
+        assertThat(http.patch("/agents/" + parentId, session, "{\"budget\":{\"maxCostUsd\":10,\"period\":\"day\"}}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(http.post(
+                                "/agents/" + parentId + "/costs",
+                                session,
+                                "{\"tool\":\"search\",\"inputTokens\":1,\"outputTokens\":1,\"costUsd\":4}")
+                        .status())
+                .isLessThan(300);
+        wait.until(d -> {
+            d.navigate().refresh();
+            return d.findElements(By.cssSelector("#costs tr[data-agent='" + parentId + "'] .spent")).stream()
+                    .anyMatch(e -> e.getText().equals("4"));
+        });
+        assertThat(browser.findElement(By.cssSelector("#costs tr[data-agent='" + parentId + "'] .budget"))
+                        .getText())
+                .isEqualTo("10");
         screenshot("console-dashboard");
         assertThat(Accessibility.seriousViolations(browser)).as("the dashboard").isEmpty();
 

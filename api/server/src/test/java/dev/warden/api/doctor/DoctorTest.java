@@ -73,7 +73,8 @@ class DoctorTest {
                         replicated.quotaPartitions(),
                         (short) 3,
                         replicated.dashboardHourly(),
-                        replicated.dashboardTotals()))
+                        replicated.dashboardTotals(),
+                        replicated.budgetSpend()))
                 .oauth(OAuthConfig.builder()
                         .issuer("https://warden.example.com")
                         .mcpRegistrationOpen(false)

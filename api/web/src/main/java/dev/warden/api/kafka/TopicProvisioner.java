@@ -29,7 +29,8 @@ public final class TopicProvisioner {
                 new NewTopic(topics.dashboardHourly(), 1, rf)
                         .configs(Map.of(
                                 "cleanup.policy", "compact,delete", "retention.ms", String.valueOf(49L * 3600_000))),
-                new NewTopic(topics.dashboardTotals(), 1, rf).configs(Map.of("cleanup.policy", "compact")));
+                new NewTopic(topics.dashboardTotals(), 1, rf).configs(Map.of("cleanup.policy", "compact")),
+                new NewTopic(topics.budgetSpend(), 1, rf).configs(Map.of("cleanup.policy", "compact")));
     }
 
     /** Creates whichever of the layout's topics do not exist yet. */

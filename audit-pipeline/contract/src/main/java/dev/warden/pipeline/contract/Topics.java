@@ -13,6 +13,8 @@ package dev.warden.pipeline.contract;
  * @param replicationFactor replication factor used when Warden creates a missing topic
  * @param dashboardHourly   per-agent hourly decision counts (compacted, kept 49 h), written by the pipeline
  * @param dashboardTotals   per-agent all-time decision counts (compacted), written by the pipeline
+ * @param budgetSpend       per-agent spend in the budget's current period against its limit (compacted), written by
+ *                          the pipeline
  */
 public record Topics(
         String audit,
@@ -23,7 +25,8 @@ public record Topics(
         int quotaPartitions,
         short replicationFactor,
         String dashboardHourly,
-        String dashboardTotals) {
+        String dashboardTotals,
+        String budgetSpend) {
 
     /** The default topic layout. */
     public static Topics defaults() {
@@ -36,7 +39,8 @@ public record Topics(
                 12,
                 (short) 1,
                 "warden.dashboard.hourly",
-                "warden.dashboard.totals");
+                "warden.dashboard.totals",
+                "warden.budget.spend");
     }
 
     /** The same layout with every name prefixed by {@code prefix}. */
@@ -50,6 +54,7 @@ public record Topics(
                 quotaPartitions,
                 replicationFactor,
                 prefix + dashboardHourly,
-                prefix + dashboardTotals);
+                prefix + dashboardTotals,
+                prefix + budgetSpend);
     }
 }

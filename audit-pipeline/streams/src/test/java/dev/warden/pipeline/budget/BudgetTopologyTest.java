@@ -27,7 +27,7 @@ class BudgetTopologyTest {
     @BeforeEach
     void setUp() {
         StreamsBuilder builder = new StreamsBuilder();
-        BudgetTopology.build(builder, "events");
+        BudgetTopology.build(builder, "events", "spend");
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "budget-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -100,5 +100,35 @@ class BudgetTopologyTest {
         assertThat(cost("agt_m", "3", DAY1)).isEmpty();
         assertThat(cost("agt_free", "1000", DAY1)).isEmpty();
         assertThat(cost("agt_m", "3", DAY1.plusSeconds(5 * 86_400))).hasSize(1);
+    }
+
+    @Test
+    void theSpendTopicHoldsEachBudgetedAgentsSpendInItsCurrentPeriodAndForgetsARemovedBudget() {
+        var spend = driver.createOutputTopic(
+                "spend", Serdes.String().deserializer(), Serdes.String().deserializer());
+        agent("agt_s", Map.of("maxCostUsd", 10, "period", "day"));
+        agent("agt_free", null);
+        cost("agt_s", "2.50", DAY1);
+        cost("agt_free", "1000", DAY1);
+        cost("agt_s", "1.25", DAY1.plusSeconds(60));
+        cost("agt_s", "4", DAY1.plusSeconds(86_400));
+        assertThat(spend.readKeyValuesToList())
+                .extracting(kv -> kv.key + "=" + kv.value)
+                .containsExactly(
+                        "agt_s=0|10|day|2026-05-10",
+                        "agt_s=2.50|10|day|2026-05-10",
+                        "agt_s=3.75|10|day|2026-05-10",
+                        "agt_s=4|10|day|2026-05-11");
+        Map<String, Object> view = new java.util.HashMap<>();
+        view.put("id", "agt_s");
+        view.put("budget", null);
+        events.pipeInput(
+                "agt_s",
+                new StreamEvent.Draft(
+                        EventType.AGENT_UPDATED, DAY1, Map.of("agent", view), Optional.of("agt_s"), Optional.of("u")));
+        assertThat(spend.readKeyValuesToList()).singleElement().satisfies(kv -> {
+            assertThat(kv.key).isEqualTo("agt_s");
+            assertThat(kv.value).as("a tombstone").isNull();
+        });
     }
 }
