@@ -115,6 +115,41 @@ class RouteAccessIT {
         }
     }
 
+    @Test
+    void aMethodAPathDoesNotTakeIs405WithAllowAndOptionsListsWhatItTakes() {
+        Http.Response put = answer("PUT", "/agents");
+        assertThat(put.status()).isEqualTo(405);
+        assertThat(put.header("Allow")).hasValue("GET, OPTIONS, POST");
+        assertThat(put.header("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        assertThat(put.json().get("code").asText()).isEqualTo("method_not_allowed");
+        assertThat(put.json().get("detail").asText()).contains("GET, OPTIONS, POST");
+        assertThat(answer("PUT", "/agents/agt_x").header("Allow")).hasValue("DELETE, GET, OPTIONS, PATCH");
+        assertThat(answer("DELETE", "/openapi.json").status()).isEqualTo(405);
+        assertThat(send("GET", "/no/such/path", null))
+                .as("a path no route has is not a 405")
+                .isEqualTo(401);
+
+        // OPTIONS on every path a route serves (routes for any method aside): 204, naming the route's method.
+        List<String> wrong = new ArrayList<>();
+        for (RouteTable.Route route : warden.routes()) {
+            if (route.method().equals("*")) {
+                continue;
+            }
+            String path = route.pattern().replaceAll("\\{[^}]+}", "x0");
+            Http.Response options = answer("OPTIONS", path);
+            if (options.status() != 204 || !options.header("Allow").orElse("").contains(route.method())) {
+                wrong.add("OPTIONS " + path + ": " + options.status() + " " + options.header("Allow"));
+            }
+        }
+        assertThat(wrong).isEmpty();
+    }
+
+    static Http.Response answer(String method, String path) {
+        return http.send(HttpRequest.newBuilder(URI.create(http.baseUri() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()));
+    }
+
     static int send(String method, String path, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
                 .method(

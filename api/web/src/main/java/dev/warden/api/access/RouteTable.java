@@ -66,6 +66,22 @@ public final class RouteTable {
         return Optional.empty();
     }
 
+    /**
+     * The methods some route serves on {@code path} (routes for any method left out), in a stable order: for the
+     * {@code Allow} header of a 405 or an {@code OPTIONS} answer. Empty when no route has the path.
+     */
+    public java.util.SortedSet<String> methodsFor(String path) {
+        String[] got = segments(path);
+        java.util.SortedSet<String> methods = new java.util.TreeSet<>();
+        for (Compiled compiled : routes) {
+            Route route = compiled.route();
+            if (!route.method().equals("*") && route.matches(route.method(), compiled.segments(), got)) {
+                methods.add(route.method());
+            }
+        }
+        return methods;
+    }
+
     /** The segments of a path or pattern, a trailing slash ignored. */
     private static String[] segments(String path) {
         String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;

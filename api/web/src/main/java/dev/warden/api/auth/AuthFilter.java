@@ -115,6 +115,9 @@ public final class AuthFilter implements Filter {
         String path = req.path().path();
         Optional<RouteTable.Route> route = routes.match(req.prologue().method().text(), path);
         route.ifPresent(r -> req.context().register(ROUTE_KEY, r));
+        if (route.isEmpty() && methodNotServed(req, res, path)) {
+            return;
+        }
         Access access = route.map(RouteTable.Route::access).orElse(RouteTable.UNKNOWN_ROUTE);
         if (access.needsNoToken()) {
             chain.proceed();
@@ -232,6 +235,29 @@ public final class AuthFilter implements Filter {
                 .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(h -> h.substring(7).strip())
                 .filter(t -> !t.isEmpty());
+    }
+
+    /**
+     * A path some route serves, asked with a method none serves: {@code OPTIONS} is answered 204 with the methods
+     * in {@code Allow}, anything else 405 {@code method_not_allowed} with the same {@code Allow} (RFC 9110 15.5.6),
+     * before authentication (which methods a path takes is public: the OpenAPI document lists them). False, and
+     * nothing sent, when no route has the path (the usual 401 or 404 follows).
+     */
+    private boolean methodNotServed(RoutingRequest req, RoutingResponse res, String path) {
+        java.util.SortedSet<String> methods = routes.methodsFor(path);
+        if (methods.isEmpty()) {
+            return false;
+        }
+        java.util.SortedSet<String> allowed = new java.util.TreeSet<>(methods);
+        allowed.add("OPTIONS");
+        res.header(HeaderNames.ALLOW, String.join(", ", allowed));
+        if (req.prologue().method().text().equals("OPTIONS")) {
+            res.status(io.helidon.http.Status.NO_CONTENT_204);
+            res.send();
+            return true;
+        }
+        Problems.methodNotAllowed(req, res, String.join(", ", allowed));
+        return true;
     }
 
     private Optional<String> sessionCookie(ServerRequest req) {

@@ -52,6 +52,19 @@ public final class Problems implements ErrorMapper {
         write(req, res, ErrorCode.INTERNAL, Optional.of("an unexpected error occurred; it has been logged"), List.of());
     }
 
+    /**
+     * Answers 405 {@code method_not_allowed} for a path served with other methods, naming them; the caller sets
+     * {@code Allow}. Written by the surface itself: no service throws it.
+     */
+    public static void methodNotAllowed(ServerRequest req, ServerResponse res, String allowed) {
+        write(
+                req,
+                res,
+                ErrorCode.METHOD_NOT_ALLOWED,
+                Optional.of(req.prologue().method().text() + " is not served here; this path takes " + allowed),
+                List.of());
+    }
+
     /** Writes {@code e} to {@code res} as a problem, with the headers its kind calls for. */
     public static void sendProblem(ServerRequest req, ServerResponse res, WardenException e) {
         if (res.isSent()) {
