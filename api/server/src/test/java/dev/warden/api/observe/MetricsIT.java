@@ -74,7 +74,7 @@ class MetricsIT {
 
     @Test
     void realTrafficShowsInTheScrapeWithBoundedLabels() throws Exception {
-        List<LogRecord> access = new ArrayList<>();
+        List<LogRecord> access = new java.util.concurrent.CopyOnWriteArrayList<>();
         Handler capture = new Handler() {
             @Override
             public void publish(LogRecord record) {
@@ -128,6 +128,24 @@ class MetricsIT {
                     : 0;
         }
         assertThat(limited).isPositive();
+        // The answer's X-Request-Id is the log line's: the caller's own when plain, else a new one.
+        Http.Response tagged = http.send(http.builder("/openapi.json", null)
+                .header("X-Request-Id", "report-42")
+                .GET());
+        assertThat(tagged.header("X-Request-Id")).hasValue("report-42");
+        Http.Response minted = http.send(http.builder("/openapi.json", null)
+                .header("X-Request-Id", "not plain <x>")
+                .GET());
+        assertThat(minted.header("X-Request-Id"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("req_"));
+        // The record is written once the answer is sent: wait for it.
+        long logged = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() < logged
+                && List.copyOf(access).stream().noneMatch(r -> r.getMessage().endsWith(" anonymous report-42"))) {
+            Thread.sleep(20);
+        }
+        assertThat(List.copyOf(access))
+                .anySatisfy(r -> assertThat(r.getMessage()).endsWith(" anonymous report-42"));
         Logger.getLogger(Logs.ACCESS_LOGGER).removeHandler(capture);
 
         System.gc(); // the GC pause series appears with the first collection
@@ -187,7 +205,7 @@ class MetricsIT {
                 .allSatisfy(name ->
                         assertThat(samples).as(name).anyMatch(s -> s.name().equals(name)));
         // Bounded: no label value is an id, a raw path or a token.
-        Pattern id = Pattern.compile(".*(agt_|usr_|org_|aud_|dlg_|wdn_|nosuchagent|/nowhere).*");
+        Pattern id = Pattern.compile(".*(agt_|usr_|org_|aud_|dlg_|wdn_|req_|nosuchagent|/nowhere).*");
         assertThat(samples)
                 .allSatisfy(s -> assertThat(s.labels().values())
                         .noneMatch(v -> id.matcher(v).matches()));
@@ -195,7 +213,7 @@ class MetricsIT {
         assertThat(access)
                 .anySatisfy(r -> assertThat(r.getMessage())
                         .isEqualTo("GET /agents/{id} 404 " + ((Map<?, ?>) r.getParameters()[0]).get("durationMs")
-                                + "ms admin"));
+                                + "ms admin " + ((Map<?, ?>) r.getParameters()[0]).get("requestId")));
         assertThat(access)
                 .allSatisfy(
                         r -> assertThat(r.getMessage()).doesNotContain(admin).doesNotContain(agent));

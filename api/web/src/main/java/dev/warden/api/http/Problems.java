@@ -47,7 +47,8 @@ public final class Problems implements ErrorMapper {
         LOG.log(
                 Level.SEVERE,
                 "unhandled error on " + req.prologue().method().text() + " "
-                        + req.path().path(),
+                        + req.path().path() + " (request "
+                        + RequestIds.of(req).orElse("without an id") + ")",
                 e);
         write(req, res, ErrorCode.INTERNAL, Optional.of("an unexpected error occurred; it has been logged"), List.of());
     }

@@ -3,6 +3,7 @@ package dev.warden.api.observe;
 import dev.warden.api.access.Principal;
 import dev.warden.api.access.RouteTable;
 import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.http.RequestIds;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -25,7 +26,8 @@ import java.util.logging.Logger;
  * Observes every HTTP request: the timer {@code http.server.requests} (Prometheus
  * {@code http_server_requests_seconds}) by method, route template, status and outcome, with fixed latency buckets;
  * {@code warden.rate.limit.rejections} by route for every 429; and, when enabled, one access-log record per
- * request (method, route, status, duration, principal kind; never a token, an id or a query string). The route is
+ * request (method, route, status, duration, principal kind and the request's id ({@link RequestIds}); never a
+ * token, another id or a query string). Every answer carries {@code X-Request-Id}. The route is
  * the declared pattern ({@code /agents/{id}}), never the raw path, so the series stay bounded; a request that
  * matches no route is {@code UNMATCHED}. Runs first, so it sees requests the rate limiter or the authentication
  * refuses.
@@ -70,6 +72,7 @@ public final class HttpObservation implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         long started = System.nanoTime();
+        String requestId = RequestIds.assign(req, res);
         try {
             chain.proceed();
         } finally {
@@ -106,20 +109,24 @@ public final class HttpObservation implements Filter {
                         route,
                         status,
                         nanos,
-                        AuthFilter.principalIfAny(req).map(Principal::kind).orElse("anonymous"));
+                        AuthFilter.principalIfAny(req).map(Principal::kind).orElse("anonymous"),
+                        requestId);
             }
         }
     }
 
-    private void log(String method, String route, int status, long nanos, String principal) {
+    private void log(String method, String route, int status, long nanos, String principal, String requestId) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("method", method);
         fields.put("route", route);
         fields.put("status", status);
         fields.put("durationMs", Math.round(nanos / 10_000.0) / 100.0);
         fields.put("principal", principal);
+        fields.put("requestId", requestId);
         LogRecord record = new LogRecord(
-                Level.INFO, method + " " + route + " " + status + " " + fields.get("durationMs") + "ms " + principal);
+                Level.INFO,
+                method + " " + route + " " + status + " " + fields.get("durationMs") + "ms " + principal + " "
+                        + requestId);
         record.setLoggerName(access.getName());
         record.setParameters(new Object[] {fields});
         access.log(record);
