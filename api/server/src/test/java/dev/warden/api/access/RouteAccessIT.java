@@ -124,6 +124,9 @@ class RouteAccessIT {
                 .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
         assertThat(put.json().get("code").asText()).isEqualTo("method_not_allowed");
         assertThat(put.json().get("detail").asText()).contains("GET, OPTIONS, POST");
+        assertThat(put.json().get("requestId").asText())
+                .as("the problem names its request, as the header does")
+                .isEqualTo(put.header("X-Request-Id").orElseThrow());
         assertThat(answer("PUT", "/agents/agt_x").header("Allow")).hasValue("DELETE, GET, OPTIONS, PATCH");
         assertThat(answer("DELETE", "/openapi.json").status()).isEqualTo(405);
         assertThat(send("GET", "/no/such/path", null))

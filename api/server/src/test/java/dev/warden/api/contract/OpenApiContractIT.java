@@ -898,7 +898,7 @@ class OpenApiContractIT {
                 http.send(http.builder("/events/stream?types=nope", admin)
                         .header("Accept", "text/event-stream")
                         .GET()));
-        answer(404, "GET", "/events/stream", http.get("/events/stream", admin));
+        answer(406, "GET", "/events/stream", http.get("/events/stream", admin));
     }
 
     /** Alice's browser in the console: the pages, and suspending and resuming the indexer after confirming. */

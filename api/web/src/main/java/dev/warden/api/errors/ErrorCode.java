@@ -22,6 +22,7 @@ public enum ErrorCode {
     NOT_FOUND("not_found", 404, "Not found"),
     AGENT_NOT_FOUND("agent_not_found", 404, "Agent not found"),
     METHOD_NOT_ALLOWED("method_not_allowed", 405, "Method not allowed"),
+    NOT_ACCEPTABLE("not_acceptable", 406, "Not acceptable"),
     AGENT_INACTIVE("agent_inactive", 409, "Agent inactive"),
     AGENT_NOT_SERVICE("agent_not_service", 409, "Only service agents can be OAuth clients"),
     CONFLICT("conflict", 409, "Conflict"),

@@ -66,6 +66,11 @@ public final class Problems implements ErrorMapper {
                 List.of());
     }
 
+    /** Answers 406 {@code not_acceptable}, saying what the resource can answer. Written by the surface itself. */
+    public static void notAcceptable(ServerRequest req, ServerResponse res, String detail) {
+        write(req, res, ErrorCode.NOT_ACCEPTABLE, Optional.of(detail), List.of());
+    }
+
     /** Writes {@code e} to {@code res} as a problem, with the headers its kind calls for. */
     public static void sendProblem(ServerRequest req, ServerResponse res, WardenException e) {
         if (res.isSent()) {
@@ -119,11 +124,7 @@ public final class Problems implements ErrorMapper {
         if (secondFactor.isPresent()) {
             res.header(HeaderNames.CACHE_CONTROL, "no-store");
         }
-        res.send(body(code, detail, errors, req.prologue().uriPath().path(), secondFactor));
-    }
-
-    static byte[] body(ErrorCode code, Optional<String> detail, List<FieldError> errors, String instance) {
-        return body(code, detail, errors, instance, Optional.empty());
+        res.send(body(code, detail, errors, req.prologue().uriPath().path(), secondFactor, RequestIds.of(req)));
     }
 
     private static byte[] body(
@@ -131,7 +132,8 @@ public final class Problems implements ErrorMapper {
             Optional<String> detail,
             List<FieldError> errors,
             String instance,
-            Optional<UnauthenticatedException.SecondFactor> secondFactor) {
+            Optional<UnauthenticatedException.SecondFactor> secondFactor,
+            Optional<String> requestId) {
         ObjectNode node = Json.mapper()
                 .createObjectNode()
                 .put("type", "urn:warden:problem:" + code.code())
@@ -146,6 +148,7 @@ public final class Problems implements ErrorMapper {
         }
         secondFactor.ifPresent(
                 f -> node.put("challenge", f.challenge()).put("challengeExpiresAt", Json.timestamp(f.expiresAt())));
+        requestId.ifPresent(id -> node.put("requestId", id));
         try {
             return Json.mapper().writeValueAsBytes(node);
         } catch (JsonProcessingException ex) {

@@ -134,10 +134,18 @@ class EventStreamIT {
     }
 
     @Test
-    void requestsThatAreNotSseAreHandedOnToTheNextHandler() {
-        Http.Response plain = warden.http().get("/events/stream", warden.adminToken());
-        assertThat(plain.status()).isEqualTo(404);
-        assertThat(plain.json().get("code").asText()).isEqualTo("not_found");
+    void aRequestThatIsNotSseIsToldWhatTheStreamTakes() {
+        Http http = warden.http();
+        Http.Response plain = http.get("/events/stream", warden.adminToken());
+        assertThat(plain.status()).as("no Accept: text/event-stream").isEqualTo(406);
+        assertThat(plain.json().get("code").asText()).isEqualTo("not_acceptable");
+        Http.Response post = http.post("/events/stream", warden.adminToken(), "{}");
+        assertThat(post.status()).isEqualTo(405);
+        assertThat(post.header("Allow")).hasValue("GET, OPTIONS");
+        Http.Response options = http.send(http.builder("/events/stream", null)
+                .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody()));
+        assertThat(options.status()).isEqualTo(204);
+        assertThat(options.header("Allow")).hasValue("GET, OPTIONS");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.warden.api.events.stream;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.events.FeedEvent;
 import dev.warden.api.http.InputContract;
+import dev.warden.api.http.Problems;
 import dev.warden.pipeline.contract.EventIds;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -141,10 +142,26 @@ public final class EventStream implements HttpService, AutoCloseable {
         return store.newestSince(since, allowed, MAX_REPLAY);
     }
 
-    /** The SSE handler: answers valid SSE requests, hands every other request to the next handler. */
+    /**
+     * The SSE handler: answers valid SSE requests; another method is 405 with {@code Allow: GET, OPTIONS} ({@code OPTIONS} itself 204); a GET that does not accept
+     * {@code text/event-stream} is 406.
+     */
     public void handleRequest(ServerRequest req, ServerResponse res) {
-        if (closed || req.prologue().method() != Method.GET || !acceptsEventStream(req)) {
+        if (closed) {
             res.next();
+            return;
+        }
+        if (req.prologue().method() != Method.GET) {
+            res.header(HeaderNames.ALLOW, "GET, OPTIONS");
+            if (req.prologue().method() == Method.OPTIONS) {
+                res.status(Status.NO_CONTENT_204).send();
+            } else {
+                Problems.methodNotAllowed(req, res, "GET, OPTIONS");
+            }
+            return;
+        }
+        if (!acceptsEventStream(req)) {
+            Problems.notAcceptable(req, res, "this stream answers only a GET with Accept: text/event-stream");
             return;
         }
         Optional<Subscriber> subscriber = authenticate(req);
