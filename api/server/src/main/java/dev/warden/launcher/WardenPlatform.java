@@ -314,8 +314,8 @@ public final class WardenPlatform implements AutoCloseable {
             if (tracing.enabled()) {
                 routing.addFilter(new TracingFilter(tracing.tracer(), routes));
             }
-            routing.addFilter(
-                    new HttpObservation(metrics.registry(), routes, config.log().access()));
+            routing.addFilter(new HttpObservation(
+                    metrics.registry(), routes, config.log().access(), rateLimiting.clientIp()::text));
             if (api) {
                 // Before authentication, so that public endpoints (sign-in, sign-up) are limited too.
                 // CORS first: preflights carry no token, and a browser client must be able to read a 429 too.

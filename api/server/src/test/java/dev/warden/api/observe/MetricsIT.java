@@ -214,6 +214,16 @@ class MetricsIT {
                 .anySatisfy(r -> assertThat(r.getMessage())
                         .isEqualTo("GET /agents/{id} 404 " + ((Map<?, ?>) r.getParameters()[0]).get("durationMs")
                                 + "ms admin " + ((Map<?, ?>) r.getParameters()[0]).get("requestId")));
+        assertThat(access.stream()
+                        .map(r -> (Map<?, ?>) r.getParameters()[0])
+                        .filter(f -> "/agents/{id}".equals(f.get("route"))
+                                && Integer.valueOf(404).equals(f.get("status"))))
+                .as("the record names the principal and the client's address")
+                .isNotEmpty()
+                .allSatisfy(f -> {
+                    assertThat(f.get("principalId")).isEqualTo("admin");
+                    assertThat(f.get("client")).isEqualTo("127.0.0.1");
+                });
         assertThat(access)
                 .allSatisfy(
                         r -> assertThat(r.getMessage()).doesNotContain(admin).doesNotContain(agent));

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,9 @@ import java.util.logging.Logger;
  * Observes every HTTP request: the timer {@code http.server.requests} (Prometheus
  * {@code http_server_requests_seconds}) by method, route template, status and outcome, with fixed latency buckets;
  * {@code warden.rate.limit.rejections} by route for every 429; and, when enabled, one access-log record per
- * request (method, route, status, duration, principal kind and the request's id ({@link RequestIds}); never a
- * token, another id or a query string). Every answer carries {@code X-Request-Id}. The route is
+ * request (method, route, status, duration, principal kind and id, the client's address as resolved through the
+ * trusted proxies, and the request's id ({@link RequestIds}); never a token or a query string). Every answer carries
+ * {@code X-Request-Id}. The route is
  * the declared pattern ({@code /agents/{id}}), never the raw path, so the series stay bounded; a request that
  * matches no route is {@code UNMATCHED}. Runs first, so it sees requests the rate limiter or the authentication
  * refuses.
@@ -55,18 +57,25 @@ public final class HttpObservation implements Filter {
     private final MeterRegistry registry;
     private final RouteTable routes;
     private final boolean accessLog;
+    private final java.util.function.Function<ServerRequest, String> clientAddress;
     private final Logger access = Logs.access();
     /** The timer of each method, route and status seen: found with one map lookup per request. */
     private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
 
     /**
-     * @param routes    the route table the authentication filter reads (filled while the routing is built)
-     * @param accessLog whether to write the access log ({@code warden.log.access})
+     * @param routes        the route table the authentication filter reads (filled while the routing is built)
+     * @param accessLog     whether to write the access log ({@code warden.log.access})
+     * @param clientAddress the client's address as Warden resolves it (the trusted-proxy rules of rate limiting)
      */
-    public HttpObservation(MeterRegistry registry, RouteTable routes, boolean accessLog) {
+    public HttpObservation(
+            MeterRegistry registry,
+            RouteTable routes,
+            boolean accessLog,
+            java.util.function.Function<ServerRequest, String> clientAddress) {
         this.registry = registry;
         this.routes = routes;
         this.accessLog = accessLog;
+        this.clientAddress = clientAddress;
     }
 
     @Override
@@ -104,24 +113,37 @@ public final class HttpObservation implements Filter {
                         .increment();
             }
             if (accessLog && access.isLoggable(Level.INFO)) {
+                Optional<Principal> principal = AuthFilter.principalIfAny(req);
                 log(
                         method,
                         route,
                         status,
                         nanos,
-                        AuthFilter.principalIfAny(req).map(Principal::kind).orElse("anonymous"),
+                        principal.map(Principal::kind).orElse("anonymous"),
+                        principal.map(Principal::subjectId),
+                        clientAddress.apply(req),
                         requestId);
             }
         }
     }
 
-    private void log(String method, String route, int status, long nanos, String principal, String requestId) {
+    private void log(
+            String method,
+            String route,
+            int status,
+            long nanos,
+            String principal,
+            Optional<String> principalId,
+            String client,
+            String requestId) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("method", method);
         fields.put("route", route);
         fields.put("status", status);
         fields.put("durationMs", Math.round(nanos / 10_000.0) / 100.0);
         fields.put("principal", principal);
+        principalId.ifPresent(id -> fields.put("principalId", id));
+        fields.put("client", client);
         fields.put("requestId", requestId);
         LogRecord record = new LogRecord(
                 Level.INFO,
