@@ -119,29 +119,18 @@ class RouteAccessIT {
     void aMethodAPathDoesNotTakeIs405WithAllowAndOptionsListsWhatItTakes() {
         Http.Response put = answer("PUT", "/agents");
         assertThat(put.status()).isEqualTo(405);
-        assertThat(put.header("Allow")).hasValue("GET, HEAD, OPTIONS, POST");
+        assertThat(put.header("Allow")).hasValue("GET, OPTIONS, POST");
         assertThat(put.header("Content-Type"))
                 .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
         assertThat(put.json().get("code").asText()).isEqualTo("method_not_allowed");
-        assertThat(put.json().get("detail").asText()).contains("GET, HEAD, OPTIONS, POST");
+        assertThat(put.json().get("detail").asText()).contains("GET, OPTIONS, POST");
         assertThat(put.json().get("requestId").asText())
                 .as("the problem names its request, as the header does")
                 .isEqualTo(put.header("X-Request-Id").orElseThrow());
-        assertThat(answer("PUT", "/agents/agt_x").header("Allow")).hasValue("DELETE, GET, HEAD, OPTIONS, PATCH");
+        assertThat(answer("PUT", "/agents/agt_x").header("Allow")).hasValue("DELETE, GET, OPTIONS, PATCH");
         assertThat(answer("DELETE", "/openapi.json").status()).isEqualTo(405);
-        // HEAD is GET without the body, under the GET route's access.
-        Http.Response head = answer("HEAD", "/openapi.json");
-        assertThat(head.status()).isEqualTo(200);
-        assertThat(head.body()).isEmpty();
-        assertThat(answer("HEAD", "/agents").status())
-                .as("the GET route's access: a token")
-                .isEqualTo(401);
-        Http.Response headAgents = http.send(HttpRequest.newBuilder(URI.create(http.baseUri() + "/agents"))
-                .header("Authorization", "Bearer " + admin)
-                .method("HEAD", HttpRequest.BodyPublishers.noBody()));
-        assertThat(headAgents.status()).isEqualTo(200);
-        assertThat(headAgents.header("Content-Type"))
-                .hasValueSatisfying(t -> assertThat(t).contains("json"));
+        // HEAD is not served yet (the server would send a GET's body): a 405 naming GET.
+        assertThat(answer("HEAD", "/openapi.json").status()).isEqualTo(405);
         assertThat(send("GET", "/no/such/path", null))
                 .as("a path no route has is not a 405")
                 .isEqualTo(401);

@@ -24,11 +24,16 @@ class JsonLogFormatterTest {
         assertThat(line).endsWith(System.lineSeparator());
         assertThat(line.strip()).doesNotContain("\n");
         JsonNode json = Json.mapper().readTree(line);
-        assertThat(json.get("level").asText()).isEqualTo("WARNING");
-        assertThat(json.get("logger").asText()).isEqualTo("dev.warden.sinks");
+        assertThat(json.get("log.level").asText()).isEqualTo("WARN");
+        assertThat(json.get("log.logger").asText()).isEqualTo("dev.warden.sinks");
+        assertThat(json.get("ecs.version").asText()).isEqualTo("8.11");
+        assertThat(json.get("service.name").asText()).isEqualTo("warden");
         assertThat(json.get("message").asText()).isEqualTo("sink postgres-audit failed: \"quoted\"\nsecond line");
-        assertThat(json.get("exception").asText()).contains("IllegalStateException: boom");
-        assertThat(json.get("ts").asText()).isEqualTo(record.getInstant().toString());
+        assertThat(json.get("error.type").asText()).isEqualTo("java.lang.IllegalStateException");
+        assertThat(json.get("error.message").asText()).isEqualTo("boom");
+        assertThat(json.get("error.stack_trace").asText()).contains("IllegalStateException: boom");
+        assertThat(json.get("@timestamp").asText())
+                .isEqualTo(record.getInstant().toString());
     }
 
     @Test
@@ -39,13 +44,21 @@ class JsonLogFormatterTest {
         fields.put("status", 404);
         fields.put("durationMs", 1.25);
         fields.put("principal", "user");
+        fields.put("principalId", "usr_1");
+        fields.put("client", "203.0.113.7");
+        fields.put("requestId", "req_1");
         LogRecord record = new LogRecord(Level.INFO, "GET /agents/{id} 404 1.25ms user");
         record.setLoggerName(Logs.ACCESS_LOGGER);
         record.setParameters(new Object[] {fields});
         JsonNode json = Json.mapper().readTree(formatter.format(record));
-        assertThat(json.get("route").asText()).isEqualTo("/agents/{id}");
-        assertThat(json.get("status").asInt()).isEqualTo(404);
-        assertThat(json.get("durationMs").asDouble()).isEqualTo(1.25);
+        assertThat(json.get("warden.route").asText()).isEqualTo("/agents/{id}");
+        assertThat(json.get("http.request.method").asText()).isEqualTo("GET");
+        assertThat(json.get("http.response.status_code").asInt()).isEqualTo(404);
+        assertThat(json.get("event.duration").asLong()).as("nanoseconds").isEqualTo(1_250_000);
+        assertThat(json.get("client.ip").asText()).isEqualTo("203.0.113.7");
+        assertThat(json.get("user.id").asText()).isEqualTo("usr_1");
+        assertThat(json.get("http.request.id").asText()).isEqualTo("req_1");
+        assertThat(json.get("warden.principal").asText()).isEqualTo("user");
         assertThat(json.get("message").asText()).isEqualTo("GET /agents/{id} 404 1.25ms user");
     }
 

@@ -113,9 +113,7 @@ public final class AuthFilter implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         String path = req.path().path();
-        String method = req.prologue().method().text();
-        // HEAD is GET without the body (RFC 9110 9.3.2): the GET route's access applies.
-        Optional<RouteTable.Route> route = routes.match(method.equals("HEAD") ? "GET" : method, path);
+        Optional<RouteTable.Route> route = routes.match(req.prologue().method().text(), path);
         route.ifPresent(r -> req.context().register(ROUTE_KEY, r));
         if (route.isEmpty() && methodNotServed(req, res, path)) {
             return;
@@ -252,9 +250,6 @@ public final class AuthFilter implements Filter {
         }
         java.util.SortedSet<String> allowed = new java.util.TreeSet<>(methods);
         allowed.add("OPTIONS");
-        if (methods.contains("GET")) {
-            allowed.add("HEAD");
-        }
         res.header(HeaderNames.ALLOW, String.join(", ", allowed));
         if (req.prologue().method().text().equals("OPTIONS")) {
             res.status(io.helidon.http.Status.NO_CONTENT_204);

@@ -49,12 +49,9 @@ public final class DeclaredRules {
         return new DeclaredRules(rules, mount, table, Optional.of(successorMount));
     }
 
-    /** A GET route, served for HEAD too (the same handler; the server sends the headers without the body). */
     public DeclaredRules get(String path, Access access, Handler handler) {
         record("GET", path, access);
-        Handler checked = checked(path, handler);
-        rules.get(path, checked);
-        rules.route(io.helidon.http.Method.HEAD, path, checked);
+        rules.get(path, checked(path, handler));
         return this;
     }
 

@@ -13,7 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
  * The process's meter registry (Micrometer, exposed in Prometheus' text format at {@code /observe/metrics}), with
- * the JVM's own meters bound: memory, GC, threads, class loading, CPU, uptime. Every other meter of Warden is
+ * the JVM's own meters bound (memory, GC, threads, class loading, CPU, uptime) and {@code warden_build_info}. Every other meter of Warden is
  * registered here by the component that owns it (docs/operations.md lists them). Labels never carry ids, so the
  * number of series stays bounded. Closing it stops the GC listeners.
  */
@@ -31,6 +31,11 @@ public final class Metrics implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+        // warden_build_info{version}: 1, for dashboards and alerts that join on the running version.
+        io.micrometer.core.instrument.Gauge.builder("warden.build.info", () -> 1)
+                .description("The running build: always 1, its version in the label.")
+                .tag("version", dev.warden.api.WardenVersion.current())
+                .register(registry);
     }
 
     /** Where components register their meters. */
