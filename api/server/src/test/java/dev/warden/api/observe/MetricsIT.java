@@ -150,10 +150,10 @@ class MetricsIT {
 
         System.gc(); // the GC pause series appears with the first collection
         List<Sample> samples = scrape(http);
-        assertThat(sum(samples, "warden_build_info", Map.of("version", dev.warden.api.WardenVersion.current())))
+        assertThat(sum(samples, "warden_build_info", Map.of("version", dev.warden.api.observe.WardenVersion.current())))
                 .as("the running build's version")
                 .isEqualTo(1);
-        assertThat(dev.warden.api.WardenVersion.current()).matches("\\d+\\.\\d+\\.\\d+.*");
+        assertThat(dev.warden.api.observe.WardenVersion.current()).matches("\\d+\\.\\d+\\.\\d+.*");
         assertThat(sum(
                         samples,
                         "http_server_requests_seconds_count",

@@ -48,7 +48,7 @@ public final class JsonLogFormatter extends Formatter {
             }
             g.writeStringField("process.thread.name", Thread.currentThread().getName());
             g.writeStringField("service.name", "warden");
-            g.writeStringField("service.version", dev.warden.api.WardenVersion.current());
+            g.writeStringField("service.version", WardenVersion.current());
             g.writeStringField("ecs.version", ECS_VERSION);
             SpanContext span = Span.current().getSpanContext();
             if (span.isValid()) {

@@ -34,7 +34,7 @@ public final class Metrics implements AutoCloseable {
         // warden_build_info{version}: 1, for dashboards and alerts that join on the running version.
         io.micrometer.core.instrument.Gauge.builder("warden.build.info", () -> 1)
                 .description("The running build: always 1, its version in the label.")
-                .tag("version", dev.warden.api.WardenVersion.current())
+                .tag("version", WardenVersion.current())
                 .register(registry);
     }
 

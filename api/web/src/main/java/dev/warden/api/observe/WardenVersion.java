@@ -1,4 +1,4 @@
-package dev.warden.api;
+package dev.warden.api.observe;
 
 import java.io.IOException;
 import java.io.InputStream;
