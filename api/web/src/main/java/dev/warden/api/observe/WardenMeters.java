@@ -5,7 +5,6 @@ import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.db.StoredRows;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -79,15 +78,13 @@ public final class WardenMeters {
                             + "mean batch size).")
                     .tag("sink", name)
                     .register(registry);
-            FunctionTimer.builder(
-                            "warden.sink.write",
-                            sink,
-                            SinkHealth::storedBatchCount,
-                            SinkHealth::storeNanos,
-                            TimeUnit.NANOSECONDS)
+            // A histogram (fixed buckets, 1 ms to 10 s): a sink's slow tail shows, not only its mean.
+            io.micrometer.core.instrument.Timer write = io.micrometer.core.instrument.Timer.builder("warden.sink.write")
                     .description("Batches stored, and the time from handing each to the store to its commit.")
                     .tag("sink", name)
+                    .serviceLevelObjectives(HttpObservation.BUCKETS)
                     .register(registry);
+            sink.onStoreTime(nanos -> write.record(nanos, TimeUnit.NANOSECONDS));
         }
     }
 

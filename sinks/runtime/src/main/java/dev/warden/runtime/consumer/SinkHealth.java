@@ -34,6 +34,7 @@ public final class SinkHealth {
     private volatile long lag;
     private volatile int consecutiveFailures;
     private volatile String lastError = "";
+    private volatile java.util.function.LongConsumer storeTimes = nanos -> {};
 
     public SinkHealth(String sink) {
         this.sink = sink;
@@ -55,6 +56,12 @@ public final class SinkHealth {
         storedBatches.increment();
         storedRecords.add(records);
         storeNanos.add(nanos);
+        storeTimes.accept(nanos);
+    }
+
+    /** Hands each stored batch's time (nanoseconds) to {@code listener} too, e.g. a histogram; one at a time. */
+    public void onStoreTime(java.util.function.LongConsumer listener) {
+        this.storeTimes = listener;
     }
 
     /** Batches stored so far (with their size and time: {@link #storedRecordCount}, {@link #storeNanos}). */
