@@ -184,6 +184,7 @@ class ConsoleBrowserIT {
         String newToken = browser.findElement(By.id("token")).getDomProperty("value");
         assertThat(newToken).startsWith("wdn_agt_").isNotEqualTo(oldToken);
         assertThat(Accessibility.seriousViolations(browser)).as("the new token").isEmpty();
+        screenshot("console-new-token");
         String ask = "{\"agentId\":\"" + agentId + "\",\"action\":\"read\",\"resource\":\"mcp:github:issues:2\"}";
         assertThat(http.post("/authorize", oldToken, ask).status())
                 .as("the old token")
@@ -388,6 +389,7 @@ class ConsoleBrowserIT {
         assertThat(Accessibility.seriousViolations(browser))
                 .as("the delegations")
                 .isEmpty();
+        screenshot("console-delegations");
         browser.findElement(By.id("revoke-" + delegation)).click();
         wait.until(d -> !d.findElements(By.id("confirm-action")).isEmpty());
         assertThat(Accessibility.seriousViolations(browser))
@@ -514,6 +516,7 @@ class ConsoleBrowserIT {
                 .contains("HTTP 204");
         assertThat(received.get()).isPositive();
         assertThat(Accessibility.seriousViolations(browser)).as("an endpoint").isEmpty();
+        screenshot("console-webhook");
 
         // Disabled, it receives nothing (the API says so too); enabled again, it does.
         browser.findElement(By.id("disable")).click();
@@ -734,6 +737,7 @@ class ConsoleBrowserIT {
         assertThat(Accessibility.seriousViolations(browser))
                 .as("the organizations")
                 .isEmpty();
+        screenshot("console-organizations");
         browser.findElement(By.cssSelector("tr[data-organization='" + org + "'] a"))
                 .click();
         wait.until(d -> d.getCurrentUrl().endsWith("/console/organizations/" + org));
@@ -766,6 +770,7 @@ class ConsoleBrowserIT {
         assertThat(Accessibility.seriousViolations(browser))
                 .as("an organization's agents")
                 .isEmpty();
+        screenshot("console-organization-agents");
         assertThat(http.get("/admin/v1/organizations/" + org + "/members", session)
                         .body())
                 .contains("\"userId\":\"" + memberId + "\",\"username\":\"" + memberName + "\",\"role\":\"admin\"");
