@@ -2,20 +2,13 @@ package dev.warden.api.dashboard;
 
 import dev.warden.pipeline.dashboard.DecisionCounts;
 import dev.warden.runtime.consumer.ConsumerLoop;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.logging.Logger;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * This instance's in-memory copy of the dashboard aggregates the pipeline publishes (hourly and all-time
@@ -24,28 +17,23 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class DashboardView implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DashboardView.class.getName());
 
-    private final String hourlyTopic;
     private final String totalsTopic;
     private final Map<String, DecisionCounts> totals = new ConcurrentHashMap<>();
     private final Map<Long, Map<String, DecisionCounts>> hours = new ConcurrentHashMap<>();
     private final ConsumerLoop<String, DecisionCounts> loop;
 
     public DashboardView(String bootstrap, String hourlyTopic, String totalsTopic, String clientId) {
-        this.hourlyTopic = hourlyTopic;
         this.totalsTopic = totalsTopic;
-        KafkaConsumer<String, DecisionCounts> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        clientId,
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed"),
-                new StringDeserializer(),
-                DecisionCounts.serde().deserializer());
-        this.loop = new ConsumerLoop<>("warden-dashboard-view", consumer, Duration.ofMillis(200), new Follow());
+        this.loop = CompactedTopics.follow(
+                "warden-dashboard-view",
+                bootstrap,
+                clientId,
+                List.of(hourlyTopic, totalsTopic),
+                DecisionCounts.serde().deserializer(),
+                records -> {
+                    records.forEach(this::apply);
+                    evictOldHours();
+                });
     }
 
     /** Starts following both topics from their beginning. */
@@ -82,23 +70,6 @@ public final class DashboardView implements AutoCloseable {
             }
         }
         return sum;
-    }
-
-    /** Reads both topics from their beginning and keeps the copy current. */
-    private final class Follow implements ConsumerLoop.Handler<String, DecisionCounts> {
-        @Override
-        public void start(Consumer<String, DecisionCounts> consumer) {
-            List<TopicPartition> partitions =
-                    List.of(new TopicPartition(hourlyTopic, 0), new TopicPartition(totalsTopic, 0));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-        }
-
-        @Override
-        public void handle(ConsumerRecords<String, DecisionCounts> records, Consumer<String, DecisionCounts> consumer) {
-            records.forEach(DashboardView.this::apply);
-            evictOldHours();
-        }
     }
 
     private void apply(ConsumerRecord<String, DecisionCounts> record) {

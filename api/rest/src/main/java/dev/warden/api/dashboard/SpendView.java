@@ -2,18 +2,12 @@ package dev.warden.api.dashboard;
 
 import dev.warden.runtime.consumer.ConsumerLoop;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
@@ -43,25 +37,17 @@ public final class SpendView implements AutoCloseable {
         }
     }
 
-    private final String topic;
     private final Map<String, Spend> spend = new ConcurrentHashMap<>();
     private final ConsumerLoop<String, String> loop;
 
     public SpendView(String bootstrap, String topic, String clientId) {
-        this.topic = topic;
-        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        clientId,
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed"),
+        this.loop = CompactedTopics.follow(
+                "warden-spend-view",
+                bootstrap,
+                clientId,
+                List.of(topic),
                 new StringDeserializer(),
-                new StringDeserializer());
-        this.loop = new ConsumerLoop<>("warden-spend-view", consumer, Duration.ofMillis(200), new Follow());
+                records -> records.forEach(this::apply));
     }
 
     /** Starts following the topic from its beginning. */
@@ -82,20 +68,6 @@ public final class SpendView implements AutoCloseable {
     @Override
     public void close() {
         loop.close();
-    }
-
-    private final class Follow implements ConsumerLoop.Handler<String, String> {
-        @Override
-        public void start(Consumer<String, String> consumer) {
-            List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-        }
-
-        @Override
-        public void handle(ConsumerRecords<String, String> records, Consumer<String, String> consumer) {
-            records.forEach(SpendView.this::apply);
-        }
     }
 
     private void apply(ConsumerRecord<String, String> record) {
