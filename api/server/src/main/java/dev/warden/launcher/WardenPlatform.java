@@ -271,6 +271,7 @@ public final class WardenPlatform implements AutoCloseable {
                                 auditCounters,
                                 metrics.registry(),
                                 tracing,
+                                rateLimiting.clientIp(),
                                 clock)));
                 components.add(rest);
                 Doctor doctor = resources.add(Doctor.start(

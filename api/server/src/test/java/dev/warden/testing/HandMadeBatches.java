@@ -39,6 +39,8 @@ public final class HandMadeBatches {
                 0,
                 at,
                 Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty()));
     }
 

@@ -1,14 +1,17 @@
 package dev.warden.authorizer.domain;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Limits attached to a permission. The only constraint today is {@code maxCallsPerHour}: how many calls
- * the grant allows per agent in a fixed UTC clock hour.
+ * Limits attached to a permission (docs/authorization.md, docs/conditions.md).
+ *
+ * @param maxCallsPerHour how many calls the grant allows per agent in a fixed UTC clock hour
+ * @param condition       when the grant applies at all: a CEL expression and its shorthands
  */
-public record Constraints(OptionalLong maxCallsPerHour) {
+public record Constraints(OptionalLong maxCallsPerHour, Optional<Condition> condition) {
     /** No constraint at all. */
-    public static final Constraints NONE = new Constraints(OptionalLong.empty());
+    public static final Constraints NONE = new Constraints(OptionalLong.empty(), Optional.empty());
 
     public Constraints {
         if (maxCallsPerHour.isPresent() && maxCallsPerHour.getAsLong() < 1) {
@@ -18,11 +21,16 @@ public record Constraints(OptionalLong maxCallsPerHour) {
 
     /** A constraint of at most {@code calls} calls per clock hour. */
     public static Constraints maxCallsPerHour(long calls) {
-        return new Constraints(OptionalLong.of(calls));
+        return new Constraints(OptionalLong.of(calls), Optional.empty());
+    }
+
+    /** A condition and nothing else. */
+    public static Constraints condition(Condition condition) {
+        return new Constraints(OptionalLong.empty(), Optional.of(condition));
     }
 
     /** True when no constraint is set. */
     public boolean isEmpty() {
-        return maxCallsPerHour.isEmpty();
+        return maxCallsPerHour.isEmpty() && condition.isEmpty();
     }
 }

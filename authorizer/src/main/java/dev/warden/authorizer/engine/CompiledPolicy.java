@@ -12,17 +12,18 @@ import java.util.Optional;
 /**
  * The effective grants of one agent, compiled once and then asked which grants allow a call.
  *
- * <p>Grants are kept in the engine's order (see the package overview): unconstrained before constrained,
- * then more literal segments first, exact before wildcard, then by pattern text. Both lookups answer in
- * that order. Because unconstrained grants come first, <em>when the first match is constrained, every
- * match is</em>; so the authorize path is:
+ * <p>Grants are kept in the engine's order (see the package overview): unrestricted (no budget, no condition)
+ * before restricted, unconstrained before constrained, then more literal segments first, exact before wildcard,
+ * then by pattern text. Both lookups answer in that order. Because unrestricted grants come first, <em>when the
+ * first match is restricted, every match is</em>; so the authorize path is:
  * <pre>{@code
  * Optional<EffectiveGrant> first = policy.firstMatch(action, resource);
- * if (first.isEmpty())                 -> deny (no permission)
- * else if (!first.get().isConstrained()) -> allow, no counter touched
+ * if (first.isEmpty())                    -> deny (no permission)
+ * else if (first.get().isUnrestricted())  -> allow, nothing evaluated, no counter touched
  * else for (EffectiveGrant g : policy.matches(action, resource))
- *          if (quota consumes every step of g.constraints()) -> allow
- *      -> deny RATE_LIMITED
+ *          if (every condition of g.conditions() holds
+ *              and the quota consumes every step of g.constraints()) -> allow
+ *      -> deny RATE_LIMITED when some grant's conditions held, else CONDITION_NOT_MET
  * }</pre>
  *
  * <p>Immutable and thread-safe; share one instance between threads. {@link #firstMatch} allocates nothing;

@@ -13,5 +13,7 @@ public enum DecisionReason {
     /** No effective permission allows this action on this resource. */
     NO_MATCHING_PERMISSION,
     /** Every matching permission's hourly budget is used up. */
-    RATE_LIMITED
+    RATE_LIMITED,
+    /** Permissions match, but a condition of each of them (its own or one above it in the chain) does not hold. */
+    CONDITION_NOT_MET
 }

@@ -13,7 +13,9 @@ import java.util.Optional;
  * <p>A direct grant carries its own constraint, if any. A delegated grant carries its own constraint
  * followed by all constraints of the grant it was delegated from, nearest first, so a chain
  * {@code A --d1--> B --d2--> C} gives C's grant the steps {@code [d2's, d1's, A's]} (those that are set).
- * A grant is <em>unconstrained</em> only when that whole list is empty.
+ * A grant is <em>unconstrained</em> only when that whole list is empty. Conditions chain the same way: a call
+ * through C's grant meets d2's condition, d1's and A's (those that are set), so a delegation only narrows; a grant
+ * is <em>unrestricted</em> when it has neither a budget nor a condition anywhere in its chain.
  *
  * <p>Build them with {@link #direct(AgentId, Permission)} and {@link #delegate(DelegationId, AgentId, Permission)};
  * find the parent of a delegated permission with {@link CompiledPolicy#coveringGrant(Permission)}.
@@ -23,6 +25,7 @@ import java.util.Optional;
  * @param depth       0 for a direct grant; for a delegated one its position in the chain, 1 for a
  *                    delegation of a direct grant (SPEC: Delegation {@code depth})
  * @param constraints the budgets to consume, own first, then each ancestor's, nearest first
+ * @param conditions  the conditions to meet, own first, then each ancestor's, nearest first
  * @param source      where the grant this one was delegated from comes from (the delegating agent's own list, or
  *                    the delegation that reached it); empty for a direct grant
  */
@@ -31,9 +34,11 @@ public record EffectiveGrant(
         Permission permission,
         int depth,
         List<ConstrainedStep> constraints,
+        List<ConditionStep> conditions,
         Optional<GrantOrigin> source) {
     public EffectiveGrant {
         constraints = List.copyOf(constraints);
+        conditions = List.copyOf(conditions);
         boolean direct = origin instanceof GrantOrigin.Direct;
         if (direct != (depth == 0) || depth < 0) {
             throw new IllegalArgumentException("depth must be 0 for a direct grant and at least 1 for a delegated one");
@@ -46,7 +51,8 @@ public record EffectiveGrant(
     /** The grant of {@code permission} listed on {@code agent} itself. */
     public static EffectiveGrant direct(AgentId agent, Permission permission) {
         GrantOrigin origin = new GrantOrigin.Direct(agent);
-        return new EffectiveGrant(origin, permission, 0, ownStep(origin, permission), Optional.empty());
+        return new EffectiveGrant(
+                origin, permission, 0, ownStep(origin, permission), ownCondition(origin, permission), Optional.empty());
     }
 
     /**
@@ -64,12 +70,24 @@ public record EffectiveGrant(
         GrantOrigin childOrigin = new GrantOrigin.Delegated(delegation, holder);
         List<ConstrainedStep> chain = new ArrayList<>(ownStep(childOrigin, delegated));
         chain.addAll(constraints);
-        return new EffectiveGrant(childOrigin, delegated, depth + 1, chain, Optional.of(origin));
+        List<ConditionStep> conditionChain = new ArrayList<>(ownCondition(childOrigin, delegated));
+        conditionChain.addAll(conditions);
+        return new EffectiveGrant(childOrigin, delegated, depth + 1, chain, conditionChain, Optional.of(origin));
     }
 
     /** True when a call through this grant must consume at least one hourly budget. */
     public boolean isConstrained() {
         return !constraints.isEmpty();
+    }
+
+    /** True when a call through this grant must meet at least one condition. */
+    public boolean isConditional() {
+        return !conditions.isEmpty();
+    }
+
+    /** True when a matching call is allowed through this grant with nothing more to check or consume. */
+    public boolean isUnrestricted() {
+        return constraints.isEmpty() && conditions.isEmpty();
     }
 
     /** A stable name for this grant: origin, sorted actions and resource (see {@link ConstrainedStep#counterKey()}). */
@@ -78,6 +96,14 @@ public record EffectiveGrant(
     }
 
     private static List<ConstrainedStep> ownStep(GrantOrigin origin, Permission permission) {
-        return permission.constraints().isEmpty() ? List.of() : List.of(new ConstrainedStep(origin, permission));
+        return permission.constraints().maxCallsPerHour().isEmpty()
+                ? List.of()
+                : List.of(new ConstrainedStep(origin, permission));
+    }
+
+    private static List<ConditionStep> ownCondition(GrantOrigin origin, Permission permission) {
+        return permission.constraints().condition().isEmpty()
+                ? List.of()
+                : List.of(new ConditionStep(origin, permission));
     }
 }

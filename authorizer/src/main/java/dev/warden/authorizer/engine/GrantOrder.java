@@ -7,17 +7,20 @@ import java.util.List;
  * The order in which a {@link CompiledPolicy} tries grants; documented in the package overview.
  *
  * <ol>
- *   <li>unconstrained before constrained: a free grant never spends a budget;</li>
+ *   <li>unrestricted before restricted (a budget or a condition in the chain): a free grant is allowed at once;</li>
+ *   <li>unconstrained before constrained: a grant whose conditions hold never spends a budget when a grant without
+ *       one matches too;</li>
  *   <li>more literal segments first: the narrowest grant spends its own budget before a broad one;</li>
  *   <li>exact before wildcard at the same number of literal segments;</li>
  *   <li>pattern text, lexicographically ({@link String#compareTo});</li>
  *   <li>then, to make the order total on content (equal grants are removed before sorting): fewer
  *       constraint steps first, the grant key (origin, actions), the constraint chain (counter keys and
- *       limits), the actions as listed, the holder and the depth.</li>
+ *       limits), the actions as listed, the holder, the depth, and the condition chain as written.</li>
  * </ol>
  */
 final class GrantOrder {
-    static final Comparator<CompiledGrant> ORDER = Comparator.comparing((CompiledGrant g) -> g.grant.isConstrained())
+    static final Comparator<CompiledGrant> ORDER = Comparator.comparing((CompiledGrant g) -> !g.grant.isUnrestricted())
+            .thenComparing(g -> g.grant.isConstrained())
             .thenComparing(g -> g.pattern.literalSegments(), Comparator.reverseOrder())
             .thenComparing(g -> g.pattern.isWildcard())
             .thenComparing(g -> g.pattern.pattern())
@@ -27,7 +30,8 @@ final class GrantOrder {
             .thenComparing((a, b) -> compareNames(
                     a.grant.permission().actions(), b.grant.permission().actions()))
             .thenComparing(g -> g.grant.origin().holder())
-            .thenComparingInt(g -> g.grant.depth());
+            .thenComparingInt(g -> g.grant.depth())
+            .thenComparing(g -> g.grant.conditions().toString());
 
     private GrantOrder() {}
 

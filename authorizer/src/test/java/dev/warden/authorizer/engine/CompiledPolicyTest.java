@@ -11,11 +11,14 @@ import static dev.warden.authorizer.engine.TestGrants.policyOf;
 import static dev.warden.authorizer.engine.TestGrants.resourcesOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.warden.authorizer.domain.Condition;
+import dev.warden.authorizer.domain.Constraints;
 import dev.warden.authorizer.domain.DelegationId;
 import dev.warden.authorizer.domain.Permission;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -232,6 +235,45 @@ class CompiledPolicyTest {
                 }
             }
         }
+    }
+
+    @Test
+    void whenFirstMatchIsRestrictedEveryMatchIsRestricted() {
+        Random random = new Random(5);
+        for (int round = 0; round < 50; round++) {
+            List<EffectiveGrant> grants = new ArrayList<>(randomGrants(random, 20));
+            for (EffectiveGrant g : randomGrants(random, 10)) {
+                Permission p = g.permission();
+                Constraints conditional = new Constraints(
+                        p.constraints().maxCallsPerHour(), Optional.of(Condition.when("arguments.n < " + round)));
+                grants.add(EffectiveGrant.direct(
+                        g.origin().holder(), new Permission(p.resource(), p.actions(), conditional)));
+            }
+            CompiledPolicy policy = CompiledPolicy.compile(grants);
+            for (int i = 0; i < 200; i++) {
+                List<EffectiveGrant> matches = policy.matches(randomAction(random), randomResource(random));
+                if (!matches.isEmpty() && !matches.get(0).isUnrestricted()) {
+                    assertThat(matches).noneMatch(EffectiveGrant::isUnrestricted);
+                }
+                // Among the restricted, a grant without a budget comes before every grant with one.
+                boolean budgetSeen = false;
+                for (EffectiveGrant match : matches) {
+                    assertThat(budgetSeen && !match.isConstrained()).isFalse();
+                    budgetSeen |= match.isConstrained();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aConditionalGrantIsTriedAfterAnUnrestrictedOneEvenWhenNarrower() {
+        EffectiveGrant narrowConditional = EffectiveGrant.direct(
+                ALICE,
+                new Permission("mcp:github:issues", List.of("read"), Constraints.condition(Condition.when("true"))));
+        EffectiveGrant broadFree = EffectiveGrant.direct(ALICE, permission("mcp:*", "read"));
+        CompiledPolicy policy = CompiledPolicy.compile(List.of(narrowConditional, broadFree));
+        assertThat(policy.firstMatch("read", "mcp:github:issues")).contains(broadFree);
+        assertThat(policy.matches("read", "mcp:github:issues")).containsExactly(broadFree, narrowConditional);
     }
 
     @Test

@@ -97,12 +97,18 @@ class EffectiveGrantTest {
     void depthMustAgreeWithTheOrigin() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new EffectiveGrant(
-                        new GrantOrigin.Direct(ALICE), permission("a", "r"), 1, List.of(), Optional.empty()));
+                        new GrantOrigin.Direct(ALICE),
+                        permission("a", "r"),
+                        1,
+                        List.of(),
+                        List.of(),
+                        Optional.empty()));
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new EffectiveGrant(
                         new GrantOrigin.Delegated(ALICE_TO_BOB, BOB),
                         permission("a", "r"),
                         0,
+                        List.of(),
                         List.of(),
                         Optional.of(new GrantOrigin.Direct(ALICE))));
     }

@@ -83,7 +83,9 @@ public final class AuditBench {
                     0,
                     now.minusMillis(i),
                     Optional.of("10.0.0." + (i % 250)),
-                    Optional.of("bench/1.0")));
+                    Optional.of("bench/1.0"),
+                    Optional.empty(),
+                    Optional.empty()));
         }
         return out;
     }

@@ -15,7 +15,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
-/** JSON form of permissions: {@code {"resource","actions":[...],"constraints":{"maxCallsPerHour":n}?}}. */
+/**
+ * JSON form of permissions: {@code {"resource","actions":[...],"constraints":{"maxCallsPerHour":n, "when":"...",
+ * "allowedIps":[...], "timeWindows":[...], "validFrom":"...", "validUntil":"..."}?}} (the condition fields are
+ * {@link ConditionJson}'s).
+ */
 public final class PermissionJson {
     /** Most permissions one agent or delegation may carry. */
     public static final int MAX_PERMISSIONS = 1000;
@@ -25,7 +29,7 @@ public final class PermissionJson {
     public static final int MAX_ACTION_LENGTH = 128;
 
     private static final Set<String> FIELDS = Set.of("resource", "actions", "constraints");
-    private static final Set<String> CONSTRAINT_FIELDS = Set.of("maxCallsPerHour");
+    private static final Set<String> CONSTRAINT_FIELDS = union(Set.of("maxCallsPerHour"), ConditionJson.FIELDS);
 
     private PermissionJson() {}
 
@@ -95,7 +99,13 @@ public final class PermissionJson {
         }
         JsonInput c = p.nested(object, "constraints", CONSTRAINT_FIELDS);
         OptionalLong max = c.optionalLong("maxCallsPerHour", 1, 1_000_000_000L);
-        return max.isPresent() ? new Constraints(max) : Constraints.NONE;
+        return new Constraints(max, ConditionJson.parse(c));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new LinkedHashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
     }
 
     /** The JSON array of {@code permissions}. */
@@ -105,10 +115,12 @@ public final class PermissionJson {
             ObjectNode node = array.addObject().put("resource", permission.resource());
             ArrayNode actions = node.putArray("actions");
             permission.actions().forEach(actions::add);
-            permission
-                    .constraints()
-                    .maxCallsPerHour()
-                    .ifPresent(max -> node.putObject("constraints").put("maxCallsPerHour", max));
+            Constraints constraints = permission.constraints();
+            if (!constraints.isEmpty()) {
+                ObjectNode c = node.putObject("constraints");
+                constraints.maxCallsPerHour().ifPresent(max -> c.put("maxCallsPerHour", max));
+                constraints.condition().ifPresent(condition -> ConditionJson.render(condition, c));
+            }
         }
         return array;
     }
@@ -119,9 +131,11 @@ public final class PermissionJson {
         for (JsonNode node : array) {
             List<String> actions = new ArrayList<>();
             node.get("actions").forEach(a -> actions.add(a.textValue()));
-            JsonNode max = node.path("constraints").path("maxCallsPerHour");
-            Constraints constraints =
-                    max.isMissingNode() ? Constraints.NONE : Constraints.maxCallsPerHour(max.asLong());
+            JsonNode stored = node.path("constraints");
+            JsonNode max = stored.path("maxCallsPerHour");
+            Constraints constraints = new Constraints(
+                    max.isMissingNode() ? OptionalLong.empty() : OptionalLong.of(max.asLong()),
+                    ConditionJson.fromStored(stored));
             permissions.add(new Permission(node.get("resource").textValue(), actions, constraints));
         }
         return permissions;

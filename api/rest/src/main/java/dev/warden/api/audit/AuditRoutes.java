@@ -54,7 +54,9 @@ public final class AuditRoutes implements DeclaredService {
             "tokensCost",
             "timestamp",
             "ip",
-            "userAgent");
+            "userAgent",
+            "callerIp",
+            "reasonDetail");
 
     private final JdbcAuditReader reader;
     private final AuditTopicEnd written;
@@ -162,7 +164,9 @@ public final class AuditRoutes implements DeclaredService {
                 Long.toString(e.tokensCost()),
                 Json.timestamp(e.timestamp()),
                 e.ip().orElse(""),
-                e.userAgent().orElse(""));
+                e.userAgent().orElse(""),
+                e.callerIp().orElse(""),
+                e.reasonDetail().orElse(""));
     }
 
     private void stats(ServerRequest req, ServerResponse res) {

@@ -4,6 +4,8 @@ import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
+import dev.warden.authorizer.condition.Conditions;
+import dev.warden.authorizer.condition.DecisionFacts;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Ids;
@@ -38,13 +40,16 @@ public final class AuthorizationService {
     private final AuditPublisher audit;
     private final InstantSource clock;
     private final DecisionMeters meters;
+    private final Conditions conditions;
 
     public AuthorizationService(
             PolicyResolver resolver,
             QuotaClient quota,
             AuditPublisher audit,
             InstantSource clock,
-            DecisionMeters meters) {
+            DecisionMeters meters,
+            Conditions conditions) {
+        this.conditions = conditions;
         this.resolver = resolver;
         this.quota = quota;
         this.audit = audit;
@@ -52,14 +57,21 @@ public final class AuthorizationService {
         this.meters = meters;
     }
 
-    /** A check to decide. */
+    /**
+     * A check to decide.
+     *
+     * @param ip        the address the caller declared in {@code context.ip}
+     * @param userAgent the user agent the caller declared in {@code context.userAgent}
+     * @param callerIp  the caller's network address as Warden saw it (after trusted proxies)
+     */
     public record Request(
             AgentId agentId,
             String action,
             String resource,
             Map<String, Object> arguments,
             Optional<String> ip,
-            Optional<String> userAgent) {}
+            Optional<String> userAgent,
+            String callerIp) {}
 
     /**
      * The answer.
@@ -95,7 +107,9 @@ public final class AuthorizationService {
                 0,
                 now,
                 request.ip(),
-                request.userAgent()));
+                request.userAgent(),
+                Optional.of(request.callerIp()),
+                outcome.detail()));
         meters.decided(
                 outcome.result(),
                 outcome.reason(),
@@ -115,22 +129,56 @@ public final class AuthorizationService {
         if (first.isEmpty()) {
             return Outcome.deny(DecisionReason.NO_MATCHING_PERMISSION);
         }
-        if (!first.get().isConstrained()) {
+        if (first.get().isUnrestricted()) {
             return Outcome.ALLOW;
         }
+        DecisionFacts facts = DecisionFacts.of(
+                agent,
+                request.action(),
+                request.resource(),
+                request.arguments(),
+                request.callerIp(),
+                now,
+                request.ip(),
+                request.userAgent());
         long hour = HourWindow.hourOf(now);
-        long asked = System.nanoTime();
+        long quotaNanos = 0;
+        Optional<Conditions.Unmet> firstUnmet = Optional.empty();
+        boolean budgetsAsked = false;
         for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
-            if (consume(grant, hour).granted()) {
-                return new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty(), System.nanoTime() - asked);
+            Optional<Conditions.Unmet> unmet = conditions.firstUnmet(grant.conditions(), facts);
+            if (unmet.isPresent()) {
+                firstUnmet = firstUnmet.or(() -> unmet);
+                continue;
             }
+            if (!grant.isConstrained()) {
+                return Outcome.ALLOW;
+            }
+            long asked = System.nanoTime();
+            boolean granted = consume(grant, hour).granted();
+            quotaNanos += System.nanoTime() - asked;
+            budgetsAsked = true;
+            if (granted) {
+                return new Outcome(
+                        AuditResult.ALLOWED, Optional.empty(), Optional.empty(), Optional.empty(), quotaNanos);
+            }
+        }
+        if (!budgetsAsked) {
+            Conditions.Unmet unmet = firstUnmet.orElseThrow();
+            return new Outcome(
+                    AuditResult.DENIED,
+                    Optional.of(DecisionReason.CONDITION_NOT_MET),
+                    Optional.of("condition of " + unmet.step().describe() + ": " + unmet.why()),
+                    Optional.empty(),
+                    quotaNanos);
         }
         long retryAfter = HourWindow.secondsUntilNextHour(now);
         return new Outcome(
                 AuditResult.RATE_LIMITED,
                 Optional.of(DecisionReason.RATE_LIMITED),
+                Optional.empty(),
                 Optional.of(retryAfter),
-                System.nanoTime() - asked);
+                quotaNanos);
     }
 
     private QuotaReply consume(EffectiveGrant grant, long hour) {
@@ -152,13 +200,22 @@ public final class AuthorizationService {
         }
     }
 
-    /** A decision, and the time spent asking the quota owner for it (0 when it was not asked). */
+    /**
+     * A decision, and the time spent asking the quota owner for it (0 when it was not asked).
+     *
+     * @param detail what the audit entry says beyond the reason (which permission's condition did not hold)
+     */
     private record Outcome(
-            AuditResult result, Optional<DecisionReason> reason, Optional<Long> retryAfter, long quotaNanos) {
-        static final Outcome ALLOW = new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty(), 0);
+            AuditResult result,
+            Optional<DecisionReason> reason,
+            Optional<String> detail,
+            Optional<Long> retryAfter,
+            long quotaNanos) {
+        static final Outcome ALLOW =
+                new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty(), Optional.empty(), 0);
 
         static Outcome deny(DecisionReason reason) {
-            return new Outcome(AuditResult.DENIED, Optional.of(reason), Optional.empty(), 0);
+            return new Outcome(AuditResult.DENIED, Optional.of(reason), Optional.empty(), Optional.empty(), 0);
         }
     }
 }

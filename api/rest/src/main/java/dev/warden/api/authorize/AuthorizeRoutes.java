@@ -7,6 +7,7 @@ import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
+import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -19,10 +20,12 @@ import io.helidon.webserver.http.ServerResponse;
  */
 public final class AuthorizeRoutes implements DeclaredService {
     private final AuthorizationService service;
+    private final ClientIp clientIp;
     private final long maxBodyBytes;
 
-    public AuthorizeRoutes(AuthorizationService service, long maxBodyBytes) {
+    public AuthorizeRoutes(AuthorizationService service, ClientIp clientIp, long maxBodyBytes) {
         this.service = service;
+        this.clientIp = clientIp;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -32,7 +35,8 @@ public final class AuthorizeRoutes implements DeclaredService {
     }
 
     private void authorize(ServerRequest req, ServerResponse res) {
-        AuthorizationService.Request request = DecisionRequests.parse(RequestReader.readObject(req, maxBodyBytes));
+        AuthorizationService.Request request =
+                DecisionRequests.parse(RequestReader.readObject(req, maxBodyBytes), clientIp.text(req));
         AuthorizationService.Decision decision = service.decide(AuthFilter.principal(req), request);
         ObjectNode body = Json.mapper().createObjectNode().put("allowed", decision.allowed());
         decision.reason().ifPresent(r -> body.put("reason", r.name()));

@@ -22,11 +22,11 @@ public final class DecisionRequests {
     private DecisionRequests() {}
 
     /**
-     * The request {@code body} asks for.
+     * The request {@code body} asks for, from a caller at {@code callerIp} (as Warden saw it).
      *
      * @throws dev.warden.api.errors.InvalidInputException naming every bad field
      */
-    public static AuthorizationService.Request parse(ObjectNode body) {
+    public static AuthorizationService.Request parse(ObjectNode body, String callerIp) {
         JsonInput in = JsonInput.of(body, FIELDS);
         Optional<AgentId> agentId = in.requiredValue("agentId", Ids.MAX_LENGTH, AgentId::of);
         Optional<String> action = in.requiredString("action", 128);
@@ -48,6 +48,12 @@ public final class DecisionRequests {
         }
         in.validate();
         return new AuthorizationService.Request(
-                agentId.orElseThrow(), action.orElseThrow(), resource.orElseThrow(), arguments, ip, userAgent);
+                agentId.orElseThrow(),
+                action.orElseThrow(),
+                resource.orElseThrow(),
+                arguments,
+                ip,
+                userAgent,
+                callerIp);
     }
 }

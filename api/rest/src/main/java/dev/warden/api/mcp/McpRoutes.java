@@ -19,6 +19,7 @@ import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.api.oauth.Issuer;
+import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -46,11 +47,13 @@ public final class McpRoutes implements DeclaredService {
     private static final String SERVER_VERSION = "0.1.0";
 
     private final McpTools tools;
+    private final ClientIp clientIp;
     private final Issuer issuer;
     private final List<String> allowedOrigins;
     private final long maxBodyBytes;
 
-    McpRoutes(McpTools tools, Issuer issuer, List<String> allowedOrigins, long maxBodyBytes) {
+    McpRoutes(McpTools tools, Issuer issuer, ClientIp clientIp, List<String> allowedOrigins, long maxBodyBytes) {
+        this.clientIp = clientIp;
         this.tools = tools;
         this.issuer = issuer;
         this.allowedOrigins = List.copyOf(allowedOrigins);
@@ -65,10 +68,15 @@ public final class McpRoutes implements DeclaredService {
             DashboardStats dashboard,
             InstantSource clock,
             Issuer issuer,
+            ClientIp clientIp,
             List<String> allowedOrigins,
             long maxBodyBytes) {
         return new McpRoutes(
-                new McpTools(agents, authorization, audit, dashboard, clock), issuer, allowedOrigins, maxBodyBytes);
+                new McpTools(agents, authorization, audit, dashboard, clock),
+                issuer,
+                clientIp,
+                allowedOrigins,
+                maxBodyBytes);
     }
 
     @Override
@@ -125,15 +133,18 @@ public final class McpRoutes implements DeclaredService {
         JsonNode params = message.get("params");
         ObjectNode paramsObject =
                 params instanceof ObjectNode o ? o : Json.mapper().createObjectNode();
-        send(res, Status.OK_200, handle(AuthFilter.principal(req), id, method.textValue(), paramsObject));
+        send(
+                res,
+                Status.OK_200,
+                handle(AuthFilter.principal(req), clientIp.text(req), id, method.textValue(), paramsObject));
     }
 
-    private ObjectNode handle(Principal caller, JsonNode id, String method, ObjectNode params) {
+    private ObjectNode handle(Principal caller, String callerIp, JsonNode id, String method, ObjectNode params) {
         return switch (method) {
             case "initialize" -> result(id, initialize(params));
             case "ping" -> result(id, Json.mapper().createObjectNode());
             case "tools/list" -> result(id, toolList());
-            case "tools/call" -> callTool(caller, id, params);
+            case "tools/call" -> callTool(caller, callerIp, id, params);
             default ->
                 error(id, -32601, "Method not found: " + (method.length() > 64 ? method.substring(0, 64) : method));
         };
@@ -164,7 +175,7 @@ public final class McpRoutes implements DeclaredService {
         return out;
     }
 
-    private ObjectNode callTool(Principal caller, JsonNode id, ObjectNode params) {
+    private ObjectNode callTool(Principal caller, String callerIp, JsonNode id, ObjectNode params) {
         String name = params.path("name").asText("");
         Optional<McpTools.Tool> tool = tools.find(name);
         if (tool.isEmpty()) {
@@ -177,7 +188,7 @@ public final class McpRoutes implements DeclaredService {
         ObjectNode args = arguments instanceof ObjectNode o ? o : Json.mapper().createObjectNode();
         ObjectNode result = Json.mapper().createObjectNode();
         try {
-            JsonNode value = tools.call(tool.get(), caller, args);
+            JsonNode value = tools.call(tool.get(), caller, args, callerIp);
             result.putArray("content").addObject().put("type", "text").put("text", value.toString());
             if (value instanceof ObjectNode object) {
                 result.set("structuredContent", object);

@@ -28,7 +28,6 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiFunction;
 
 /**
  * The tools of Warden's MCP endpoint, over the signed-in user's own data through the same services (and so the
@@ -37,12 +36,13 @@ import java.util.function.BiFunction;
  */
 final class McpTools {
     /** One tool: its name, description, input schema, required scope and implementation. */
-    record Tool(
-            String name,
-            String description,
-            ObjectNode inputSchema,
-            String scope,
-            BiFunction<Principal, ObjectNode, JsonNode> call) {}
+    record Tool(String name, String description, ObjectNode inputSchema, String scope, Body call) {}
+
+    /** What a tool does, for a caller at {@code callerIp} (as Warden saw it) with the call's arguments. */
+    @FunctionalInterface
+    interface Body {
+        JsonNode apply(Principal caller, ObjectNode args, String callerIp);
+    }
 
     private final List<Tool> tools;
 
@@ -61,9 +61,9 @@ final class McpTools {
                                 Map.of("agentId", "string", "action", "string", "resource", "string"),
                                 List.of("agentId", "action", "resource")),
                         "authorize:write",
-                        (caller, args) -> {
+                        (caller, args, callerIp) -> {
                             AuthorizationService.Decision d =
-                                    authorization.decide(caller, DecisionRequests.parse(args));
+                                    authorization.decide(caller, DecisionRequests.parse(args, callerIp));
                             ObjectNode out = Json.mapper().createObjectNode().put("allowed", d.allowed());
                             d.reason().ifPresent(r -> out.put("reason", r.name()));
                             out.put("auditId", d.auditId());
@@ -74,7 +74,7 @@ final class McpTools {
                         "List your agents, optionally by status (active, suspended, revoked, expired).",
                         schema(Map.of("status", "string"), List.of()),
                         "agents:read",
-                        (caller, args) -> {
+                        (caller, args, callerIp) -> {
                             Optional<AgentStatus> status = text(args, "status")
                                     .map(s -> WireEnum.parse(AgentStatus.class, s)
                                             .orElseThrow(() ->
@@ -89,7 +89,7 @@ final class McpTools {
                         "Show one of your agents: status, permissions, constraints, expiry.",
                         schema(Map.of("agentId", "string"), List.of("agentId")),
                         "agents:read",
-                        (caller, args) -> {
+                        (caller, args, callerIp) -> {
                             AgentId id = agentId(text(args, "agentId")
                                     .orElseThrow(() -> InvalidInputException.field("agentId", "is required")));
                             return AgentJson.render(agents.get(caller, id), clock.instant(), Optional.empty());
@@ -103,7 +103,7 @@ final class McpTools {
                                         "limit", "integer"),
                                 List.of()),
                         "audit:read",
-                        (caller, args) -> {
+                        (caller, args, callerIp) -> {
                             int limit = args.path("limit").canConvertToInt()
                                     ? args.path("limit").intValue()
                                     : 20;
@@ -134,7 +134,7 @@ final class McpTools {
                                 + "over the last 24 hours, top agents by calls.",
                         schema(Map.of(), List.of()),
                         "dashboard:read",
-                        (caller, args) -> dashboard.stats(caller)));
+                        (caller, args, callerIp) -> dashboard.stats(caller)));
     }
 
     List<Tool> all() {
@@ -145,12 +145,12 @@ final class McpTools {
         return tools.stream().filter(t -> t.name().equals(name)).findFirst();
     }
 
-    /** Runs {@code tool} for {@code caller}, after checking the tool's scope. */
-    JsonNode call(Tool tool, Principal caller, ObjectNode args) {
+    /** Runs {@code tool} for {@code caller} at {@code callerIp}, after checking the tool's scope. */
+    JsonNode call(Tool tool, Principal caller, ObjectNode args, String callerIp) {
         if (!caller.holds(tool.scope())) {
             throw new ForbiddenException(ErrorCode.INSUFFICIENT_SCOPE, "this token lacks the scope " + tool.scope());
         }
-        return tool.call().apply(caller, args);
+        return tool.call().apply(caller, args, callerIp);
     }
 
     private static ObjectNode schema(Map<String, String> properties, List<String> required) {

@@ -77,6 +77,8 @@ public final class AdminAudit {
                 0,
                 at,
                 Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty());
     }
 }

@@ -53,6 +53,8 @@ import dev.warden.api.organizations.ListCursor;
 import dev.warden.api.organizations.OrganizationAdminRoutes;
 import dev.warden.api.organizations.OrganizationRoutes;
 import dev.warden.api.organizations.OrganizationService;
+import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.authorizer.condition.Conditions;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Topics;
 import dev.warden.runtime.consumer.ConsumerLoop;
@@ -124,6 +126,7 @@ public final class RestApi implements Component {
             SinkCounters auditCounters,
             MeterRegistry meters,
             Tracing tracing,
+            ClientIp clientIp,
             InstantSource clock) {
         public Wiring {
             grantTypes = List.copyOf(grantTypes);
@@ -272,8 +275,8 @@ public final class RestApi implements Component {
         FunctionCounter.builder("warden.audit.publish.failures", audit, AuditPublisher::failureCount)
                 .description("Audit entries Kafka did not acknowledge (each answered 503; no decision made).")
                 .register(meters);
-        AuthorizationService authorization =
-                new AuthorizationService(store.policies(), quota, audit, clock, new DecisionMeters(meters));
+        AuthorizationService authorization = new AuthorizationService(
+                store.policies(), quota, audit, clock, new DecisionMeters(meters), Conditions.standard());
         JdbcAuditReader auditReader = new JdbcAuditReader(db, topics.audit());
         DashboardStats dashboard = new DashboardStats(dashboardView, spendView, store.agents(), clock);
         DeadLetterRoutes deadLetters = new DeadLetterRoutes(new DeadLetterRepository(db));
@@ -285,7 +288,7 @@ public final class RestApi implements Component {
                         "/agents", new CostRoutes(new CostService(store.agents(), db, outbox, clock), maxBody)),
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(store.apiTokens(), clock, maxBody)),
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
-                new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, maxBody)),
+                new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, wiring.clientIp(), maxBody)),
                 new WardenApi.Mount(
                         "/audit",
                         new AuditRoutes(
@@ -303,6 +306,7 @@ public final class RestApi implements Component {
                                 dashboard,
                                 clock,
                                 issuer,
+                                wiring.clientIp(),
                                 settings.allowedOrigins(),
                                 maxBody)),
                 new WardenApi.Mount(ADMIN_PATH + "/dead-letters", deadLetters),

@@ -38,6 +38,8 @@ class AuditPublisherIT {
                     0,
                     Instant.now(),
                     Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
                     Optional.empty());
 
             assertThatThrownBy(() -> publisher.publish(entry)).isInstanceOfSatisfying(UnavailableException.class, e -> {

@@ -255,6 +255,8 @@ class OpenApiDocumentTest {
                         0,
                         NOW,
                         Optional.of("10.0.0.1"),
+                        Optional.empty(),
+                        Optional.empty(),
                         Optional.empty())));
 
         contract.check(

@@ -73,6 +73,8 @@ class PoisonRecordsIT {
                 0,
                 Instant.now(),
                 Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty());
         produce(warden.topics().audit(), agentId, AuditEntryCodec.encode(poison));
         produce(warden.topics().audit(), agentId, "{not an audit entry".getBytes(StandardCharsets.UTF_8));

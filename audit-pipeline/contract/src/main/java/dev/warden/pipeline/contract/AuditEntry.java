@@ -13,8 +13,11 @@ import java.util.Optional;
  * @param callerId   who asked for the decision: the agent itself, its owner, or {@code admin}
  * @param parameters the call's arguments with secret-like values redacted (JSON values; null allowed)
  * @param reason     why a call was denied (a {@code DecisionReason} code); empty when allowed
- * @param ip         client IP from the request's context, if given
- * @param userAgent  client user agent from the request's context, if given
+ * @param ip           client IP from the request's context, if given (what the caller declared)
+ * @param userAgent    client user agent from the request's context, if given
+ * @param callerIp     the network address of the caller as Warden saw it (after trusted proxies), where known
+ * @param reasonDetail what the denial's reason does not say alone: for {@code CONDITION_NOT_MET}, the permission whose
+ *                     condition did not hold and why
  */
 public record AuditEntry(
         String id,
@@ -30,7 +33,9 @@ public record AuditEntry(
         long tokensCost,
         Instant timestamp,
         Optional<String> ip,
-        Optional<String> userAgent) {
+        Optional<String> userAgent,
+        Optional<String> callerIp,
+        Optional<String> reasonDetail) {
 
     /**
      * The prefix of an administrative action's name ({@code admin.agent.revoke}, ...): a record of what an

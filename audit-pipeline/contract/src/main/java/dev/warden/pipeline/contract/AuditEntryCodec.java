@@ -18,8 +18,8 @@ import java.util.Optional;
 
 /**
  * JSON wire form of audit entries: the SPEC's fields ({@code id, agentId, userId, action, resource,
- * parameters, result, durationMs, tokensCost, timestamp}) plus {@code callerId}, {@code reason} and
- * {@code context: {ip, userAgent}}. The same object is what {@code GET /audit}, the export, the {@code audit}
+ * parameters, result, durationMs, tokensCost, timestamp}) plus {@code callerId}, {@code reason},
+ * {@code reasonDetail} and {@code context: {ip, userAgent, callerIp}}. The same object is what {@code GET /audit}, the export, the {@code audit}
  * stream event and the external sinks show.
  *
  * <p>Every decision passes through {@link #encode} and {@link #decode} several times (API, writer, pipeline),
@@ -48,12 +48,14 @@ public final class AuditEntryCodec {
         Json.mapper().writeValue(g, entry.parameters());
         g.writeStringField("result", entry.result().wireName());
         g.writeStringField("reason", entry.reason().orElse(null));
+        g.writeStringField("reasonDetail", entry.reasonDetail().orElse(null));
         g.writeNumberField("durationMs", entry.durationMs());
         g.writeNumberField("tokensCost", entry.tokensCost());
         g.writeStringField("timestamp", Json.timestamp(entry.timestamp()));
         g.writeObjectFieldStart("context");
         g.writeStringField("ip", entry.ip().orElse(null));
         g.writeStringField("userAgent", entry.userAgent().orElse(null));
+        g.writeStringField("callerIp", entry.callerIp().orElse(null));
         g.writeEndObject();
         g.writeEndObject();
     }
@@ -119,6 +121,7 @@ public final class AuditEntryCodec {
                         f.parameters = p.currentToken() == JsonToken.VALUE_NULL ? null : Json.readNestedObject(p);
                     case "result" -> f.result = Json.nullableString(p);
                     case "reason" -> f.reason = Json.nullableString(p);
+                    case "reasonDetail" -> f.reasonDetail = Json.nullableString(p);
                     case "durationMs" -> f.durationMs = number(p).doubleValue();
                     case "tokensCost" -> f.tokensCost = number(p).longValue();
                     case "timestamp" -> f.timestamp = Json.nullableString(p);
@@ -148,6 +151,7 @@ public final class AuditEntryCodec {
             switch (name) {
                 case "ip" -> f.ip = Json.nullableString(p);
                 case "userAgent" -> f.userAgent = Json.nullableString(p);
+                case "callerIp" -> f.callerIp = Json.nullableString(p);
                 default -> p.skipChildren();
             }
         }
@@ -176,6 +180,8 @@ public final class AuditEntryCodec {
         String timestamp;
         String ip;
         String userAgent;
+        String callerIp;
+        String reasonDetail;
 
         AuditEntry entry() {
             AuditResult parsed = WireEnum.parse(AuditResult.class, required("result", result))
@@ -194,7 +200,9 @@ public final class AuditEntryCodec {
                     required("tokensCost", tokensCost),
                     Json.parseTimestamp(required("timestamp", timestamp)),
                     Optional.ofNullable(ip),
-                    Optional.ofNullable(userAgent));
+                    Optional.ofNullable(userAgent),
+                    Optional.ofNullable(callerIp),
+                    Optional.ofNullable(reasonDetail));
         }
 
         private static <T> T required(String field, T value) {

@@ -14,7 +14,7 @@ import java.util.Optional;
 public final class AuditRows {
     /** The columns {@link #entry(ResultSet)} reads. */
     public static final String COLUMNS = "id, agent_id, user_id, caller_id, action, resource, parameters, result, "
-            + "reason, duration_ms, tokens_cost, ts, ip, user_agent";
+            + "reason, duration_ms, tokens_cost, ts, ip, user_agent, caller_ip, reason_detail";
 
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
@@ -36,6 +36,8 @@ public final class AuditRows {
                 rs.getLong("tokens_cost"),
                 rs.getTimestamp("ts").toInstant(),
                 Optional.ofNullable(rs.getString("ip")),
-                Optional.ofNullable(rs.getString("user_agent")));
+                Optional.ofNullable(rs.getString("user_agent")),
+                Optional.ofNullable(rs.getString("caller_ip")),
+                Optional.ofNullable(rs.getString("reason_detail")));
     }
 }

@@ -27,6 +27,8 @@ class AuditBatchTest {
             0,
             Instant.parse("2026-01-01T00:00:00.123Z"),
             Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
             Optional.empty());
 
     @Test

@@ -26,6 +26,8 @@ class AuditEntryCodecTest {
                 0,
                 Instant.parse("2026-01-01T00:00:00.123Z"),
                 Optional.of("10.0.0.1"),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty());
 
         assertThat(AuditEntryCodec.decode(AuditEntryCodec.encode(entry))).isEqualTo(entry);
@@ -55,7 +57,9 @@ class AuditEntryCodecTest {
                 3,
                 Instant.parse("2026-01-01T00:00:00.123Z"),
                 Optional.empty(),
-                Optional.of("curl/8"));
+                Optional.of("curl/8"),
+                Optional.empty(),
+                Optional.empty());
 
         assertThat(Json.mapper().writeValueAsString(AuditEntryCodec.toJson(entry)))
                 .isEqualTo(new String(AuditEntryCodec.encode(entry), StandardCharsets.UTF_8));
@@ -81,6 +85,8 @@ class AuditEntryCodecTest {
                         1,
                         0,
                         Instant.parse("2026-01-01T00:00:00.123Z"),
+                        Optional.empty(),
+                        Optional.empty(),
                         Optional.empty(),
                         Optional.empty())),
                 StandardCharsets.UTF_8);

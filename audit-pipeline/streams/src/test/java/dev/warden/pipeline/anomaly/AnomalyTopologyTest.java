@@ -69,6 +69,8 @@ class AnomalyTopologyTest {
                             0,
                             at,
                             Optional.empty(),
+                            Optional.empty(),
+                            Optional.empty(),
                             Optional.empty()));
         }
     }

@@ -65,6 +65,8 @@ class DashboardTopologyTest {
                         0,
                         at,
                         Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
                         Optional.empty()));
     }
 

@@ -98,11 +98,13 @@ final class OtlpLogsEncoder {
         out.add(str("warden.resource", e.resource()));
         out.add(str("warden.result", e.result().wireName()));
         e.reason().ifPresent(v -> out.add(str("warden.reason", v)));
+        e.reasonDetail().ifPresent(v -> out.add(str("warden.reason_detail", v)));
         out.add(new Attribute("warden.duration_ms", new Value.Dbl(e.durationMs())));
         out.add(new Attribute("warden.tokens_cost", new Value.Int(e.tokensCost())));
         out.add(str("warden.parameters", json(e)));
         e.ip().ifPresent(v -> out.add(str("client.address", v)));
         e.userAgent().ifPresent(v -> out.add(str("user_agent.original", v)));
+        e.callerIp().ifPresent(v -> out.add(str("network.peer.address", v)));
         return out;
     }
 

@@ -18,8 +18,10 @@ import java.util.Map;
  * denied or rate-limited calls, body {@code "<action> <resource> <result>"}, and one attribute per audit field
  * ({@code warden.audit.id}, {@code warden.agent.id}, {@code warden.user.id}, {@code warden.caller.id},
  * {@code warden.action}, {@code warden.resource}, {@code warden.result}, {@code warden.reason},
- * {@code warden.duration_ms} (double), {@code warden.tokens_cost} (int), {@code warden.parameters} (the JSON
- * text), {@code client.address}, {@code user_agent.original}; absent optional fields have no attribute).
+ * {@code warden.reason_detail}, {@code warden.duration_ms} (double), {@code warden.tokens_cost} (int),
+ * {@code warden.parameters} (the JSON text), {@code client.address} (the address the caller declared),
+ * {@code user_agent.original}, {@code network.peer.address} (the caller's address as Warden saw it); absent optional
+ * fields have no attribute).
  *
  * <p>A batch is accepted on 2xx; a partial success reported in a 200 answer is not inspected. An empty batch
  * sends nothing. Thread-safe.

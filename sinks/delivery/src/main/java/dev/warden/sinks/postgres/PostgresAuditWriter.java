@@ -58,7 +58,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(PostgresAuditWriter.class.getName());
     static final String STAGE = "CREATE TEMP TABLE IF NOT EXISTS audit_stage (LIKE audit_events) ON COMMIT DELETE ROWS";
     static final String COLUMNS = "(id, agent_id, user_id, caller_id, action, resource, parameters, "
-            + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent)";
+            + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent, caller_ip, reason_detail)";
     static final String COPY = "COPY audit_stage " + COLUMNS + " FROM STDIN WITH (FORMAT csv)";
     static final String COPY_DIRECT = "COPY audit_events " + COLUMNS + " FROM STDIN WITH (FORMAT csv)";
     private static final String UNIQUE_VIOLATION = "23505";
@@ -324,7 +324,9 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
             out.append(e.tokensCost()).append(',');
             field(out, Json.timestamp(e.timestamp())).append(',');
             field(out, e.ip()).append(',');
-            field(out, e.userAgent()).append('\n');
+            field(out, e.userAgent()).append(',');
+            field(out, e.callerIp()).append(',');
+            field(out, e.reasonDetail()).append('\n');
         }
         return out.toString();
     }

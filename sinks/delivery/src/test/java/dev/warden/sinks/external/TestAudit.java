@@ -29,7 +29,9 @@ final class TestAudit {
                 3,
                 DECIDED_AT,
                 Optional.of("203.0.113.7"),
-                Optional.of("triage-bot/1.0"));
+                Optional.of("triage-bot/1.0"),
+                Optional.empty(),
+                Optional.empty());
     }
 
     /** A denied call by an unknown agent: no user, a reason, no client context, zero duration and cost. */
@@ -47,6 +49,8 @@ final class TestAudit {
                 0.0,
                 0,
                 DECIDED_AT.plusMillis(7),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty());
     }
@@ -66,6 +70,8 @@ final class TestAudit {
                 0.4,
                 0,
                 DECIDED_AT.plusSeconds(1),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty());
     }

@@ -37,6 +37,8 @@ public final class AccountAudit {
                 0,
                 at,
                 Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
                 Optional.empty());
     }
 }
