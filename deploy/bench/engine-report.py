@@ -14,6 +14,14 @@ SCENARIOS = [
     ("miss", "miss (every candidate tried)"),
 ]
 TARGET_P50_NS = 2000.0
+CONDITION_SCENARIOS = [
+    ("free", "an unconditional grant"),
+    ("when", "a CEL condition on arguments, resource and agent"),
+    ("shorthands", "allowedIps and timeWindows"),
+    ("chain", "a delegation's condition and its source's"),
+]
+# issue 39: a typical condition adds no more than a few microseconds at p50
+CONDITION_TARGET_ADDED_P50_NS = 5000.0
 
 
 def load(path):
@@ -81,6 +89,25 @@ def main():
         ok = p50 < TARGET_P50_NS
         failed |= not ok
         print(f"target p50 < 2 µs, {label}: {'met' if ok else 'NOT met'} ({fmt(p50)})")
+    if any(("ConditionBench", sc) in figures for sc, _ in CONDITION_SCENARIOS):
+        print()
+        print("Conditions (ConditionBench): first match plus each matching grant's conditions, facts built per call")
+        print(f"{'scenario':<11} {'p50':>12} {'p99':>12} {'mean':>12} {'added p50 vs free':>20}")
+        free = get("ConditionBench", "free", "p50")
+        for sc, label in CONDITION_SCENARIOS:
+            p50 = get("ConditionBench", sc, "p50")
+            added = None if p50 is None or free is None else p50 - free
+            print(f"{sc:<11} {fmt(p50):>12} {fmt(get('ConditionBench', sc, 'p99')):>12} "
+                  f"{fmt(get('ConditionBench', sc, 'mean')):>12} {fmt(added) if sc != 'free' else '':>20}")
+        direct = get("WardenBench", "direct", "p50")
+        print(f"free path vs WardenBench direct (same run): {ratio(free, direct)}")
+        for sc, label in CONDITION_SCENARIOS[1:]:
+            p50 = get("ConditionBench", sc, "p50")
+            if p50 is None or free is None:
+                continue
+            ok = p50 - free < CONDITION_TARGET_ADDED_P50_NS
+            failed |= not ok
+            print(f"target added p50 < 5 µs, {label}: {'met' if ok else 'NOT met'} ({fmt(p50 - free)})")
     missing = [f"{name} {sc}" for sc, _ in SCENARIOS for name, cls in LIBRARIES if (cls, sc) not in figures]
     if missing:
         print("missing (benchmark failed or not selected): " + ", ".join(missing))

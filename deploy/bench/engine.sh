@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks Warden's permission engine (CompiledPolicy.firstMatch) next to Cedar (cedar-java) and jCasbin on the
-# same 104-grant policy, in one JMH run, and prints p50/p99/mean per scenario and the ratios Warden/Cedar and
+# same 104-grant policy, and the cost of conditions (ConditionBench), in one JMH run, and prints p50/p99/mean per
+# scenario and the ratios Warden/Cedar and
 # Warden/jCasbin computed from that run. See docs/benchmarks.md.
 #
 #   deploy/bench/engine.sh                 # build the bench jar, run everything (about 3 to 4 minutes on 2 cores)

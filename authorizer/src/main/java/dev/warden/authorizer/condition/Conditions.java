@@ -14,9 +14,11 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelVariableResolver;
 import dev.warden.authorizer.domain.Condition;
 import dev.warden.authorizer.engine.ConditionStep;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +60,7 @@ public final class Conditions {
 
     private final Cel cel;
     private final Map<Condition, CelRuntime.Program> programs = new ConcurrentHashMap<>();
+    private final Map<String, Cidr> ranges = new ConcurrentHashMap<>();
 
     /**
      * The process's instance: one CEL environment and one cache of programs for every writer and decision. Built on
@@ -90,7 +93,7 @@ public final class Conditions {
                         "ipInCidr_string_string",
                         String.class,
                         String.class,
-                        (ip, cidr) -> Cidr.parse(cidr).contains(ip)));
+                        (ip, cidr) -> cidr(cidr).contains(ip)));
         for (String variable : VARIABLES) {
             builder.addVar(variable, MapType.create(SimpleType.STRING, SimpleType.DYN));
         }
@@ -147,18 +150,31 @@ public final class Conditions {
         return program;
     }
 
+    /** The range {@code text} names, parsed once (bounded like the programs); throws as {@link Cidr#parse} does. */
+    private Cidr cidr(String text) {
+        Cidr range = ranges.get(text);
+        if (range == null) {
+            range = Cidr.parse(text);
+            if (ranges.size() >= CACHE_SIZE) {
+                ranges.clear();
+            }
+            ranges.put(text, range);
+        }
+        return range;
+    }
+
     /** A condition that did not hold, and why: {@code false}, or what ended its evaluation. */
     public record Unmet(ConditionStep step, String why) {}
 
     /**
      * The first of {@code steps} whose condition does not hold for {@code facts}, in order; empty when all hold.
-     * The variables are built once, and only when there is a step to evaluate.
+     * Each variable is built once, when an expression first reads it.
      */
     public Optional<Unmet> firstUnmet(List<ConditionStep> steps, DecisionFacts facts) {
-        Map<String, Object> variables = null;
+        CelVariableResolver variables = null;
         for (ConditionStep step : steps) {
             if (variables == null) {
-                variables = facts.variables();
+                variables = new LazyVariables(facts);
             }
             Optional<String> why;
             try {
@@ -175,7 +191,7 @@ public final class Conditions {
     }
 
     /** Empty when the program answers {@code true}; otherwise why it did not. */
-    private static Optional<String> evaluate(CelRuntime.Program program, Map<String, Object> variables) {
+    private static Optional<String> evaluate(CelRuntime.Program program, CelVariableResolver variables) {
         Budget budget = new Budget();
         try {
             Object result = program.trace(variables, budget);
@@ -187,6 +203,21 @@ public final class Conditions {
             return Optional.of(e.getMessage());
         } catch (RuntimeException e) {
             return Optional.of("error: " + e.getMessage());
+        }
+    }
+
+    /** The facts' variables, each built on first read and kept for the other conditions of the same decision. */
+    private static final class LazyVariables implements CelVariableResolver {
+        private final DecisionFacts facts;
+        private final Map<String, Optional<Object>> built = new HashMap<>(8);
+
+        LazyVariables(DecisionFacts facts) {
+            this.facts = facts;
+        }
+
+        @Override
+        public Optional<Object> find(String name) {
+            return built.computeIfAbsent(name, facts::variable);
         }
     }
 

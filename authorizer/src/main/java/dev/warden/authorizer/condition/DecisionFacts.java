@@ -54,33 +54,48 @@ public record DecisionFacts(
                 agent, action, resource, arguments, callerIp, time, declaredIp, userAgent, Map.of(), Map.of());
     }
 
-    /** The variables as CEL reads them: numbers as {@code int} or {@code double}, JSON null as CEL {@code null}. */
-    Map<String, Object> variables() {
+    /**
+     * The variable {@code name} as CEL reads it (numbers as {@code int} or {@code double}, JSON null as CEL
+     * {@code null}), built when an expression first reads it; empty for a name that is not a variable.
+     */
+    Optional<Object> variable(String name) {
+        return Optional.ofNullable(
+                switch (name) {
+                    case "action" -> action;
+                    case "arguments" -> celMap(arguments);
+                    case "context" -> context();
+                    case "resource" -> resourceVariable();
+                    case "agent" -> agentVariable();
+                    case "user" -> Map.of("id", agent.ownerId().value());
+                    default -> null;
+                });
+    }
+
+    private Map<String, Object> context() {
         Map<String, Object> context = new HashMap<>(celMap(extraContext));
         context.put("ip", callerIp);
         context.put("time", time);
         declaredIp.ifPresent(ip -> context.put("declaredIp", ip));
         userAgent.ifPresent(ua -> context.put("userAgent", ua));
+        return context;
+    }
 
+    private Map<String, Object> resourceVariable() {
         Map<String, Object> resourceVar = new HashMap<>();
         resourceVar.put("name", resource);
         resourceVar.put("parts", List.of(resource.split(":", -1)));
         resourceVar.put("properties", celMap(properties));
+        return resourceVar;
+    }
 
+    private Map<String, Object> agentVariable() {
         Map<String, Object> agentVar = new HashMap<>();
         agentVar.put("id", agent.id().value());
         agentVar.put("type", agent.type().wireName());
         agentVar.put("name", agent.name());
         agentVar.put("tenant", agent.tenantId().map(t -> (Object) t.value()).orElse(NullValue.NULL_VALUE));
         agentVar.put("metadata", celMap(agent.metadata()));
-
-        return Map.of(
-                "action", action,
-                "arguments", celMap(arguments),
-                "context", context,
-                "resource", resourceVar,
-                "agent", agentVar,
-                "user", Map.of("id", agent.ownerId().value()));
+        return agentVar;
     }
 
     private static Map<String, Object> celMap(Map<String, Object> json) {

@@ -32,23 +32,28 @@
  * ({@link dev.warden.authorizer.engine.CompiledPolicy#coveringGrant}). The resulting
  * {@link dev.warden.authorizer.engine.EffectiveGrant} carries its own {@code maxCallsPerHour} constraint
  * and every constraint of its ancestors, nearest first, each a
- * {@link dev.warden.authorizer.engine.ConstrainedStep} that names the grant owning the counter.
+ * {@link dev.warden.authorizer.engine.ConstrainedStep} that names the grant owning the counter. Conditions chain
+ * the same way ({@link dev.warden.authorizer.engine.ConditionStep}): the engine holds them as data and the
+ * {@code condition} package evaluates them.
  *
  * <h2>Order of grants</h2>
  * When several grants match a call, the call is allowed if any allows it. A
  * {@link dev.warden.authorizer.engine.CompiledPolicy} tries them in this order:
  * <ol>
- *   <li>unconstrained grants (no constraint anywhere in the chain) before constrained ones, so a call
- *       that a free grant allows never spends a budget;</li>
+ *   <li>unrestricted grants (no budget and no condition anywhere in the chain) before restricted ones, so a
+ *       call that a free grant allows evaluates nothing and spends no budget;</li>
+ *   <li>unconstrained grants (no budget in the chain) before constrained ones, so a call that a grant whose
+ *       conditions hold allows never spends a budget;</li>
  *   <li>more literal segments first ({@code *} has none), so the narrowest grant spends its own budget
  *       before a broad one;</li>
  *   <li>exact before wildcard at the same number of literal segments ({@code a:b} before {@code a:b:*});</li>
  *   <li>pattern text, lexicographically;</li>
  *   <li>for equal patterns: fewer constraint steps first, then the grant key (origin and actions), then
- *       the constraint chain, then the remaining fields; so the order depends only on the set of grants,
+ *       the constraint chain, then the remaining fields and the condition chain as written; so the order depends
+ *       only on the set of grants,
  *       never on input order.</li>
  * </ol>
- * Consequently, when the first matching grant is constrained, so is every matching grant.
+ * Consequently, when the first matching grant is restricted, so is every matching grant.
  *
  * <h2>Guarantees</h2>
  * <ul>

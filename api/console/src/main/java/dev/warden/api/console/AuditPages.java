@@ -122,6 +122,8 @@ final class AuditPages implements DeclaredService {
                         entry.userId().orElse(""),
                         entry.callerId(),
                         String.format(java.util.Locale.ROOT, "%.3f", entry.durationMs()),
+                        entry.reasonDetail().orElse(""),
+                        entry.callerIp().orElse(""),
                         entry.ip().orElse(""),
                         entry.userAgent().orElse(""),
                         arguments(entry.parameters()),

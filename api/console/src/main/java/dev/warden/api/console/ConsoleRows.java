@@ -115,6 +115,8 @@ public final class ConsoleRows {
             String userId,
             String callerId,
             String durationMs,
+            String reasonDetail,
+            String callerIp,
             String ip,
             String userAgent,
             String arguments,

@@ -250,6 +250,46 @@ class ConditionsIT {
     }
 
     @Test
+    void hostileExpressionsAreRefusedWhenWrittenOrBoundedWhenEvaluated() {
+        java.util.Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("deep parentheses", "(".repeat(500) + "true" + ")".repeat(500));
+        refused.put("too many nodes", "1 + ".repeat(450) + "1 == 1");
+        refused.put("too long", "true && ".repeat(300) + "true");
+        refused.put("NUL", "arguments.a == '\\u0000' \u0000");
+        refused.put("not boolean", "'text'");
+        refused.put("unknown function", "system('rm -rf /')");
+        refused.put("unknown variable", "env.HOME == '/root'");
+        for (var e : refused.entrySet()) {
+            WhenBody body = new WhenBody(e.getValue());
+            Http.Response res = create(body.permissions());
+            assertThat(res.status()).as(e.getKey() + ": " + res.body()).isEqualTo(400);
+            assertThat(res.body()).as(e.getKey()).contains("permissions[0].constraints.when");
+        }
+        // Within the write-time limits but expensive at run time: the decision is made, denied by the cost limit
+        String id =
+                agent(new WhenBody("arguments.xs.all(a, arguments.xs.all(b, arguments.xs.all(c, arguments.xs.all(d, "
+                                + "arguments.xs.all(e, a + b + c + d + e >= 0))))) && arguments.s + arguments.s"
+                                + " + arguments.s != ''")
+                        .permissions());
+        StringBuilder xs = new StringBuilder("[0");
+        for (int i = 1; i < 1000; i++) {
+            xs.append(',').append(i);
+        }
+        JsonNode denied = ask(id, "{\"xs\":" + xs + "],\"s\":\"" + "y".repeat(30_000) + "\"}");
+        assertThat(denied.get("reason").asText()).isEqualTo("CONDITION_NOT_MET");
+        assertThat(entry(denied).reasonDetail())
+                .hasValueSatisfying(d -> assertThat(d).contains("cost limit"));
+    }
+
+    /** A permissions array whose one permission's {@code when} is {@code expression}, JSON-escaped. */
+    private record WhenBody(String expression) {
+        String permissions() {
+            return "[{\"resource\":\"mcp:*\",\"actions\":[\"write\"],\"constraints\":{\"when\":"
+                    + dev.warden.pipeline.contract.Json.mapper().valueToTree(expression) + "}}]";
+        }
+    }
+
+    @Test
     void theConditionReadsBackAsWritten() {
         String id = agent("""
                 [{"resource":"mcp:*","actions":["write"],"constraints":{"maxCallsPerHour":5,"when":"true",

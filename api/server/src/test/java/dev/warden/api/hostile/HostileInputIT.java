@@ -686,7 +686,9 @@ class HostileInputIT {
                         {"tool":"gpt","inputTokens":10,"outputTokens":5,"costUsd":0.25}""")),
                 new Endpoint("POST", "/delegations", alice, object("""
                         {"fromAgent":"%s","toAgent":"%s","maxDepth":2,"expiresAt":"2099-01-01T00:00:00Z",
-                         "permissions":[{"resource":"mcp:github:*","actions":["read"],"constraints":{"maxCallsPerHour":5}}]}""".formatted(agentId, otherAgentId))),
+                         "permissions":[{"resource":"mcp:github:*","actions":["read"],"constraints":{"maxCallsPerHour":5,
+                          "when":"action == 'read'","allowedIps":["127.0.0.1"],
+                          "timeWindows":[{"days":["sun"],"start":"22:00","end":"06:00","timeZone":"UTC"}]}}]}""".formatted(agentId, otherAgentId))),
                 new Endpoint("POST", "/auth/tokens", admin, object("""
                         {"name":"laptop","userId":"bob","scopes":["agents:read"],"expiresAt":"2099-01-01T00:00:00Z"}""")),
                 new Endpoint("POST", "/webhooks", alice, object("""
@@ -724,7 +726,10 @@ class HostileInputIT {
     static ObjectNode agentBody() {
         return object("""
                 {"ownerId":"alice","name":"n","type":"autonomous","tenantId":"acme","expiresAt":"2099-01-01T00:00:00Z",
-                 "permissions":[{"resource":"mcp:github:*","actions":["read","write"],"constraints":{"maxCallsPerHour":1000}},
+                 "permissions":[{"resource":"mcp:github:*","actions":["read","write"],"constraints":{"maxCallsPerHour":1000,
+                                 "when":"has(arguments.n) ? arguments.n <= 100 : true","allowedIps":["10.0.0.0/8","::1/128"],
+                                 "timeWindows":[{"days":["mon","fri"],"start":"09:00","end":"17:00","timeZone":"Europe/Berlin"}],
+                                 "validFrom":"2020-01-01T00:00:00Z","validUntil":"2099-01-01T00:00:00Z"}},
                                 {"resource":"mcp:docs:*","actions":["read"]}],
                  "metadata":{"team":"platform","n":1,"deep":{"list":[1,"x"]}},
                  "budget":{"maxCostUsd":25.5,"period":"month"}}""");
