@@ -15,5 +15,7 @@ public enum DecisionReason {
     /** Every matching permission's hourly budget is used up. */
     RATE_LIMITED,
     /** Permissions match, but a condition of each of them (its own or one above it in the chain) does not hold. */
-    CONDITION_NOT_MET
+    CONDITION_NOT_MET,
+    /** A matching permission needs a person's approval first; the answer names the approval request. */
+    APPROVAL_REQUIRED
 }

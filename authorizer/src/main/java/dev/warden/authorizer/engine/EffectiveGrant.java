@@ -26,6 +26,8 @@ import java.util.Optional;
  *                    delegation of a direct grant (SPEC: Delegation {@code depth})
  * @param constraints the budgets to consume, own first, then each ancestor's, nearest first
  * @param conditions  the conditions to meet, own first, then each ancestor's, nearest first
+ * @param approvals   the approval requirements, own first, then each ancestor's, nearest first
+ * @param delegations the delegations the grant came through, nearest first; empty for a direct grant
  * @param source      where the grant this one was delegated from comes from (the delegating agent's own list, or
  *                    the delegation that reached it); empty for a direct grant
  */
@@ -35,10 +37,14 @@ public record EffectiveGrant(
         int depth,
         List<ConstrainedStep> constraints,
         List<ConditionStep> conditions,
+        List<ApprovalStep> approvals,
+        List<DelegationId> delegations,
         Optional<GrantOrigin> source) {
     public EffectiveGrant {
+        delegations = List.copyOf(delegations);
         constraints = List.copyOf(constraints);
         conditions = List.copyOf(conditions);
+        approvals = List.copyOf(approvals);
         boolean direct = origin instanceof GrantOrigin.Direct;
         if (direct != (depth == 0) || depth < 0) {
             throw new IllegalArgumentException("depth must be 0 for a direct grant and at least 1 for a delegated one");
@@ -52,7 +58,14 @@ public record EffectiveGrant(
     public static EffectiveGrant direct(AgentId agent, Permission permission) {
         GrantOrigin origin = new GrantOrigin.Direct(agent);
         return new EffectiveGrant(
-                origin, permission, 0, ownStep(origin, permission), ownCondition(origin, permission), Optional.empty());
+                origin,
+                permission,
+                0,
+                ownStep(origin, permission),
+                ownCondition(origin, permission),
+                ownApproval(origin, permission),
+                List.of(),
+                Optional.empty());
     }
 
     /**
@@ -72,7 +85,12 @@ public record EffectiveGrant(
         chain.addAll(constraints);
         List<ConditionStep> conditionChain = new ArrayList<>(ownCondition(childOrigin, delegated));
         conditionChain.addAll(conditions);
-        return new EffectiveGrant(childOrigin, delegated, depth + 1, chain, conditionChain, Optional.of(origin));
+        List<ApprovalStep> approvalChain = new ArrayList<>(ownApproval(childOrigin, delegated));
+        approvalChain.addAll(approvals);
+        List<DelegationId> path = new ArrayList<>(List.of(delegation));
+        path.addAll(delegations);
+        return new EffectiveGrant(
+                childOrigin, delegated, depth + 1, chain, conditionChain, approvalChain, path, Optional.of(origin));
     }
 
     /** True when a call through this grant must consume at least one hourly budget. */
@@ -85,9 +103,14 @@ public record EffectiveGrant(
         return !conditions.isEmpty();
     }
 
+    /** True when a call through this grant needs a person's approval first. */
+    public boolean requiresApproval() {
+        return !approvals.isEmpty();
+    }
+
     /** True when a matching call is allowed through this grant with nothing more to check or consume. */
     public boolean isUnrestricted() {
-        return constraints.isEmpty() && conditions.isEmpty();
+        return constraints.isEmpty() && conditions.isEmpty() && approvals.isEmpty();
     }
 
     /** A stable name for this grant: origin, sorted actions and resource (see {@link ConstrainedStep#counterKey()}). */
@@ -99,6 +122,12 @@ public record EffectiveGrant(
         return permission.constraints().maxCallsPerHour().isEmpty()
                 ? List.of()
                 : List.of(new ConstrainedStep(origin, permission));
+    }
+
+    private static List<ApprovalStep> ownApproval(GrantOrigin origin, Permission permission) {
+        return permission.constraints().approval().isEmpty()
+                ? List.of()
+                : List.of(new ApprovalStep(origin, permission));
     }
 
     private static List<ConditionStep> ownCondition(GrantOrigin origin, Permission permission) {

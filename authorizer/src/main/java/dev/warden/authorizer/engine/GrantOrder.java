@@ -8,6 +8,7 @@ import java.util.List;
  *
  * <ol>
  *   <li>unrestricted before restricted (a budget or a condition in the chain): a free grant is allowed at once;</li>
+ *   <li>no approval before approval: a call another grant allows never waits for a person;</li>
  *   <li>unconstrained before constrained: a grant whose conditions hold never spends a budget when a grant without
  *       one matches too;</li>
  *   <li>more literal segments first: the narrowest grant spends its own budget before a broad one;</li>
@@ -20,6 +21,7 @@ import java.util.List;
  */
 final class GrantOrder {
     static final Comparator<CompiledGrant> ORDER = Comparator.comparing((CompiledGrant g) -> !g.grant.isUnrestricted())
+            .thenComparing(g -> g.grant.requiresApproval())
             .thenComparing(g -> g.grant.isConstrained())
             .thenComparing(g -> g.pattern.literalSegments(), Comparator.reverseOrder())
             .thenComparing(g -> g.pattern.isWildcard())
@@ -31,7 +33,8 @@ final class GrantOrder {
                     a.grant.permission().actions(), b.grant.permission().actions()))
             .thenComparing(g -> g.grant.origin().holder())
             .thenComparingInt(g -> g.grant.depth())
-            .thenComparing(g -> g.grant.conditions().toString());
+            .thenComparing(g -> g.grant.conditions().toString())
+            .thenComparing(g -> g.grant.approvals().toString());
 
     private GrantOrder() {}
 

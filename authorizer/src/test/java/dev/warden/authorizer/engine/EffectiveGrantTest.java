@@ -102,12 +102,16 @@ class EffectiveGrantTest {
                         1,
                         List.of(),
                         List.of(),
+                        List.of(),
+                        List.of(),
                         Optional.empty()));
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new EffectiveGrant(
                         new GrantOrigin.Delegated(ALICE_TO_BOB, BOB),
                         permission("a", "r"),
                         0,
+                        List.of(),
+                        List.of(),
                         List.of(),
                         List.of(),
                         Optional.of(new GrantOrigin.Direct(ALICE))));

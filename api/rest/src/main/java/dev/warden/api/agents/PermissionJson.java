@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.http.JsonInput;
+import dev.warden.authorizer.domain.ApprovalRule;
 import dev.warden.authorizer.domain.Constraints;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.authorizer.domain.ResourcePattern;
 import dev.warden.pipeline.contract.Json;
+import dev.warden.pipeline.contract.WireEnum;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,7 +32,9 @@ public final class PermissionJson {
     public static final int MAX_ACTION_LENGTH = 128;
 
     private static final Set<String> FIELDS = Set.of("resource", "actions", "constraints");
-    private static final Set<String> CONSTRAINT_FIELDS = union(Set.of("maxCallsPerHour"), ConditionJson.FIELDS);
+    private static final Set<String> CONSTRAINT_FIELDS =
+            union(Set.of("maxCallsPerHour", "requireApproval"), ConditionJson.FIELDS);
+    private static final Set<String> APPROVAL_FIELDS = Set.of("approvers", "validFor");
 
     private PermissionJson() {}
 
@@ -99,7 +104,49 @@ public final class PermissionJson {
         }
         JsonInput c = p.nested(object, "constraints", CONSTRAINT_FIELDS);
         OptionalLong max = c.optionalLong("maxCallsPerHour", 1, 1_000_000_000L);
-        return new Constraints(max, ConditionJson.parse(c));
+        return new Constraints(max, ConditionJson.parse(c), approval(c));
+    }
+
+    /** {@code requireApproval: {approvers?: owner|organization_admins, validFor?: once|ISO-8601 duration}}. */
+    private static Optional<ApprovalRule> approval(JsonInput c) {
+        Optional<JsonNode> raw = c.raw("requireApproval");
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!(raw.get() instanceof ObjectNode object)) {
+            c.error("requireApproval", "must be a JSON object such as {\"approvers\":\"owner\",\"validFor\":\"once\"}");
+            return Optional.empty();
+        }
+        JsonInput a = c.nested(object, "requireApproval", APPROVAL_FIELDS);
+        ApprovalRule.Approvers approvers = a.optionalValue(
+                        "approvers",
+                        32,
+                        text -> WireEnum.parse(ApprovalRule.Approvers.class, text)
+                                .orElseThrow(() -> new IllegalArgumentException(
+                                        "must be one of: " + WireEnum.choices(ApprovalRule.Approvers.class))))
+                .orElse(ApprovalRule.Approvers.OWNER);
+        Optional<Duration> validFor =
+                a.optionalValue("validFor", 32, PermissionJson::validFor).flatMap(d -> d);
+        if (!a.isValid()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ApprovalRule(approvers, validFor));
+    }
+
+    /** {@code once} (empty), or an ISO-8601 duration from 1 second to 30 days. */
+    private static Optional<Duration> validFor(String text) {
+        if (text.equals("once")) {
+            return Optional.empty();
+        }
+        try {
+            Duration d = Duration.parse(text);
+            if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(ApprovalRule.MAX_VALID_FOR) > 0) {
+                throw new IllegalArgumentException("must be from PT1S to P30D");
+            }
+            return Optional.of(d);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("must be once or an ISO-8601 duration such as PT1H");
+        }
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -120,6 +167,13 @@ public final class PermissionJson {
                 ObjectNode c = node.putObject("constraints");
                 constraints.maxCallsPerHour().ifPresent(max -> c.put("maxCallsPerHour", max));
                 constraints.condition().ifPresent(condition -> ConditionJson.render(condition, c));
+                constraints
+                        .approval()
+                        .ifPresent(rule -> c.putObject("requireApproval")
+                                .put("approvers", rule.approvers().wireName())
+                                .put(
+                                        "validFor",
+                                        rule.validFor().map(Duration::toString).orElse("once")));
             }
         }
         return array;
@@ -133,9 +187,19 @@ public final class PermissionJson {
             node.get("actions").forEach(a -> actions.add(a.textValue()));
             JsonNode stored = node.path("constraints");
             JsonNode max = stored.path("maxCallsPerHour");
+            JsonNode approval = stored.path("requireApproval");
+            Optional<ApprovalRule> rule = approval.isObject()
+                    ? Optional.of(new ApprovalRule(
+                            WireEnum.parse(
+                                            ApprovalRule.Approvers.class,
+                                            approval.path("approvers").textValue())
+                                    .orElseThrow(),
+                            validFor(approval.path("validFor").textValue())))
+                    : Optional.empty();
             Constraints constraints = new Constraints(
                     max.isMissingNode() ? OptionalLong.empty() : OptionalLong.of(max.asLong()),
-                    ConditionJson.fromStored(stored));
+                    ConditionJson.fromStored(stored),
+                    rule);
             permissions.add(new Permission(node.get("resource").textValue(), actions, constraints));
         }
         return permissions;

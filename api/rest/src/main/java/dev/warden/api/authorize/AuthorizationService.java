@@ -2,6 +2,7 @@ package dev.warden.api.authorize;
 
 import dev.warden.api.access.AccessPolicy;
 import dev.warden.api.access.Principal;
+import dev.warden.api.approvals.ApprovalService;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.authorizer.condition.Conditions;
@@ -41,6 +42,7 @@ public final class AuthorizationService {
     private final InstantSource clock;
     private final DecisionMeters meters;
     private final Conditions conditions;
+    private final ApprovalService approvals;
 
     public AuthorizationService(
             PolicyResolver resolver,
@@ -48,8 +50,10 @@ public final class AuthorizationService {
             AuditPublisher audit,
             InstantSource clock,
             DecisionMeters meters,
-            Conditions conditions) {
+            Conditions conditions,
+            ApprovalService approvals) {
         this.conditions = conditions;
+        this.approvals = approvals;
         this.resolver = resolver;
         this.quota = quota;
         this.audit = audit;
@@ -77,9 +81,14 @@ public final class AuthorizationService {
      * The answer.
      *
      * @param retryAfterSeconds for {@code RATE_LIMITED}, seconds until the hourly budget resets
+     * @param approvalId        for {@code APPROVAL_REQUIRED}, the request to wait on
      */
     public record Decision(
-            boolean allowed, Optional<DecisionReason> reason, String auditId, Optional<Long> retryAfterSeconds) {}
+            boolean allowed,
+            Optional<DecisionReason> reason,
+            String auditId,
+            Optional<Long> retryAfterSeconds,
+            Optional<String> approvalId) {}
 
     /** Decides and audits one call. */
     public Decision decide(Principal caller, Request request) {
@@ -116,7 +125,12 @@ public final class AuthorizationService {
                 decided - started - outcome.quotaNanos(),
                 outcome.quotaNanos(),
                 System.nanoTime() - decided);
-        return new Decision(outcome.result() == AuditResult.ALLOWED, outcome.reason(), auditId, outcome.retryAfter());
+        return new Decision(
+                outcome.result() == AuditResult.ALLOWED,
+                outcome.reason(),
+                auditId,
+                outcome.retryAfter(),
+                outcome.approvalId());
     }
 
     private Outcome evaluate(ChainWalk.Result resolved, Request request, Instant now) {
@@ -144,6 +158,7 @@ public final class AuthorizationService {
         long hour = HourWindow.hourOf(now);
         long quotaNanos = 0;
         Optional<Conditions.Unmet> firstUnmet = Optional.empty();
+        Optional<ApprovalService.Gate.Pending> pending = Optional.empty();
         boolean budgetsAsked = false;
         for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
             Optional<Conditions.Unmet> unmet = conditions.firstUnmet(grant.conditions(), facts);
@@ -151,17 +166,44 @@ public final class AuthorizationService {
                 firstUnmet = firstUnmet.or(() -> unmet);
                 continue;
             }
+            Optional<ApprovalService.Gate.Granted> approved = Optional.empty();
+            if (grant.requiresApproval()) {
+                ApprovalService.Gate gate = approvals.gate(
+                        agent,
+                        grant,
+                        request.action(),
+                        request.resource(),
+                        request.arguments(),
+                        Redactor.redact(request.arguments()),
+                        now);
+                if (gate instanceof ApprovalService.Gate.Pending p) {
+                    pending = pending.or(() -> Optional.of(p));
+                    continue;
+                }
+                approved = Optional.of((ApprovalService.Gate.Granted) gate);
+            }
+            Optional<String> detail = approved.map(g -> "allowed by approval " + g.approvalId());
             if (!grant.isConstrained()) {
-                return Outcome.ALLOW;
+                return Outcome.allow(detail, quotaNanos);
             }
             long asked = System.nanoTime();
             boolean granted = consume(grant, hour).granted();
             quotaNanos += System.nanoTime() - asked;
             budgetsAsked = true;
             if (granted) {
-                return new Outcome(
-                        AuditResult.ALLOWED, Optional.empty(), Optional.empty(), Optional.empty(), quotaNanos);
+                return Outcome.allow(detail, quotaNanos);
             }
+            approved.ifPresent(approvals::restore);
+        }
+        if (pending.isPresent()) {
+            ApprovalService.Gate.Pending p = pending.get();
+            return new Outcome(
+                    AuditResult.DENIED,
+                    Optional.of(DecisionReason.APPROVAL_REQUIRED),
+                    Optional.of("approval " + p.approvalId() + (p.created() ? " requested" : " pending")),
+                    Optional.empty(),
+                    Optional.of(p.approvalId()),
+                    quotaNanos);
         }
         if (!budgetsAsked) {
             Conditions.Unmet unmet = firstUnmet.orElseThrow();
@@ -169,6 +211,7 @@ public final class AuthorizationService {
                     AuditResult.DENIED,
                     Optional.of(DecisionReason.CONDITION_NOT_MET),
                     Optional.of("condition of " + unmet.step().describe() + ": " + unmet.why()),
+                    Optional.empty(),
                     Optional.empty(),
                     quotaNanos);
         }
@@ -178,6 +221,7 @@ public final class AuthorizationService {
                 Optional.of(DecisionReason.RATE_LIMITED),
                 Optional.empty(),
                 Optional.of(retryAfter),
+                Optional.empty(),
                 quotaNanos);
     }
 
@@ -210,12 +254,18 @@ public final class AuthorizationService {
             Optional<DecisionReason> reason,
             Optional<String> detail,
             Optional<Long> retryAfter,
+            Optional<String> approvalId,
             long quotaNanos) {
-        static final Outcome ALLOW =
-                new Outcome(AuditResult.ALLOWED, Optional.empty(), Optional.empty(), Optional.empty(), 0);
+        static final Outcome ALLOW = allow(Optional.empty(), 0);
+
+        static Outcome allow(Optional<String> detail, long quotaNanos) {
+            return new Outcome(
+                    AuditResult.ALLOWED, Optional.empty(), detail, Optional.empty(), Optional.empty(), quotaNanos);
+        }
 
         static Outcome deny(DecisionReason reason) {
-            return new Outcome(AuditResult.DENIED, Optional.of(reason), Optional.empty(), Optional.empty(), 0);
+            return new Outcome(
+                    AuditResult.DENIED, Optional.of(reason), Optional.empty(), Optional.empty(), Optional.empty(), 0);
         }
     }
 }

@@ -41,6 +41,7 @@ public final class AuthorizeRoutes implements DeclaredService {
         ObjectNode body = Json.mapper().createObjectNode().put("allowed", decision.allowed());
         decision.reason().ifPresent(r -> body.put("reason", r.name()));
         decision.retryAfterSeconds().ifPresent(s -> body.put("retryAfter", s));
+        decision.approvalId().ifPresent(id -> body.put("approvalId", id));
         body.put("auditId", decision.auditId());
         Responses.json(res, Status.OK_200, body);
     }

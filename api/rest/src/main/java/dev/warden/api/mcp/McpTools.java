@@ -66,6 +66,7 @@ final class McpTools {
                                     authorization.decide(caller, DecisionRequests.parse(args, callerIp));
                             ObjectNode out = Json.mapper().createObjectNode().put("allowed", d.allowed());
                             d.reason().ifPresent(r -> out.put("reason", r.name()));
+                            d.approvalId().ifPresent(id -> out.put("approvalId", id));
                             out.put("auditId", d.auditId());
                             return out;
                         }),

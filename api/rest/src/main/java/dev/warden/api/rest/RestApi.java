@@ -11,6 +11,9 @@ import dev.warden.api.access.Principal;
 import dev.warden.api.account.AccountRoutes;
 import dev.warden.api.agents.AgentRoutes;
 import dev.warden.api.agents.AgentService;
+import dev.warden.api.approvals.ApprovalRoutes;
+import dev.warden.api.approvals.ApprovalService;
+import dev.warden.api.approvals.JdbcApprovalRepository;
 import dev.warden.api.audit.AuditRoutes;
 import dev.warden.api.audit.AuditTopicEnd;
 import dev.warden.api.audit.JdbcAuditReader;
@@ -32,6 +35,7 @@ import dev.warden.api.deadletters.DeadLetterRepository;
 import dev.warden.api.deadletters.DeadLetterRoutes;
 import dev.warden.api.delegations.DelegationRoutes;
 import dev.warden.api.delegations.DelegationService;
+import dev.warden.api.errors.WardenException;
 import dev.warden.api.events.AccessChanges;
 import dev.warden.api.events.EventFeed;
 import dev.warden.api.events.EventOutbox;
@@ -186,6 +190,32 @@ public final class RestApi implements Component {
         return agents;
     }
 
+    /** Who may decide approvals for an organization: whoever holds {@code approvals:admin} there. */
+    private static ApprovalService.OrganizationAdmins approvalAdmins(OrganizationService organizations) {
+        return new ApprovalService.OrganizationAdmins() {
+            @Override
+            public boolean isAdmin(Principal caller, String organizationId) {
+                organizations.authority(caller, organizationId, "approvals:admin");
+                return true;
+            }
+
+            @Override
+            public List<String> of(Principal caller) {
+                List<String> ids = new ArrayList<>();
+                for (var membership : organizations.mine(caller)) {
+                    String id = membership.organization().id();
+                    try {
+                        organizations.authority(caller, id, "approvals:admin");
+                        ids.add(id);
+                    } catch (WardenException e) {
+                        // a member without approvals:admin there
+                    }
+                }
+                return ids;
+            }
+        };
+    }
+
     /** Starts the Kafka readers and wires every route; on failure, stops what it started and rethrows. */
     public static RestApi start(Settings settings, Wiring wiring) {
         Resources resources = new Resources();
@@ -233,6 +263,8 @@ public final class RestApi implements Component {
         DelegationService delegations =
                 new DelegationService(store.delegations(), store.agents(), store.policies(), outbox, clock);
         OrganizationService organizations = new OrganizationService(new JdbcOrganizationRepository(db), outbox, clock);
+        ApprovalService approvals = new ApprovalService(
+                new JdbcApprovalRepository(db), store.agents()::find, approvalAdmins(organizations), clock);
         AgentService agents = new AgentService(
                 store.agents(),
                 outbox,
@@ -240,6 +272,7 @@ public final class RestApi implements Component {
                 List.of((agent, change, actor) -> store.invalidate(), (agent, change, actor) -> {
                     if (change == EventType.AGENT_REVOKED) {
                         delegations.revokeChainsFrom(agent.id(), actor);
+                        approvals.cancelFor(agent.id());
                     }
                 }),
                 organizations);
@@ -276,7 +309,7 @@ public final class RestApi implements Component {
                 .description("Audit entries Kafka did not acknowledge (each answered 503; no decision made).")
                 .register(meters);
         AuthorizationService authorization = new AuthorizationService(
-                store.policies(), quota, audit, clock, new DecisionMeters(meters), Conditions.standard());
+                store.policies(), quota, audit, clock, new DecisionMeters(meters), Conditions.standard(), approvals);
         JdbcAuditReader auditReader = new JdbcAuditReader(db, topics.audit());
         DashboardStats dashboard = new DashboardStats(dashboardView, spendView, store.agents(), clock);
         DeadLetterRoutes deadLetters = new DeadLetterRoutes(new DeadLetterRepository(db));
@@ -289,6 +322,7 @@ public final class RestApi implements Component {
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(store.apiTokens(), clock, maxBody)),
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
                 new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, wiring.clientIp(), maxBody)),
+                new WardenApi.Mount("/approvals", new ApprovalRoutes(approvals, maxBody)),
                 new WardenApi.Mount(
                         "/audit",
                         new AuditRoutes(

@@ -85,11 +85,22 @@ class IsolationMatrixIT {
             String apiToken,
             String apiTokenId,
             String role,
-            String auditEntry) {
+            String auditEntry,
+            String approval) {
         /** Every identifier and name of this tenant that no other tenant may ever read. */
         Set<String> markers() {
             Set<String> all = new LinkedHashSet<>(List.of(
-                    org, orgName, agent, agentName, serviceAgent, delegation, webhook, apiTokenId, role, auditEntry));
+                    org,
+                    orgName,
+                    agent,
+                    agentName,
+                    serviceAgent,
+                    delegation,
+                    webhook,
+                    apiTokenId,
+                    role,
+                    auditEntry,
+                    approval));
             all.addAll(userIds.values());
             all.addAll(usernames);
             return all;
@@ -142,7 +153,9 @@ class IsolationMatrixIT {
                 "{\"ownerId\":\"" + ids.get("member") + "\",\"name\":\""
                         + agentName
                         + "\",\"type\":\"autonomous\",\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]},"
-                        + "{\"resource\":\"doc:*\",\"actions\":[\"read\"]}]}"));
+                        + "{\"resource\":\"doc:*\",\"actions\":[\"read\"]},"
+                        + "{\"resource\":\"pay:*\",\"actions\":[\"refund\"],\"constraints\":{\"requireApproval\":"
+                        + "{\"approvers\":\"organization_admins\"}}}]}"));
         JsonNode service = ok(
                 http.post(
                         "/agents",
@@ -171,6 +184,14 @@ class IsolationMatrixIT {
                                 + tag + "\"}"))
                 .get("auditId")
                 .asText();
+        // An approval request of this tenant, for its organization's administrators
+        String approval = ok(http.post(
+                        "/authorize",
+                        agent.get("token").asText(),
+                        "{\"agentId\":\"" + agent.get("id").asText() + "\",\"action\":\"refund\",\"resource\":\"pay:"
+                                + tag + "\"}"))
+                .get("approvalId")
+                .asText();
         ok(http.post("/agents/" + service.get("id").asText() + "/oauth-client", member));
         String serviceToken = clientCredentials(
                 service.get("id").asText(), service.get("token").asText());
@@ -190,7 +211,8 @@ class IsolationMatrixIT {
                 apiToken.get("token").asText(),
                 apiToken.get("id").asText(),
                 role,
-                auditEntry);
+                auditEntry,
+                approval);
     }
 
     static String clientCredentials(String id, String secret) {
@@ -254,6 +276,7 @@ class IsolationMatrixIT {
                     case "tokens" -> b.apiTokenId();
                     case "dead-letters" -> "1";
                     case "audit" -> b.auditEntry();
+                    case "approvals" -> b.approval();
                     case "sessions" ->
                         http.get("/auth/session", b.sessions().get("member"))
                                 .json()

@@ -40,6 +40,10 @@ public final class ReviewedRoutes {
         m.put("GET /delegations", Access.scope("delegations:read"));
         m.put("DELETE /delegations/{id}", Access.scope("delegations:write"));
         m.put("POST /authorize", Access.scope("authorize:write"));
+        m.put("GET /approvals", Access.scope("approvals:read"));
+        m.put("GET /approvals/{id}", Access.scope("approvals:read"));
+        m.put("POST /approvals/{id}/approve", Access.scope("approvals:write"));
+        m.put("POST /approvals/{id}/deny", Access.scope("approvals:write"));
         m.put("GET /audit", Access.scope("audit:read"));
         m.put("GET /audit/export", Access.scope("audit:read"));
         m.put("GET /audit/stats", Access.administrator("the audit statistics"));

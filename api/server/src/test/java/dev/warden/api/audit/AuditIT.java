@@ -118,7 +118,7 @@ class AuditIT {
         String body = res.body();
         assertThat(body)
                 .startsWith("id,agentId,userId,callerId,action,resource,parameters,result,reason,durationMs,"
-                        + "tokensCost,timestamp,ip,userAgent\r\n");
+                        + "tokensCost,timestamp,ip,userAgent,callerIp,reasonDetail\r\n");
         String row = body.substring(body.indexOf(id));
         assertThat(row)
                 .startsWith(id + "," + ritasAgent + ",rita,admin,read,mcp:fs:docs,"

@@ -107,6 +107,7 @@ class OpenApiContractIT {
         apiTokens();
         agents();
         delegationsAndDecisions();
+        approvals();
         auditAndDashboard();
         webhooks();
         organizations();
@@ -442,6 +443,58 @@ class OpenApiContractIT {
                         "/authorize",
                         alice.session(),
                         "{\"agentId\":\"" + triage.id() + "\",\"action\":\"read\",\"resource\":\"mcp:*\"}"));
+    }
+
+    private void approvals() {
+        JsonNode payer = answer(
+                        201, "POST", "/agents", http.post("/agents", alice.session(), """
+                {"ownerId":"%s","name":"payer","type":"autonomous","permissions":[{"resource":"pay:*","actions":["refund"],
+                 "constraints":{"requireApproval":{"approvers":"owner","validFor":"PT1H"},"when":"has(arguments.n)"}}]}""".formatted(alice.id())))
+                .json();
+        String token = payer.get("token").asText();
+        String ask = "{\"agentId\":\"" + payer.get("id").asText()
+                + "\",\"action\":\"refund\",\"resource\":\"pay:1\",\"arguments\":{\"n\":%d}}";
+        JsonNode asked = answer(200, "POST", "/authorize", http.post("/authorize", token, ask.formatted(1)))
+                .json();
+        assertThat(asked.get("reason").asText()).isEqualTo("APPROVAL_REQUIRED");
+        String id = asked.get("approvalId").asText();
+        JsonNode unmet = answer(
+                        200, "POST", "/authorize", http.post("/authorize", token, ask.replace("{\"n\":%d}", "{}")))
+                .json();
+        assertThat(unmet.get("reason").asText()).isEqualTo("CONDITION_NOT_MET");
+        answer(200, "GET", "/approvals", http.get("/approvals?status=pending", alice.session()));
+        answer(200, "GET", "/approvals", http.get("/approvals", token));
+        answer(400, "GET", "/approvals", http.get("/approvals?limit=0", alice.session()));
+        answer(200, "GET", "/approvals/{id}", http.get("/approvals/" + id + "?wait=0", token));
+        answer(404, "GET", "/approvals/{id}", http.get("/approvals/" + id, bob.session()));
+        answer(400, "GET", "/approvals/{id}", http.get("/approvals/" + id + "?wait=forever", alice.session()));
+        answer(403, "POST", "/approvals/{id}/approve", http.post("/approvals/" + id + "/approve", token, "{}"));
+        answer(
+                400,
+                "POST",
+                "/approvals/{id}/approve",
+                http.post("/approvals/" + id + "/approve", alice.session(), "{\"bogus\":1}"));
+        answer(
+                200,
+                "POST",
+                "/approvals/{id}/approve",
+                http.post("/approvals/" + id + "/approve", alice.session(), "{\"note\":\"ok\"}"));
+        answer(409, "POST", "/approvals/{id}/deny", http.post("/approvals/" + id + "/deny", alice.session(), "{}"));
+        answer(
+                404,
+                "POST",
+                "/approvals/{id}/deny",
+                http.post("/approvals/apr_doesnotexist/deny", alice.session(), "{}"));
+        assertThat(answer(200, "POST", "/authorize", http.post("/authorize", token, ask.formatted(1)))
+                        .json()
+                        .get("allowed")
+                        .asBoolean())
+                .isTrue();
+        String second = answer(200, "POST", "/authorize", http.post("/authorize", token, ask.formatted(2)))
+                .json()
+                .get("approvalId")
+                .asText();
+        answer(200, "POST", "/approvals/{id}/deny", http.post("/approvals/" + second + "/deny", alice.session(), "{}"));
     }
 
     private void auditAndDashboard() {

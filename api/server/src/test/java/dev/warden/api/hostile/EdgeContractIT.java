@@ -211,7 +211,7 @@ class EdgeContractIT {
                 .contains(",'=cmd|' /C calc'!A0,")
                 .contains(",'+sum(1),")
                 .contains(",'-2+3,")
-                .endsWith(",'@SUM(1)");
+                .endsWith(",'@SUM(1),127.0.0.1,");
     }
 
     @Test

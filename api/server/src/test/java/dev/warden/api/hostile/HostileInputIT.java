@@ -210,6 +210,10 @@ class HostileInputIT {
                 "/delegations?fromAgent=%s",
                 "/delegations?toAgent=%s",
                 "/delegations/%s",
+                "/approvals/%s",
+                "/approvals/apr_x?wait=%s",
+                "/approvals?status=%s",
+                "/approvals?limit=%s",
                 "/webhooks/%s",
                 "/auth/tokens/%s",
                 "/admin/v1/dead-letters?sink=%s",
@@ -730,7 +734,7 @@ class HostileInputIT {
                                  "when":"has(arguments.n) ? arguments.n <= 100 : true","allowedIps":["10.0.0.0/8","::1/128"],
                                  "timeWindows":[{"days":["mon","fri"],"start":"09:00","end":"17:00","timeZone":"Europe/Berlin"}],
                                  "validFrom":"2020-01-01T00:00:00Z","validUntil":"2099-01-01T00:00:00Z"}},
-                                {"resource":"mcp:docs:*","actions":["read"]}],
+                                {"resource":"mcp:docs:*","actions":["read"],"constraints":{"requireApproval":{"approvers":"owner","validFor":"PT1H"}}}],
                  "metadata":{"team":"platform","n":1,"deep":{"list":[1,"x"]}},
                  "budget":{"maxCostUsd":25.5,"period":"month"}}""");
     }

@@ -55,6 +55,59 @@ public final class AccessPolicy {
     }
 
     /**
+     * Whether {@code caller} may decide an approval request (docs/approvals.md): the administrator; a person who is
+     * the request's approver (its {@code scope} is their user id, for {@code owner}) or who holds
+     * {@code approvals:admin} in its organization (for {@code organization_admins}, as {@code organizationAdmin}
+     * answers); never an agent, not even the agent the request is about.
+     */
+    public static boolean mayDecideApproval(
+            Principal caller,
+            dev.warden.authorizer.domain.ApprovalRule.Approvers approvers,
+            String scope,
+            java.util.function.Predicate<String> organizationAdmin) {
+        return switch (caller) {
+            case Principal.Admin a -> true;
+            case Principal.AgentCaller c -> false;
+            case Principal.User u ->
+                switch (approvers) {
+                    case OWNER -> u.id().value().equals(scope);
+                    case ORGANIZATION_ADMINS -> organizationAdmin.test(scope);
+                };
+        };
+    }
+
+    /** Which approval requests a caller may list (docs/approvals.md). */
+    public sealed interface ApprovalListing {
+        /** Every request: the administrator. */
+        record All() implements ApprovalListing {}
+
+        /** The requests about one agent: that agent. */
+        record OfAgent(AgentId agent) implements ApprovalListing {}
+
+        /** A person's: those they may decide, and those about their agents. */
+        record OfPerson(UserId user) implements ApprovalListing {}
+    }
+
+    /** Which approval requests {@code caller} may list. */
+    public static ApprovalListing approvalListing(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> new ApprovalListing.All();
+            case Principal.AgentCaller c -> new ApprovalListing.OfAgent(c.id());
+            case Principal.User u -> new ApprovalListing.OfPerson(u.id());
+        };
+    }
+
+    /**
+     * Whether {@code caller} may read an approval request about {@code agentId}, owned by {@code ownerId}: whoever
+     * may decide it, the agent itself (to wait for the decision), and the agent's owner.
+     */
+    public static boolean maySeeApproval(Principal caller, String agentId, String ownerId, boolean mayDecide) {
+        return mayDecide
+                || (caller instanceof Principal.AgentCaller c && c.id().value().equals(agentId))
+                || (caller instanceof Principal.User u && u.id().value().equals(ownerId));
+    }
+
+    /**
      * Requires that {@code caller} may create or change agents owned by {@code ownerId}.
      *
      * @throws ForbiddenException for an agent, or a user for someone else's agent (naming {@code ownerId})

@@ -50,6 +50,7 @@ public final class OrgRoles {
         c.put("members:read", "list the members and the roles");
         c.put("members:admin", "add and remove members and change their roles (the owner role: owners only)");
         c.put("roles:admin", "create and delete custom roles");
+        c.put("approvals:admin", "approve and deny the approval requests of the organization's agents");
         return Collections.unmodifiableMap(c);
     }
 

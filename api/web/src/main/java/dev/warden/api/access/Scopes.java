@@ -31,7 +31,16 @@ public final class Scopes {
 
     /** The areas of the API, in the order they are documented. */
     public static final List<String> AREAS = List.of(
-            "agents", "costs", "delegations", "authorize", "audit", "dashboard", "events", "webhooks", "organizations");
+            "agents",
+            "costs",
+            "delegations",
+            "authorize",
+            "audit",
+            "dashboard",
+            "events",
+            "webhooks",
+            "organizations",
+            "approvals");
 
     private Scopes() {}
 

@@ -84,6 +84,9 @@ public enum ErrorCode {
     TOKEN_NOT_FOUND("token_not_found", 404, "API token not found"),
     DELEGATION_NOT_FOUND("delegation_not_found", 404, "Delegation not found"),
     WEBHOOK_NOT_FOUND("webhook_not_found", 404, "Webhook endpoint not found"),
+    APPROVAL_NOT_FOUND("approval_not_found", 404, "Approval request not found"),
+    /** An approval request that is no longer pending: decided, expired or cancelled. */
+    APPROVAL_NOT_PENDING("approval_not_pending", 409, "Approval request no longer pending"),
     SELF_DELEGATION("self_delegation", 400, "An agent cannot delegate to itself"),
     PERMISSION_NOT_HELD("permission_not_held", 403, "Permission not held by the source agent"),
     CONSTRAINT_LOOSENED("constraint_loosened", 400, "Constraints may only tighten"),

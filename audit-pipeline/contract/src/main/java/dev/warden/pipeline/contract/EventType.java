@@ -19,7 +19,10 @@ public enum EventType implements WireEnum {
     COST_RECORDED("cost.recorded"),
     AGENT_UPDATED("agent.updated"),
     AGENT_SUSPENDED("agent.suspended"),
-    AGENT_RESUMED("agent.resumed");
+    AGENT_RESUMED("agent.resumed"),
+    APPROVAL_REQUESTED("approval.requested"),
+    APPROVAL_APPROVED("approval.approved"),
+    APPROVAL_DENIED("approval.denied");
 
     private final String wireName;
 
