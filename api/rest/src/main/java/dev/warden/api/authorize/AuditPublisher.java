@@ -14,9 +14,12 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -91,6 +94,48 @@ public final class AuditPublisher {
             throw unavailable();
         } catch (ExecutionException | RuntimeException e) {
             LOG.log(Level.WARNING, "audit entry not acknowledged by Kafka: " + e.getMessage());
+            failures.increment();
+            span.setStatus(StatusCode.ERROR);
+            throw unavailable();
+        } finally {
+            span.end();
+        }
+    }
+
+    /**
+     * Publishes {@code entries} together (sent at once, so the producer batches them) and returns once Kafka has
+     * acknowledged every one.
+     *
+     * @throws UnavailableException when Kafka does not acknowledge them all in time
+     */
+    public void publishAll(List<AuditEntry> entries) {
+        if (entries.size() == 1) {
+            publish(entries.getFirst());
+            return;
+        }
+        Span span = tracer.spanBuilder("warden.audit publish")
+                .setSpanKind(SpanKind.PRODUCER)
+                .setAttribute("warden.audit.entries", entries.size())
+                .startSpan();
+        try (Scope ignored = span.makeCurrent()) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>(entries.size());
+            for (AuditEntry entry : entries) {
+                ProducerRecord<String, byte[]> record =
+                        new ProducerRecord<>(topic, entry.agentId(), AuditEntryCodec.encode(entry));
+                TraceHeaders.inject(Context.current(), record.headers());
+                sent.add(producer.send(record));
+            }
+            for (Future<RecordMetadata> future : sent) {
+                RecordMetadata acked = future.get();
+                counters.emitted();
+                lastOffsets.merge(acked.partition(), acked.offset(), Math::max);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failures.increment();
+            throw unavailable();
+        } catch (ExecutionException | RuntimeException e) {
+            LOG.log(Level.WARNING, "audit entries not acknowledged by Kafka: " + e.getMessage());
             failures.increment();
             span.setStatus(StatusCode.ERROR);
             throw unavailable();

@@ -5,6 +5,7 @@ import dev.warden.api.access.Principal;
 import dev.warden.api.approvals.ApprovalService;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
+import dev.warden.api.errors.WardenException;
 import dev.warden.authorizer.condition.Conditions;
 import dev.warden.authorizer.condition.DecisionFacts;
 import dev.warden.authorizer.domain.Agent;
@@ -22,6 +23,7 @@ import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditResult;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,6 +69,9 @@ public final class AuthorizationService {
      * @param ip        the address the caller declared in {@code context.ip}
      * @param userAgent the user agent the caller declared in {@code context.userAgent}
      * @param callerIp  the caller's network address as Warden saw it (after trusted proxies)
+     * @param extraContext further context a condition reads in {@code context} (AuthZEN's {@code context}, and its
+     *                  subject's and action's properties)
+     * @param resourceProperties what a condition reads in {@code resource.properties} (AuthZEN's)
      */
     public record Request(
             AgentId agentId,
@@ -75,7 +80,22 @@ public final class AuthorizationService {
             Map<String, Object> arguments,
             Optional<String> ip,
             Optional<String> userAgent,
-            String callerIp) {}
+            String callerIp,
+            Map<String, Object> extraContext,
+            Map<String, Object> resourceProperties) {
+
+        /** A {@code POST /authorize} request: no further context. */
+        public Request(
+                AgentId agentId,
+                String action,
+                String resource,
+                Map<String, Object> arguments,
+                Optional<String> ip,
+                Optional<String> userAgent,
+                String callerIp) {
+            this(agentId, action, resource, arguments, ip, userAgent, callerIp, Map.of(), Map.of());
+        }
+    }
 
     /**
      * The answer.
@@ -92,6 +112,82 @@ public final class AuthorizationService {
 
     /** Decides and audits one call. */
     public Decision decide(Principal caller, Request request) {
+        Decided decided = decideUnpublished(caller, request);
+        audit.publish(decided.entry());
+        return decided.recorded(meters);
+    }
+
+    /** How a batch of decisions goes on after each one (AuthZEN's {@code options.evaluations_semantic}). */
+    public enum Semantic {
+        /** Decide every request. */
+        EXECUTE_ALL,
+        /** Stop after the first denial (or failure). */
+        DENY_ON_FIRST_DENY,
+        /** Stop after the first permit. */
+        PERMIT_ON_FIRST_PERMIT
+    }
+
+    /** One answer of a batch: a decision, or why there is none (the agent is not one the caller may ask about). */
+    public sealed interface BatchAnswer {
+        /** A decision, audited like any other. */
+        record Made(Decision decision) implements BatchAnswer {}
+
+        /** No decision: {@code error} says why, as the single call's problem would. */
+        record Refused(WardenException error) implements BatchAnswer {}
+    }
+
+    /**
+     * Decides {@code requests} in order, as {@code semantic} says, and publishes their audit entries together: one
+     * request, many audited decisions, acknowledged by Kafka before any answer.
+     */
+    public List<BatchAnswer> decideAll(Principal caller, List<Request> requests, Semantic semantic) {
+        List<Decided> decided = new ArrayList<>(requests.size());
+        List<Object> answers = new ArrayList<>(requests.size());
+        for (Request request : requests) {
+            boolean allowed;
+            try {
+                Decided d = decideUnpublished(caller, request);
+                decided.add(d);
+                answers.add(d);
+                allowed = d.outcome().result() == AuditResult.ALLOWED;
+            } catch (NotFoundException e) {
+                answers.add(new BatchAnswer.Refused(e));
+                allowed = false;
+            }
+            if ((semantic == Semantic.DENY_ON_FIRST_DENY && !allowed)
+                    || (semantic == Semantic.PERMIT_ON_FIRST_PERMIT && allowed)) {
+                break;
+            }
+        }
+        if (!decided.isEmpty()) {
+            audit.publishAll(decided.stream().map(Decided::entry).toList());
+        }
+        List<BatchAnswer> out = new ArrayList<>(answers.size());
+        for (Object answer : answers) {
+            out.add(answer instanceof Decided d ? new BatchAnswer.Made(d.recorded(meters)) : (BatchAnswer) answer);
+        }
+        return out;
+    }
+
+    /** A decision made and its entry, not yet published: the answer waits for Kafka's acknowledgement. */
+    private record Decided(AuditEntry entry, Outcome outcome, long started, long decided) {
+        Decision recorded(DecisionMeters meters) {
+            meters.decided(
+                    outcome.result(),
+                    outcome.reason(),
+                    decided - started - outcome.quotaNanos(),
+                    outcome.quotaNanos(),
+                    System.nanoTime() - decided);
+            return new Decision(
+                    outcome.result() == AuditResult.ALLOWED,
+                    outcome.reason(),
+                    entry.id(),
+                    outcome.retryAfter(),
+                    outcome.approvalId());
+        }
+    }
+
+    private Decided decideUnpublished(Principal caller, Request request) {
         long started = System.nanoTime();
         Instant now = clock.instant();
         ChainWalk.Result resolved = resolver.resolve(request.agentId());
@@ -102,7 +198,7 @@ public final class AuthorizationService {
         String auditId = Ids.mint("aud");
         long decided = System.nanoTime();
         double durationMs = (decided - started) / 1_000_000.0;
-        audit.publish(new AuditEntry(
+        AuditEntry entry = new AuditEntry(
                 auditId,
                 request.agentId().value(),
                 resolved.agent().map(a -> a.ownerId().value()),
@@ -118,19 +214,8 @@ public final class AuthorizationService {
                 request.ip(),
                 request.userAgent(),
                 Optional.of(request.callerIp()),
-                outcome.detail()));
-        meters.decided(
-                outcome.result(),
-                outcome.reason(),
-                decided - started - outcome.quotaNanos(),
-                outcome.quotaNanos(),
-                System.nanoTime() - decided);
-        return new Decision(
-                outcome.result() == AuditResult.ALLOWED,
-                outcome.reason(),
-                auditId,
-                outcome.retryAfter(),
-                outcome.approvalId());
+                outcome.detail());
+        return new Decided(entry, outcome, started, decided);
     }
 
     private Outcome evaluate(ChainWalk.Result resolved, Request request, Instant now) {
@@ -146,7 +231,7 @@ public final class AuthorizationService {
         if (first.get().isUnrestricted()) {
             return Outcome.ALLOW;
         }
-        DecisionFacts facts = DecisionFacts.of(
+        DecisionFacts facts = new DecisionFacts(
                 agent,
                 request.action(),
                 request.resource(),
@@ -154,7 +239,9 @@ public final class AuthorizationService {
                 request.callerIp(),
                 now,
                 request.ip(),
-                request.userAgent());
+                request.userAgent(),
+                request.extraContext(),
+                request.resourceProperties());
         long hour = HourWindow.hourOf(now);
         long quotaNanos = 0;
         Optional<Conditions.Unmet> firstUnmet = Optional.empty();

@@ -24,6 +24,8 @@ import dev.warden.api.authorize.AuthorizationService;
 import dev.warden.api.authorize.AuthorizeRoutes;
 import dev.warden.api.authorize.DecisionMeters;
 import dev.warden.api.authorize.QuotaClient;
+import dev.warden.api.authzen.AuthzenConfiguration;
+import dev.warden.api.authzen.AuthzenRoutes;
 import dev.warden.api.contract.OpenApiRoutes;
 import dev.warden.api.costs.CostRoutes;
 import dev.warden.api.costs.CostService;
@@ -323,6 +325,9 @@ public final class RestApi implements Component {
                 new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
                 new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, wiring.clientIp(), maxBody)),
                 new WardenApi.Mount("/approvals", new ApprovalRoutes(approvals, maxBody)),
+                new WardenApi.Mount(
+                        AuthzenConfiguration.BASE_PATH, new AuthzenRoutes(authorization, wiring.clientIp(), maxBody)),
+                new WardenApi.Mount("/.well-known/authzen-configuration", new AuthzenConfiguration(issuer::url)),
                 new WardenApi.Mount(
                         "/audit",
                         new AuditRoutes(

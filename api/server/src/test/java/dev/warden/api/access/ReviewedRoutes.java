@@ -40,6 +40,9 @@ public final class ReviewedRoutes {
         m.put("GET /delegations", Access.scope("delegations:read"));
         m.put("DELETE /delegations/{id}", Access.scope("delegations:write"));
         m.put("POST /authorize", Access.scope("authorize:write"));
+        m.put("POST /access/v1/evaluation", Access.scope("authorize:write"));
+        m.put("POST /access/v1/evaluations", Access.scope("authorize:write"));
+        m.put("GET /.well-known/authzen-configuration", Access.open());
         m.put("GET /approvals", Access.scope("approvals:read"));
         m.put("GET /approvals/{id}", Access.scope("approvals:read"));
         m.put("POST /approvals/{id}/approve", Access.scope("approvals:write"));

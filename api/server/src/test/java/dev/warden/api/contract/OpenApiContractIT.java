@@ -480,6 +480,24 @@ class OpenApiContractIT {
                 "/approvals/{id}/approve",
                 http.post("/approvals/" + id + "/approve", alice.session(), "{\"note\":\"ok\"}"));
         answer(409, "POST", "/approvals/{id}/deny", http.post("/approvals/" + id + "/deny", alice.session(), "{}"));
+        answer(200, "GET", "/.well-known/authzen-configuration", http.get("/.well-known/authzen-configuration", null));
+        String evaluation =
+                "{\"subject\":{\"type\":\"agent\",\"id\":\"" + payer.get("id").asText()
+                        + "\"},\"action\":{\"name\":\"refund\"},\"resource\":{\"type\":\"pay\",\"id\":\"1\"},"
+                        + "\"context\":{\"n\":1}}";
+        answer(200, "POST", "/access/v1/evaluation", http.post("/access/v1/evaluation", token, evaluation));
+        answer(400, "POST", "/access/v1/evaluation", http.post("/access/v1/evaluation", token, "{}"));
+        answer(200, "POST", "/access/v1/evaluations", http.post("/access/v1/evaluations", token, """
+                {"subject":{"type":"agent","id":"%s"},"action":{"name":"refund"},"evaluations":[
+                  {"resource":{"type":"pay","id":"1"}},{"resource":{"type":"pay","id":"*"}},
+                  {"subject":{"type":"user","id":"alice"},"resource":{"type":"pay","id":"2"}}]}""".formatted(
+                        payer.get("id").asText())));
+        answer(200, "POST", "/access/v1/evaluations", http.post("/access/v1/evaluations", token, evaluation));
+        answer(
+                400,
+                "POST",
+                "/access/v1/evaluations",
+                http.post("/access/v1/evaluations", token, "{\"evaluations\":\"all\"}"));
         answer(
                 404,
                 "POST",

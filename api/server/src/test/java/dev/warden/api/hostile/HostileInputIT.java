@@ -686,6 +686,10 @@ class HostileInputIT {
                         {"agentId":"%s","action":"read","resource":"mcp:github:x",
                          "arguments":{"q":"text","n":1,"list":[1,"a"],"nested":{"x":true}},
                          "context":{"ip":"10.0.0.1","userAgent":"curl/8"}}""".formatted(agentId))),
+                new Endpoint("POST", "/access/v1/evaluations", agentToken, object("""
+                        {"subject":{"type":"agent","id":"%s","properties":{"role":"x"}},"action":{"name":"read"},
+                         "context":{"n":1},"options":{"evaluations_semantic":"execute_all"},
+                         "evaluations":[{"resource":{"type":"mcp","id":"github:x","properties":{"s":"a"}}}]}""".formatted(agentId))),
                 new Endpoint("POST", "/agents/" + agentId + "/costs", agentToken, object("""
                         {"tool":"gpt","inputTokens":10,"outputTokens":5,"costUsd":0.25}""")),
                 new Endpoint("POST", "/delegations", alice, object("""

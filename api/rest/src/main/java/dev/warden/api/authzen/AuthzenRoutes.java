@@ -1,0 +1,201 @@
+package dev.warden.api.authzen;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.access.Access;
+import dev.warden.api.access.Principal;
+import dev.warden.api.auth.AuthFilter;
+import dev.warden.api.authorize.AuthorizationService;
+import dev.warden.api.authorize.AuthorizationService.BatchAnswer;
+import dev.warden.api.errors.ErrorCode;
+import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.http.DeclaredRules;
+import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.RequestReader;
+import dev.warden.api.http.Responses;
+import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.ResourcePattern;
+import dev.warden.pipeline.contract.Json;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The AuthZEN Authorization API 1.0 (docs/authzen.md), mounted at {@code /access/v1}: {@code POST /evaluation} and
+ * {@code POST /evaluations}. Every evaluation is a decision as {@code POST /authorize} makes it: audited exactly
+ * once, counted against budgets, seen on the stream; a batch publishes its entries together. A subject of type
+ * {@code agent} is a Warden agent; a resource {@code {type, id}} is the resource {@code type:id}; {@code context}, the
+ * subject's and the action's properties are the conditions' {@code context}, {@code context.subject} and
+ * {@code context.action}, the resource's properties {@code resource.properties}. The decision's {@code context}
+ * carries {@code reason}, {@code auditId} and {@code approvalId}.
+ */
+public final class AuthzenRoutes implements DeclaredService {
+    private final AuthorizationService decisions;
+    private final ClientIp clientIp;
+    private final long maxBodyBytes;
+
+    public AuthzenRoutes(AuthorizationService decisions, ClientIp clientIp, long maxBodyBytes) {
+        this.decisions = decisions;
+        this.clientIp = clientIp;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(DeclaredRules rules) {
+        rules.post("/evaluation", Access.scope("authorize:write"), this::evaluation)
+                .post("/evaluations", Access.scope("authorize:write"), this::evaluations);
+    }
+
+    private void evaluation(ServerRequest req, ServerResponse res) {
+        AuthzenRequests.Evaluation evaluation = AuthzenRequests.evaluation(RequestReader.readObject(req, maxBodyBytes));
+        List<BatchAnswer> answers = decide(
+                AuthFilter.principal(req),
+                List.of(evaluation),
+                clientIp.text(req),
+                AuthorizationService.Semantic.EXECUTE_ALL);
+        Responses.json(res, Status.OK_200, render(answers.getFirst()));
+    }
+
+    private void evaluations(ServerRequest req, ServerResponse res) {
+        AuthzenRequests.Batch batch = AuthzenRequests.batch(RequestReader.readObject(req, maxBodyBytes));
+        AuthorizationService.Semantic semantic =
+                AuthorizationService.Semantic.valueOf(batch.semantic().toUpperCase(Locale.ROOT));
+        List<BatchAnswer> answers =
+                decide(AuthFilter.principal(req), batch.evaluations(), clientIp.text(req), semantic);
+        if (batch.single()) {
+            Responses.json(res, Status.OK_200, render(answers.getFirst()));
+            return;
+        }
+        ObjectNode body = Json.mapper().createObjectNode();
+        ArrayNode out = body.putArray("evaluations");
+        answers.forEach(a -> out.add(render(a)));
+        Responses.json(res, Status.OK_200, body);
+    }
+
+    /**
+     * Decides the evaluations that map to Warden decisions, in order; one that does not (a subject that is not an
+     * agent, a resource that is not a concrete resource) is a denial with an error, and counts as a denial for the
+     * semantic.
+     */
+    private List<BatchAnswer> decide(
+            Principal caller,
+            List<AuthzenRequests.Evaluation> evaluations,
+            String callerIp,
+            AuthorizationService.Semantic semantic) {
+        boolean denyFirst = semantic == AuthorizationService.Semantic.DENY_ON_FIRST_DENY;
+        boolean permitFirst = semantic == AuthorizationService.Semantic.PERMIT_ON_FIRST_PERMIT;
+        List<Optional<String>> problems =
+                evaluations.stream().map(AuthzenRoutes::problem).toList();
+        List<AuthorizationService.Request> run = new ArrayList<>();
+        for (int i = 0; i < evaluations.size(); i++) {
+            if (problems.get(i).isPresent()) {
+                if (denyFirst) {
+                    break;
+                }
+                continue;
+            }
+            run.add(request(evaluations.get(i), callerIp));
+        }
+        List<BatchAnswer> decided = run.isEmpty() ? List.of() : decisions.decideAll(caller, run, semantic);
+        List<BatchAnswer> answers = new ArrayList<>(evaluations.size());
+        int next = 0;
+        for (int i = 0; i < evaluations.size(); i++) {
+            BatchAnswer answer;
+            if (problems.get(i).isPresent()) {
+                answer = new BatchAnswer.Refused(new InvalidInputException(
+                        ErrorCode.VALIDATION_INVALID, problems.get(i).get()));
+            } else if (next < decided.size()) {
+                answer = decided.get(next++);
+            } else {
+                break;
+            }
+            answers.add(answer);
+            boolean allowed =
+                    answer instanceof BatchAnswer.Made made && made.decision().allowed();
+            if ((denyFirst && !allowed) || (permitFirst && allowed)) {
+                break;
+            }
+        }
+        return answers;
+    }
+
+    private static Optional<String> problem(AuthzenRequests.Evaluation e) {
+        if (!e.subject().type().equals("agent")) {
+            return Optional.of("subject.type must be agent: Warden decides for its agents");
+        }
+        try {
+            AgentId.of(e.subject().id());
+        } catch (IllegalArgumentException ex) {
+            return Optional.of("subject.id is not an agent id");
+        }
+        if (e.action().id().length() > 128 || e.action().id().isBlank()) {
+            return Optional.of("action.name must be 1 to 128 characters");
+        }
+        String resource = e.resource().type() + ":" + e.resource().id();
+        return ResourcePattern.resourceProblem(resource).map(p -> "resource (type:id) " + p);
+    }
+
+    private static AuthorizationService.Request request(AuthzenRequests.Evaluation e, String callerIp) {
+        Map<String, Object> context = new LinkedHashMap<>(e.context());
+        if (!e.subject().properties().isEmpty()) {
+            context.put("subject", e.subject().properties());
+        }
+        if (!e.action().properties().isEmpty()) {
+            context.put("action", e.action().properties());
+        }
+        Map<String, Object> audited = new LinkedHashMap<>();
+        if (!e.context().isEmpty()) {
+            audited.put("context", e.context());
+        }
+        if (!e.subject().properties().isEmpty()) {
+            audited.put("subject", e.subject().properties());
+        }
+        if (!e.action().properties().isEmpty()) {
+            audited.put("action", e.action().properties());
+        }
+        if (!e.resource().properties().isEmpty()) {
+            audited.put("resource", e.resource().properties());
+        }
+        return new AuthorizationService.Request(
+                AgentId.of(e.subject().id()),
+                e.action().id(),
+                e.resource().type() + ":" + e.resource().id(),
+                audited,
+                Optional.empty(),
+                Optional.empty(),
+                callerIp,
+                context,
+                e.resource().properties());
+    }
+
+    private static ObjectNode render(BatchAnswer answer) {
+        ObjectNode node = Json.mapper().createObjectNode();
+        switch (answer) {
+            case BatchAnswer.Made made -> {
+                AuthorizationService.Decision d = made.decision();
+                node.put("decision", d.allowed());
+                ObjectNode context = node.putObject("context");
+                d.reason().ifPresent(r -> context.put("reason", r.name()));
+                d.retryAfterSeconds().ifPresent(s -> context.put("retryAfter", s));
+                d.approvalId().ifPresent(id -> context.put("approvalId", id));
+                context.put("auditId", d.auditId());
+            }
+            case BatchAnswer.Refused refused -> {
+                node.put("decision", false);
+                ObjectNode error = node.putObject("context").putObject("error");
+                error.put("status", refused.error().code().status());
+                error.put(
+                        "message",
+                        refused.error().detail().orElse(refused.error().code().title()));
+            }
+        }
+        return node;
+    }
+}
