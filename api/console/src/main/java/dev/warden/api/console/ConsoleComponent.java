@@ -52,6 +52,8 @@ public record ConsoleComponent(List<WardenApi.Mount> mounts) implements Componen
                         "/console",
                         new DelegationPages(rest.delegations(), rest.agents(), session, pages, clock),
                         pages),
+                new WardenApi.Mount(
+                        "/console", new ApprovalPages(rest.approvals(), session, pages, maxBodyBytes), pages),
                 new WardenApi.Mount("/console", new HealthPage(operations, session, pages), pages),
                 new WardenApi.Mount(
                         "/console",

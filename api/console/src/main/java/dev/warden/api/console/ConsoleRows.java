@@ -1,6 +1,7 @@
 package dev.warden.api.console;
 
 import dev.warden.api.agents.PermissionJson;
+import dev.warden.api.approvals.Approval;
 import dev.warden.api.dashboard.DashboardStats;
 import dev.warden.api.organizations.Member;
 import dev.warden.api.organizations.Organization;
@@ -13,6 +14,7 @@ import dev.warden.authorizer.domain.Delegation;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.EventType;
+import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.webhooks.WebhookDelivery;
 import java.time.Instant;
 import java.util.List;
@@ -43,6 +45,35 @@ public final class ConsoleRows {
                     p.resource(),
                     String.join(", ", p.actions()),
                     PermissionJson.render(List.of(p)).get(0).path("constraints").toString());
+        }
+    }
+
+    /** One request as the page shows it. */
+    public record ApprovalRow(
+            String id,
+            String agentId,
+            String action,
+            String resource,
+            String arguments,
+            String status,
+            String approvers,
+            String requestedAt,
+            String expiresAt,
+            String decidedBy,
+            String note) {
+        static ApprovalRow of(Approval a) {
+            return new ApprovalRow(
+                    a.id(),
+                    a.agentId(),
+                    a.action(),
+                    a.resource(),
+                    Json.mapper().valueToTree(a.arguments()).toString(),
+                    a.status().wireName(),
+                    a.approvers().wireName(),
+                    Json.timestamp(a.requestedAt()),
+                    Json.timestamp(a.expiresAt()),
+                    a.decidedBy().orElse(""),
+                    a.note().orElse(""));
         }
     }
 

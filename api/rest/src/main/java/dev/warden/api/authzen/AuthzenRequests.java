@@ -38,7 +38,7 @@ final class AuthzenRequests {
      * A batch: its evaluations and the semantic; {@code single} when the body had no {@code evaluations} (it is then
      * answered as a single evaluation, as the specification says).
      */
-    record Batch(List<Evaluation> evaluations, String semantic, boolean single) {}
+    record Batch(List<Evaluation> evaluations, String semantic, boolean single, boolean fullContext) {}
 
     /** The single evaluation of {@code body}. */
     static Evaluation evaluation(ObjectNode body) {
@@ -54,6 +54,7 @@ final class AuthzenRequests {
     static Batch batch(ObjectNode body) {
         List<FieldError> errors = new ArrayList<>();
         String semantic = "execute_all";
+        boolean fullContext = false;
         JsonNode options = body.get("options");
         if (options != null && !options.isNull()) {
             if (!options.isObject()) {
@@ -68,6 +69,14 @@ final class AuthzenRequests {
                             "must be execute_all, deny_on_first_deny or permit_on_first_permit"));
                 } else {
                     semantic = s.textValue();
+                }
+            }
+            if (options.isObject() && options.has("warden_decision_context")) {
+                JsonNode c = options.get("warden_decision_context");
+                if (!c.isTextual() || !List.of("full", "minimal").contains(c.textValue())) {
+                    errors.add(new FieldError("options.warden_decision_context", "must be full or minimal"));
+                } else {
+                    fullContext = c.textValue().equals("full");
                 }
             }
         }
@@ -95,7 +104,7 @@ final class AuthzenRequests {
         if (!errors.isEmpty()) {
             throw new InvalidInputException(errors);
         }
-        return new Batch(List.copyOf(evaluations), semantic, single);
+        return new Batch(List.copyOf(evaluations), semantic, single, fullContext);
     }
 
     private static Evaluation evaluation(ObjectNode item, ObjectNode defaults, String prefix, List<FieldError> errors) {

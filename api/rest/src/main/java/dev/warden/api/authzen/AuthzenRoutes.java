@@ -34,7 +34,8 @@ import java.util.Optional;
  * {@code agent} is a Warden agent; a resource {@code {type, id}} is the resource {@code type:id}; {@code context}, the
  * subject's and the action's properties are the conditions' {@code context}, {@code context.subject} and
  * {@code context.action}, the resource's properties {@code resource.properties}. The decision's {@code context}
- * carries {@code reason}, {@code auditId} and {@code approvalId}.
+ * carries {@code reason}, {@code auditId} and {@code approvalId}; a batch's items carry them when
+ * {@code options.warden_decision_context} is {@code full} (D173).
  */
 public final class AuthzenRoutes implements DeclaredService {
     private final AuthorizationService decisions;
@@ -60,7 +61,7 @@ public final class AuthzenRoutes implements DeclaredService {
                 List.of(evaluation),
                 clientIp.text(req),
                 AuthorizationService.Semantic.EXECUTE_ALL);
-        Responses.json(res, Status.OK_200, render(answers.getFirst()));
+        Responses.json(res, Status.OK_200, render(answers.getFirst(), true));
     }
 
     private void evaluations(ServerRequest req, ServerResponse res) {
@@ -70,12 +71,12 @@ public final class AuthzenRoutes implements DeclaredService {
         List<BatchAnswer> answers =
                 decide(AuthFilter.principal(req), batch.evaluations(), clientIp.text(req), semantic);
         if (batch.single()) {
-            Responses.json(res, Status.OK_200, render(answers.getFirst()));
+            Responses.json(res, Status.OK_200, render(answers.getFirst(), true));
             return;
         }
         ObjectNode body = Json.mapper().createObjectNode();
         ArrayNode out = body.putArray("evaluations");
-        answers.forEach(a -> out.add(render(a)));
+        answers.forEach(a -> out.add(render(a, batch.fullContext())));
         Responses.json(res, Status.OK_200, body);
     }
 
@@ -175,9 +176,23 @@ public final class AuthzenRoutes implements DeclaredService {
                 e.resource().properties());
     }
 
-    private static ObjectNode render(BatchAnswer answer) {
+    /**
+     * The decision object of {@code answer}. With {@code full}, its {@code context} carries the reason, the audit id
+     * and the approval id; without, only what the enforcement point must act on (an approval to wait for, an error),
+     * so that a batch's items are bare {@code {"decision": …}} objects where there is nothing more (D173).
+     */
+    private static ObjectNode render(BatchAnswer answer, boolean full) {
         ObjectNode node = Json.mapper().createObjectNode();
         switch (answer) {
+            case BatchAnswer.Made made
+            when !full -> {
+                AuthorizationService.Decision d = made.decision();
+                node.put("decision", d.allowed());
+                d.approvalId()
+                        .ifPresent(id -> node.putObject("context")
+                                .put("reason", d.reason().map(Enum::name).orElse(""))
+                                .put("approvalId", id));
+            }
             case BatchAnswer.Made made -> {
                 AuthorizationService.Decision d = made.decision();
                 node.put("decision", d.allowed());

@@ -147,6 +147,7 @@ public final class RestApi implements Component {
     private final DelegationService delegations;
     private final DashboardStats dashboard;
     private final OrganizationService organizations;
+    private final ApprovalService approvals;
 
     private RestApi(
             List<WardenApi.Mount> mounts,
@@ -156,7 +157,9 @@ public final class RestApi implements Component {
             JdbcAuditReader audit,
             DelegationService delegations,
             DashboardStats dashboard,
-            OrganizationService organizations) {
+            OrganizationService organizations,
+            ApprovalService approvals) {
+        this.approvals = approvals;
         this.mounts = List.copyOf(mounts);
         this.consumers = consumers;
         this.resources = resources;
@@ -165,6 +168,11 @@ public final class RestApi implements Component {
         this.delegations = delegations;
         this.dashboard = dashboard;
         this.organizations = organizations;
+    }
+
+    /** The approvals service the REST routes use: the console lists and decides requests through it too. */
+    public ApprovalService approvals() {
+        return approvals;
     }
 
     /** The organizations service the REST routes use: the console shows members and roles through it too. */
@@ -366,7 +374,8 @@ public final class RestApi implements Component {
         if (settings.accountRoutes()) {
             mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
         }
-        return new RestApi(mounts, consumers, resources, agents, auditReader, delegations, dashboard, organizations);
+        return new RestApi(
+                mounts, consumers, resources, agents, auditReader, delegations, dashboard, organizations, approvals);
     }
 
     @Override

@@ -267,6 +267,7 @@ class IsolationMatrixIT {
             case "userID" -> b.userIds().get("member");
             case "role" -> b.role();
             case "action" -> "revoke";
+            case "decision" -> "approve";
             case "name" -> "console.css";
             case "id" ->
                 switch (previousSegment) {

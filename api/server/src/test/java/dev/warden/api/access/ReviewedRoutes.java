@@ -127,6 +127,8 @@ public final class ReviewedRoutes {
         m.put("GET /console/dashboard", Access.open());
         m.put("GET /console/audit/{id}", Access.open());
         m.put("GET /console/delegations", Access.open());
+        m.put("GET /console/approvals", Access.open());
+        m.put("POST /console/approvals/{id}/{decision}", Access.open());
         m.put("GET /console/delegations/{id}/revoke", Access.open());
         m.put("POST /console/delegations/{id}/revoke", Access.open());
         m.put("GET /console/webhooks", Access.open());

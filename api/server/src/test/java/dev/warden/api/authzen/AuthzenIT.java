@@ -126,10 +126,18 @@ class AuthzenIT {
                   {"resource":{"type":"record","id":"a-%s"}},
                   {"resource":{"type":"record","id":"b-%s"},"action":{"name":"purge"}},
                   {"resource":{"type":"record","id":"c-%s"}}]}""";
-        JsonNode all = post("/access/v1/evaluations", body.formatted(subject(), "", "all", "all", "all"));
+        JsonNode all = post(
+                "/access/v1/evaluations",
+                body.formatted(subject(), "\"options\":{\"warden_decision_context\":\"full\"},", "all", "all", "all"));
         assertThat(decisions(all)).containsExactly(true, false, true);
         List<String> auditIds = all.get("evaluations").findValuesAsText("auditId");
         assertThat(AuditTopic.read(warden, e -> auditIds.contains(e.id()), 3)).hasSize(3);
+        assertThat(all.get("evaluations").get(1).get("context").get("reason").asText())
+                .isEqualTo("NO_MATCHING_PERMISSION");
+        // By default a batch's items are bare decisions, as interop harnesses compare them
+        JsonNode bare = post("/access/v1/evaluations", body.formatted(subject(), "", "m", "m", "m"));
+        assertThat(bare.get("evaluations").toString())
+                .isEqualTo("[{\"decision\":true},{\"decision\":false},{\"decision\":true}]");
 
         JsonNode denyFirst = post(
                 "/access/v1/evaluations",
@@ -162,7 +170,7 @@ class AuthzenIT {
     @Test
     void anEvaluationThatCannotBeDecidedIsADenialWithAnErrorAndTheOthersGoOn() {
         JsonNode res = post("/access/v1/evaluations", """
-                {"action":{"name":"read"},"evaluations":[
+                {"action":{"name":"read"},"options":{"warden_decision_context":"full"},"evaluations":[
                   {"subject":{"type":"user","id":"alice"},"resource":{"type":"record","id":"a"}},
                   {"subject":{"type":"agent","id":"agt_nosuchagent00000000000000"},"resource":{"type":"record","id":"a"}},
                   {"subject":%s,"resource":{"type":"record","id":"*"}},
@@ -198,6 +206,8 @@ class AuthzenIT {
                 .contains("evaluations[0].action")
                 .contains("evaluations[0].resource")
                 .contains("options.evaluations_semantic");
+        assertThat(http.post("/access/v1/evaluations", admin, """
+                        {"evaluations":[],"options":{"warden_decision_context":"some"}}""").body()).contains("options.warden_decision_context");
         assertThat(http.post("/access/v1/evaluation", null, "{}").status()).isEqualTo(401);
     }
 

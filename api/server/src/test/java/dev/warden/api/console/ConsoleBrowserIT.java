@@ -788,6 +788,71 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void anOwnerApprovesAWaitingCallAndTheAgentsNextCallIsAllowed() throws Exception {
+        Http http = warden.http();
+        String name = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String session = new OAuthDriver(http).signUp(name);
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
+        JsonNode payer = http.post("/agents", session, """
+                        {"ownerId":"%s","name":"payer","type":"autonomous","permissions":[
+                          {"resource":"pay:*","actions":["refund"],"constraints":{"requireApproval":{}}}]}""".formatted(userId)).json();
+        String token = payer.get("token").asText();
+        String ask = "{\"agentId\":\"" + payer.get("id").asText()
+                + "\",\"action\":\"refund\",\"resource\":\"pay:order-%s\",\"arguments\":{\"note\":"
+                + dev.warden.pipeline.contract.Json.mapper().writeValueAsString(HOSTILE_NAME) + "}}";
+        String first = http.post("/authorize", token, ask.formatted("1"))
+                .json()
+                .get("approvalId")
+                .asText();
+        String second = http.post("/authorize", token, ask.formatted("2"))
+                .json()
+                .get("approvalId")
+                .asText();
+
+        String origin = http.baseUri().toString().replaceAll("/$", "");
+        WebDriverWait wait = new WebDriverWait(browser, java.time.Duration.ofSeconds(15));
+        signIn(origin, "/console/approvals", name, wait);
+        assertThat(browser.findElement(By.id("approval-" + first)).getText())
+                .contains("refund")
+                .contains("pay:order-1")
+                .contains(HOSTILE_NAME);
+        assertThat(browser.findElements(By.cssSelector("img[src=x]")))
+                .as("no live markup")
+                .isEmpty();
+        assertThat(Accessibility.seriousViolations(browser))
+                .as("the approvals page")
+                .isEmpty();
+        screenshot("console-approvals");
+
+        browser.findElement(By.id("note-" + first)).sendKeys("refund ok");
+        browser.findElement(By.id("approve-" + first)).click();
+        wait.until(d ->
+                !d.findElements(By.cssSelector("#recent #approval-" + first)).isEmpty());
+        assertThat(browser.findElement(By.cssSelector("#recent #approval-" + first))
+                        .getText())
+                .contains("approved")
+                .contains("refund ok");
+        browser.findElement(By.id("deny-" + second)).click();
+        wait.until(d ->
+                !d.findElements(By.cssSelector("#recent #approval-" + second)).isEmpty());
+        assertThat(browser.findElement(By.cssSelector("#recent #approval-" + second + " .status"))
+                        .getText())
+                .isEqualTo("denied");
+        assertThat(browser.findElements(By.id("no-pending"))).isNotEmpty();
+
+        assertThat(http.post("/authorize", token, ask.formatted("1"))
+                        .json()
+                        .get("allowed")
+                        .asBoolean())
+                .isTrue();
+        assertThat(http.post("/authorize", token, ask.formatted("2"))
+                        .json()
+                        .get("reason")
+                        .asText())
+                .isEqualTo("APPROVAL_REQUIRED");
+    }
+
+    @Test
     void theKeyboardAloneSkipsToTheContentAndSuspendsAnAgentAfterConfirming() throws Exception {
         Http http = warden.http();
         String name = "console_" + UUID.randomUUID().toString().substring(0, 8);

@@ -515,6 +515,52 @@ class OpenApiContractIT {
         answer(200, "POST", "/approvals/{id}/deny", http.post("/approvals/" + second + "/deny", alice.session(), "{}"));
     }
 
+    private void consoleApprovals(OAuthDriver oauth, String session) {
+        JsonNode waiting =
+                http.post("/agents", alice.session(), """
+                        {"ownerId":"%s","name":"waiting","type":"autonomous","permissions":[
+                          {"resource":"pay:*","actions":["refund"],"constraints":{"requireApproval":{}}}]}""".formatted(alice.id())).json();
+        String pending = http.post(
+                        "/authorize",
+                        waiting.get("token").asText(),
+                        "{\"agentId\":\"" + waiting.get("id").asText()
+                                + "\",\"action\":\"refund\",\"resource\":\"pay:9\"}")
+                .json()
+                .get("approvalId")
+                .asText();
+        Http.Response page = answer(200, "GET", "/console/approvals", withCookie("/console/approvals", session));
+        assertThat(page.body()).contains(pending);
+        answer(302, "GET", "/console/approvals", http.get("/console/approvals", null));
+        Matcher csrf = OAuthDriver.CSRF_COOKIE.matcher(page.header("Set-Cookie").orElseThrow());
+        assertThat(csrf.find()).isTrue();
+        String cookies = session + "; " + csrf.group(1);
+        Map<String, String> form = new java.util.HashMap<>(OAuthDriver.hiddenFields(page.body()));
+        form.put("note", "fine");
+        String approve = "/console/approvals/" + pending + "/approve";
+        answer(
+                403,
+                "POST",
+                "/console/approvals/{id}/{decision}",
+                oauth.postForm(approve, Map.of("csrf", "guess"), session));
+        answer(302, "POST", "/console/approvals/{id}/{decision}", oauth.postForm(approve, Map.of(), null));
+        answer(
+                400,
+                "POST",
+                "/console/approvals/{id}/{decision}",
+                oauth.postForm("/console/approvals/" + pending + "/perhaps", form, cookies));
+        answer(
+                404,
+                "POST",
+                "/console/approvals/{id}/{decision}",
+                oauth.postForm("/console/approvals/apr_doesnotexist/approve", form, cookies));
+        answer(303, "POST", "/console/approvals/{id}/{decision}", oauth.postForm(approve, form, cookies));
+        answer(
+                409,
+                "POST",
+                "/console/approvals/{id}/{decision}",
+                oauth.postForm("/console/approvals/" + pending + "/deny", form, cookies));
+    }
+
     private void auditAndDashboard() {
         answer(200, "GET", "/audit", http.get("/audit?agentId=" + triage.id() + "&limit=10", alice.session()));
         answer(
@@ -1074,6 +1120,7 @@ class OpenApiContractIT {
                         .body())
                 .as("revoked through the console")
                 .doesNotContain(delegation);
+        consoleApprovals(oauth, session);
         consoleWebhooks(oauth, session);
         answer(302, "GET", "/console/health", http.get("/console/health", null));
         answer(403, "GET", "/console/health", withCookie("/console/health", session));

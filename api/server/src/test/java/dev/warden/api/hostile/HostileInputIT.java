@@ -331,7 +331,11 @@ class HostileInputIT {
         String csrf = dev.warden.api.oauth.OAuthDriver.hiddenFields(feed.body()).get("csrf");
         List<String> forms = List.of(
                 "/console/agents/%s/suspend",
-                "/console/agents/%s/revoke", "/console/agents/" + agentId + "/%s", "/console/delegations/%s/revoke");
+                "/console/agents/%s/revoke",
+                "/console/agents/" + agentId + "/%s",
+                "/console/delegations/%s/revoke",
+                "/console/approvals/%s/approve",
+                "/console/approvals/apr_x/%s");
         for (String template : forms) {
             for (String value : values) {
                 String path = template.formatted(value);
