@@ -272,6 +272,7 @@ public final class WardenPlatform implements AutoCloseable {
                                 metrics.registry(),
                                 tracing,
                                 rateLimiting.clientIp(),
+                                approvalMail(users),
                                 clock)));
                 components.add(rest);
                 Doctor doctor = resources.add(Doctor.start(
@@ -395,5 +396,30 @@ public final class WardenPlatform implements AutoCloseable {
     @Override
     public void close() {
         resources.close();
+    }
+
+    /**
+     * Approval requests by e-mail (docs/approvals.md): the agent's owner, at their verified address, in the
+     * transaction that stores the request. Requests for an organization's administrators are not mailed yet.
+     */
+    private static dev.warden.api.approvals.ApprovalService.Notifier approvalMail(UsersComponent users) {
+        return (conn, approval) -> {
+            if (approval.approvers() != dev.warden.authorizer.domain.ApprovalRule.Approvers.OWNER
+                    || !users.mail().enabled()) {
+                return;
+            }
+            users.emailRoutes()
+                    .accounts()
+                    .mailVerified(
+                            conn,
+                            approval.approverScope(),
+                            "approval-requested",
+                            "An agent waits for your approval",
+                            java.util.Map.of(
+                                    "agentId", approval.agentId(),
+                                    "action", approval.action(),
+                                    "resource", approval.resource(),
+                                    "expiresAt", dev.warden.pipeline.contract.Json.timestamp(approval.expiresAt())));
+        };
     }
 }

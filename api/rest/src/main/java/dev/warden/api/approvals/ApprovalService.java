@@ -57,6 +57,7 @@ public final class ApprovalService {
     private final JdbcApprovalRepository repository;
     private final Function<AgentId, Optional<Agent>> agents;
     private final OrganizationAdmins organizationAdmins;
+    private final Notifier notifier;
     private final InstantSource clock;
 
     /** Who holds {@code approvals:admin} in an organization. */
@@ -71,11 +72,25 @@ public final class ApprovalService {
         }
     }
 
+    /**
+     * Tells approvers of a new request in the transaction that records it (docs/approvals.md: by e-mail to an owner
+     * with a verified address), so a request is announced if and only if it is stored.
+     */
+    @FunctionalInterface
+    public interface Notifier {
+        /** Nobody is told (no mail configured). */
+        Notifier NONE = (conn, approval) -> {};
+
+        void requested(java.sql.Connection conn, Approval approval) throws java.sql.SQLException;
+    }
+
     public ApprovalService(
             JdbcApprovalRepository repository,
             Function<AgentId, Optional<Agent>> agents,
             OrganizationAdmins organizationAdmins,
+            Notifier notifier,
             InstantSource clock) {
+        this.notifier = notifier;
         this.repository = repository;
         this.agents = agents;
         this.organizationAdmins = organizationAdmins;
@@ -162,7 +177,7 @@ public final class ApprovalService {
                 Optional.empty(),
                 Optional.empty());
         JdbcApprovalRepository.Requested requested =
-                repository.request(request, event(EventType.APPROVAL_REQUESTED, request));
+                repository.request(request, event(EventType.APPROVAL_REQUESTED, request), notifier);
         return new Gate.Pending(requested.id(), requested.created());
     }
 

@@ -130,8 +130,11 @@ public final class JdbcApprovalRepository {
     /** The pending request for a call: the one there is, or a new one (with its event); and whether it is new. */
     public record Requested(String id, boolean created) {}
 
-    /** The pending request for {@code request}'s key, created (and announced by {@code event}) when there is none. */
-    public Requested request(Approval request, StreamEvent.Draft event) {
+    /**
+     * The pending request for {@code request}'s key, created (and announced by {@code event} and to {@code notifier},
+     * in the same transaction) when there is none.
+     */
+    public Requested request(Approval request, StreamEvent.Draft event, ApprovalService.Notifier notifier) {
         return db.inTransaction(conn -> {
             Key key = new Key(
                     request.agentId(),
@@ -165,6 +168,7 @@ public final class JdbcApprovalRepository {
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         EventOutbox.append(conn, event);
+                        notifier.requested(conn, request);
                         return new Requested(rs.getString(1), true);
                     }
                 }

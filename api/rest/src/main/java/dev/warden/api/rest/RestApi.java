@@ -133,6 +133,7 @@ public final class RestApi implements Component {
             MeterRegistry meters,
             Tracing tracing,
             ClientIp clientIp,
+            ApprovalService.Notifier approvalNotifier,
             InstantSource clock) {
         public Wiring {
             grantTypes = List.copyOf(grantTypes);
@@ -274,7 +275,11 @@ public final class RestApi implements Component {
                 new DelegationService(store.delegations(), store.agents(), store.policies(), outbox, clock);
         OrganizationService organizations = new OrganizationService(new JdbcOrganizationRepository(db), outbox, clock);
         ApprovalService approvals = new ApprovalService(
-                new JdbcApprovalRepository(db), store.agents()::find, approvalAdmins(organizations), clock);
+                new JdbcApprovalRepository(db),
+                store.agents()::find,
+                approvalAdmins(organizations),
+                wiring.approvalNotifier(),
+                clock);
         AgentService agents = new AgentService(
                 store.agents(),
                 outbox,

@@ -228,6 +228,50 @@ class EmailIT {
                 "{\"token\":\"" + token + "\",\"newPassword\":\"" + password + "\"}");
     }
 
+    @Test
+    void anOwnerWithAVerifiedAddressIsMailedOnceWhenTheirAgentWaitsForApproval() throws Exception {
+        Http http = warden.http();
+        com.fasterxml.jackson.databind.JsonNode signedUp = signUp(http, aUsername(), PASSWORD);
+        String session = signedUp.get("token").asText();
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
+        String address = address();
+        assertThat(http.put("/auth/email", session, "{\"email\":\"" + address + "\"}")
+                        .status())
+                .isEqualTo(202);
+        String token = TestMailServer.parts(mail.await(address, 1, Duration.ofSeconds(20)))
+                .token()
+                .orElseThrow();
+        assertThat(http.get("/auth/email/verify?token=" + token, null).status()).isEqualTo(200);
+        com.fasterxml.jackson.databind.JsonNode agent =
+                http.post("/agents", session, """
+                        {"ownerId":"%s","name":"payer","type":"autonomous","permissions":[
+                          {"resource":"pay:*","actions":["refund"],"constraints":{"requireApproval":{}}}]}""".formatted(userId)).json();
+        String ask =
+                "{\"agentId\":\"" + agent.get("id").asText() + "\",\"action\":\"refund\",\"resource\":\"pay:order-7\"}";
+        String approvalId = http.post("/authorize", agent.get("token").asText(), ask)
+                .json()
+                .get("approvalId")
+                .asText();
+
+        MimeMessage message = mail.await(address, 2, Duration.ofSeconds(20));
+        assertThat(message.getSubject()).isEqualTo("An agent waits for your approval");
+        TestMailServer.Parts parts = TestMailServer.parts(message);
+        assertThat(parts.text())
+                .contains(agent.get("id").asText())
+                .contains("refund")
+                .contains("pay:order-7")
+                .contains(warden.http().baseUri().toString().replaceAll("/$", "") + "/console/approvals");
+        assertThat(parts.html()).contains("/console/approvals");
+        // Asking again is the same request: no second message
+        assertThat(http.post("/authorize", agent.get("token").asText(), ask)
+                        .json()
+                        .get("approvalId")
+                        .asText())
+                .isEqualTo(approvalId);
+        Thread.sleep(1500);
+        assertThat(mail.to(address)).hasSize(2);
+    }
+
     static String address() {
         return EmailITSupport.address();
     }

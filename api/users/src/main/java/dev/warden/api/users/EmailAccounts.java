@@ -459,6 +459,29 @@ public final class EmailAccounts {
         return Tokens.hash(purpose + ":" + token);
     }
 
+    /**
+     * Mails the user {@code user} at their verified address, if they have one, queued in the caller's transaction
+     * (so the message is sent if and only if what it announces commits): {@code mail/<template>} with
+     * {@code params}, plus {@code username} and {@code origin} (Warden's public origin). Nothing when the user has no
+     * verified address.
+     */
+    public void mailVerified(Connection conn, String user, String template, String subject, Map<String, Object> params)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(
+                "SELECT username, email FROM users WHERE id = ? AND email_verified_at IS NOT NULL")) {
+            ps.setString(1, user);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return;
+                }
+                Map<String, Object> all = new java.util.HashMap<>(params);
+                all.put("username", rs.getString("username"));
+                all.put("origin", publicOrigin.get());
+                mail.enqueue(conn, templates.render(template, rs.getString("email"), subject, all));
+            }
+        }
+    }
+
     private Map<String, Object> params(String username, String path, String token, String expiresIn) {
         return Map.of(
                 "username",

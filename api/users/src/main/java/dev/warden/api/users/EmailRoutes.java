@@ -54,6 +54,11 @@ public final class EmailRoutes implements DeclaredService {
     private final ClientIp clientIp;
     private final long maxBodyBytes;
 
+    /** The e-mail side of accounts these routes serve: other components mail users through it. */
+    public EmailAccounts accounts() {
+        return email;
+    }
+
     public EmailRoutes(EmailAccounts email, SessionCookies cookies, ClientIp clientIp, long maxBodyBytes) {
         this.email = email;
         this.cookies = cookies;

@@ -90,6 +90,11 @@ public final class MailOutbox implements AutoCloseable {
         return this;
     }
 
+    /** True when a mail server is configured: queued messages are delivered. */
+    public boolean enabled() {
+        return config.enabled();
+    }
+
     /**
      * Throws 503 unless mail can be sent now: a server is configured and the last delivery did not fail. Call it
      * before any work that depends on the answer's content, so that every request pays the same.
