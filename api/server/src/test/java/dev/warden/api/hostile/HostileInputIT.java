@@ -919,14 +919,16 @@ class HostileInputIT {
     static Answer formPost(String path, String body, String cookies) throws Exception {
         java.io.IOException last = null;
         for (int attempt = 0; attempt < 2; attempt++) {
-            try {
+            // The retry goes on a connection of its own: a pooled one the server has closed meanwhile fails again.
+            try (HttpClient fresh = attempt == 0 ? null : HttpClient.newHttpClient()) {
                 return raw(
                         "POST",
                         path,
                         null,
                         body.getBytes(StandardCharsets.UTF_8),
                         "application/x-www-form-urlencoded",
-                        Map.of("Cookie", cookies));
+                        Map.of("Cookie", cookies),
+                        fresh == null ? CLIENT : fresh);
             } catch (java.io.IOException e) {
                 last = e;
             }
@@ -938,6 +940,19 @@ class HostileInputIT {
     /** {@link #raw(String, String, String, byte[], String)} with more headers (a browser's cookies, say). */
     static Answer raw(
             String method, String path, String token, byte[] body, String contentType, Map<String, String> headers)
+            throws Exception {
+        return raw(method, path, token, body, contentType, headers, CLIENT);
+    }
+
+    /** {@link #raw(String, String, String, byte[], String, Map)} through {@code client}. */
+    static Answer raw(
+            String method,
+            String path,
+            String token,
+            byte[] body,
+            String contentType,
+            Map<String, String> headers,
+            HttpClient client)
             throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(http.baseUri() + path))
                 .timeout(Duration.ofSeconds(20))
@@ -957,7 +972,7 @@ class HostileInputIT {
                 return new Answer(400, "", "not sendable"); // the JDK client refuses it: nothing to test
             }
         }
-        HttpResponse<String> res = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> res = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(
                 res.statusCode(), res.headers().firstValue("Content-Type").orElse(""), res.body());
     }
