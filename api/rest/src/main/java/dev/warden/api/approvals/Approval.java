@@ -44,6 +44,31 @@ public record Approval(
         delegations = List.copyOf(delegations);
     }
 
+    /** This request as decided: {@code status} by {@code decidedBy} at {@code decidedAt}, with its note. */
+    public Approval decided(
+            Status status, String decidedBy, Instant decidedAt, Optional<String> note, Optional<Instant> grantedUntil) {
+        return new Approval(
+                id,
+                agentId,
+                ownerId,
+                action,
+                resource,
+                argumentsHash,
+                arguments,
+                status,
+                approvers,
+                approverScope,
+                delegations,
+                validFor,
+                requestedAt,
+                expiresAt,
+                Optional.of(decidedBy),
+                Optional.of(decidedAt),
+                note,
+                grantedUntil,
+                usedAt);
+    }
+
     /** Where a request stands. */
     public enum Status implements WireEnum {
         /** Waiting for a decision. */

@@ -53,6 +53,8 @@ public final class ApprovalService {
             .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
             .writer();
     private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+    /** What a request id looks like; anything else names no request (404, nothing read). */
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("apr_[A-Za-z0-9]{1,64}");
 
     private final JdbcApprovalRepository repository;
     private final Function<AgentId, Optional<Agent>> agents;
@@ -134,14 +136,14 @@ public final class ApprovalService {
         Agent holder = governing.origin().holder().equals(agent.id())
                 ? agent
                 : agents.apply(governing.origin().holder()).orElse(agent);
-        ApprovalRule.Approvers approvers = governing.rule().approvers();
-        String scope = approvers == ApprovalRule.Approvers.ORGANIZATION_ADMINS
-                        && holder.tenantId().isPresent()
+        // An agent without an organization falls back to its owner.
+        boolean toOrganization = governing.rule().approvers() == ApprovalRule.Approvers.ORGANIZATION_ADMINS
+                && holder.tenantId().isPresent();
+        ApprovalRule.Approvers approvers =
+                toOrganization ? ApprovalRule.Approvers.ORGANIZATION_ADMINS : ApprovalRule.Approvers.OWNER;
+        String scope = toOrganization
                 ? holder.tenantId().get().value()
                 : holder.ownerId().value();
-        if (holder.tenantId().isEmpty()) {
-            approvers = ApprovalRule.Approvers.OWNER;
-        }
         Optional<Duration> validFor = Optional.empty();
         boolean once = false;
         for (ApprovalStep step : grant.approvals()) {
@@ -250,26 +252,12 @@ public final class ApprovalService {
         }
         Instant now = clock.instant();
         Instant grantedUntil = now.plus(approval.validFor().orElse(PENDING_FOR));
-        Approval decided = new Approval(
-                approval.id(),
-                approval.agentId(),
-                approval.ownerId(),
-                approval.action(),
-                approval.resource(),
-                approval.argumentsHash(),
-                approval.arguments(),
+        Approval decided = approval.decided(
                 approve ? Approval.Status.APPROVED : Approval.Status.DENIED,
-                approval.approvers(),
-                approval.approverScope(),
-                approval.delegations(),
-                approval.validFor(),
-                approval.requestedAt(),
-                approval.expiresAt(),
-                Optional.of(caller.subjectId()),
-                Optional.of(now),
+                caller.subjectId(),
+                now,
                 note,
-                approve ? Optional.of(grantedUntil) : Optional.empty(),
-                Optional.empty());
+                approve ? Optional.of(grantedUntil) : Optional.empty());
         boolean done = repository.decide(
                 id,
                 approve,
@@ -291,7 +279,7 @@ public final class ApprovalService {
     }
 
     private Approval visible(Principal caller, String id) {
-        if (!id.matches("apr_[A-Za-z0-9]{1,64}")) {
+        if (!ID.matcher(id).matches()) {
             throw notFound();
         }
         Approval approval = repository.find(id, clock.instant()).orElseThrow(ApprovalService::notFound);

@@ -81,22 +81,9 @@ public final class AuditPublisher {
                 .setSpanKind(SpanKind.PRODUCER)
                 .startSpan();
         try (Scope ignored = span.makeCurrent()) {
-            ProducerRecord<String, byte[]> record =
-                    new ProducerRecord<>(topic, entry.agentId(), AuditEntryCodec.encode(entry));
-            TraceHeaders.inject(Context.current(), record.headers());
-            RecordMetadata acked = producer.send(record).get();
-            counters.emitted();
-            lastOffsets.merge(acked.partition(), acked.offset(), Math::max);
-            return acked;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failures.increment();
-            throw unavailable();
-        } catch (ExecutionException | RuntimeException e) {
-            LOG.log(Level.WARNING, "audit entry not acknowledged by Kafka: " + e.getMessage());
-            failures.increment();
-            span.setStatus(StatusCode.ERROR);
-            throw unavailable();
+            return acknowledged(send(entry));
+        } catch (InterruptedException | ExecutionException | RuntimeException e) {
+            throw failed(e, span, "audit entry");
         } finally {
             span.end();
         }
@@ -120,28 +107,44 @@ public final class AuditPublisher {
         try (Scope ignored = span.makeCurrent()) {
             List<Future<RecordMetadata>> sent = new ArrayList<>(entries.size());
             for (AuditEntry entry : entries) {
-                ProducerRecord<String, byte[]> record =
-                        new ProducerRecord<>(topic, entry.agentId(), AuditEntryCodec.encode(entry));
-                TraceHeaders.inject(Context.current(), record.headers());
-                sent.add(producer.send(record));
+                sent.add(send(entry));
             }
             for (Future<RecordMetadata> future : sent) {
-                RecordMetadata acked = future.get();
-                counters.emitted();
-                lastOffsets.merge(acked.partition(), acked.offset(), Math::max);
+                acknowledged(future);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failures.increment();
-            throw unavailable();
-        } catch (ExecutionException | RuntimeException e) {
-            LOG.log(Level.WARNING, "audit entries not acknowledged by Kafka: " + e.getMessage());
-            failures.increment();
-            span.setStatus(StatusCode.ERROR);
-            throw unavailable();
+        } catch (InterruptedException | ExecutionException | RuntimeException e) {
+            throw failed(e, span, "audit entries");
         } finally {
             span.end();
         }
+    }
+
+    /** Sends {@code entry}, keyed by its agent id and carrying the current trace context. */
+    private Future<RecordMetadata> send(AuditEntry entry) {
+        ProducerRecord<String, byte[]> record =
+                new ProducerRecord<>(topic, entry.agentId(), AuditEntryCodec.encode(entry));
+        TraceHeaders.inject(Context.current(), record.headers());
+        return producer.send(record);
+    }
+
+    /** Waits for Kafka's acknowledgement of a sent entry and counts it. */
+    private RecordMetadata acknowledged(Future<RecordMetadata> sent) throws InterruptedException, ExecutionException {
+        RecordMetadata acked = sent.get();
+        counters.emitted();
+        lastOffsets.merge(acked.partition(), acked.offset(), Math::max);
+        return acked;
+    }
+
+    /** Counts a failed publication and gives the 503 its caller answers with. */
+    private UnavailableException failed(Exception e, Span span, String what) {
+        failures.increment();
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        } else {
+            LOG.log(Level.WARNING, what + " not acknowledged by Kafka: " + e.getMessage());
+            span.setStatus(StatusCode.ERROR);
+        }
+        return unavailable();
     }
 
     /** Audit entries Kafka did not acknowledge (each answered 503, no decision made). */
