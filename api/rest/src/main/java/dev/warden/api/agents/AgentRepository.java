@@ -42,6 +42,12 @@ public interface AgentRepository extends AgentTokens {
      * One page of the agents of {@code filter.tenantId()} (required) matching the other filters, newest first,
      * after {@code after} when given ({@code ownerId} is ignored).
      */
+    /**
+     * The unrevoked agents whose metadata {@code authzen.subject} is {@code subject} ({@code type:id}), of
+     * {@code owner} (all when empty), oldest first, at most {@code limit}.
+     */
+    List<Agent> findBySubject(Optional<UserId> owner, String subject, int limit);
+
     List<Agent> page(Filter filter, Optional<Keyset> after, int limit);
 
     /**

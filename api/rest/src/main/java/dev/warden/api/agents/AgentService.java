@@ -166,6 +166,24 @@ public final class AgentService {
                 : agents.stream().filter(visible::includes).toList();
     }
 
+    /**
+     * The unrevoked agents the caller may see that an enforcement point knows as the AuthZEN subject
+     * {@code subject} ({@code type:id}, their metadata {@code authzen.subject}), at most two: more than one is
+     * ambiguous to the caller.
+     */
+    public List<Agent> findBySubject(Principal caller, String subject) {
+        AccessPolicy.AgentVisibility visible = AccessPolicy.agentVisibility(caller);
+        if (visible.only().isPresent()) {
+            return repository
+                    .find(visible.only().get())
+                    .filter(a -> a.status(now()) != AgentStatus.REVOKED)
+                    .filter(a -> subject.equals(a.metadata().get("authzen.subject")))
+                    .stream()
+                    .toList();
+        }
+        return repository.findBySubject(visible.owner(), subject, 2);
+    }
+
     /** Applies a partial update. A revoked agent cannot be changed. */
     public Agent update(Principal caller, AgentId id, Patch patch) {
         manageable(caller, id);

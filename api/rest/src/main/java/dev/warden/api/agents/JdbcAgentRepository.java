@@ -56,6 +56,10 @@ public final class JdbcAgentRepository implements AgentRepository {
     static final String PAGE = "SELECT " + COLUMNS + " FROM agents WHERE tenant_id = ? AND " + TYPE_AND_STATUS
             + " AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?)) ORDER BY created_at DESC, id DESC LIMIT ?";
 
+    /** The unrevoked agents known by an AuthZEN subject (metadata {@code authzen.subject}), of one owner or all. */
+    static final String BY_SUBJECT = "SELECT " + COLUMNS + " FROM agents WHERE metadata->>'authzen.subject' = ? "
+            + "AND status <> 'revoked' AND (?::text IS NULL OR owner_id = ?) ORDER BY created_at, id LIMIT ?";
+
     static final String COUNT = "SELECT count(*), count(*) FILTER (WHERE status = 'active' AND "
             + "(expires_at IS NULL OR expires_at > ?)) FROM agents WHERE (?::text IS NULL OR owner_id = ?)";
 
@@ -130,6 +134,20 @@ public final class JdbcAgentRepository implements AgentRepository {
                 ps.setString(3, tenant);
                 ps.setString(4, tenant);
                 setTypeAndStatus(ps, 5, filter);
+                return readAll(ps);
+            }
+        });
+    }
+
+    @Override
+    public List<Agent> findBySubject(Optional<UserId> owner, String subject, int limit) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(BY_SUBJECT)) {
+                String ownerId = owner.map(UserId::value).orElse(null);
+                ps.setString(1, subject);
+                ps.setString(2, ownerId);
+                ps.setString(3, ownerId);
+                ps.setInt(4, limit);
                 return readAll(ps);
             }
         });

@@ -169,6 +169,71 @@ public final class AuthorizationService {
         return out;
     }
 
+    /**
+     * Whether {@code request} would be allowed now, without deciding it: nothing is audited, no budget is asked or
+     * consumed, and no approval is requested. A permission whose conditions hold allows; one that needs an approval
+     * does not (approvals are per call; a search does not look them up).
+     * What the AuthZEN search endpoints use (docs/authzen.md); an agent the caller may not ask about is never
+     * permitted.
+     */
+    public boolean wouldAllow(Principal caller, Request request) {
+        ChainWalk.Result resolved = resolver.resolve(request.agentId());
+        if (!AccessPolicy.mayAskAbout(caller, request.agentId(), resolved.agent())
+                || resolved.agent().isEmpty()) {
+            return false;
+        }
+        Agent agent = resolved.agent().get();
+        Instant now = clock.instant();
+        if (DecisionRules.statusReason(agent.status(now)).isPresent()) {
+            return false;
+        }
+        DecisionFacts facts = null;
+        for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
+            if (grant.requiresApproval()) {
+                continue;
+            }
+            if (grant.conditions().isEmpty()) {
+                return true;
+            }
+            if (facts == null) {
+                facts = facts(agent, request, now);
+            }
+            if (conditions.firstUnmet(grant.conditions(), facts).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The permissions an agent holds, its own and delegated (empty for one the caller may not ask about or that
+     * does not exist): what the AuthZEN search endpoints draw candidate resources and actions from.
+     */
+    public List<dev.warden.authorizer.domain.Permission> permissionsOf(Principal caller, AgentId agentId) {
+        ChainWalk.Result resolved = resolver.resolve(agentId);
+        if (!AccessPolicy.mayAskAbout(caller, agentId, resolved.agent())
+                || resolved.agent().isEmpty()) {
+            return List.of();
+        }
+        return resolved.policy().grants().stream()
+                .map(EffectiveGrant::permission)
+                .toList();
+    }
+
+    private static DecisionFacts facts(Agent agent, Request request, Instant now) {
+        return new DecisionFacts(
+                agent,
+                request.action(),
+                request.resource(),
+                request.arguments(),
+                request.callerIp(),
+                now,
+                request.ip(),
+                request.userAgent(),
+                request.extraContext(),
+                request.resourceProperties());
+    }
+
     /** A decision made and its entry, not yet published: the answer waits for Kafka's acknowledgement. */
     private record Decided(AuditEntry entry, Outcome outcome, long started, long decided) {
         Decision recorded(DecisionMeters meters) {
@@ -231,17 +296,7 @@ public final class AuthorizationService {
         if (first.get().isUnrestricted()) {
             return Outcome.ALLOW;
         }
-        DecisionFacts facts = new DecisionFacts(
-                agent,
-                request.action(),
-                request.resource(),
-                request.arguments(),
-                request.callerIp(),
-                now,
-                request.ip(),
-                request.userAgent(),
-                request.extraContext(),
-                request.resourceProperties());
+        DecisionFacts facts = facts(agent, request, now);
         long hour = HourWindow.hourOf(now);
         long quotaNanos = 0;
         Optional<Conditions.Unmet> firstUnmet = Optional.empty();

@@ -11,8 +11,8 @@ import java.util.function.Function;
 
 /**
  * {@code GET /.well-known/authzen-configuration} (public): the Policy Decision Point metadata of AuthZEN 1.0, with
- * Warden's public base URL as {@code policy_decision_point} and the two evaluation endpoints under it. The search
- * endpoints are not offered yet, so they are absent (the specification's way of saying so).
+ * Warden's public base URL as {@code policy_decision_point}, and the two evaluation and three search endpoints under
+ * it.
  */
 public final class AuthzenConfiguration implements DeclaredService {
     /** Where the evaluation endpoints are mounted. */
@@ -33,6 +33,9 @@ public final class AuthzenConfiguration implements DeclaredService {
             body.put("policy_decision_point", base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
             body.put("access_evaluation_endpoint", publicUrl.apply(BASE_PATH + "/evaluation"));
             body.put("access_evaluations_endpoint", publicUrl.apply(BASE_PATH + "/evaluations"));
+            body.put("search_subject_endpoint", publicUrl.apply(BASE_PATH + "/search/subject"));
+            body.put("search_resource_endpoint", publicUrl.apply(BASE_PATH + "/search/resource"));
+            body.put("search_action_endpoint", publicUrl.apply(BASE_PATH + "/search/action"));
             res.header("Cache-Control", "public, max-age=3600");
             Responses.json(res, Status.OK_200, body);
         });

@@ -3,10 +3,13 @@ package dev.warden.api.authzen;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.authorize.AuthorizationService;
 import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.authorizer.domain.AgentId;
 import dev.warden.pipeline.contract.Json;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,13 +35,82 @@ final class AuthzenRequests {
     record Entity(String type, String id, Map<String, Object> properties) {}
 
     /** One evaluation, defaults applied. */
-    record Evaluation(Entity subject, Entity action, Entity resource, Map<String, Object> context) {}
+    record Evaluation(Entity subject, Entity action, Entity resource, Map<String, Object> context) {
+        /** The resource string: {@code type:id}. */
+        String resourceName() {
+            return resource.type() + ":" + resource.id();
+        }
+
+        /**
+         * The decision this evaluation asks of {@code agent}: the request's {@code context}, with the subject's and
+         * the action's properties as {@code context.subject} and {@code context.action}, is what conditions read in
+         * {@code context}; the resource's properties are {@code resource.properties}; all of it is the audit
+         * entry's {@code parameters} (redacted as arguments are).
+         */
+        AuthorizationService.Request toRequest(AgentId agent, String callerIp) {
+            Map<String, Object> extra = new LinkedHashMap<>(context);
+            Map<String, Object> audited = new LinkedHashMap<>();
+            if (!context.isEmpty()) {
+                audited.put("context", context);
+            }
+            if (!subject.properties().isEmpty()) {
+                extra.put("subject", subject.properties());
+                audited.put("subject", subject.properties());
+            }
+            if (!action.properties().isEmpty()) {
+                extra.put("action", action.properties());
+                audited.put("action", action.properties());
+            }
+            if (!resource.properties().isEmpty()) {
+                audited.put("resource", resource.properties());
+            }
+            return new AuthorizationService.Request(
+                    agent,
+                    action.id(),
+                    resourceName(),
+                    audited,
+                    Optional.empty(),
+                    Optional.empty(),
+                    callerIp,
+                    extra,
+                    resource.properties());
+        }
+    }
 
     /**
-     * A batch: its evaluations and the semantic; {@code single} when the body had no {@code evaluations} (it is then
+     * One item of a batch: its evaluation, or why it has none (a missing or mistyped field, which fails that item
+     * alone, as the specification's {@code execute_all} allows and the certification scenario expects).
+     */
+    record Item(Optional<Evaluation> evaluation, Optional<String> problem) {}
+
+    /**
+     * A batch: its items and the semantic; {@code single} when the body had no {@code evaluations} (it is then
      * answered as a single evaluation, as the specification says).
      */
-    record Batch(List<Evaluation> evaluations, String semantic, boolean single, boolean fullContext) {}
+    record Batch(List<Item> items, String semantic, boolean single, boolean fullContext) {}
+
+    /** Which entity a search looks for: its {@code id} (or, for actions, the whole entity) is not given. */
+    enum Target {
+        SUBJECT,
+        RESOURCE,
+        ACTION
+    }
+
+    /**
+     * A search: the entities given (the searched one with its type only, an action search with no action) and the
+     * page asked for.
+     */
+    record Search(
+            Target target,
+            Entity subject,
+            Optional<Entity> action,
+            Entity resource,
+            Map<String, Object> context,
+            Optional<String> pageToken,
+            int pageLimit) {}
+
+    /** The most results one page of a search carries. */
+    static final int MAX_PAGE = 1000;
 
     /** The single evaluation of {@code body}. */
     static Evaluation evaluation(ObjectNode body) {
@@ -80,31 +152,119 @@ final class AuthzenRequests {
                 }
             }
         }
-        JsonNode items = body.get("evaluations");
-        List<Evaluation> evaluations = new ArrayList<>();
-        if (items != null && !items.isNull()) {
-            if (!items.isArray()) {
+        JsonNode given = body.get("evaluations");
+        List<Item> items = new ArrayList<>();
+        if (given != null && !given.isNull()) {
+            if (!given.isArray()) {
                 errors.add(new FieldError("evaluations", "must be an array"));
-            } else if (items.size() > MAX_EVALUATIONS) {
+            } else if (given.size() > MAX_EVALUATIONS) {
                 errors.add(new FieldError("evaluations", "must have at most " + MAX_EVALUATIONS + " items"));
             } else {
-                for (int i = 0; i < items.size(); i++) {
-                    if (items.get(i) instanceof ObjectNode item) {
-                        evaluations.add(evaluation(item, body, "evaluations[" + i + "].", errors));
+                for (int i = 0; i < given.size(); i++) {
+                    items.add(item(given.get(i), body, "evaluations[" + i + "]"));
+                }
+            }
+        }
+        boolean single = items.isEmpty() && errors.isEmpty();
+        Evaluation only = single ? evaluation(body, body, "", errors) : null;
+        if (!errors.isEmpty()) {
+            throw new InvalidInputException(errors);
+        }
+        if (single) {
+            items.add(new Item(Optional.of(only), Optional.empty()));
+        }
+        return new Batch(List.copyOf(items), semantic, single, fullContext);
+    }
+
+    /** A batch item over the top-level defaults, or the problem that fails it alone. */
+    private static Item item(JsonNode given, ObjectNode defaults, String field) {
+        if (!(given instanceof ObjectNode object)) {
+            return new Item(Optional.empty(), Optional.of(field + " must be an object"));
+        }
+        List<FieldError> errors = new ArrayList<>();
+        Evaluation e = evaluation(object, defaults, field + ".", errors);
+        if (!errors.isEmpty()) {
+            return new Item(
+                    Optional.empty(),
+                    Optional.of(String.join(
+                            "; ",
+                            errors.stream()
+                                    .map(x -> x.field() + " " + x.message())
+                                    .toList())));
+        }
+        return new Item(Optional.of(e), Optional.empty());
+    }
+
+    /**
+     * The search of {@code body} for {@code target}: the searched entity needs its {@code type} only (a given
+     * {@code id} is ignored, as the specification says), an action search has no {@code action}, every other entity
+     * is complete; a missing or mistyped field is a 400 naming it.
+     */
+    static Search search(ObjectNode body, Target target) {
+        List<FieldError> errors = new ArrayList<>();
+        Entity subject = target == Target.SUBJECT
+                ? searched(body.get("subject"), "subject", errors)
+                : entity(body.get("subject"), "subject", "id", errors);
+        Optional<Entity> action = target == Target.ACTION
+                ? Optional.empty()
+                : Optional.ofNullable(entity(body.get("action"), "action", "name", errors));
+        Entity resource = target == Target.RESOURCE
+                ? searched(body.get("resource"), "resource", errors)
+                : entity(body.get("resource"), "resource", "id", errors);
+        Map<String, Object> ctx = Map.of();
+        JsonNode context = body.get("context");
+        if (context != null && !context.isNull()) {
+            if (context.isObject()) {
+                ctx = Json.mapper().convertValue(context, MAP);
+            } else {
+                errors.add(new FieldError("context", "must be an object"));
+            }
+        }
+        Optional<String> token = Optional.empty();
+        int limit = MAX_PAGE;
+        JsonNode page = body.get("page");
+        if (page != null && !page.isNull()) {
+            if (!page.isObject()) {
+                errors.add(new FieldError("page", "must be an object"));
+            } else {
+                JsonNode t = page.get("token");
+                if (t != null && !t.isNull()) {
+                    if (!t.isTextual() || t.textValue().length() > MAX_NAME) {
+                        errors.add(new FieldError(
+                                "page.token", "must be a string of at most " + MAX_NAME + " characters"));
+                    } else if (!t.textValue().isEmpty()) {
+                        token = Optional.of(t.textValue());
+                    }
+                }
+                JsonNode l = page.get("limit");
+                if (l != null && !l.isNull()) {
+                    if (!l.isIntegralNumber() || l.asLong() < 1 || l.asLong() > MAX_PAGE) {
+                        errors.add(new FieldError("page.limit", "must be an integer from 1 to " + MAX_PAGE));
                     } else {
-                        errors.add(new FieldError("evaluations[" + i + "]", "must be an object"));
+                        limit = l.asInt();
                     }
                 }
             }
         }
-        boolean single = evaluations.isEmpty() && errors.isEmpty();
-        if (single) {
-            evaluations.add(evaluation(body, body, "", errors));
-        }
         if (!errors.isEmpty()) {
             throw new InvalidInputException(errors);
         }
-        return new Batch(List.copyOf(evaluations), semantic, single, fullContext);
+        return new Search(target, subject, action, resource, ctx, token, limit);
+    }
+
+    /** The searched-for entity: an object with a {@code type}; its {@code id}, if given, is ignored. */
+    private static Entity searched(JsonNode node, String field, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            errors.add(new FieldError(field, "is required"));
+            return null;
+        }
+        if (!node.isObject()) {
+            errors.add(new FieldError(field, "must be an object"));
+            return null;
+        }
+        Optional<String> type = text(node, "type", field, errors);
+        Map<String, Object> properties = properties(node, field, errors);
+        return type.map(t -> new Entity(t, "", properties)).orElse(null);
     }
 
     private static Evaluation evaluation(ObjectNode item, ObjectNode defaults, String prefix, List<FieldError> errors) {
@@ -141,19 +301,23 @@ final class AuthzenRequests {
         boolean isAction = idKey.equals("name");
         Optional<String> type = isAction ? Optional.of("") : text(node, "type", field, errors);
         Optional<String> id = text(node, idKey, field, errors);
-        Map<String, Object> properties = Map.of();
-        JsonNode props = node.get("properties");
-        if (props != null && !props.isNull()) {
-            if (props.isObject()) {
-                properties = Json.mapper().convertValue(props, MAP);
-            } else {
-                errors.add(new FieldError(field + ".properties", "must be an object"));
-            }
-        }
+        Map<String, Object> properties = properties(node, field, errors);
         if (type.isEmpty() || id.isEmpty()) {
             return null;
         }
         return new Entity(type.get(), id.get(), properties);
+    }
+
+    private static Map<String, Object> properties(JsonNode node, String field, List<FieldError> errors) {
+        JsonNode props = node.get("properties");
+        if (props == null || props.isNull()) {
+            return Map.of();
+        }
+        if (!props.isObject()) {
+            errors.add(new FieldError(field + ".properties", "must be an object"));
+            return Map.of();
+        }
+        return Json.mapper().convertValue(props, MAP);
     }
 
     private static Optional<String> text(JsonNode node, String key, String field, List<FieldError> errors) {

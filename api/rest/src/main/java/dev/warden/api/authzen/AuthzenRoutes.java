@@ -4,27 +4,27 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
 import dev.warden.api.access.Principal;
+import dev.warden.api.agents.AgentService;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.authorize.AuthorizationService;
 import dev.warden.api.authorize.AuthorizationService.BatchAnswer;
+import dev.warden.api.authzen.AuthzenRequests.Target;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.InvalidInputException;
+import dev.warden.api.errors.WardenException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.api.ratelimit.ClientIp;
-import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.ResourcePattern;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -39,11 +39,15 @@ import java.util.Optional;
  */
 public final class AuthzenRoutes implements DeclaredService {
     private final AuthorizationService decisions;
+    private final AuthzenSubjects subjects;
+    private final AuthzenSearch search;
     private final ClientIp clientIp;
     private final long maxBodyBytes;
 
-    public AuthzenRoutes(AuthorizationService decisions, ClientIp clientIp, long maxBodyBytes) {
+    public AuthzenRoutes(AuthorizationService decisions, AgentService agents, ClientIp clientIp, long maxBodyBytes) {
         this.decisions = decisions;
+        this.subjects = new AuthzenSubjects(agents);
+        this.search = new AuthzenSearch(decisions, agents, subjects);
         this.clientIp = clientIp;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -51,14 +55,23 @@ public final class AuthzenRoutes implements DeclaredService {
     @Override
     public void routing(DeclaredRules rules) {
         rules.post("/evaluation", Access.scope("authorize:write"), this::evaluation)
-                .post("/evaluations", Access.scope("authorize:write"), this::evaluations);
+                .post("/evaluations", Access.scope("authorize:write"), this::evaluations)
+                .post(
+                        "/search/subject",
+                        Access.scope("authorize:write"),
+                        (req, res) -> search(req, res, Target.SUBJECT))
+                .post(
+                        "/search/resource",
+                        Access.scope("authorize:write"),
+                        (req, res) -> search(req, res, Target.RESOURCE))
+                .post("/search/action", Access.scope("authorize:write"), (req, res) -> search(req, res, Target.ACTION));
     }
 
     private void evaluation(ServerRequest req, ServerResponse res) {
         AuthzenRequests.Evaluation evaluation = AuthzenRequests.evaluation(RequestReader.readObject(req, maxBodyBytes));
         List<BatchAnswer> answers = decide(
                 AuthFilter.principal(req),
-                List.of(evaluation),
+                List.of(new AuthzenRequests.Item(Optional.of(evaluation), Optional.empty())),
                 clientIp.text(req),
                 AuthorizationService.Semantic.EXECUTE_ALL);
         Responses.json(res, Status.OK_200, render(answers.getFirst(), true));
@@ -68,8 +81,7 @@ public final class AuthzenRoutes implements DeclaredService {
         AuthzenRequests.Batch batch = AuthzenRequests.batch(RequestReader.readObject(req, maxBodyBytes));
         AuthorizationService.Semantic semantic =
                 AuthorizationService.Semantic.valueOf(batch.semantic().toUpperCase(Locale.ROOT));
-        List<BatchAnswer> answers =
-                decide(AuthFilter.principal(req), batch.evaluations(), clientIp.text(req), semantic);
+        List<BatchAnswer> answers = decide(AuthFilter.principal(req), batch.items(), clientIp.text(req), semantic);
         if (batch.single()) {
             Responses.json(res, Status.OK_200, render(answers.getFirst(), true));
             return;
@@ -80,38 +92,61 @@ public final class AuthzenRoutes implements DeclaredService {
         Responses.json(res, Status.OK_200, body);
     }
 
+    private void search(ServerRequest req, ServerResponse res, Target target) {
+        AuthzenRequests.Search query = AuthzenRequests.search(RequestReader.readObject(req, maxBodyBytes), target);
+        AuthzenSearch.Page page = search.search(AuthFilter.principal(req), query, clientIp.text(req));
+        ObjectNode body = Json.mapper().createObjectNode();
+        body.putObject("page")
+                .put("next_token", page.nextToken())
+                .put("count", page.results().size())
+                .put("total", page.total());
+        ArrayNode results = body.putArray("results");
+        page.results().forEach(r -> {
+            ObjectNode item = results.addObject();
+            r.forEach(item::put);
+        });
+        Responses.json(res, Status.OK_200, body);
+    }
+
     /**
-     * Decides the evaluations that map to Warden decisions, in order; one that does not (a subject that is not an
-     * agent, a resource that is not a concrete resource) is a denial with an error, and counts as a denial for the
-     * semantic.
+     * Decides the items that map to Warden decisions, in order; one that does not (a field missing from a batch
+     * item, a subject that is no agent the caller may ask about, a resource that is not a concrete resource) is a
+     * denial with an error, and counts as a denial for the semantic.
      */
     private List<BatchAnswer> decide(
             Principal caller,
-            List<AuthzenRequests.Evaluation> evaluations,
+            List<AuthzenRequests.Item> items,
             String callerIp,
             AuthorizationService.Semantic semantic) {
         boolean denyFirst = semantic == AuthorizationService.Semantic.DENY_ON_FIRST_DENY;
         boolean permitFirst = semantic == AuthorizationService.Semantic.PERMIT_ON_FIRST_PERMIT;
-        List<Optional<String>> problems =
-                evaluations.stream().map(AuthzenRoutes::problem).toList();
+        List<Optional<WardenException>> problems = new ArrayList<>(items.size());
         List<AuthorizationService.Request> run = new ArrayList<>();
-        for (int i = 0; i < evaluations.size(); i++) {
-            if (problems.get(i).isPresent()) {
-                if (denyFirst) {
-                    break;
-                }
-                continue;
+        for (AuthzenRequests.Item item : items) {
+            Optional<WardenException> problem = item.problem()
+                    .<WardenException>map(p -> new InvalidInputException(ErrorCode.VALIDATION_INVALID, p));
+            AuthzenRequests.Evaluation e = item.evaluation().orElse(null);
+            if (problem.isEmpty()) {
+                problem = resourceProblem(e);
             }
-            run.add(request(evaluations.get(i), callerIp));
+            if (problem.isEmpty()) {
+                switch (subjects.resolve(caller, e.subject().type(), e.subject().id())) {
+                    case AuthzenSubjects.Resolved.Found found -> run.add(e.toRequest(found.id(), callerIp));
+                    case AuthzenSubjects.Resolved.Missing missing -> problem = Optional.of(missing.why());
+                }
+            }
+            problems.add(problem);
+            if (problem.isPresent() && denyFirst) {
+                break;
+            }
         }
         List<BatchAnswer> decided = run.isEmpty() ? List.of() : decisions.decideAll(caller, run, semantic);
-        List<BatchAnswer> answers = new ArrayList<>(evaluations.size());
+        List<BatchAnswer> answers = new ArrayList<>(items.size());
         int next = 0;
-        for (int i = 0; i < evaluations.size(); i++) {
+        for (Optional<WardenException> problem : problems) {
             BatchAnswer answer;
-            if (problems.get(i).isPresent()) {
-                answer = new BatchAnswer.Refused(new InvalidInputException(
-                        ErrorCode.VALIDATION_INVALID, problems.get(i).get()));
+            if (problem.isPresent()) {
+                answer = new BatchAnswer.Refused(problem.get());
             } else if (next < decided.size()) {
                 answer = decided.get(next++);
             } else {
@@ -127,53 +162,12 @@ public final class AuthzenRoutes implements DeclaredService {
         return answers;
     }
 
-    private static Optional<String> problem(AuthzenRequests.Evaluation e) {
-        if (!e.subject().type().equals("agent")) {
-            return Optional.of("subject.type must be agent: Warden decides for its agents");
-        }
-        try {
-            AgentId.of(e.subject().id());
-        } catch (IllegalArgumentException ex) {
-            return Optional.of("subject.id is not an agent id");
-        }
+    private static Optional<WardenException> resourceProblem(AuthzenRequests.Evaluation e) {
         if (e.action().id().length() > 128 || e.action().id().isBlank()) {
-            return Optional.of("action.name must be 1 to 128 characters");
+            return Optional.of(InvalidInputException.field("action.name", "must be 1 to 128 characters"));
         }
-        String resource = e.resource().type() + ":" + e.resource().id();
-        return ResourcePattern.resourceProblem(resource).map(p -> "resource (type:id) " + p);
-    }
-
-    private static AuthorizationService.Request request(AuthzenRequests.Evaluation e, String callerIp) {
-        Map<String, Object> context = new LinkedHashMap<>(e.context());
-        if (!e.subject().properties().isEmpty()) {
-            context.put("subject", e.subject().properties());
-        }
-        if (!e.action().properties().isEmpty()) {
-            context.put("action", e.action().properties());
-        }
-        Map<String, Object> audited = new LinkedHashMap<>();
-        if (!e.context().isEmpty()) {
-            audited.put("context", e.context());
-        }
-        if (!e.subject().properties().isEmpty()) {
-            audited.put("subject", e.subject().properties());
-        }
-        if (!e.action().properties().isEmpty()) {
-            audited.put("action", e.action().properties());
-        }
-        if (!e.resource().properties().isEmpty()) {
-            audited.put("resource", e.resource().properties());
-        }
-        return new AuthorizationService.Request(
-                AgentId.of(e.subject().id()),
-                e.action().id(),
-                e.resource().type() + ":" + e.resource().id(),
-                audited,
-                Optional.empty(),
-                Optional.empty(),
-                callerIp,
-                context,
-                e.resource().properties());
+        return ResourcePattern.resourceProblem(e.resourceName())
+                .map(p -> InvalidInputException.field("resource", "(type:id) " + p));
     }
 
     /**

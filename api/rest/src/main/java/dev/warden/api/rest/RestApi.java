@@ -339,7 +339,8 @@ public final class RestApi implements Component {
                 new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, wiring.clientIp(), maxBody)),
                 new WardenApi.Mount("/approvals", new ApprovalRoutes(approvals, maxBody)),
                 new WardenApi.Mount(
-                        AuthzenConfiguration.BASE_PATH, new AuthzenRoutes(authorization, wiring.clientIp(), maxBody)),
+                        AuthzenConfiguration.BASE_PATH,
+                        new AuthzenRoutes(authorization, agents, wiring.clientIp(), maxBody)),
                 new WardenApi.Mount("/.well-known/authzen-configuration", new AuthzenConfiguration(issuer::url)),
                 new WardenApi.Mount(
                         "/audit",

@@ -65,7 +65,10 @@ class AuthzenIT {
         assertThat(base).doesNotEndWith("/");
         assertThat(res.json().get("access_evaluation_endpoint").asText()).isEqualTo(base + "/access/v1/evaluation");
         assertThat(res.json().get("access_evaluations_endpoint").asText()).isEqualTo(base + "/access/v1/evaluations");
-        assertThat(res.json().has("search_subject_endpoint")).isFalse();
+        for (String kind : List.of("subject", "resource", "action")) {
+            assertThat(res.json().get("search_" + kind + "_endpoint").asText())
+                    .isEqualTo(base + "/access/v1/search/" + kind);
+        }
     }
 
     @Test
@@ -177,8 +180,9 @@ class AuthzenIT {
                   {"subject":%s,"resource":{"type":"record","id":"a"}}]}""".formatted(subject(), subject()));
         JsonNode items = res.get("evaluations");
         assertThat(items).hasSize(4);
+        // no agent is known as user:alice (metadata authzen.subject): not found, like an agent one may not see
         assertThat(items.get(0).get("context").get("error").get("status").asInt())
-                .isEqualTo(400);
+                .isEqualTo(404);
         assertThat(items.get(2).get("context").get("error").get("status").asInt())
                 .isEqualTo(400);
         assertThat(items.get(3).get("decision").asBoolean()).isTrue();
@@ -202,13 +206,167 @@ class AuthzenIT {
         Http.Response batch = http.post("/access/v1/evaluations", admin, """
                 {"evaluations":[{"subject":{"type":"agent","id":"x"}}],"options":{"evaluations_semantic":"sometimes"}}""");
         assertThat(batch.status()).isEqualTo(400);
-        assertThat(batch.body())
-                .contains("evaluations[0].action")
-                .contains("evaluations[0].resource")
-                .contains("options.evaluations_semantic");
+        assertThat(batch.body()).contains("options.evaluations_semantic");
+        assertThat(http.post("/access/v1/evaluations", admin, "{\"evaluations\":{}}")
+                        .body())
+                .contains("\"evaluations\"");
+        // Inside a valid batch, an item missing a field fails alone (the certification scenario's execute_all case)
+        JsonNode items = post("/access/v1/evaluations", """
+                {"subject":%s,"action":{"name":"read"},"options":{"evaluations_semantic":"execute_all"},
+                 "evaluations":[{"resource":{"type":"record","id":"record-1"}},{},{"resource":"record-1"}]}""".formatted(subject()));
+        assertThat(decisions(items)).containsExactly(true, false, false);
+        assertThat(items.get("evaluations")
+                        .get(1)
+                        .get("context")
+                        .get("error")
+                        .get("message")
+                        .asText())
+                .contains("evaluations[1].resource");
+        assertThat(items.get("evaluations")
+                        .get(2)
+                        .get("context")
+                        .get("error")
+                        .get("status")
+                        .asInt())
+                .isEqualTo(400);
         assertThat(http.post("/access/v1/evaluations", admin, """
                         {"evaluations":[],"options":{"warden_decision_context":"some"}}""").body()).contains("options.warden_decision_context");
         assertThat(http.post("/access/v1/evaluation", null, "{}").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aSubjectOfAnotherTypeIsTheAgentKnownByThatName() {
+        String alice = create(
+                "zed",
+                "alice",
+                "{\"authzen.subject\":\"user:alice-" + agent + "\"}",
+                "{\"resource\":\"doc:*\",\"actions\":[\"read\"]}");
+        String user = "{\"type\":\"user\",\"id\":\"alice-" + agent + "\"}";
+        JsonNode allowed = evaluate(admin, """
+                {"subject":%s,"action":{"name":"read"},"resource":{"type":"doc","id":"1"}}""".formatted(user));
+        assertThat(allowed.get("decision").asBoolean()).isTrue();
+        assertThat(entry(allowed).agentId()).isEqualTo(alice);
+
+        // Two agents with one name: neither is guessed
+        create(
+                "zed",
+                "twin 1",
+                "{\"authzen.subject\":\"user:twin-" + agent + "\"}",
+                "{\"resource\":\"doc:*\",\"actions\":[\"read\"]}");
+        create(
+                "zed",
+                "twin 2",
+                "{\"authzen.subject\":\"user:twin-" + agent + "\"}",
+                "{\"resource\":\"doc:*\",\"actions\":[\"read\"]}");
+        JsonNode twin = evaluate(admin, """
+                {"subject":{"type":"user","id":"twin-%s"},"action":{"name":"read"},"resource":{"type":"doc","id":"1"}}""".formatted(agent));
+        assertThat(twin.get("decision").asBoolean()).isFalse();
+        assertThat(twin.get("context").get("error").get("status").asInt()).isEqualTo(409);
+
+        // A person sees only the names of their own agents: another owner's is the same 404 as an unknown one
+        String person = signUpAndIn("az" + agent.substring(4, 14).toLowerCase(java.util.Locale.ROOT));
+        JsonNode hidden = evaluate(person, """
+                {"subject":%s,"action":{"name":"read"},"resource":{"type":"doc","id":"1"}}""".formatted(user));
+        assertThat(hidden.get("decision").asBoolean()).isFalse();
+        assertThat(hidden.get("context").get("error").get("status").asInt()).isEqualTo(404);
+        assertThat(hidden.toString()).doesNotContain(alice);
+    }
+
+    @Test
+    void searchesFindTheSubjectsResourcesAndActionsThatWouldBeAllowed() {
+        String tag = agent.substring(4, 12);
+        String ann = create(
+                "searcher", "ann", "{\"authzen.subject\":\"member:ann-" + tag + "\",\"role\":\"lead\"}", """
+                {"resource":"book:*","actions":["view"]},
+                {"resource":"book:b1-%s","actions":["edit","delete"]},
+                {"resource":"book:b3-%s","actions":["edit"],"constraints":{"when":"context.subject.role == 'lead'"}}""".formatted(
+                                tag, tag));
+        create("searcher", "ben", "{\"authzen.subject\":\"member:ben-" + tag + "\"}", """
+                {"resource":"book:b2-%s","actions":["view","edit"]},
+                {"resource":"book:b3-%s","actions":["approve"],"constraints":{"requireApproval":{"approvers":"owner"}}}""".formatted(tag, tag));
+        create("searcher", "cat", "{}", "{\"resource\":\"book:b1-" + tag + "\",\"actions\":[\"view\"]}");
+
+        // Subjects: those named as members, allowed to view b1 (cat has no subject name of that type)
+        JsonNode subjects = post("/access/v1/search/subject", """
+                {"subject":{"type":"member","id":"ignored"},"action":{"name":"view"},"resource":{"type":"book","id":"b1-%s"}}""".formatted(tag));
+        assertThat(subjects.get("results").toString()).isEqualTo("[{\"type\":\"member\",\"id\":\"ann-" + tag + "\"}]");
+        assertThat(subjects.get("page").get("next_token").asText()).isEmpty();
+        // Resources: the concrete books Warden knows (named in any visible permission), that ann may view
+        JsonNode books = post("/access/v1/search/resource", """
+                {"subject":{"type":"member","id":"ann-%s"},"action":{"name":"view"},"resource":{"type":"book"}}""".formatted(tag));
+        assertThat(books.get("results").findValuesAsText("id")).containsExactly("b1-" + tag, "b2-" + tag, "b3-" + tag);
+        // A condition reads the search's subject properties; an approval-required permission does not count
+        JsonNode editable = post("/access/v1/search/resource", """
+                {"subject":{"type":"member","id":"ann-%s"},"action":{"name":"edit"},"resource":{"type":"book"}}""".formatted(tag));
+        assertThat(editable.get("results").findValuesAsText("id")).containsExactly("b1-" + tag);
+        JsonNode asLead = post("/access/v1/search/resource", """
+                {"subject":{"type":"member","id":"ann-%s","properties":{"role":"lead"}},"action":{"name":"edit"},
+                 "resource":{"type":"book"}}""".formatted(tag));
+        assertThat(asLead.get("results").findValuesAsText("id")).containsExactly("b1-" + tag, "b3-" + tag);
+        JsonNode actions = post("/access/v1/search/action", """
+                {"subject":{"type":"member","id":"ann-%s"},"resource":{"type":"book","id":"b1-%s"}}""".formatted(tag, tag));
+        assertThat(actions.get("results").toString())
+                .isEqualTo("[{\"name\":\"delete\"},{\"name\":\"edit\"},{\"name\":\"view\"}]");
+        JsonNode benActions = post("/access/v1/search/action", """
+                {"subject":{"type":"member","id":"ben-%s"},"resource":{"type":"book","id":"b3-%s"}}""".formatted(tag, tag));
+        assertThat(benActions.get("results")).isEmpty();
+        // Searches decide nothing: no audit entry for ann
+        assertThat(http.get("/audit?agentId=" + ann, admin).json()).isEmpty();
+
+        // Pages: a token is good for its own search only
+        String paged = """
+                {"subject":{"type":"member","id":"ann-%s"},"action":{"name":"view"},"resource":{"type":"book"},
+                 "page":{%s}}""";
+        JsonNode first = post("/access/v1/search/resource", paged.formatted(tag, "\"limit\":2"));
+        assertThat(first.get("results").findValuesAsText("id")).containsExactly("b1-" + tag, "b2-" + tag);
+        assertThat(first.get("page").get("total").asInt()).isEqualTo(3);
+        String token = first.get("page").get("next_token").asText();
+        assertThat(token).isNotEmpty();
+        JsonNode second =
+                post("/access/v1/search/resource", paged.formatted(tag, "\"token\":\"" + token + "\",\"limit\":2"));
+        assertThat(second.get("results").findValuesAsText("id")).containsExactly("b3-" + tag);
+        assertThat(second.get("page").get("next_token").asText()).isEmpty();
+        Http.Response changed = http.post("/access/v1/search/resource", admin, """
+                {"subject":{"type":"member","id":"ann-%s"},"action":{"name":"edit"},"resource":{"type":"book"},
+                 "page":{"token":"%s"}}""".formatted(tag, token));
+        assertThat(changed.status()).isEqualTo(400);
+        assertThat(changed.body()).contains("page.token");
+
+        // Unknown subjects and types are empty results; a missing input id is a 400 naming it
+        assertThat(post("/access/v1/search/action", """
+                {"subject":{"type":"member","id":"nobody"},"resource":{"type":"book","id":"b1-%s"}}""".formatted(tag)).get("results"))
+                .isEmpty();
+        assertThat(post("/access/v1/search/subject", """
+                {"subject":{"type":"spaceship"},"action":{"name":"view"},"resource":{"type":"book","id":"b1"}}""").get("results")).isEmpty();
+        Http.Response noId = http.post("/access/v1/search/subject", admin, """
+                {"subject":{"type":"member"},"action":{"name":"view"},"resource":{"type":"book"}}""");
+        assertThat(noId.status()).isEqualTo(400);
+        assertThat(noId.body()).contains("resource.id");
+        Http.Response noAction = http.post("/access/v1/search/resource", admin, """
+                {"subject":{"type":"member","id":"ann"},"resource":{"type":"book"}}""");
+        assertThat(noAction.status()).isEqualTo(400);
+        assertThat(noAction.body()).contains("action");
+        assertThat(http.post("/access/v1/search/resource", admin, """
+                        {"subject":{"type":"member","id":"ann"},"action":{"name":"view"},"resource":{"type":"book"},
+                         "page":{"limit":0}}""").body()).contains("page.limit");
+    }
+
+    /** Creates an agent of {@code owner} with {@code metadata} and the permissions (JSON objects); its id. */
+    static String create(String owner, String name, String metadata, String permissions) {
+        Http.Response res = http.post("/agents", admin, """
+                {"ownerId":"%s","name":"%s","type":"autonomous","metadata":%s,"permissions":[%s]}""".formatted(owner, name, metadata, permissions));
+        assertThat(res.status()).as(res.body()).isEqualTo(201);
+        return res.json().get("id").asText();
+    }
+
+    /** A new person's session token. */
+    static String signUpAndIn(String username) {
+        String credentials = "{\"username\":\"" + username + "\",\"password\":\"correct horse battery staple\"}";
+        Http.Response up = http.post("/auth/sign-up", null, credentials);
+        assertThat(up.status()).as(up.body()).isEqualTo(201);
+        Http.Response in = http.post("/auth/sign-in", null, credentials);
+        assertThat(in.status()).as(in.body()).isEqualTo(200);
+        return in.json().get("token").asText();
     }
 
     static JsonNode post(String path, String body) {
