@@ -40,6 +40,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The bootstrap administrator is the deployment's operator, outside every organization: it is the one principal
  * that reaches B, which the last test asserts so that a change of that rule is a decision, not an accident.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class IsolationMatrixIT {
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.accountRoutes(true)
@@ -247,14 +248,20 @@ class IsolationMatrixIT {
         return r.json();
     }
 
-    /** Every principal of A, by name. */
-    static Map<String, String> principalsOfA() {
+    private static Map<String, String> principalsOfA;
+
+    /** Every principal of A, by name (made once: registering the OAuth client is limited to one a minute). */
+    static synchronized Map<String, String> principalsOfA() {
+        if (principalsOfA != null) {
+            return principalsOfA;
+        }
         Map<String, String> p = new LinkedHashMap<>();
         a.sessions().forEach((who, token) -> p.put(who + " (session)", token));
         p.put("member API token (scoped)", a.apiToken());
         p.put("member OAuth access token", userOAuthToken(a.sessions().get("member")));
         p.put("agent token", a.agentToken());
         p.put("agent client-credentials token", a.serviceToken());
+        principalsOfA = p;
         return p;
     }
 
@@ -336,6 +343,7 @@ class IsolationMatrixIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(2)
     void nothingOfOneOrganizationIsReadableOrChangeableFromTheOther() throws Exception {
         Map<String, String> principals = principalsOfA();
         JsonNode before = snapshotOfB();
@@ -378,6 +386,39 @@ class IsolationMatrixIT {
         assertThat(leaks).isEmpty();
         assertThat(calls).isGreaterThan(50 * principals.size());
         assertThat(snapshotOfB()).isEqualTo(before);
+    }
+
+    @Test
+    @org.junit.jupiter.api.Order(1)
+    void anAuthzenSearchOrEvaluationFromOneOrganizationNeverFindsTheOthersAgents() {
+        String agents = "{\"subject\":{\"type\":\"agent\"},\"action\":{\"name\":\"read\"},"
+                + "\"resource\":{\"type\":\"doc\",\"id\":\"x\"}}";
+        String ofB = "{\"subject\":{\"type\":\"agent\",\"id\":\"" + b.agent() + "\"},\"action\":{\"name\":\"read\"},"
+                + "\"resource\":{\"type\":\"doc\",\"id\":\"x\"}}";
+        // The positive control: A's member finds A's own agent
+        Http.Response own = http.post("/access/v1/search/subject", a.sessions().get("member"), agents);
+        assertThat(own.status()).as(own.body()).isEqualTo(200);
+        assertThat(own.body()).contains(a.agent());
+        List<String> leaks = new ArrayList<>();
+        for (Map.Entry<String, String> principal : principalsOfA().entrySet()) {
+            for (String[] call : List.of(
+                    new String[] {"/access/v1/search/subject", agents},
+                    new String[] {"/access/v1/search/resource", ofB.replace("\"id\":\"x\"", "\"id\":\"\"")},
+                    new String[] {"/access/v1/search/action", ofB},
+                    new String[] {"/access/v1/evaluation", ofB})) {
+                Http.Response r = http.post(call[0], principal.getValue(), call[1]);
+                String leaked = leaked(withoutInstance(r));
+                if (leaked != null || (r.status() == 200 && r.body().contains("\"decision\":true"))) {
+                    leaks.add(call[0] + " as " + principal.getKey() + ": " + r.status() + " " + r.body());
+                }
+                if (r.status() == 200 && call[0].contains("search/") && !call[0].endsWith("subject")) {
+                    assertThat(r.json().get("results"))
+                            .as(call[0] + " as " + principal.getKey())
+                            .isEmpty();
+                }
+            }
+        }
+        assertThat(leaks).isEmpty();
     }
 
     @Test

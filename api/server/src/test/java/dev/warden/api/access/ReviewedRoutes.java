@@ -42,6 +42,9 @@ public final class ReviewedRoutes {
         m.put("POST /authorize", Access.scope("authorize:write"));
         m.put("POST /access/v1/evaluation", Access.scope("authorize:write"));
         m.put("POST /access/v1/evaluations", Access.scope("authorize:write"));
+        m.put("POST /access/v1/search/subject", Access.scope("authorize:write"));
+        m.put("POST /access/v1/search/resource", Access.scope("authorize:write"));
+        m.put("POST /access/v1/search/action", Access.scope("authorize:write"));
         m.put("GET /.well-known/authzen-configuration", Access.open());
         m.put("GET /approvals", Access.scope("approvals:read"));
         m.put("GET /approvals/{id}", Access.scope("approvals:read"));

@@ -498,6 +498,23 @@ class OpenApiContractIT {
                 "POST",
                 "/access/v1/evaluations",
                 http.post("/access/v1/evaluations", token, "{\"evaluations\":\"all\"}"));
+        String payerId = payer.get("id").asText();
+        answer(200, "POST", "/access/v1/search/subject", http.post("/access/v1/search/subject", token, """
+                {"subject":{"type":"agent"},"action":{"name":"refund"},"resource":{"type":"pay","id":"1"},
+                 "page":{"limit":1}}"""));
+        answer(400, "POST", "/access/v1/search/subject", http.post("/access/v1/search/subject", token, "{}"));
+        answer(200, "POST", "/access/v1/search/resource", http.post("/access/v1/search/resource", token, """
+                {"subject":{"type":"agent","id":"%s"},"action":{"name":"refund"},"resource":{"type":"pay"}}""".formatted(
+                        payerId)));
+        answer(400, "POST", "/access/v1/search/resource", http.post("/access/v1/search/resource", token, """
+                {"subject":{"type":"agent","id":"%s"},"action":{"name":"refund"},"resource":{"type":"pay"},
+                 "page":{"token":"not-a-token"}}""".formatted(
+                        payerId)));
+        answer(200, "POST", "/access/v1/search/action", http.post("/access/v1/search/action", token, """
+                {"subject":{"type":"agent","id":"%s"},"resource":{"type":"pay","id":"1"}}""".formatted(
+                        payerId)));
+        answer(400, "POST", "/access/v1/search/action", http.post("/access/v1/search/action", token, """
+                {"subject":{"type":"agent"},"resource":{"type":"pay","id":"1"}}"""));
         answer(
                 404,
                 "POST",

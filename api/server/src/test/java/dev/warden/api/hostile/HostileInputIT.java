@@ -694,6 +694,14 @@ class HostileInputIT {
                         {"subject":{"type":"agent","id":"%s","properties":{"role":"x"}},"action":{"name":"read"},
                          "context":{"n":1},"options":{"evaluations_semantic":"execute_all"},
                          "evaluations":[{"resource":{"type":"mcp","id":"github:x","properties":{"s":"a"}}}]}""".formatted(agentId))),
+                new Endpoint("POST", "/access/v1/search/subject", agentToken, object("""
+                        {"subject":{"type":"agent","properties":{"role":"x"}},"action":{"name":"read"},
+                         "resource":{"type":"mcp","id":"github:x"},"context":{"n":1},"page":{"limit":5}}""")),
+                new Endpoint("POST", "/access/v1/search/resource", agentToken, object("""
+                        {"subject":{"type":"agent","id":"%s"},"action":{"name":"read"},"resource":{"type":"mcp"},
+                         "page":{"limit":5}}""".formatted(agentId))),
+                new Endpoint("POST", "/access/v1/search/action", agentToken, object("""
+                        {"subject":{"type":"agent","id":"%s"},"resource":{"type":"mcp","id":"github:x"}}""".formatted(agentId))),
                 new Endpoint("POST", "/agents/" + agentId + "/costs", agentToken, object("""
                         {"tool":"gpt","inputTokens":10,"outputTokens":5,"costUsd":0.25}""")),
                 new Endpoint("POST", "/delegations", alice, object("""
