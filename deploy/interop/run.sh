@@ -2,7 +2,9 @@
 # Interoperability checks: three real npm OAuth/MCP client libraries (openid-client, oauth4webapi and the MCP
 # TypeScript SDK, pinned in package.json) against a `warden dev` started here on a free port with 5-second access
 # tokens (and a registration cap of 20 a minute), each script in turn (120 s each): openid-client, oauth4webapi,
-# oauth4webapi-agents (token exchange and the device grant) and mcp-sdk. Exits non-zero when any fails.
+# oauth4webapi-agents (token exchange and the device grant), mcp-sdk, otplib, and authzen (the AuthZEN certification
+# scenario and the todo and search interop harnesses of openid/authzen, vendored in authzen/). Exits non-zero when
+# any fails.
 #   deploy/interop/run.sh                                   start a server, run the four scripts, stop it
 #   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
 #                                                           must be short-lived for mcp-sdk.mjs: see README.md)
@@ -14,7 +16,7 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen}"
 SCRIPT_TIMEOUT=120
 START_TIMEOUT=240
 BUILD_TIMEOUT=900
