@@ -20,6 +20,7 @@ import dev.warden.api.kafka.KafkaClients;
 import dev.warden.api.kafka.TopicProvisioner;
 import dev.warden.api.oauth.Cors;
 import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.ciba.BackchannelApprovals;
 import dev.warden.api.oauth.server.OAuthServer;
 import dev.warden.api.oauth.token.GrantRepository;
 import dev.warden.api.observe.HealthCheck;
@@ -201,6 +202,8 @@ public final class WardenPlatform implements AutoCloseable {
                     issuer::origin,
                     (user, at) -> userGrants.revokeAllOf(user, "password reset", at)));
             components.add(users);
+            // The backchannel (CIBA) asks through the approvals, which the REST API holds: bound once it exists.
+            BackchannelApprovals.Forward backchannel = new BackchannelApprovals.Forward();
             OAuthServer oauth = resources.add(new OAuthServer(
                     config.oauth(),
                     issuer,
@@ -208,6 +211,7 @@ public final class WardenPlatform implements AutoCloseable {
                     users,
                     store.directory(),
                     rateLimiting.clientIp(),
+                    backchannel,
                     config.webhooks().allowPrivateTargets(),
                     clock,
                     maxBody));
@@ -275,6 +279,7 @@ public final class WardenPlatform implements AutoCloseable {
                                 approvalMail(users),
                                 clock)));
                 components.add(rest);
+                backchannel.bind(rest.approvals().backchannel());
                 Doctor doctor = resources.add(Doctor.start(
                         DoctorSettings.from(config), issuer, rateLimiting.clientIp(), sinkHealth, db, clock));
                 components.add(ConsoleComponent.create(

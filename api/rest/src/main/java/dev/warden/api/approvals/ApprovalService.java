@@ -273,6 +273,81 @@ public final class ApprovalService {
         return decided;
     }
 
+    /** The action an OpenID CIBA request is recorded with: an agent asks its owner for a grant of scopes. */
+    public static final String BACKCHANNEL_ACTION = "oauth.backchannel";
+
+    /**
+     * OpenID CIBA requests as approval requests (docs/approvals.md): an agent bound as an OAuth client asks its
+     * owner, who decides as for any request; the client's poll takes the approval once.
+     */
+    public dev.warden.api.oauth.ciba.BackchannelApprovals backchannel() {
+        return new dev.warden.api.oauth.ciba.BackchannelApprovals() {
+            @Override
+            public String request(
+                    String agentId,
+                    String authRequestKey,
+                    String scope,
+                    String resource,
+                    Optional<String> bindingMessage,
+                    Instant expiresAt,
+                    Instant now) {
+                Agent agent = agents.apply(AgentId.of(agentId)).orElseThrow();
+                Map<String, Object> shown = new java.util.LinkedHashMap<>();
+                shown.put("scope", scope);
+                bindingMessage.ifPresent(m -> shown.put("bindingMessage", m));
+                Approval request = new Approval(
+                        Ids.mint("apr"),
+                        agentId,
+                        agent.ownerId().value(),
+                        BACKCHANNEL_ACTION,
+                        resource,
+                        authRequestKey,
+                        shown,
+                        Approval.Status.PENDING,
+                        ApprovalRule.Approvers.OWNER,
+                        agent.ownerId().value(),
+                        List.of(),
+                        Optional.empty(),
+                        now,
+                        expiresAt,
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.empty());
+                return repository
+                        .request(request, event(EventType.APPROVAL_REQUESTED, request), notifier)
+                        .id();
+            }
+
+            @Override
+            public Outcome take(String approvalId, String agentId, String authRequestKey, Instant now) {
+                Optional<Approval> found = repository
+                        .find(approvalId, now)
+                        .filter(a ->
+                                a.agentId().equals(agentId) && a.argumentsHash().equals(authRequestKey));
+                if (found.isEmpty()) {
+                    return Outcome.ENDED;
+                }
+                Approval a = found.get();
+                return switch (a.status()) {
+                    case PENDING -> Outcome.PENDING;
+                    case DENIED -> Outcome.DENIED;
+                    case APPROVED ->
+                        repository
+                                        .useGranted(
+                                                new JdbcApprovalRepository.Key(
+                                                        agentId, a.action(), a.resource(), authRequestKey, List.of()),
+                                                now)
+                                        .isPresent()
+                                ? Outcome.GRANTED
+                                : Outcome.ENDED;
+                    default -> Outcome.ENDED;
+                };
+            }
+        };
+    }
+
     /** Ends every live request about {@code agent}, which was revoked. */
     public void cancelFor(AgentId agent) {
         repository.cancelForAgent(agent.value());

@@ -50,6 +50,7 @@ import dev.warden.api.mcp.McpRoutes;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.agents.AgentClientRepository;
 import dev.warden.api.oauth.agents.AgentClientRoutes;
+import dev.warden.api.oauth.token.GrantRepository;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.Tracing;
@@ -280,6 +281,7 @@ public final class RestApi implements Component {
                 approvalAdmins(organizations),
                 wiring.approvalNotifier(),
                 clock);
+        GrantRepository userGrants = new GrantRepository(db);
         AgentService agents = new AgentService(
                 store.agents(),
                 outbox,
@@ -288,6 +290,7 @@ public final class RestApi implements Component {
                     if (change == EventType.AGENT_REVOKED) {
                         delegations.revokeChainsFrom(agent.id(), actor);
                         approvals.cancelFor(agent.id());
+                        userGrants.revokeAllOfClient(agent.id().value(), "agent revoked", clock.instant());
                     }
                 }),
                 organizations);

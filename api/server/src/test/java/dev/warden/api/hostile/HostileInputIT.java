@@ -60,6 +60,7 @@ class HostileInputIT {
                             .endpoint(AuthEndpoint.OAUTH_TOKEN, 100_000, 60)
                             .endpoint(AuthEndpoint.REGISTRATION, 100_000, 60)
                             .endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 100_000, 60)
+                            .endpoint(AuthEndpoint.BACKCHANNEL_AUTHENTICATION, 100_000, 60)
                             .endpoint(AuthEndpoint.DEVICE_VERIFY, 100_000, 60)
                             .build()));
 

@@ -18,6 +18,8 @@ public enum TokenKind {
     REFRESH("wdn_rft_"),
     /** An OAuth device code (RFC 8628; single use, short-lived). */
     DEVICE_CODE("wdn_dvc_"),
+    /** A backchannel authentication request's {@code auth_req_id} (OpenID CIBA, poll mode). */
+    BACKCHANNEL_REQUEST("wdn_bcr_"),
     /** The challenge a sign-in answers with when a second factor must follow (single use, minutes). */
     SIGN_IN_CHALLENGE("wdn_chl_"),
     /** The handle of a passkey registration or sign-in ceremony (single use, minutes). */

@@ -119,7 +119,11 @@ public enum ErrorCode {
     OAUTH_SLOW_DOWN("slow_down", 400, "Polling too fast"),
     OAUTH_EXPIRED_TOKEN("expired_token", 400, "Device code expired"),
     /** The user denied a device's request (the same RFC 6749 error value as above, with RFC 8628's status). */
-    OAUTH_DEVICE_ACCESS_DENIED("access_denied", 400, "The user denied the request");
+    OAUTH_DEVICE_ACCESS_DENIED("access_denied", 400, "The user denied the request"),
+    /** OpenID CIBA: the {@code login_hint} does not name a person the agent may ask (only its owner). */
+    OAUTH_UNKNOWN_USER_ID("unknown_user_id", 400, "Unknown user"),
+    /** OpenID CIBA: a {@code binding_message} that cannot be shown. */
+    OAUTH_INVALID_BINDING_MESSAGE("invalid_binding_message", 400, "Invalid binding message");
 
     private final String code;
     private final int status;

@@ -45,6 +45,8 @@ public enum AuthEndpoint {
     OAUTH_REVOKE("oauth-revoke", 60, FailMode.OPEN, Method.POST, "/oauth/revoke"),
     /** Device authorization requests (RFC 8628): each one stores a pending code. */
     DEVICE_AUTHORIZATION("device-authorization", 10, FailMode.CLOSED, Method.POST, "/auth/device/code"),
+    /** Backchannel authentication requests (OpenID CIBA): each one stores a request and asks a person. */
+    BACKCHANNEL_AUTHENTICATION("backchannel-authentication", 10, FailMode.CLOSED, Method.POST, "/oauth/bc-authorize"),
     /** The device verification page's form: user codes are short, so guesses are few. */
     DEVICE_VERIFY("device-verify", 10, FailMode.CLOSED, Method.POST, "/auth/device/verify"),
     /**

@@ -22,7 +22,8 @@ public final class AgentClientRepository {
     /** The client-registration source of a bound agent. */
     public static final String REGISTERED_VIA = "agent";
     /** What a bound agent's client may do. */
-    public static final List<String> GRANT_TYPES = List.of(GrantTypes.CLIENT_CREDENTIALS, GrantTypes.TOKEN_EXCHANGE);
+    public static final List<String> GRANT_TYPES =
+            List.of(GrantTypes.CLIENT_CREDENTIALS, GrantTypes.TOKEN_EXCHANGE, GrantTypes.CIBA);
 
     private static final String BIND = """
             INSERT INTO oauth_agent_clients (agent_id, created_at) VALUES (?, ?) ON CONFLICT (agent_id) DO NOTHING""";

@@ -11,6 +11,8 @@ public final class GrantTypes {
     public static final String CLIENT_CREDENTIALS = "client_credentials";
     public static final String DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code";
     public static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+    /** OpenID CIBA Core 1.0, poll mode: an agent's client redeems its owner's approval. */
+    public static final String CIBA = "urn:openid:params:grant-type:ciba";
 
     private GrantTypes() {}
 }

@@ -89,6 +89,10 @@ public final class DiscoveryRoutes implements DeclaredService {
         doc.put("revocation_endpoint", issuer.url("/oauth/revoke"));
         doc.put("introspection_endpoint", issuer.url("/oauth/introspect"));
         doc.put("device_authorization_endpoint", issuer.url("/auth/device/code"));
+        // OpenID CIBA, poll mode only: an agent bound as a client asks its owner (docs/approvals.md)
+        doc.put("backchannel_authentication_endpoint", issuer.url("/oauth/bc-authorize"));
+        doc.putArray("backchannel_token_delivery_modes_supported").add("poll");
+        doc.put("backchannel_user_code_parameter_supported", false);
         doc.put("jwks_uri", issuer.url("/oauth/jwks"));
         array(doc, "scopes_supported", resources.allScopes());
         array(doc, "response_types_supported", List.of("code"));

@@ -19,6 +19,9 @@ import dev.warden.api.oauth.authorize.LoginRoutes;
 import dev.warden.api.oauth.authorize.Pages;
 import dev.warden.api.oauth.authorize.PasskeyLoginRoutes;
 import dev.warden.api.oauth.authorize.SecondFactorRoutes;
+import dev.warden.api.oauth.ciba.BackchannelApprovals;
+import dev.warden.api.oauth.ciba.BackchannelAuthenticationRoutes;
+import dev.warden.api.oauth.ciba.BackchannelRequests;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.clients.ClientMetadataDocuments;
 import dev.warden.api.oauth.clients.ClientRegistrar;
@@ -71,6 +74,8 @@ public final class OAuthServer implements Component {
     private final AgentClientRepository agentClients;
     private final CodeRepository codes;
     private final DeviceCodes deviceCodes;
+    private final BackchannelRequests backchannelRequests;
+    private final BackchannelApprovals backchannelApprovals;
     private final TokenGrants tokenGrants;
     private final long maxBodyBytes;
 
@@ -81,6 +86,7 @@ public final class OAuthServer implements Component {
             UsersComponent users,
             AgentDirectory directory,
             ClientIp clientIp,
+            BackchannelApprovals backchannelApprovals,
             boolean allowPrivateTargets,
             InstantSource clock,
             long maxBodyBytes) {
@@ -105,10 +111,14 @@ public final class OAuthServer implements Component {
                 TargetGuard.system(allowPrivateTargets), ClientMetadataDocuments.DEADLINE, config.outboundTls());
         this.codes = new CodeRepository(db);
         this.deviceCodes = new DeviceCodes(db);
+        this.backchannelRequests = new BackchannelRequests(db);
+        this.backchannelApprovals = backchannelApprovals;
         this.tokenGrants = TokenGrants.standard(
                 db,
                 codes,
                 deviceCodes,
+                backchannelRequests,
+                backchannelApprovals,
                 grants,
                 accessTokens,
                 resources,
@@ -228,6 +238,18 @@ public final class OAuthServer implements Component {
                         "/auth/device/code",
                         new DeviceAuthorizationRoutes(
                                 clientAuth, deviceCodes, resources, issuer, config, clock, maxBodyBytes),
+                        OAuthErrors.JSON),
+                new WardenApi.Mount(
+                        "/oauth/bc-authorize",
+                        new BackchannelAuthenticationRoutes(
+                                clientAuth,
+                                directory,
+                                backchannelRequests,
+                                backchannelApprovals,
+                                resources,
+                                config,
+                                clock,
+                                maxBodyBytes),
                         OAuthErrors.JSON),
                 new WardenApi.Mount(
                         DeviceAuthorizationRoutes.VERIFICATION_PATH,

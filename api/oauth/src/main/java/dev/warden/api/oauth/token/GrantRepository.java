@@ -252,6 +252,22 @@ public final class GrantRepository {
         });
     }
 
+    /**
+     * Ends every live grant to client {@code clientId} (an agent's client, whose agent was revoked): the tokens a
+     * person granted it through the backchannel stop working.
+     */
+    public int revokeAllOfClient(String clientId, String reason, Instant now) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("UPDATE oauth_grants SET revoked_at = ?, "
+                    + "revoked_reason = ? WHERE client_id = ? AND revoked_at IS NULL")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, reason);
+                ps.setString(3, clientId);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
     /** The refresh token with hash {@code hash} as it stands (a read: introspection locks nothing). */
     public Optional<RefreshToken> findRefreshToken(byte[] hash, Instant now) {
         return db.withConnection(conn -> refreshToken(conn, SELECT_REFRESH, hash, now));

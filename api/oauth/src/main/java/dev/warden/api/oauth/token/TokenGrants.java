@@ -5,6 +5,8 @@ import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.agents.AgentDirectory;
 import dev.warden.api.oauth.authorize.CodeRepository;
+import dev.warden.api.oauth.ciba.BackchannelApprovals;
+import dev.warden.api.oauth.ciba.BackchannelRequests;
 import dev.warden.api.oauth.device.DeviceCodes;
 import dev.warden.runtime.db.Transactions;
 import java.time.InstantSource;
@@ -36,13 +38,15 @@ public final class TokenGrants {
     }
 
     /**
-     * Warden's grants (authorization code, refresh token, client credentials, device code, token exchange), then
+     * Warden's grants (authorization code, refresh token, client credentials, device code, token exchange, CIBA), then
      * {@code extra} (extensions, tests).
      */
     public static TokenGrants standard(
             Transactions transactions,
             CodeRepository codes,
             DeviceCodes deviceCodes,
+            BackchannelRequests backchannelRequests,
+            BackchannelApprovals backchannelApprovals,
             GrantRepository grants,
             AccessTokens accessTokens,
             ProtectedResources resources,
@@ -58,7 +62,8 @@ public final class TokenGrants {
                 new RefreshTokenGrant(transactions, grants, issuer, clock),
                 new ClientCredentialsGrant(directory, resources, agentIssuer, clock),
                 new DeviceCodeGrant(transactions, deviceCodes, issuer, clock),
-                new TokenExchangeGrant(accessTokens, grants, directory, resources, agentIssuer, clock)));
+                new TokenExchangeGrant(accessTokens, grants, directory, resources, agentIssuer, clock),
+                new CibaGrant(transactions, backchannelRequests, backchannelApprovals, issuer, clock)));
         all.addAll(extra);
         return new TokenGrants(all);
     }
