@@ -157,6 +157,7 @@ public final class ReviewedRoutes {
         // Device grant (RFC 8628): the client authenticates itself; the verification page checks the session and
         // its CSRF token itself and sends a browser without a session to the login page.
         m.put("POST /auth/device/code", Access.open());
+        m.put("POST /oauth/bc-authorize", Access.open());
         m.put("GET /auth/device", Access.open());
         m.put("POST /auth/device/verify", Access.open());
         // Binding a service agent to an OAuth client: the agent's owner or the administrator.

@@ -365,6 +365,18 @@ class OpenApiContractIT {
         answer(201, "POST", "/agents/{id}/oauth-client", http.post(client, alice.session()));
         answer(200, "POST", "/agents/{id}/oauth-client", http.post(client, alice.session()));
         answer(200, "GET", "/agents/{id}/oauth-client", http.get(client, alice.session()));
+        String basic = java.util.Base64.getEncoder()
+                .encodeToString(
+                        (indexer.id() + ":" + indexer.token()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        answer(
+                200,
+                "POST",
+                "/oauth/bc-authorize",
+                http.send(http.builder("/oauth/bc-authorize", null)
+                        .header("Authorization", "Basic " + basic)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "scope=agents%3Aread&binding_message=contract&login_hint=" + alice.id()))));
         answer(
                 409,
                 "POST",
@@ -965,6 +977,14 @@ class OpenApiContractIT {
                 "POST",
                 "/auth/device/code",
                 oauth.postForm("/auth/device/code", Map.of("client_id", client), null));
+        answer(
+                401,
+                "POST",
+                "/oauth/bc-authorize",
+                oauth.postForm(
+                        "/oauth/bc-authorize",
+                        Map.of("client_id", "agt_nosuchagent", "client_secret", "x", "scope", "agents:read"),
+                        null));
         answer(302, "GET", "/auth/device", http.get("/auth/device?user_code=BCDF-GHJK", null));
         answer(200, "GET", "/auth/device", withCookie("/auth/device", session));
         answer(

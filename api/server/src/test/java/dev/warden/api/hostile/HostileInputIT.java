@@ -414,6 +414,8 @@ class HostileInputIT {
                         "grant_type=urn:ietf:params:oauth:grant-type:token-exchange&client_id=" + client,
                 "/oauth/token?device", "grant_type=urn:ietf:params:oauth:grant-type:device_code&client_id=" + client,
                 "/oauth/token?credentials", "grant_type=client_credentials&client_id=" + agentId,
+                "/oauth/token?ciba", "grant_type=urn:openid:params:grant-type:ciba&client_id=" + agentId,
+                "/oauth/bc-authorize", "client_id=" + agentId,
                 "/auth/device/code", "client_id=" + client);
         forms = new java.util.LinkedHashMap<>(forms);
         forms.put(
@@ -430,6 +432,10 @@ class HostileInputIT {
         forms.put("/oauth/token?device", List.of("device_code"));
         forms.put("/oauth/token?credentials", List.of("client_secret", "scope", "resource"));
         forms.put("/auth/device/code", List.of("scope", "resource"));
+        forms.put("/oauth/token?ciba", List.of("client_secret", "auth_req_id"));
+        forms.put(
+                "/oauth/bc-authorize",
+                List.of("client_secret", "scope", "login_hint", "binding_message", "requested_expiry", "resource"));
         forms.put("/auth/device/verify", List.of("user_code", "decision", "csrf"));
         for (Map.Entry<String, List<String>> form : forms.entrySet()) {
             for (String field : form.getValue()) {
