@@ -65,6 +65,7 @@ class PluggableGrantIT {
                         "client_credentials",
                         "urn:ietf:params:oauth:grant-type:device_code",
                         "urn:ietf:params:oauth:grant-type:token-exchange",
+                        "urn:openid:params:grant-type:ciba",
                         ECHO);
 
         Http.Response registered = http.post(
