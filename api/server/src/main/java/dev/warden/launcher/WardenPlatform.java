@@ -409,22 +409,29 @@ public final class WardenPlatform implements AutoCloseable {
      */
     private static dev.warden.api.approvals.ApprovalService.Notifier approvalMail(UsersComponent users) {
         return (conn, approval) -> {
-            if (approval.approvers() != dev.warden.authorizer.domain.ApprovalRule.Approvers.OWNER
-                    || !users.mail().enabled()) {
+            if (!users.mail().enabled()) {
                 return;
             }
-            users.emailRoutes()
-                    .accounts()
-                    .mailVerified(
-                            conn,
-                            approval.approverScope(),
-                            "approval-requested",
-                            "An agent waits for your approval",
-                            java.util.Map.of(
-                                    "agentId", approval.agentId(),
-                                    "action", approval.action(),
-                                    "resource", approval.resource(),
-                                    "expiresAt", dev.warden.pipeline.contract.Json.timestamp(approval.expiresAt())));
+            // The owner, or every member who holds approvals:admin in the organization (with a verified address)
+            List<String> approvers = approval.approvers() == dev.warden.authorizer.domain.ApprovalRule.Approvers.OWNER
+                    ? List.of(approval.approverScope())
+                    : dev.warden.api.organizations.JdbcOrganizationRepository.holders(
+                            conn, approval.approverScope(), "approvals:admin");
+            for (String approver : approvers) {
+                users.emailRoutes()
+                        .accounts()
+                        .mailVerified(
+                                conn,
+                                approver,
+                                "approval-requested",
+                                "An agent waits for your approval",
+                                java.util.Map.of(
+                                        "agentId", approval.agentId(),
+                                        "action", approval.action(),
+                                        "resource", approval.resource(),
+                                        "expiresAt",
+                                                dev.warden.pipeline.contract.Json.timestamp(approval.expiresAt())));
+            }
         };
     }
 }

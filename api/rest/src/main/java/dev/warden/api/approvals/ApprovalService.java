@@ -8,6 +8,7 @@ import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.errors.WardenException;
+import dev.warden.api.oauth.ciba.BackchannelApprovals;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.ApprovalRule;
@@ -280,8 +281,8 @@ public final class ApprovalService {
      * OpenID CIBA requests as approval requests (docs/approvals.md): an agent bound as an OAuth client asks its
      * owner, who decides as for any request; the client's poll takes the approval once.
      */
-    public dev.warden.api.oauth.ciba.BackchannelApprovals backchannel() {
-        return new dev.warden.api.oauth.ciba.BackchannelApprovals() {
+    public BackchannelApprovals backchannel() {
+        return new BackchannelApprovals() {
             @Override
             public String request(
                     String agentId,
@@ -292,7 +293,7 @@ public final class ApprovalService {
                     Instant expiresAt,
                     Instant now) {
                 Agent agent = agents.apply(AgentId.of(agentId)).orElseThrow();
-                Map<String, Object> shown = new java.util.LinkedHashMap<>();
+                Map<String, Object> shown = new LinkedHashMap<>();
                 shown.put("scope", scope);
                 bindingMessage.ifPresent(m -> shown.put("bindingMessage", m));
                 Approval request = new Approval(

@@ -11,6 +11,7 @@ import dev.warden.authorizer.condition.DecisionFacts;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Ids;
+import dev.warden.authorizer.domain.Permission;
 import dev.warden.authorizer.engine.ChainWalk;
 import dev.warden.authorizer.engine.ConstrainedStep;
 import dev.warden.authorizer.engine.DecisionReason;
@@ -209,7 +210,7 @@ public final class AuthorizationService {
      * The permissions an agent holds, its own and delegated (empty for one the caller may not ask about or that
      * does not exist): what the AuthZEN search endpoints draw candidate resources and actions from.
      */
-    public List<dev.warden.authorizer.domain.Permission> permissionsOf(Principal caller, AgentId agentId) {
+    public List<Permission> permissionsOf(Principal caller, AgentId agentId) {
         ChainWalk.Result resolved = resolver.resolve(agentId);
         if (!AccessPolicy.mayAskAbout(caller, agentId, resolved.agent())
                 || resolved.agent().isEmpty()) {

@@ -19,6 +19,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -138,7 +139,7 @@ final class AuthzenSearch {
     }
 
     private static Map<String, String> entity(String type, String id) {
-        Map<String, String> entity = new java.util.LinkedHashMap<>();
+        Map<String, String> entity = new LinkedHashMap<>();
         entity.put("type", type);
         entity.put("id", id);
         return entity;

@@ -10,6 +10,7 @@ import dev.warden.api.errors.WardenException;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Which Warden agent an AuthZEN subject is (docs/authzen.md). A subject of type {@code agent} is the agent with that
@@ -61,14 +62,14 @@ final class AuthzenSubjects {
     }
 
     /** The subject an agent stands for as {@code type}, if any: its id for {@code agent}, else its metadata name. */
-    static java.util.Optional<String> idAs(Agent agent, String type) {
+    static Optional<String> idAs(Agent agent, String type) {
         if (type.equals(AGENT)) {
-            return java.util.Optional.of(agent.id().value());
+            return Optional.of(agent.id().value());
         }
         Object name = agent.metadata().get(METADATA_KEY);
         String prefix = type + ":";
         return name instanceof String s && s.startsWith(prefix) && s.length() > prefix.length()
-                ? java.util.Optional.of(s.substring(prefix.length()))
-                : java.util.Optional.empty();
+                ? Optional.of(s.substring(prefix.length()))
+                : Optional.empty();
     }
 }

@@ -59,6 +59,34 @@ public final class JdbcOrganizationRepository implements OrganizationRepository 
 
     private final Database db;
 
+    /** Every member's role, and a custom role's permissions (null for a built-in role). */
+    static final String ROLES_OF_MEMBERS = "SELECT m.user_id, m.role, r.permissions FROM organization_members m "
+            + "LEFT JOIN organization_roles r ON r.organization_id = m.organization_id AND r.name = m.role "
+            + "WHERE m.organization_id = ? ORDER BY m.user_id";
+
+    /**
+     * The members of {@code organizationId} whose role holds {@code permission} (built-in or custom), read on
+     * {@code conn}: who an organization's approval requests are mailed to.
+     */
+    public static List<String> holders(Connection conn, String organizationId, String permission) throws SQLException {
+        List<String> out = new java.util.ArrayList<>();
+        try (PreparedStatement ps = conn.prepareStatement(ROLES_OF_MEMBERS)) {
+            ps.setString(1, organizationId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Array custom = rs.getArray(3);
+                    Set<String> held = custom == null
+                            ? OrgRoles.builtInPermissions(rs.getString(2)).orElse(Set.of())
+                            : Set.of((String[]) custom.getArray());
+                    if (OrgRoles.implies(held, permission)) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     public JdbcOrganizationRepository(Database db) {
         this.db = db;
     }

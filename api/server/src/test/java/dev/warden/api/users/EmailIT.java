@@ -20,6 +20,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -270,6 +271,50 @@ class EmailIT {
                 .isEqualTo(approvalId);
         Thread.sleep(1500);
         assertThat(mail.to(address)).hasSize(2);
+    }
+
+    @Test
+    void everyMemberWhoMayDecideAnOrganizationsRequestIsMailedAndNoOneElse() throws Exception {
+        Http http = warden.http();
+        String ownerAddress = address();
+        String adminAddress = address();
+        String memberAddress = address();
+        String owner = verified(http, aUsername(), ownerAddress);
+        String admin = verified(http, aUsername(), adminAddress);
+        String member = verified(http, aUsername(), memberAddress);
+        String org = http.post("/admin/v1/organizations", owner, "{\"name\":\"Mailed " + aUsername() + "\"}")
+                .json()
+                .get("id")
+                .asText();
+        for (String[] joining : new String[][] {{admin, "admin"}, {member, "member"}}) {
+            String id =
+                    http.get("/auth/session", joining[0]).json().at("/user/id").asText();
+            Http.Response added = http.post(
+                    "/admin/v1/organizations/" + org + "/members",
+                    owner,
+                    "{\"userId\":\"" + id + "\",\"role\":\"" + joining[1] + "\"}");
+            assertThat(added.status()).as(added.body()).isEqualTo(201);
+        }
+        String ownerId = http.get("/auth/session", owner).json().at("/user/id").asText();
+        Http.Response agent = http.post("/agents", owner, """
+                {"ownerId":"%s","tenantId":"%s","name":"payer","type":"autonomous","permissions":[
+                  {"resource":"pay:*","actions":["refund"],
+                   "constraints":{"requireApproval":{"approvers":"organization_admins"}}}]}""".formatted(ownerId, org));
+        assertThat(agent.status()).as(agent.body()).isEqualTo(201);
+        Http.Response asked = http.post(
+                "/authorize",
+                agent.json().get("token").asText(),
+                "{\"agentId\":\"" + agent.json().get("id").asText()
+                        + "\",\"action\":\"refund\",\"resource\":\"pay:9\"}");
+        assertThat(asked.json().get("reason").asText()).isEqualTo("APPROVAL_REQUIRED");
+
+        for (String address : List.of(ownerAddress, adminAddress)) {
+            MimeMessage message = mail.await(address, 2, Duration.ofSeconds(20));
+            assertThat(message.getSubject()).isEqualTo("An agent waits for your approval");
+            assertThat(TestMailServer.parts(message).text()).contains("pay:9");
+        }
+        Thread.sleep(1500);
+        assertThat(mail.to(memberAddress)).hasSize(1); // the verification mail only
     }
 
     static String address() {

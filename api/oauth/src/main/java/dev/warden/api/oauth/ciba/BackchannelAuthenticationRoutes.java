@@ -30,6 +30,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The backchannel authentication endpoint, {@code POST /oauth/bc-authorize} (OpenID CIBA Core 1.0 section 7, poll
@@ -91,7 +92,7 @@ public final class BackchannelAuthenticationRoutes implements DeclaredService {
         }
         Agent agent = agents.agent(AgentId.of(client.clientId()))
                 .orElseThrow(() -> new OAuthException(ErrorCode.OAUTH_INVALID_CLIENT, "the client's agent is gone"));
-        long hints = java.util.stream.Stream.of("login_hint", "login_hint_token", "id_token_hint")
+        long hints = Stream.of("login_hint", "login_hint_token", "id_token_hint")
                 .filter(form::containsKey)
                 .count();
         if (hints != 1 || !form.containsKey("login_hint")) {
