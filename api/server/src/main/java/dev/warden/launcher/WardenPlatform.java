@@ -277,6 +277,7 @@ public final class WardenPlatform implements AutoCloseable {
                                 tracing,
                                 rateLimiting.clientIp(),
                                 approvalMail(users),
+                                auditSinkNames(config.auditSinks()),
                                 clock)));
                 components.add(rest);
                 backchannel.bind(rest.approvals().backchannel());
@@ -407,6 +408,16 @@ public final class WardenPlatform implements AutoCloseable {
      * Approval requests by e-mail (docs/approvals.md): the agent's owner, at their verified address, in the
      * transaction that stores the request. Requests for an organization's administrators are not mailed yet.
      */
+    /** Each configured audit sink's name and type, in order (the names its durable worker is kept under). */
+    private static java.util.Map<String, String> auditSinkNames(List<dev.warden.sinks.external.AuditSinkSpec> specs) {
+        List<String> names = dev.warden.sinks.external.AuditSinks.names(specs);
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < specs.size(); i++) {
+            out.put(names.get(i), specs.get(i).type().wireName());
+        }
+        return out;
+    }
+
     private static dev.warden.api.approvals.ApprovalService.Notifier approvalMail(UsersComponent users) {
         return (conn, approval) -> {
             if (!users.mail().enabled()) {

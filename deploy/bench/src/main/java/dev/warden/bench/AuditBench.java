@@ -109,9 +109,9 @@ public final class AuditBench {
         // vacuum that the writer's rows cause, the first does not; their mean is the baseline.
         double indexedCopyBefore = copySeconds(db, csv, "copy_indexed_before", true);
         SinkCounters counters = new SinkCounters();
-        new PostgresAuditWriter(db.dataSource(), topic, List.of(), counters).ensurePartitions(Instant.now());
+        new PostgresAuditWriter(db.dataSource(), topic, counters).ensurePartitions(Instant.now());
         long start = System.nanoTime();
-        try (PostgresAuditWriter writer = new PostgresAuditWriter(db.dataSource(), topic, List.of(), counters);
+        try (PostgresAuditWriter writer = new PostgresAuditWriter(db.dataSource(), topic, counters);
                 SinkWorker worker = new SinkWorker("bench", bootstrap, "bench-", topic, 20_000, writer, counters)) {
             worker.start();
             while (counters.snapshot().auditWritten() < n) {

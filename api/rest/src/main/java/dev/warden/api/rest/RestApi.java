@@ -61,6 +61,7 @@ import dev.warden.api.organizations.OrganizationAdminRoutes;
 import dev.warden.api.organizations.OrganizationRoutes;
 import dev.warden.api.organizations.OrganizationService;
 import dev.warden.api.ratelimit.ClientIp;
+import dev.warden.api.sinks.SinkControlRoutes;
 import dev.warden.authorizer.condition.Conditions;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Topics;
@@ -135,9 +136,11 @@ public final class RestApi implements Component {
             Tracing tracing,
             ClientIp clientIp,
             ApprovalService.Notifier approvalNotifier,
+            Map<String, String> auditSinks,
             InstantSource clock) {
         public Wiring {
             grantTypes = List.copyOf(grantTypes);
+            auditSinks = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(auditSinks));
         }
     }
 
@@ -345,6 +348,8 @@ public final class RestApi implements Component {
                         AuthzenConfiguration.BASE_PATH,
                         new AuthzenRoutes(authorization, agents, wiring.clientIp(), maxBody)),
                 new WardenApi.Mount("/.well-known/authzen-configuration", new AuthzenConfiguration(issuer::url)),
+                new WardenApi.Mount(
+                        "/admin/v1/sinks", new SinkControlRoutes(db, wiring.auditSinks(), audit, clock, maxBody)),
                 new WardenApi.Mount(
                         "/audit",
                         new AuditRoutes(

@@ -5,11 +5,13 @@ import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.WardenMeters;
+import dev.warden.runtime.consumer.SinkControls;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.consumer.SinkWorker;
 import dev.warden.runtime.db.Database;
 import dev.warden.sinks.external.AuditSink;
+import dev.warden.sinks.external.DurableSinkWriter;
 import dev.warden.sinks.postgres.AuditEventPublisher;
 import dev.warden.sinks.postgres.PostgresAuditWriter;
 import dev.warden.sinks.streamstore.StreamEventStoreWriter;
@@ -18,6 +20,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -32,11 +35,20 @@ public final class SinksRole implements Component {
     private final SinkWorker auditWorker;
     private final PostgresAuditWriter auditWriter;
     private final SinkWorker streamStoreWorker;
+    private final List<SinkWorker> externalWorkers;
+    private final List<AuditSink> externalSinks;
 
-    private SinksRole(SinkWorker auditWorker, PostgresAuditWriter auditWriter, SinkWorker streamStoreWorker) {
+    private SinksRole(
+            SinkWorker auditWorker,
+            PostgresAuditWriter auditWriter,
+            SinkWorker streamStoreWorker,
+            List<SinkWorker> externalWorkers,
+            List<AuditSink> externalSinks) {
         this.auditWorker = auditWorker;
         this.auditWriter = auditWriter;
         this.streamStoreWorker = streamStoreWorker;
+        this.externalWorkers = externalWorkers;
+        this.externalSinks = externalSinks;
     }
 
     /** Starts every sink worker, without tracing. */
@@ -85,7 +97,6 @@ public final class SinksRole implements Component {
         PostgresAuditWriter writer = new PostgresAuditWriter(
                 db.dataSource(),
                 config.kafka().topics().audit(),
-                externalSinks,
                 counters,
                 events
                         ? new AuditEventPublisher(
@@ -119,7 +130,28 @@ public final class SinksRole implements Component {
                 new SinkCounters(),
                 tracer);
         streamStore.start();
-        return new SinksRole(worker, writer, streamStore);
+        // Each external audit sink is a consumer of warden.audit of its own, with its own position: durable, and
+        // never in the way of the canonical write or of another sink (docs/audit-sinks.md).
+        Duration retention = retention(admin, config.kafka().topics().audit());
+        List<SinkWorker> external = new ArrayList<>();
+        for (AuditSink sink : externalSinks) {
+            DurableSinkWriter durable = new DurableSinkWriter(
+                    sink, db.dataSource(), config.kafka().topics().audit(), counters, sink.retryCeiling());
+            SinkWorker w = new SinkWorker(
+                            durable.name(),
+                            bootstrap,
+                            config.streams().applicationPrefix() + "sink-",
+                            config.kafka().topics().audit(),
+                            EXTERNAL_BATCH,
+                            durable,
+                            new SinkCounters(),
+                            tracer)
+                    .controlledBy(SinkControls.of(db.dataSource(), durable.name()));
+            w.health().retention(retention);
+            w.start();
+            external.add(w);
+        }
+        return new SinksRole(worker, writer, streamStore, List.copyOf(external), externalSinks);
     }
 
     @Override
@@ -133,10 +165,32 @@ public final class SinksRole implements Component {
         WardenMeters.sinks(registry, sinkHealth());
     }
 
+    /** The most entries an external sink gets in one request. */
+    static final int EXTERNAL_BATCH = 500;
+
+    /** The topic's {@code retention.ms} (zero when it cannot be read or is unlimited). */
+    private static Duration retention(Admin admin, String topic) {
+        try {
+            org.apache.kafka.common.config.ConfigResource resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+            var entry = admin.describeConfigs(List.of(resource))
+                    .all()
+                    .get(10, java.util.concurrent.TimeUnit.SECONDS)
+                    .get(resource)
+                    .get("retention.ms");
+            long ms = entry == null ? -1 : Long.parseLong(entry.value());
+            return ms > 0 ? Duration.ofMillis(ms) : Duration.ZERO;
+        } catch (Exception e) {
+            return Duration.ZERO;
+        }
+    }
+
     /** UP once every worker has joined its group and sought to its stored offsets. */
     public HealthCheck health() {
         return HealthCheck.of("sink-workers", () -> {
-            if (!auditWorker.isAssigned() || !streamStoreWorker.isAssigned()) {
+            if (!auditWorker.isAssigned()
+                    || !streamStoreWorker.isAssigned()
+                    || !externalWorkers.stream().allMatch(SinkWorker::isAssigned)) {
                 return Result.down("joining the consumer group");
             }
             List<String> problems = sinkHealth().stream()
@@ -148,11 +202,15 @@ public final class SinksRole implements Component {
 
     /** Failures, lag and dead letters of each worker, for health and metrics. */
     public List<SinkHealth> sinkHealth() {
-        return List.of(auditWorker.health(), streamStoreWorker.health());
+        List<SinkHealth> all = new ArrayList<>(List.of(auditWorker.health(), streamStoreWorker.health()));
+        externalWorkers.forEach(w -> all.add(w.health()));
+        return all;
     }
 
     @Override
     public void close() {
+        externalWorkers.forEach(SinkWorker::close);
+        externalSinks.forEach(AuditSink::close);
         streamStoreWorker.close();
         auditWorker.close();
         auditWriter.close();

@@ -61,6 +61,14 @@ public final class WardenMeters {
                     .description("Records between the sink's position and the end of its topic.")
                     .tag("sink", name)
                     .register(registry);
+            Gauge.builder(
+                            "warden.sink.lag.seconds",
+                            sink,
+                            h -> h.oldestPendingAgeMillis(System.currentTimeMillis()) / 1000.0)
+                    .description(
+                            "Age of the oldest record the sink has read and not yet delivered (0 when none waits).")
+                    .tag("sink", name)
+                    .register(registry);
             Gauge.builder("warden.sink.degraded", sink, h -> h.degradedReason().isPresent() ? 1 : 0)
                     .description("1 while the sink keeps failing or falls behind (see /observe/health), else 0.")
                     .tag("sink", name)

@@ -21,6 +21,11 @@ public interface AuditSink extends AutoCloseable {
      */
     void send(List<AuditEntry> batch);
 
+    /** The longest wait between two attempts of a failing batch (its durable worker's backoff ceiling). */
+    default java.time.Duration retryCeiling() {
+        return AuditSinks.DEFAULT_RETRY_CEILING;
+    }
+
     @Override
     default void close() {}
 
@@ -32,18 +37,35 @@ public interface AuditSink extends AutoCloseable {
     class SinkException extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final boolean permanent;
+        private final transient java.util.Optional<java.time.Duration> retryAfter;
 
         public SinkException(String message) {
             this(message, null, false);
         }
 
         public SinkException(String message, Throwable cause) {
-            this(message, cause, cause instanceof SinkException s && s.permanent());
+            this(
+                    message,
+                    cause,
+                    cause instanceof SinkException s && s.permanent(),
+                    cause instanceof SinkException s ? s.retryAfter() : java.util.Optional.empty());
         }
 
         public SinkException(String message, Throwable cause, boolean permanent) {
+            this(message, cause, permanent, java.util.Optional.empty());
+        }
+
+        /** A refusal with the wait the destination asked for ({@code Retry-After} of a 429 or 503). */
+        public SinkException(
+                String message, Throwable cause, boolean permanent, java.util.Optional<java.time.Duration> retryAfter) {
             super(message, cause);
             this.permanent = permanent;
+            this.retryAfter = retryAfter;
+        }
+
+        /** How long the destination asked to wait before the next attempt, if it said. */
+        public java.util.Optional<java.time.Duration> retryAfter() {
+            return retryAfter;
         }
 
         /** True when the destination refused the content itself, not just this attempt. */

@@ -1,5 +1,6 @@
 package dev.warden.sinks.external;
 
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.WireEnum;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -17,7 +18,10 @@ import java.util.TreeSet;
  * shared by the launcher and tests. Options, all optional (defaults in brackets):
  *
  * <ul>
- *   <li>every type: {@code connect-timeout-ms} [5000], {@code request-timeout-ms} [5000], {@code retries} [0, max 1]
+ *   <li>every type: {@code name} [the type; {@code <type>-2}, … for further sinks of one type], which keys the
+ *       sink's position, dead letters and controls; {@code connect-timeout-ms} [5000], {@code request-timeout-ms}
+ *       [5000], {@code retries} [0, max 1] (immediate), {@code retry-ceiling-ms} [60000] (the longest wait between
+ *       two attempts of a failing batch)
  *   <li>{@code splunk-hec}: {@code source} [warden], {@code sourcetype} [warden:audit], {@code host}, {@code index}
  *   <li>{@code cloudevents}: {@code source} [/warden], {@code mode} [structured | batch]
  *   <li>{@code otlp-logs}: {@code encoding} [protobuf | json], {@code service-name} [warden],
@@ -37,10 +41,11 @@ public final class AuditSinks {
      * @throws IllegalArgumentException naming the sink and the bad or unknown option, or a missing secret
      */
     public static List<AuditSink> build(List<AuditSinkSpec> specs, InstantSource clock) {
+        List<String> names = names(specs);
         List<AuditSink> sinks = new ArrayList<>(specs.size());
         try {
-            for (AuditSinkSpec spec : specs) {
-                sinks.add(build(spec, clock));
+            for (int i = 0; i < specs.size(); i++) {
+                sinks.add(build(specs.get(i), clock, names.get(i)));
             }
             return List.copyOf(sinks);
         } catch (RuntimeException e) {
@@ -50,17 +55,74 @@ public final class AuditSinks {
     }
 
     /**
+     * Each spec's sink name, in order: its {@code name} option, else its type, numbered from the second sink of a
+     * type on ({@code splunk-hec-2}).
+     *
+     * @throws IllegalArgumentException for a name that is malformed or given twice
+     */
+    public static List<String> names(List<AuditSinkSpec> specs) {
+        List<String> out = new ArrayList<>(specs.size());
+        Set<String> taken = new HashSet<>();
+        for (AuditSinkSpec spec : specs) {
+            Optional<String> given = Optional.ofNullable(spec.options().get("name"));
+            if (given.isPresent() && (!NAME.matcher(given.get()).matches() || taken.contains(given.get()))) {
+                throw new IllegalArgumentException("audit sink " + spec.type().wireName() + ": option name must be "
+                        + "1 to 64 of [a-z0-9-] and unique among the sinks, was '" + given.get() + "'");
+            }
+            String name = given.orElse(spec.type().wireName());
+            for (int n = 2; taken.contains(name); n++) {
+                name = spec.type().wireName() + "-" + n;
+            }
+            taken.add(name);
+            out.add(name);
+        }
+        return out;
+    }
+
+    /**
      * The sink of {@code spec}.
      *
      * @throws IllegalArgumentException naming the sink and the bad or unknown option, or a missing secret
      */
     public static AuditSink build(AuditSinkSpec spec, InstantSource clock) {
+        return build(
+                spec, clock, spec.options().getOrDefault("name", spec.type().wireName()));
+    }
+
+    private static AuditSink build(AuditSinkSpec spec, InstantSource clock, String name) {
         Options options = new Options(spec.type().wireName(), spec.options());
-        return switch (spec.type()) {
+        options.get("name");
+        Duration ceiling = options.get("retry-ceiling-ms")
+                .map(v -> Duration.ofMillis(options.number("retry-ceiling-ms", v)))
+                .orElse(DEFAULT_RETRY_CEILING);
+        if (ceiling.compareTo(Duration.ofMillis(100)) < 0 || ceiling.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException(
+                    "audit sink " + spec.type().wireName() + ": option retry-ceiling-ms must be 100 to 3600000");
+        }
+        AuditSink sink = switch (spec.type()) {
             case SPLUNK_HEC -> new SplunkHecSink(splunk(spec, options));
             case CLOUDEVENTS -> new CloudEventsSink(cloudEvents(spec, options), clock);
             case OTLP_LOGS -> new OtlpLogsSink(otlp(spec, options), clock);
         };
+        return new Named(sink, name, ceiling);
+    }
+
+    /** The longest wait between two attempts of a failing batch, unless {@code retry-ceiling-ms} says. */
+    public static final Duration DEFAULT_RETRY_CEILING = Duration.ofSeconds(60);
+
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9-]{1,64}");
+
+    /** A built sink under its configured name, with its retry ceiling. */
+    private record Named(AuditSink sink, String name, Duration retryCeiling) implements AuditSink {
+        @Override
+        public void send(List<AuditEntry> batch) {
+            sink.send(batch);
+        }
+
+        @Override
+        public void close() {
+            sink.close();
+        }
     }
 
     private static SplunkHecConfig splunk(AuditSinkSpec spec, Options options) {

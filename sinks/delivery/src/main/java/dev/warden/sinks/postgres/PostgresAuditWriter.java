@@ -14,10 +14,8 @@ import dev.warden.runtime.consumer.DeadLetters;
 import dev.warden.runtime.consumer.PoisonedBatchException;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkOffsets;
-import dev.warden.sinks.external.AuditSink;
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -30,8 +28,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -47,9 +43,9 @@ import org.postgresql.PGConnection;
  * is rolled back and the batch goes the safe way: COPY into a session-local staging table, then
  * {@code INSERT ... ON CONFLICT DO NOTHING}. Either way a duplicate can never become a second row. With an
  * {@link AuditEventPublisher}, the batch's entries are then published as {@code audit} stream events, last in the
- * same transaction (each entry once: see there). After each committed batch the entries fan out to the external
- * sinks on a separate thread, best effort: a slow or failing sink never delays the next write; each failing sink
- * is counted once per batch.
+ * same transaction (each entry once: see there). The external audit sinks are not called from here: each is a
+ * consumer of {@code warden.audit} of its own ({@code DurableSinkWriter}), so a slow or failing one never delays
+ * this write.
  */
 public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     /** The name this sink stores its offsets under. */
@@ -76,18 +72,12 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
 
     private final DataSource dataSource;
     private final String topic;
-    private final List<AuditSink> sinks;
     private final SinkCounters counters;
     /** Publishes the stored entries as {@code audit} stream events, or null when those are off. */
     private final AuditEventPublisher events;
 
-    private final ExecutorService fanOut = Executors.newSingleThreadExecutor(
-            Thread.ofPlatform().name("warden-audit-fanout").daemon().factory());
-    /** Entries stored since the last fan-out; touched by the store thread, then (after its wait) afterCommit. */
-    private List<AuditEntry> toFanOut = new ArrayList<>();
-
-    public PostgresAuditWriter(DataSource dataSource, String topic, List<AuditSink> sinks, SinkCounters counters) {
-        this(dataSource, topic, sinks, counters, null);
+    public PostgresAuditWriter(DataSource dataSource, String topic, SinkCounters counters) {
+        this(dataSource, topic, counters, null);
     }
 
     /**
@@ -95,15 +85,9 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
      * {@code events} (in the same transaction: {@link AuditEventPublisher}); null publishes none. The writer closes
      * it.
      */
-    public PostgresAuditWriter(
-            DataSource dataSource,
-            String topic,
-            List<AuditSink> sinks,
-            SinkCounters counters,
-            AuditEventPublisher events) {
+    public PostgresAuditWriter(DataSource dataSource, String topic, SinkCounters counters, AuditEventPublisher events) {
         this.dataSource = dataSource;
         this.topic = topic;
-        this.sinks = List.copyOf(sinks);
         this.counters = counters;
         this.events = events;
     }
@@ -159,7 +143,6 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         Map<TopicPartition, Long> offsets = Map.copyOf(nextOffsets);
         return () -> {
             long written = store(rows, undecodable, offsets, sources);
-            toFanOut.addAll(entries);
             return new WriteResult(written, undecodable.size());
         };
     }
@@ -242,71 +225,6 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
         }
     }
 
-    @Override
-    public void afterCommit(WriteResult result) {
-        List<AuditEntry> batch = toFanOut;
-        toFanOut = new ArrayList<>();
-        if (sinks.isEmpty() || batch.isEmpty()) {
-            return;
-        }
-        fanOut.execute(() -> sinks.forEach(sink -> send(sink, batch)));
-    }
-
-    /**
-     * Sends one committed batch to one external sink, best effort. A sink that refuses the content
-     * ({@link AuditSink.SinkException#permanent()}) gets the batch in halves until the refused entry is alone,
-     * which is dead-lettered (sink {@code audit-sink:<name>}): the other entries still arrive.
-     */
-    private void send(AuditSink sink, List<AuditEntry> batch) {
-        try {
-            sink.send(batch);
-        } catch (RuntimeException e) {
-            counters.sinkFailed();
-            LOG.warning("audit sink " + sink.name() + " failed a batch of " + batch.size() + ": " + e.getMessage());
-            if (e instanceof AuditSink.SinkException refused && refused.permanent()) {
-                isolate(sink, batch, refused);
-            }
-        }
-    }
-
-    private void isolate(AuditSink sink, List<AuditEntry> batch, AuditSink.SinkException cause) {
-        if (batch.size() == 1) {
-            AuditEntry entry = batch.getFirst();
-            try {
-                DeadLetters.store(
-                        dataSource,
-                        List.of(new DeadLetter(
-                                SinkNames.AUDIT_SINK_PREFIX + sink.name(),
-                                topic,
-                                -1,
-                                -1,
-                                Optional.of(entry.agentId().getBytes(StandardCharsets.UTF_8)),
-                                Optional.of(AuditEntryCodec.encode(entry)),
-                                cause.getMessage())));
-            } catch (RuntimeException e) {
-                LOG.warning("audit sink " + sink.name() + ": dead letter for " + entry.id() + " not stored: "
-                        + e.getMessage());
-            }
-            return;
-        }
-        int half = batch.size() / 2;
-        for (List<AuditEntry> part : List.of(batch.subList(0, half), batch.subList(half, batch.size()))) {
-            try {
-                sink.send(part);
-            } catch (AuditSink.SinkException e) {
-                if (e.permanent()) {
-                    isolate(sink, part, e);
-                } else {
-                    LOG.warning("audit sink " + sink.name() + " failed while isolating: " + e.getMessage());
-                    return;
-                }
-            } catch (RuntimeException e) {
-                LOG.warning("audit sink " + sink.name() + " failed while isolating: " + e.getMessage());
-                return;
-            }
-        }
-    }
-
     /** The COPY (CSV) form of {@code entries}, in the column order of {@link #COPY}. */
     public static String csv(List<AuditEntry> entries) {
         StringBuilder out = new StringBuilder(entries.size() * 256);
@@ -359,10 +277,8 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
 
     @Override
     public void close() {
-        fanOut.shutdown();
         if (events != null) {
             events.close();
         }
-        sinks.forEach(AuditSink::close);
     }
 }

@@ -1,5 +1,6 @@
 package dev.warden.runtime.consumer;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -77,4 +78,22 @@ public interface BatchWriter {
 
     /** Called after each durable batch, on the worker's polling thread; must not block for long. */
     default void afterCommit(WriteResult result) {}
+
+    /**
+     * How long the worker waits before it reads the batch again after {@code failure}, the
+     * {@code consecutiveFailures}-th failure in a row (1 for the first). The default is half a second; a writer that
+     * delivers to a remote endpoint backs off further (and honours what the endpoint asked for).
+     */
+    default Duration retryDelay(Throwable failure, int consecutiveFailures) {
+        return Duration.ofMillis(500);
+    }
+
+    /**
+     * Stores {@code nextOffsets} as where the sink resumes, replacing what was stored (a replay from a timestamp).
+     *
+     * @throws UnsupportedOperationException for a writer that cannot be moved
+     */
+    default void resetOffsets(Map<TopicPartition, Long> nextOffsets) {
+        throw new UnsupportedOperationException("this sink cannot be moved");
+    }
 }

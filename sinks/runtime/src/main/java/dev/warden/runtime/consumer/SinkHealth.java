@@ -35,6 +35,14 @@ public final class SinkHealth {
     private volatile int consecutiveFailures;
     private volatile String lastError = "";
     private volatile java.util.function.LongConsumer storeTimes = nanos -> {};
+    /** The timestamp (ms) of the oldest record read and not yet stored; 0 when none waits. */
+    private volatile long oldestPendingMillis;
+
+    private volatile boolean paused;
+    /** The topic's retention; zero when unknown (or unlimited). */
+    private volatile Duration retention = Duration.ZERO;
+    /** The share of the retention past which a backlog is reported: it will be lost if it keeps growing. */
+    static final double NEAR_RETENTION = 0.8;
 
     public SinkHealth(String sink) {
         this.sink = sink;
@@ -116,6 +124,39 @@ public final class SinkHealth {
         }
     }
 
+    /** Records with timestamp {@code firstMillis} (and later) were read and wait to be stored. */
+    public void pending(long firstMillis) {
+        if (firstMillis <= 0) {
+            oldestPendingMillis = 0;
+        } else if (oldestPendingMillis == 0) {
+            oldestPendingMillis = firstMillis;
+        }
+    }
+
+    /** A batch whose latest record has timestamp {@code lastMillis} was stored: nothing read waits any more. */
+    public void delivered(long lastMillis) {
+        oldestPendingMillis = 0;
+    }
+
+    /**
+     * How old the oldest record read and not yet stored is, at {@code nowMillis}: the sink's lag in time (0 when
+     * nothing waits).
+     */
+    public long oldestPendingAgeMillis(long nowMillis) {
+        long oldest = oldestPendingMillis;
+        return oldest == 0 ? 0 : Math.max(0, nowMillis - oldest);
+    }
+
+    /** The administrator paused (or resumed) the sink. */
+    public void paused(boolean paused) {
+        this.paused = paused;
+    }
+
+    /** The topic's retention, so that a backlog that nears it is reported. */
+    public void retention(Duration retention) {
+        this.retention = retention;
+    }
+
     /** Records dead-lettered so far by this sink. */
     public long deadLetteredCount() {
         return deadLettered.sum();
@@ -133,6 +174,14 @@ public final class SinkHealth {
 
     /** Why the sink is degraded, or empty when it is healthy. */
     public synchronized Optional<String> degradedReason() {
+        if (paused) {
+            return Optional.of("paused by the administrator");
+        }
+        long age = oldestPendingAgeMillis(System.currentTimeMillis());
+        if (!retention.isZero() && age > retention.toMillis() * NEAR_RETENTION) {
+            return Optional.of("backlog nears the topic's retention: the oldest undelivered entry is "
+                    + Duration.ofMillis(age).toSeconds() + " s old, retention " + retention.toSeconds() + " s");
+        }
         if (consecutiveFailures >= FAILING_AFTER) {
             return Optional.of("failing: " + consecutiveFailures + " batches in a row, last error: " + lastError);
         }

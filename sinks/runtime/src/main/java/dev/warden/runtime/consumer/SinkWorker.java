@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -66,6 +68,14 @@ public final class SinkWorker implements AutoCloseable {
     private final ExecutorService storer;
     /** The batch on the store thread; touched by the polling thread only. */
     private InFlight inFlight;
+    /** Failed stores in a row (0 after a success); the polling thread only. */
+    private int consecutiveFailures;
+    /** What an operator asked (pause, replay); {@link SinkControl#NONE} unless {@link #controlledBy} set one. */
+    private volatile SinkControl control = SinkControl.NONE;
+    /** Whether the assignment is paused by the control; the polling thread only. */
+    private boolean paused;
+    /** The replay generation applied (-1: not yet read, so that a worker never replays at its start). */
+    private long replayGeneration = -1;
 
     /**
      * @param name    the sink's name (consumer group {@code groupPrefix + name})
@@ -159,6 +169,12 @@ public final class SinkWorker implements AutoCloseable {
                 .factory());
     }
 
+    /** Pauses and replays as {@code control} says (set before {@link #start}). */
+    public SinkWorker controlledBy(SinkControl control) {
+        this.control = control;
+        return this;
+    }
+
     /** Starts consuming. */
     public void start() {
         loop.start();
@@ -189,6 +205,9 @@ public final class SinkWorker implements AutoCloseable {
 
         @Override
         public void handle(ConsumerRecords<String, byte[]> polled, Consumer<String, byte[]> kafka) {
+            if (!obeyControl(kafka)) {
+                return; // paused, or just replayed: whatever was polled is read again from the stored offsets
+            }
             health.sampleLag(kafka);
             if (polled.isEmpty()) {
                 finishInFlight(); // nothing to overlap it with: settle the batch being stored now
@@ -203,6 +222,7 @@ public final class SinkWorker implements AutoCloseable {
                 }
                 return;
             }
+            health.pending(firstTimestamp(polled));
             // Prepared while the previous batch was being stored; store it once that one is durable. If that
             // one failed, the consumer has been rewound to the stored offsets and this batch is read again.
             if (finishInFlight()) {
@@ -221,6 +241,74 @@ public final class SinkWorker implements AutoCloseable {
             }
             storer.shutdown();
         }
+    }
+
+    /**
+     * Applies the operator's control: pauses or resumes the assignment, and replays from a time. False when the
+     * polled batch must not be handled (paused, or the position just moved).
+     */
+    private boolean obeyControl(Consumer<String, byte[]> kafka) {
+        SinkControl.State state = control.state();
+        if (replayGeneration < 0) {
+            replayGeneration = state.replayGeneration();
+        }
+        if (state.paused()) {
+            if (!paused) {
+                finishInFlight();
+                paused = true;
+                LOG.info("sink " + name + " paused by the administrator");
+            }
+            kafka.pause(kafka.assignment()); // newly assigned partitions too
+            health.paused(true);
+            return false;
+        }
+        boolean moved = false;
+        if (paused) {
+            paused = false;
+            health.paused(false);
+            finishInFlight();
+            kafka.resume(kafka.paused());
+            rewindUntilDone(kafka.assignment());
+            LOG.info("sink " + name + " resumed");
+            moved = true;
+        }
+        if (state.replayGeneration() != replayGeneration && state.replayFrom().isPresent()) {
+            finishInFlight();
+            replay(kafka, state.replayFrom().get());
+            replayGeneration = state.replayGeneration();
+            moved = true;
+        }
+        return !moved;
+    }
+
+    /** Moves the assignment's stored offsets back (or forward) to the first record at or after {@code from}. */
+    private void replay(Consumer<String, byte[]> kafka, Instant from) {
+        Set<TopicPartition> partitions = kafka.assignment();
+        if (partitions.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> times = new HashMap<>();
+        partitions.forEach(tp -> times.put(tp, from.toEpochMilli()));
+        Map<TopicPartition, OffsetAndTimestamp> found = kafka.offsetsForTimes(times);
+        Map<TopicPartition, Long> ends = kafka.endOffsets(partitions);
+        Map<TopicPartition, Long> next = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            OffsetAndTimestamp at = found.get(tp);
+            next.put(tp, at == null ? ends.get(tp) : at.offset());
+        }
+        writer.resetOffsets(next);
+        next.forEach(kafka::seek);
+        health.pending(0);
+        LOG.info("sink " + name + " replays from " + from + ": " + next);
+    }
+
+    /** The timestamp of the earliest record of {@code polled} (ms), or 0. */
+    private static long firstTimestamp(ConsumerRecords<String, byte[]> polled) {
+        long first = Long.MAX_VALUE;
+        for (ConsumerRecord<String, byte[]> record : polled) {
+            first = Math.min(first, record.timestamp());
+        }
+        return first == Long.MAX_VALUE ? 0 : first;
     }
 
     /** Hands the polled records and the next offset of each partition to the writer's first half. */
@@ -303,7 +391,9 @@ public final class SinkWorker implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+        consecutiveFailures = 0;
         health.stored(pending.size(), System.nanoTime() - pending.submittedNanos());
+        health.delivered(lastTimestamp(pending.records()));
         traceStored(pending);
         health.deadLettered(result.dropped());
         counters.written(result.written());
@@ -319,10 +409,21 @@ public final class SinkWorker implements AutoCloseable {
     private void failed(int records, Throwable e) {
         counters.failed(records);
         health.failed(e.getMessage());
-        LOG.warning("sink " + name + " failed to write a batch of " + records + "; retrying from stored offsets: "
-                + e.getMessage());
+        consecutiveFailures++;
+        Duration delay = writer.retryDelay(e, consecutiveFailures);
+        LOG.warning("sink " + name + " failed to write a batch of " + records + " (" + consecutiveFailures
+                + " in a row); retrying from stored offsets in " + delay.toMillis() + " ms: " + e.getMessage());
         rewindUntilDone(consumer.assignment());
-        pause(Duration.ofMillis(500));
+        pause(delay);
+    }
+
+    /** The timestamp of the latest of {@code records} (ms). */
+    private static long lastTimestamp(List<ConsumerRecord<String, byte[]>> records) {
+        long last = 0;
+        for (ConsumerRecord<String, byte[]> record : records) {
+            last = Math.max(last, record.timestamp());
+        }
+        return last;
     }
 
     /**
