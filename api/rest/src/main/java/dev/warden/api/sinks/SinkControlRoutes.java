@@ -6,10 +6,11 @@ import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.authorize.AuditPublisher;
 import dev.warden.api.errors.ErrorCode;
-import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.InputContract;
+import dev.warden.api.http.JsonInput;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
@@ -25,10 +26,10 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code /admin/v1/sinks} (docs/audit-sinks.md), the administrator's control of the external audit sinks: list them
@@ -69,6 +70,9 @@ public final class SinkControlRoutes implements DeclaredService {
 
     private void pause(ServerRequest req, ServerResponse res, boolean paused) {
         String name = sink(req);
+        if (req.content().hasEntity()) {
+            JsonInput.of(RequestReader.readObject(req, maxBodyBytes), Set.of()).validate();
+        }
         Instant now = clock.instant();
         String actor = AuthFilter.principal(req).subjectId();
         SinkControls.pause(db.dataSource(), key(name), paused, actor, now);
@@ -78,24 +82,14 @@ public final class SinkControlRoutes implements DeclaredService {
 
     private void replay(ServerRequest req, ServerResponse res) {
         String name = sink(req);
-        ObjectNode body = RequestReader.readObject(req, maxBodyBytes);
-        var from = body.get("from");
-        if (from == null || !from.isTextual()) {
-            throw InvalidInputException.field("from", "is required: an ISO-8601 time to re-send from");
-        }
-        Instant at;
-        try {
-            at = Instant.parse(from.textValue());
-        } catch (DateTimeParseException e) {
-            throw InvalidInputException.field("from", "must be an ISO-8601 time such as 2026-11-28T09:00:00Z");
-        }
+        JsonInput in = JsonInput.of(RequestReader.readObject(req, maxBodyBytes), Set.of("from"));
+        Optional<Instant> from = in.requiredValue("from", 64, InputContract::timestamp);
         Instant now = clock.instant();
-        if (at.isAfter(now)) {
-            throw InvalidInputException.field("from", "must not be in the future");
-        }
+        from.filter(at -> at.isAfter(now)).ifPresent(at -> in.error("from", "must not be in the future"));
+        in.validate();
         String actor = AuthFilter.principal(req).subjectId();
-        SinkControls.replay(db.dataSource(), key(name), at, actor, now);
-        record("sink.replay", name, actor, Map.of("from", Json.timestamp(at)), now);
+        SinkControls.replay(db.dataSource(), key(name), from.orElseThrow(), actor, now);
+        record("sink.replay", name, actor, Map.of("from", Json.timestamp(from.get())), now);
         Responses.json(res, Status.ACCEPTED_202, render(name, sinks.get(name)));
     }
 

@@ -56,6 +56,10 @@ public final class ReviewedRoutes {
         m.put("GET /dashboard/stats", Access.scope("dashboard:read"));
         m.put("GET /admin/v1/dead-letters", Access.administrator("dead letters"));
         m.put("GET /admin/dead-letters", Access.administrator("dead letters"));
+        m.put("GET /admin/v1/sinks", Access.administrator("audit sinks"));
+        m.put("POST /admin/v1/sinks/{name}/pause", Access.administrator("audit sinks"));
+        m.put("POST /admin/v1/sinks/{name}/resume", Access.administrator("audit sinks"));
+        m.put("POST /admin/v1/sinks/{name}/replay", Access.administrator("audit sinks"));
         m.put("GET /admin/v1/doctor", Access.administrator("the security doctor"));
         m.put("GET /auth/admin/doctor", Access.administrator("the security doctor"));
         m.put("* /events/stream", Access.selfAuthenticating());

@@ -56,7 +56,14 @@ class OpenApiContractIT {
             .webhooks(WebhooksConfig.builder()
                     .allowPrivateTargets(true)
                     .maxAttempts(1)
-                    .build()));
+                    .build())
+            // A sink nobody listens to, for the sink control routes (it retries in the background, harmlessly)
+            .auditSinks(java.util.List.of(dev.warden.sinks.external.AuditSinkSpec.builder(
+                            dev.warden.sinks.external.AuditSinkSpec.Type.SPLUNK_HEC,
+                            java.net.URI.create("http://127.0.0.1:9"))
+                    .secret("t")
+                    .option("name", "contract")
+                    .build())));
 
     /** A signed-up user: id and session token. */
     record User(String id, String session) {}
@@ -1307,6 +1314,21 @@ class OpenApiContractIT {
         answer(200, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters?limit=10", admin));
         answer(400, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters?limit=0", admin));
         answer(403, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters", alice.session()));
+        answer(200, "GET", "/admin/v1/sinks", http.get("/admin/v1/sinks", admin));
+        answer(403, "GET", "/admin/v1/sinks", http.get("/admin/v1/sinks", alice.session()));
+        answer(200, "POST", "/admin/v1/sinks/{name}/pause", http.post("/admin/v1/sinks/contract/pause", admin, "{}"));
+        answer(404, "POST", "/admin/v1/sinks/{name}/pause", http.post("/admin/v1/sinks/nope/pause", admin, "{}"));
+        answer(200, "POST", "/admin/v1/sinks/{name}/resume", http.post("/admin/v1/sinks/contract/resume", admin));
+        answer(
+                202,
+                "POST",
+                "/admin/v1/sinks/{name}/replay",
+                http.post("/admin/v1/sinks/contract/replay", admin, "{\"from\":\"2026-01-01T00:00:00Z\"}"));
+        answer(
+                400,
+                "POST",
+                "/admin/v1/sinks/{name}/replay",
+                http.post("/admin/v1/sinks/contract/replay", admin, "{\"from\":\"later\",\"x\":1}"));
         answer(401, "GET", "/admin/v1/dead-letters", http.get("/admin/v1/dead-letters", null));
         answer(200, "GET", "/admin/v1/doctor", http.get("/admin/v1/doctor", admin));
         answer(403, "GET", "/admin/v1/doctor", http.get("/admin/v1/doctor", alice.session()));

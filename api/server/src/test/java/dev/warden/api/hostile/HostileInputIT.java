@@ -49,20 +49,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostileInputIT {
     @RegisterExtension
-    static final TestPlatform warden = new TestPlatform(
-            b -> b.users(UsersConfig.builder().argon2(1024, 1, 1).build())
-                    .rateLimit(RateLimitConfig.builder()
-                            .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
-                            .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
-                            .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
-                            .endpoint(AuthEndpoint.SIGN_IN, 100_000, 60)
-                            .endpoint(AuthEndpoint.SIGN_UP, 100_000, 60)
-                            .endpoint(AuthEndpoint.OAUTH_TOKEN, 100_000, 60)
-                            .endpoint(AuthEndpoint.REGISTRATION, 100_000, 60)
-                            .endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 100_000, 60)
-                            .endpoint(AuthEndpoint.BACKCHANNEL_AUTHENTICATION, 100_000, 60)
-                            .endpoint(AuthEndpoint.DEVICE_VERIFY, 100_000, 60)
-                            .build()));
+    static final TestPlatform warden = new TestPlatform(b -> b.users(
+                    UsersConfig.builder().argon2(1024, 1, 1).build())
+            .rateLimit(RateLimitConfig.builder()
+                    .endpoint(AuthEndpoint.OAUTH_AUTHORIZE, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_INTROSPECT, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_REVOKE, 100_000, 60)
+                    .endpoint(AuthEndpoint.SIGN_IN, 100_000, 60)
+                    .endpoint(AuthEndpoint.SIGN_UP, 100_000, 60)
+                    .endpoint(AuthEndpoint.OAUTH_TOKEN, 100_000, 60)
+                    .endpoint(AuthEndpoint.REGISTRATION, 100_000, 60)
+                    .endpoint(AuthEndpoint.DEVICE_AUTHORIZATION, 100_000, 60)
+                    .endpoint(AuthEndpoint.BACKCHANNEL_AUTHENTICATION, 100_000, 60)
+                    .endpoint(AuthEndpoint.DEVICE_VERIFY, 100_000, 60)
+                    .build())
+            .auditSinks(List.of(dev.warden.sinks.external.AuditSinkSpec.builder(
+                            dev.warden.sinks.external.AuditSinkSpec.Type.SPLUNK_HEC,
+                            java.net.URI.create("http://127.0.0.1:9"))
+                    .secret("t")
+                    .option("name", "hostile")
+                    .build())));
 
     /** Values as raw JSON text, each built to break something different. */
     static final Map<String, String> HOSTILE_JSON = hostileJson();
@@ -219,6 +225,7 @@ class HostileInputIT {
                 "/auth/tokens/%s",
                 "/admin/v1/dead-letters?sink=%s",
                 "/admin/v1/dead-letters?limit=%s",
+                "/admin/v1/sinks/%s/pause",
                 "/mcp/authorize?client_id=%s",
                 "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
                 "/oauth/login?return_to=%s",
@@ -242,7 +249,7 @@ class HostileInputIT {
                 String path = template.formatted(value);
                 for (String token : List.of(admin, alice, agentToken)) {
                     Fingerprint before = Fingerprint.take();
-                    String method = path.endsWith("/rotate") ? "POST" : "GET";
+                    String method = path.endsWith("/rotate") || path.endsWith("/pause") ? "POST" : "GET";
                     int status = raw(method, path, token, null, null).status();
                     check(status, "GET".equals(method) || status >= 400 ? before : null, method + " " + path);
                 }
@@ -709,6 +716,8 @@ class HostileInputIT {
                          "page":{"limit":5}}""".formatted(agentId))),
                 new Endpoint("POST", "/access/v1/search/action", agentToken, object("""
                         {"subject":{"type":"agent","id":"%s"},"resource":{"type":"mcp","id":"github:x"}}""".formatted(agentId))),
+                new Endpoint("POST", "/admin/v1/sinks/hostile/replay", admin, object("""
+                        {"from":"2026-01-01T00:00:00Z"}""")),
                 new Endpoint("POST", "/agents/" + agentId + "/costs", agentToken, object("""
                         {"tool":"gpt","inputTokens":10,"outputTokens":5,"costUsd":0.25}""")),
                 new Endpoint("POST", "/delegations", alice, object("""
