@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * shared by the launcher and tests. Options, all optional (defaults in brackets):
  *
  * <ul>
- *   <li>every type: {@code name} [the type; {@code <type>-2}, … for further sinks of one type], which keys the
+ *   <li>every type: {@code format} [warden | ocsf]; {@code name} [the type; {@code <type>-2}, … for further sinks of one type], which keys the
  *       sink's position, dead letters and controls; {@code connect-timeout-ms} [5000], {@code request-timeout-ms}
  *       [5000], {@code retries} [0, max 1] (immediate), {@code retry-ceiling-ms} [60000] (the longest wait between
  *       two attempts of a failing batch)
@@ -130,6 +130,12 @@ public final class AuditSinks {
                 .http(http(options));
         options.get("source").ifPresent(b::source);
         options.get("sourcetype").ifPresent(b::sourcetype);
+        format(options).ifPresent(f -> {
+            b.format(f);
+            if (f == AuditFormat.OCSF && options.get("sourcetype").isEmpty()) {
+                b.sourcetype("ocsf:warden");
+            }
+        });
         options.get("host").ifPresent(b::host);
         options.get("index").ifPresent(b::index);
         options.requireAllUsed();
@@ -141,6 +147,7 @@ public final class AuditSinks {
                 .http(http(options));
         options.get("source").ifPresent(b::source);
         options.get("mode").ifPresent(v -> b.mode(options.choice("mode", CloudEventsConfig.Mode.class, v)));
+        format(options).ifPresent(b::format);
         options.requireAllUsed();
         return b.build();
     }
@@ -150,10 +157,16 @@ public final class AuditSinks {
         options.get("encoding")
                 .ifPresent(v -> b.encoding(options.choice("encoding", OtlpLogsConfig.Encoding.class, v)));
         options.get("service-name").ifPresent(b::serviceName);
+        format(options).ifPresent(b::format);
         options.withPrefix(HEADER_PREFIX).forEach(b::header);
         spec.secret().ifPresent(authorization -> b.header("Authorization", authorization));
         options.requireAllUsed();
         return b.build();
+    }
+
+    /** The {@code format} option: {@code warden} (default) or {@code ocsf}. */
+    private static Optional<AuditFormat> format(Options options) {
+        return options.get("format").map(v -> options.choice("format", AuditFormat.class, v));
     }
 
     private static HttpOptions http(Options options) {

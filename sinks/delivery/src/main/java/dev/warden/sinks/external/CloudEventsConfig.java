@@ -15,7 +15,8 @@ import java.util.Locale;
  * @param mode   one structured event per request (default) or one batch request per audit batch
  * @param http   timeouts and retries
  */
-public record CloudEventsConfig(URI url, String secret, String source, Mode mode, HttpOptions http) {
+public record CloudEventsConfig(
+        URI url, String secret, String source, Mode mode, HttpOptions http, AuditFormat format) {
 
     public CloudEventsConfig {
         ConfigChecks.requireHttpUrl("cloudevents url", url);
@@ -62,6 +63,14 @@ public record CloudEventsConfig(URI url, String secret, String source, Mode mode
         private final String secret;
         private String source = "/warden";
         private Mode mode = Mode.STRUCTURED;
+        private AuditFormat format = AuditFormat.WARDEN;
+
+        /** What each event's {@code data} is: the Warden entry (default) or an OCSF event. */
+        public Builder format(AuditFormat format) {
+            this.format = format;
+            return this;
+        }
+
         private HttpOptions http = HttpOptions.defaults();
 
         private Builder(URI url, String secret) {
@@ -85,7 +94,7 @@ public record CloudEventsConfig(URI url, String secret, String source, Mode mode
         }
 
         public CloudEventsConfig build() {
-            return new CloudEventsConfig(url, secret, source, mode, http);
+            return new CloudEventsConfig(url, secret, source, mode, http, format);
         }
     }
 }

@@ -123,6 +123,11 @@ public final class CloudEventsSink implements AuditSink {
                         signature(config.secret(), timestamp, body)));
     }
 
+    /** The {@code type} of an OCSF event: this and its class uid ({@code dev.warden.audit.ocsf.6003}). */
+    static final String OCSF_TYPE_PREFIX = "dev.warden.audit.ocsf.";
+    /** The {@code dataschema} of an OCSF event: the OCSF schema browser's class page. */
+    static final String OCSF_SCHEMA = "https://schema.ocsf.io/";
+
     /** The CloudEvent of {@code entry} (JSON event format 1.0; {@code data} is the entry's JSON object). */
     ObjectNode event(AuditEntry entry) {
         ObjectNode event = Json.mapper()
@@ -134,6 +139,16 @@ public final class CloudEventsSink implements AuditSink {
                 .put("subject", entry.agentId())
                 .put("time", Json.timestamp(entry.timestamp()))
                 .put("datacontenttype", "application/json");
+        if (config.format() == AuditFormat.OCSF) {
+            ObjectNode data = config.format().encode(entry);
+            event.put("type", OCSF_TYPE_PREFIX + data.get("class_uid").asInt());
+            event.put(
+                    "dataschema",
+                    OCSF_SCHEMA + OcsfEncoder.VERSION + "/classes/"
+                            + data.get("class_uid").asInt());
+            event.set("data", data);
+            return event;
+        }
         event.set("data", AuditEntryCodec.toJson(entry));
         return event;
     }

@@ -19,7 +19,12 @@ import java.util.Set;
  * @param http        timeouts and retries
  */
 public record OtlpLogsConfig(
-        URI url, Encoding encoding, String serviceName, Map<String, String> headers, HttpOptions http) {
+        URI url,
+        Encoding encoding,
+        String serviceName,
+        Map<String, String> headers,
+        HttpOptions http,
+        AuditFormat format) {
     // Set by the sink itself, or refused by java.net.http.
     private static final Set<String> RESERVED =
             Set.of("content-type", "content-length", "connection", "expect", "host", "upgrade");
@@ -81,6 +86,14 @@ public record OtlpLogsConfig(
     public static final class Builder {
         private final URI url;
         private Encoding encoding = Encoding.PROTOBUF;
+        private AuditFormat format = AuditFormat.WARDEN;
+
+        /** What each log record's body is: a short line (default) or the OCSF event as JSON text. */
+        public Builder format(AuditFormat format) {
+            this.format = format;
+            return this;
+        }
+
         private String serviceName = "warden";
         private final Map<String, String> headers = new LinkedHashMap<>();
         private HttpOptions http = HttpOptions.defaults();
@@ -111,7 +124,7 @@ public record OtlpLogsConfig(
         }
 
         public OtlpLogsConfig build() {
-            return new OtlpLogsConfig(url, encoding, serviceName, headers, http);
+            return new OtlpLogsConfig(url, encoding, serviceName, headers, http, format);
         }
     }
 }

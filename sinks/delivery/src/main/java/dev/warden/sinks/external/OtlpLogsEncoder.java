@@ -77,13 +77,24 @@ final class OtlpLogsEncoder {
 
     /** The log record of {@code entry}, observed at {@code observed}. */
     static LogRecord record(AuditEntry entry, Instant observed) {
+        return record(entry, observed, AuditFormat.WARDEN);
+    }
+
+    /**
+     * The log record of {@code entry}; with {@link AuditFormat#OCSF} its body is the OCSF event as JSON text (the
+     * attributes stay, so a collector routes on them either way).
+     */
+    static LogRecord record(AuditEntry entry, Instant observed, AuditFormat format) {
         boolean allowed = entry.result() == AuditResult.ALLOWED;
+        String body = format == AuditFormat.OCSF
+                ? format.encode(entry).toString()
+                : entry.action() + " " + entry.resource() + " " + entry.result().wireName();
         return new LogRecord(
                 unixNanos(entry.timestamp()),
                 unixNanos(observed),
                 allowed ? SEVERITY_INFO : SEVERITY_WARN,
                 allowed ? "INFO" : "WARN",
-                entry.action() + " " + entry.resource() + " " + entry.result().wireName(),
+                body,
                 attributes(entry));
     }
 

@@ -77,7 +77,7 @@ public final class OtlpLogsSink implements AuditSink {
     byte[] body(List<AuditEntry> batch) {
         Instant observed = clock.instant();
         List<OtlpLogsEncoder.LogRecord> records = batch.stream()
-                .map(entry -> OtlpLogsEncoder.record(entry, observed))
+                .map(entry -> OtlpLogsEncoder.record(entry, observed, config.format()))
                 .toList();
         return switch (config.encoding()) {
             case PROTOBUF -> encoder.protobuf(records);

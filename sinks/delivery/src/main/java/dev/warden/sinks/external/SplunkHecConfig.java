@@ -22,7 +22,8 @@ public record SplunkHecConfig(
         String sourcetype,
         Optional<String> host,
         Optional<String> index,
-        HttpOptions http) {
+        HttpOptions http,
+        AuditFormat format) {
 
     public SplunkHecConfig {
         ConfigChecks.requireHttpUrl("splunk-hec url", url);
@@ -48,6 +49,14 @@ public record SplunkHecConfig(
         private final String token;
         private String source = "warden";
         private String sourcetype = "warden:audit";
+        private AuditFormat format = AuditFormat.WARDEN;
+
+        /** What each event carries: the Warden entry (default) or an OCSF event. */
+        public Builder format(AuditFormat format) {
+            this.format = format;
+            return this;
+        }
+
         private Optional<String> host = Optional.empty();
         private Optional<String> index = Optional.empty();
         private HttpOptions http = HttpOptions.defaults();
@@ -83,7 +92,7 @@ public record SplunkHecConfig(
         }
 
         public SplunkHecConfig build() {
-            return new SplunkHecConfig(url, token, source, sourcetype, host, index, http);
+            return new SplunkHecConfig(url, token, source, sourcetype, host, index, http, format);
         }
     }
 }

@@ -79,7 +79,7 @@ public final class SplunkHecSink implements AuditSink {
         config.host().ifPresent(host -> event.put("host", host));
         event.put("source", config.source()).put("sourcetype", config.sourcetype());
         config.index().ifPresent(index -> event.put("index", index));
-        event.set("event", AuditEntryCodec.toJson(entry));
+        event.set("event", config.format().encode(entry));
         return event;
     }
 
