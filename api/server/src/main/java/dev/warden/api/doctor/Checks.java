@@ -238,6 +238,22 @@ public final class Checks {
      *                       {@code failing} when its writes keep failing and otherwise says it falls behind
      */
     public static Optional<Finding> sink(String sink, Optional<String> degradedReason) {
+        if (degradedReason.filter(r -> r.startsWith("backlog nears")).isPresent()) {
+            return Optional.of(new Finding(
+                    FindingId.SINK_BACKLOG_NEAR_RETENTION,
+                    "Sink " + sink + " on this instance: " + degradedReason.get() + ".",
+                    "Entries the sink has not delivered are deleted when the topic's retention passes: fix its target "
+                            + "now (GET /observe/health says why it is behind), or raise retention.ms of the topic "
+                            + "for the time it takes; entries already gone can still be exported from GET "
+                            + "/audit/export."));
+        }
+        if (degradedReason.filter(r -> r.startsWith("paused")).isPresent()) {
+            return Optional.of(new Finding(
+                    FindingId.SINK_PAUSED,
+                    "Sink " + sink + " on this instance is paused by the administrator.",
+                    "Nothing is delivered to it while it is paused, and its backlog grows toward the topic's "
+                            + "retention: POST /admin/v1/sinks/{name}/resume when its target is ready."));
+        }
         return degradedReason.map(reason -> reason.startsWith("failing")
                 ? new Finding(
                         FindingId.SINK_FAILING,

@@ -27,6 +27,11 @@ public enum FindingId implements WireEnum {
             "webhook-secrets-unencrypted", Severity.WARNING, "Webhook signing secrets are stored unencrypted"),
     SINK_FAILING("sink-failing", Severity.CRITICAL, "A sink keeps failing"),
     SINK_LAGGING("sink-lagging", Severity.WARNING, "A sink is falling behind"),
+    SINK_BACKLOG_NEAR_RETENTION(
+            "sink-backlog-near-retention",
+            Severity.CRITICAL,
+            "A sink's backlog nears the topic's retention: entries will be lost"),
+    SINK_PAUSED("sink-paused", Severity.WARNING, "An administrator paused a sink"),
     RATE_LIMIT_STORE_MEMORY_MULTI_INSTANCE(
             "rate-limit-store-memory-multi-instance",
             Severity.WARNING,

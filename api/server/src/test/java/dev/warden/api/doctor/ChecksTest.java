@@ -171,6 +171,25 @@ class ChecksTest {
     }
 
     @Test
+    void anAuditSinkWhoseBacklogNearsTheRetentionIsCriticalAndAPausedOneAWarning() {
+        SinkHealth sink = new SinkHealth("audit-sink:siem");
+        sink.retention(Duration.ofHours(1));
+        sink.pending(System.currentTimeMillis() - Duration.ofMinutes(30).toMillis());
+        assertThat(Checks.sink(sink.sink(), sink.degradedReason())).isEmpty();
+        sink.pending(0);
+        sink.pending(System.currentTimeMillis() - Duration.ofMinutes(50).toMillis());
+        Optional<Finding> near = Checks.sink(sink.sink(), sink.degradedReason());
+        assertFinding(near, "sink-backlog-near-retention", "critical");
+        assertThat(near.orElseThrow().detail()).contains("audit-sink:siem", "retention 3600 s");
+
+        SinkHealth paused = new SinkHealth("audit-sink:otel");
+        paused.paused(true);
+        assertFinding(Checks.sink(paused.sink(), paused.degradedReason()), "sink-paused", "warning");
+        paused.paused(false);
+        assertThat(Checks.sink(paused.sink(), paused.degradedReason())).isEmpty();
+    }
+
+    @Test
     void aMemoryRateLimitStoreIsAWarningOnlyWithSeveralLiveInstances() {
         assertThat(Checks.rateLimitStore(StoreKind.MEMORY, 1)).isEmpty();
         assertThat(Checks.rateLimitStore(StoreKind.MEMORY, 0)).isEmpty();

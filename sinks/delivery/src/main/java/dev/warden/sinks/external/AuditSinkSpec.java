@@ -28,7 +28,9 @@ public record AuditSinkSpec(Type type, URI url, Optional<String> secret, Map<Str
     public enum Type implements WireEnum {
         SPLUNK_HEC(SplunkHecSink.NAME),
         CLOUDEVENTS(CloudEventsSink.NAME),
-        OTLP_LOGS(OtlpLogsSink.NAME);
+        OTLP_LOGS(OtlpLogsSink.NAME),
+        FILE(FileSink.NAME),
+        KAFKA_TOPIC(KafkaTopicSink.NAME);
 
         private final String wireName;
 

@@ -2,6 +2,7 @@ package dev.warden.sinks.external;
 
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.WireEnum;
+import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -103,6 +104,8 @@ public final class AuditSinks {
             case SPLUNK_HEC -> new SplunkHecSink(splunk(spec, options));
             case CLOUDEVENTS -> new CloudEventsSink(cloudEvents(spec, options), clock);
             case OTLP_LOGS -> new OtlpLogsSink(otlp(spec, options), clock);
+            case FILE -> file(spec, options);
+            case KAFKA_TOPIC -> kafka(spec, options);
         };
         return new Named(sink, name, ceiling);
     }
@@ -162,6 +165,39 @@ public final class AuditSinks {
         spec.secret().ifPresent(authorization -> b.header("Authorization", authorization));
         options.requireAllUsed();
         return b.build();
+    }
+
+    /** A {@code file} sink: {@code url} is {@code file:///absolute/path}; OCSF unless {@code format} says. */
+    private static AuditSink file(AuditSinkSpec spec, Options options) {
+        if (!"file".equals(spec.url().getScheme())
+                || spec.url().getPath() == null
+                || spec.url().getPath().isEmpty()) {
+            throw new IllegalArgumentException("audit sink file: url must be file:///absolute/path, was " + spec.url());
+        }
+        AuditFormat format = format(options).orElse(AuditFormat.OCSF);
+        options.requireAllUsed();
+        return new FileSink(java.nio.file.Path.of(spec.url()), format);
+    }
+
+    /**
+     * A {@code kafka-topic} sink: {@code url} is {@code kafka://host:port/topic} ({@code bootstrap} may list more
+     * brokers); {@code kafka.<setting>} options are producer settings; OCSF unless {@code format} says.
+     */
+    private static AuditSink kafka(AuditSinkSpec spec, Options options) {
+        URI url = spec.url();
+        String topic = url.getPath() == null ? "" : url.getPath().replaceFirst("^/", "");
+        if (!"kafka".equals(url.getScheme()) || url.getHost() == null || url.getPort() < 0 || topic.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "audit sink kafka-topic: url must be kafka://host:port/topic, was " + url);
+        }
+        String bootstrap = options.get("bootstrap").orElse(url.getHost() + ":" + url.getPort());
+        AuditFormat format = format(options).orElse(AuditFormat.OCSF);
+        Duration timeout = options.get("request-timeout-ms")
+                .map(v -> Duration.ofMillis(options.number("request-timeout-ms", v)))
+                .orElse(Duration.ofSeconds(30));
+        Map<String, String> settings = options.withPrefix("kafka.");
+        options.requireAllUsed();
+        return new KafkaTopicSink(bootstrap, topic, format, timeout, settings);
     }
 
     /** The {@code format} option: {@code warden} (default) or {@code ocsf}. */
