@@ -32,6 +32,8 @@ class FindingIdTest {
                         "webhook-secrets-unencrypted",
                         "sink-failing",
                         "sink-lagging",
+                        "sink-backlog-near-retention",
+                        "sink-paused",
                         "rate-limit-store-memory-multi-instance");
     }
 
