@@ -171,11 +171,33 @@ public final class Conditions {
      * Each variable is built once, when an expression first reads it.
      */
     public Optional<Unmet> firstUnmet(List<ConditionStep> steps, DecisionFacts facts) {
-        CelVariableResolver variables = null;
+        return evaluation(facts).firstUnmet(steps);
+    }
+
+    /**
+     * The conditions of one decision: every grant's conditions read the same facts, so each variable is built once
+     * for the whole decision, however many grants it tries.
+     */
+    public Evaluation evaluation(DecisionFacts facts) {
+        return new Evaluation(new LazyVariables(facts));
+    }
+
+    /** One decision's evaluation of conditions (not thread-safe: one decision, one thread). */
+    public final class Evaluation {
+        private final CelVariableResolver variables;
+
+        private Evaluation(CelVariableResolver variables) {
+            this.variables = variables;
+        }
+
+        /** The first of {@code steps} whose condition does not hold, in order; empty when all hold. */
+        public Optional<Unmet> firstUnmet(List<ConditionStep> steps) {
+            return Conditions.this.firstUnmet(steps, variables);
+        }
+    }
+
+    private Optional<Unmet> firstUnmet(List<ConditionStep> steps, CelVariableResolver variables) {
         for (ConditionStep step : steps) {
-            if (variables == null) {
-                variables = new LazyVariables(facts);
-            }
             Optional<String> why;
             try {
                 why = evaluate(compile(step.condition()), variables);

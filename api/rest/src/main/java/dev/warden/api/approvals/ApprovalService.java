@@ -17,7 +17,6 @@ import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.engine.ApprovalStep;
 import dev.warden.authorizer.engine.EffectiveGrant;
 import dev.warden.pipeline.contract.AuditEntry;
-import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -393,24 +392,15 @@ public final class ApprovalService {
         parameters.put("call", Map.of("action", a.action(), "resource", a.resource()));
         parameters.put("status", a.status().wireName());
         a.note().ifPresent(n -> parameters.put("note", n));
-        return new AuditEntry(
+        return AuditEntry.administrative(
                 Ids.mint("aud"),
+                "approval." + (a.status() == Approval.Status.APPROVED ? "approve" : "deny"),
                 a.agentId(),
                 Optional.of(a.ownerId()),
                 caller.subjectId(),
-                AuditEntry.ADMINISTRATIVE_PREFIX + "approval."
-                        + (a.status() == Approval.Status.APPROVED ? "approve" : "deny"),
                 "approval:" + a.id(),
                 parameters,
-                AuditResult.ALLOWED,
-                Optional.empty(),
-                0,
-                0,
-                at,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty());
+                at);
     }
 
     /** The SHA-256 of the arguments' canonical JSON (keys sorted at every depth), hex. */

@@ -188,7 +188,7 @@ public final class AuthorizationService {
         if (DecisionRules.statusReason(agent.status(now)).isPresent()) {
             return false;
         }
-        DecisionFacts facts = null;
+        Conditions.Evaluation evaluation = null;
         for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
             if (grant.requiresApproval()) {
                 continue;
@@ -196,10 +196,10 @@ public final class AuthorizationService {
             if (grant.conditions().isEmpty()) {
                 return true;
             }
-            if (facts == null) {
-                facts = facts(agent, request, now);
+            if (evaluation == null) {
+                evaluation = conditions.evaluation(facts(agent, request, now));
             }
-            if (conditions.firstUnmet(grant.conditions(), facts).isEmpty()) {
+            if (evaluation.firstUnmet(grant.conditions()).isEmpty()) {
                 return true;
             }
         }
@@ -258,9 +258,11 @@ public final class AuthorizationService {
         Instant now = clock.instant();
         ChainWalk.Result resolved = resolver.resolve(request.agentId());
         requireMayAsk(caller, request.agentId(), resolved.agent());
+        // Redacted once: the audit entry and an approval request show the arguments the same way
+        Map<String, Object> shown = Redactor.redact(request.arguments());
         Outcome outcome = resolved.agent().isEmpty()
                 ? Outcome.deny(DecisionReason.AGENT_NOT_FOUND)
-                : evaluate(resolved, request, now);
+                : evaluate(resolved, request, shown, now);
         String auditId = Ids.mint("aud");
         long decided = System.nanoTime();
         double durationMs = (decided - started) / 1_000_000.0;
@@ -271,7 +273,7 @@ public final class AuthorizationService {
                 caller.subjectId(),
                 request.action(),
                 request.resource(),
-                Redactor.redact(request.arguments()),
+                shown,
                 outcome.result(),
                 outcome.reason().map(Enum::name),
                 durationMs,
@@ -284,7 +286,7 @@ public final class AuthorizationService {
         return new Decided(entry, outcome, started, decided);
     }
 
-    private Outcome evaluate(ChainWalk.Result resolved, Request request, Instant now) {
+    private Outcome evaluate(ChainWalk.Result resolved, Request request, Map<String, Object> shown, Instant now) {
         Agent agent = resolved.agent().orElseThrow();
         Optional<DecisionReason> inactive = DecisionRules.statusReason(agent.status(now));
         if (inactive.isPresent()) {
@@ -297,14 +299,14 @@ public final class AuthorizationService {
         if (first.get().isUnrestricted()) {
             return Outcome.ALLOW;
         }
-        DecisionFacts facts = facts(agent, request, now);
+        Conditions.Evaluation conditionsOfThisCall = conditions.evaluation(facts(agent, request, now));
         long hour = HourWindow.hourOf(now);
         long quotaNanos = 0;
         Optional<Conditions.Unmet> firstUnmet = Optional.empty();
         Optional<ApprovalService.Gate.Pending> pending = Optional.empty();
         boolean budgetsAsked = false;
         for (EffectiveGrant grant : resolved.policy().matches(request.action(), request.resource())) {
-            Optional<Conditions.Unmet> unmet = conditions.firstUnmet(grant.conditions(), facts);
+            Optional<Conditions.Unmet> unmet = conditionsOfThisCall.firstUnmet(grant.conditions());
             if (unmet.isPresent()) {
                 firstUnmet = firstUnmet.or(() -> unmet);
                 continue;
@@ -312,13 +314,7 @@ public final class AuthorizationService {
             Optional<ApprovalService.Gate.Granted> approved = Optional.empty();
             if (grant.requiresApproval()) {
                 ApprovalService.Gate gate = approvals.gate(
-                        agent,
-                        grant,
-                        request.action(),
-                        request.resource(),
-                        request.arguments(),
-                        Redactor.redact(request.arguments()),
-                        now);
+                        agent, grant, request.action(), request.resource(), request.arguments(), shown, now);
                 if (gate instanceof ApprovalService.Gate.Pending p) {
                     pending = pending.or(() -> Optional.of(p));
                     continue;

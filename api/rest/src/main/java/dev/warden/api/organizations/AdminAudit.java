@@ -4,7 +4,6 @@ import dev.warden.api.access.OrgAuthority;
 import dev.warden.api.access.Principal;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.pipeline.contract.AuditEntry;
-import dev.warden.pipeline.contract.AuditResult;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,22 +62,14 @@ public final class AdminAudit {
         after.ifPresent(a -> parameters.put("after", a));
         String resource = "organization:" + organizationId
                 + (target.kind().equals("organization") ? "" : "/" + target.kind() + ":" + target.id());
-        return new AuditEntry(
+        return AuditEntry.administrative(
                 Ids.mint("aud"),
+                action,
                 target.agentId(),
                 target.userId(),
                 actor.subjectId(),
-                PREFIX + action,
                 resource,
                 parameters,
-                AuditResult.ALLOWED,
-                Optional.empty(),
-                0,
-                0,
-                at,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty());
+                at);
     }
 }

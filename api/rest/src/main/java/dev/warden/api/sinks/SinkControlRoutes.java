@@ -15,7 +15,6 @@ import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.pipeline.contract.AuditEntry;
-import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.SinkNames;
 import dev.warden.runtime.consumer.SinkControl;
@@ -118,22 +117,7 @@ public final class SinkControlRoutes implements DeclaredService {
     private void record(String action, String name, String actor, Map<String, Object> extra, Instant at) {
         Map<String, Object> parameters = new LinkedHashMap<>(extra);
         parameters.put("sink", name);
-        audit.publish(new AuditEntry(
-                Ids.mint("aud"),
-                "",
-                Optional.empty(),
-                actor,
-                AuditEntry.ADMINISTRATIVE_PREFIX + action,
-                "sink:" + name,
-                parameters,
-                AuditResult.ALLOWED,
-                Optional.empty(),
-                0,
-                0,
-                at,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty()));
+        audit.publish(AuditEntry.administrative(
+                Ids.mint("aud"), action, "", Optional.empty(), actor, "sink:" + name, parameters, at));
     }
 }

@@ -43,6 +43,39 @@ public record AuditEntry(
      */
     public static final String ADMINISTRATIVE_PREFIX = "admin.";
 
+    /**
+     * The entry of administrative action {@code action} ({@link #ADMINISTRATIVE_PREFIX} is prefixed): who did it
+     * ({@code callerId}), on what ({@code resource}; {@code agentId} and {@code userId} when an agent or a person is
+     * affected), with what ({@code parameters}); always {@code allowed}, without the fields of a decision.
+     */
+    public static AuditEntry administrative(
+            String id,
+            String action,
+            String agentId,
+            Optional<String> userId,
+            String callerId,
+            String resource,
+            Map<String, Object> parameters,
+            Instant at) {
+        return new AuditEntry(
+                id,
+                agentId,
+                userId,
+                callerId,
+                ADMINISTRATIVE_PREFIX + action,
+                resource,
+                parameters,
+                AuditResult.ALLOWED,
+                Optional.empty(),
+                0,
+                0,
+                at,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty());
+    }
+
     public AuditEntry {
         // Not Map.copyOf: a JSON null is a legitimate argument value and is audited as null.
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));

@@ -3,7 +3,6 @@ package dev.warden.api.users.audit;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
-import dev.warden.pipeline.contract.AuditResult;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,22 +22,14 @@ public final class AccountAudit {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("actor", Map.of("kind", "user", "id", user.value()));
         parameters.put("target", Map.of("kind", targetKind, "id", targetId));
-        return new AuditEntry(
+        return AuditEntry.administrative(
                 Ids.mint("aud"),
+                "account." + what,
                 "",
                 Optional.of(user.value()),
                 user.value(),
-                AuditEntry.ADMINISTRATIVE_PREFIX + "account." + what,
                 "user:" + user.value() + "/" + targetKind + ":" + targetId,
                 parameters,
-                AuditResult.ALLOWED,
-                Optional.empty(),
-                0,
-                0,
-                at,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty());
+                at);
     }
 }
