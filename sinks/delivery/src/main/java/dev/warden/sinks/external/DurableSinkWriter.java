@@ -106,20 +106,22 @@ public final class DurableSinkWriter implements BatchWriter {
         try {
             sink.send(entries);
         } catch (AuditSink.SinkException e) {
-            if (!first.equals(lastCountedFailure)) {
-                lastCountedFailure = first;
-                counters.sinkFailed();
-            }
+            countOnce(first);
             if (e.permanent()) {
                 throw new PoisonedBatchException(e.getMessage(), e);
             }
             throw e;
         } catch (RuntimeException e) {
-            if (!first.equals(lastCountedFailure)) {
-                lastCountedFailure = first;
-                counters.sinkFailed();
-            }
+            countOnce(first);
             throw new AuditSink.SinkException(sink.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Counts the batch starting at {@code first} as failed ({@code AuditSinkFailed}), once however many attempts. */
+    private void countOnce(String first) {
+        if (!first.equals(lastCountedFailure)) {
+            lastCountedFailure = first;
+            counters.sinkFailed();
         }
     }
 

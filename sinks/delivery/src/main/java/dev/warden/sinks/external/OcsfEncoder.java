@@ -1,6 +1,5 @@
 package dev.warden.sinks.external;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.AuditEntryCodec;
@@ -306,12 +305,5 @@ public final class OcsfEncoder {
         return entry.parameters().get("target") instanceof Map<?, ?> t && t.get("id") instanceof String id
                 ? Optional.of(id)
                 : Optional.empty();
-    }
-
-    /** The events of {@code batch}, for sinks that send an array. */
-    static ArrayNode encodeAll(Iterable<AuditEntry> batch, String productVersion) {
-        ArrayNode out = Json.mapper().createArrayNode();
-        batch.forEach(e -> out.add(encode(e, productVersion)));
-        return out;
     }
 }

@@ -133,8 +133,8 @@ public final class SinkHealth {
         }
     }
 
-    /** A batch whose latest record has timestamp {@code lastMillis} was stored: nothing read waits any more. */
-    public void delivered(long lastMillis) {
+    /** A batch was stored: nothing read waits any more. */
+    public void delivered() {
         oldestPendingMillis = 0;
     }
 

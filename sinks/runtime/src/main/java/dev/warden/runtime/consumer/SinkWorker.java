@@ -393,7 +393,7 @@ public final class SinkWorker implements AutoCloseable {
         }
         consecutiveFailures = 0;
         health.stored(pending.size(), System.nanoTime() - pending.submittedNanos());
-        health.delivered(lastTimestamp(pending.records()));
+        health.delivered();
         traceStored(pending);
         health.deadLettered(result.dropped());
         counters.written(result.written());
@@ -415,15 +415,6 @@ public final class SinkWorker implements AutoCloseable {
                 + " in a row); retrying from stored offsets in " + delay.toMillis() + " ms: " + e.getMessage());
         rewindUntilDone(consumer.assignment());
         pause(delay);
-    }
-
-    /** The timestamp of the latest of {@code records} (ms). */
-    private static long lastTimestamp(List<ConsumerRecord<String, byte[]>> records) {
-        long last = 0;
-        for (ConsumerRecord<String, byte[]> record : records) {
-            last = Math.max(last, record.timestamp());
-        }
-        return last;
     }
 
     /**

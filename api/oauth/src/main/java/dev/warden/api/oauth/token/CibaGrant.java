@@ -9,7 +9,6 @@ import dev.warden.api.oauth.ciba.BackchannelRequests;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.runtime.db.Transactions;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -25,8 +24,6 @@ import java.util.Optional;
  * not an OpenID Provider). Only the client that asked may poll.
  */
 final class CibaGrant implements TokenGrant {
-    private static final Duration SLOW_DOWN_STEP = Duration.ofSeconds(5);
-
     private final Transactions transactions;
     private final BackchannelRequests requests;
     private final BackchannelApprovals approvals;
@@ -74,17 +71,11 @@ final class CibaGrant implements TokenGrant {
             if (!request.expiresAt().isAfter(now)) {
                 return refused(expired());
             }
-            Duration interval = request.interval();
-            boolean tooSoon = request.lastPolledAt()
-                    .filter(last -> now.isBefore(last.plus(interval)))
-                    .isPresent();
-            if (tooSoon) {
-                requests.polled(conn, hash, now, interval.plus(SLOW_DOWN_STEP));
-                return refused(new OAuthException(
-                        ErrorCode.OAUTH_SLOW_DOWN,
-                        "poll at most every " + interval.plus(SLOW_DOWN_STEP).toSeconds() + " seconds"));
+            PollPace pace = PollPace.of(request.lastPolledAt(), request.interval(), now);
+            requests.polled(conn, hash, now, pace.interval());
+            if (pace.slowDown().isPresent()) {
+                return refused(pace.slowDown().get());
             }
-            requests.polled(conn, hash, now, interval);
             return switch (approvals.take(request.approvalId(), client.clientId(), request.key(), now)) {
                 case PENDING ->
                     refused(new OAuthException(

@@ -9,7 +9,6 @@ import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.oauth.device.DeviceCodes;
 import dev.warden.runtime.db.Transactions;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -24,8 +23,6 @@ import java.util.Optional;
  * and gets its token pair; the code is then spent ({@code invalid_grant}). Only the client that asked may poll.
  */
 final class DeviceCodeGrant implements TokenGrant {
-    private static final Duration SLOW_DOWN_STEP = Duration.ofSeconds(5);
-
     private final Transactions transactions;
     private final DeviceCodes codes;
     private final TokenIssuer issuer;
@@ -65,17 +62,11 @@ final class DeviceCodeGrant implements TokenGrant {
                 return refused(
                         new OAuthException(ErrorCode.OAUTH_EXPIRED_TOKEN, "the device code expired; start again"));
             }
-            Duration interval = request.interval();
-            boolean tooSoon = request.lastPolledAt()
-                    .filter(last -> now.isBefore(last.plus(interval)))
-                    .isPresent();
-            if (tooSoon) {
-                codes.polled(conn, hash, now, interval.plus(SLOW_DOWN_STEP));
-                return refused(new OAuthException(
-                        ErrorCode.OAUTH_SLOW_DOWN,
-                        "poll at most every " + interval.plus(SLOW_DOWN_STEP).toSeconds() + " seconds"));
+            PollPace pace = PollPace.of(request.lastPolledAt(), request.interval(), now);
+            codes.polled(conn, hash, now, pace.interval());
+            if (pace.slowDown().isPresent()) {
+                return refused(pace.slowDown().get());
             }
-            codes.polled(conn, hash, now, interval);
             switch (request.status()) {
                 case "pending" -> {
                     return refused(
