@@ -500,7 +500,7 @@ class HostileInputIT {
     }
 
     /**
-     * Every credential carrier (security review, finding 5): HTTP Basic on the four endpoints that authenticate
+     * Every credential carrier (security review, finding 5): HTTP Basic on the endpoints that authenticate
      * clients (the id and the secret, raw and percent-encoded), the bearer token of the Authorization header, the
      * session cookie (on a REST route, /mcp, SSE and the OAuth pages), query tokens, and DELETE on path segments.
      * Headers go out on a raw socket, byte for byte, so that nothing the JDK client would refuse is skipped. No
@@ -512,8 +512,13 @@ class HostileInputIT {
         // No hostile credential authenticates and no hostile id names anything, so nothing may change in the
         // database across each whole block (one fingerprint a block, not one a request: they are ~1,300).
         Fingerprint before = Fingerprint.take();
-        for (String path :
-                List.of("/oauth/token", "/mcp/token", "/oauth/introspect", "/oauth/revoke", "/auth/device/code")) {
+        for (String path : List.of(
+                "/oauth/token",
+                "/mcp/token",
+                "/oauth/introspect",
+                "/oauth/revoke",
+                "/auth/device/code",
+                "/oauth/bc-authorize")) {
             for (byte[] value : HOSTILE_CREDENTIALS) {
                 String text = new String(value, StandardCharsets.UTF_8);
                 String encoded = java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
