@@ -36,6 +36,8 @@ final class SseConnection {
     private volatile boolean open = true;
     /** A heartbeat was queued and not yet written. */
     private volatile boolean heartbeatPending;
+    /** Heartbeat ticks (hub thread only) that found the queued heartbeat still unwritten. */
+    private int ticksUnwritten;
 
     /**
      * @param releaseSlot frees the connection's slot; called (idempotently) when the hub gives up on the client
@@ -89,16 +91,18 @@ final class SseConnection {
     }
 
     /**
-     * Hub side: queue a heartbeat. False when the previous one has not been written yet: the client has taken
-     * nothing for a whole interval and counts as dead (the caller closes it).
+     * Hub side: queue a heartbeat. False when the queued one is still unwritten after two more ticks: the client
+     * has taken nothing for two whole intervals and counts as dead (the caller closes it). One interval is not
+     * enough: a writer that a loaded machine or a pause schedules late would be dropped though its client reads.
      */
     boolean heartbeat() {
         if (!open) {
             return true;
         }
         if (heartbeatPending) {
-            return false;
+            return ++ticksUnwritten < 2;
         }
+        ticksUnwritten = 0;
         heartbeatPending = true;
         if (!queue.offer(HEARTBEAT)) {
             return false; // a full queue: the client stopped reading
