@@ -36,17 +36,22 @@ import dev.warden.api.observe.WardenMeters;
 import dev.warden.api.ratelimit.RateLimiting;
 import dev.warden.api.rest.AgentStore;
 import dev.warden.api.rest.RestApi;
+import dev.warden.api.ssf.SecurityEventSigner;
 import dev.warden.api.users.UsersComponent;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.api.webhooks.Webhooks;
 import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
+import dev.warden.launcher.roles.SharedSignalsWorkers;
 import dev.warden.launcher.roles.SinksRole;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.SecretCipher;
+import dev.warden.runtime.outbound.TargetGuard;
 import dev.warden.sinks.external.AuditSinks;
+import dev.warden.sinks.ssf.SetSigner;
+import dev.warden.sinks.ssf.SignalStreams;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -228,6 +233,9 @@ public final class WardenPlatform implements AutoCloseable {
             Optional<String> setupToken = api ? users.administrators().issueSetupTokenIfFresh() : Optional.empty();
             SinkCounters auditCounters = new SinkCounters();
             List<SinkHealth> sinkHealth = new ArrayList<>();
+            // Shared Signals: streams managed through the API role, fed and pushed by the sinks role.
+            SignalStreams signalStreams = new SignalStreams(db, keyEncryption);
+            SetSigner securityEvents = new SecurityEventSigner(oauth.signingKeys());
             Webhooks webhooks = Webhooks.create(config.webhooks(), api || config.runs(Role.SINKS), db, clock, maxBody);
             components.add(webhooks);
             if (config.runs(Role.SINKS)) {
@@ -248,6 +256,20 @@ public final class WardenPlatform implements AutoCloseable {
                         config.kafka().topics().events()));
                 components.add(webhookWorker);
                 sinkHealth.add(webhookWorker.sinkHealth());
+                SharedSignalsWorkers signals = resources.add(SharedSignalsWorkers.start(
+                        db,
+                        signalStreams,
+                        kafkaBootstrap,
+                        config.streams().applicationPrefix() + "sink-",
+                        config.kafka().topics().events(),
+                        issuer::value,
+                        securityEvents,
+                        config.webhooks().allowPrivateTargets(),
+                        Duration.ofDays(config.eventStream().retentionDays()),
+                        clock,
+                        tracing.tracer()));
+                components.add(signals);
+                sinkHealth.add(signals.sinkHealth());
             }
             if (api) {
                 RestApi rest = resources.add(RestApi.start(
@@ -278,6 +300,10 @@ public final class WardenPlatform implements AutoCloseable {
                                 rateLimiting.clientIp(),
                                 approvalMail(users),
                                 auditSinkNames(config.auditSinks()),
+                                new RestApi.SignalsWiring(
+                                        signalStreams,
+                                        securityEvents,
+                                        TargetGuard.system(config.webhooks().allowPrivateTargets())),
                                 clock)));
                 components.add(rest);
                 backchannel.bind(rest.approvals().backchannel());

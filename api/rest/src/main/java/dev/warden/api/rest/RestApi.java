@@ -62,6 +62,8 @@ import dev.warden.api.organizations.OrganizationRoutes;
 import dev.warden.api.organizations.OrganizationService;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.api.sinks.SinkControlRoutes;
+import dev.warden.api.ssf.SharedSignalsRoutes;
+import dev.warden.api.ssf.SsfConfiguration;
 import dev.warden.authorizer.condition.Conditions;
 import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.Topics;
@@ -69,6 +71,9 @@ import dev.warden.runtime.consumer.ConsumerLoop;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.ServerSecrets;
+import dev.warden.runtime.outbound.TargetGuard;
+import dev.warden.sinks.ssf.SetSigner;
+import dev.warden.sinks.ssf.SignalStreams;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.SpanKind;
@@ -91,6 +96,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 public final class RestApi implements Component {
     /** What a user's API token needs to open the event stream. */
     private static final String STREAM_SCOPE = "events:read";
+    /** The longest a Shared Signals poll waits for a token (RFC 8936 long polling). */
+    private static final Duration SSF_LONG_POLL = Duration.ofSeconds(10);
 
     /**
      * What the REST surface is configured with.
@@ -119,6 +126,7 @@ public final class RestApi implements Component {
      *
      * @param auditCounters the audit entries published and acknowledged, shared with the sinks role's counters
      * @param grantTypes    the grant types the token endpoint offers (the OpenAPI document lists them)
+     * @param signals       the Shared Signals streams, the signer of their tokens and the guard of push endpoints
      */
     public record Wiring(
             String kafkaBootstrap,
@@ -137,12 +145,16 @@ public final class RestApi implements Component {
             ClientIp clientIp,
             ApprovalService.Notifier approvalNotifier,
             Map<String, String> auditSinks,
+            SignalsWiring signals,
             InstantSource clock) {
         public Wiring {
             grantTypes = List.copyOf(grantTypes);
             auditSinks = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(auditSinks));
         }
     }
+
+    /** What the Shared Signals transmitter's routes take (docs/shared-signals.md). */
+    public record SignalsWiring(SignalStreams streams, SetSigner signer, TargetGuard guard) {}
 
     private final List<WardenApi.Mount> mounts;
     private final HealthCheck consumers;
@@ -350,6 +362,18 @@ public final class RestApi implements Component {
                 new WardenApi.Mount("/.well-known/authzen-configuration", new AuthzenConfiguration(issuer::url)),
                 new WardenApi.Mount(
                         "/admin/v1/sinks", new SinkControlRoutes(db, wiring.auditSinks(), audit, clock, maxBody)),
+                new WardenApi.Mount(
+                        SharedSignalsRoutes.BASE,
+                        new SharedSignalsRoutes(
+                                wiring.signals().streams(),
+                                issuer,
+                                wiring.signals().signer(),
+                                wiring.signals().guard(),
+                                audit::publish,
+                                clock,
+                                SSF_LONG_POLL,
+                                maxBody)),
+                new WardenApi.Mount("/.well-known/ssf-configuration", new SsfConfiguration(issuer)),
                 new WardenApi.Mount(
                         "/audit",
                         new AuditRoutes(

@@ -27,6 +27,7 @@ class DomainErrorsTest {
                 case 404 -> new NotFoundException(code, "none");
                 case 409 -> new ConflictException(code, "state");
                 case 423 -> new AccountLockedException(Duration.ofMinutes(1));
+                case 429 -> new TooManyRequestsException(code, "later", Duration.ofSeconds(1));
                 case 503 -> new UnavailableException("later", Duration.ofSeconds(1));
                 default -> throw new AssertionError(code + " has no kind");
             };

@@ -117,6 +117,7 @@ class EmailIT {
                 http.get("/auth/session", session).json().at("/session/id").asText();
         String otherId =
                 http.get("/auth/session", other).json().at("/session/id").asText();
+        String userId = http.get("/auth/session", session).json().at("/user/id").asText();
         int before = mail.received().size();
         Http.Response unknown = http.post("/auth/password-reset/request", null, "{\"email\":\"" + address() + "\"}");
         assertThat(unknown.status()).isEqualTo(202);
@@ -156,6 +157,13 @@ class EmailIT {
                 .as("each ended session is an auth.signout")
                 .isEqualTo(
                         java.util.stream.Stream.of(sessionId, otherId).sorted().toList());
+        assertThat(EventsTopic.await(
+                        warden.infra().kafkaBootstrap(),
+                        warden.topics().events(),
+                        e -> e.type().equals("auth.password_reset") && e.text().contains(userId),
+                        1))
+                .as("the reset itself is an event (Shared Signals: RISC recovery-activated)")
+                .hasSize(1);
         assertThat(http.post("/auth/sign-in", null, credentials(name, PASSWORD)).status())
                 .isEqualTo(401);
         assertThat(http.post("/auth/sign-in", null, credentials(name, "a brand new passphrase"))

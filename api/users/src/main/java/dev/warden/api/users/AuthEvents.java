@@ -46,6 +46,27 @@ final class AuthEvents {
         return new StreamEvent.Draft(EventType.AUTH_SIGNOUT, now, data, Optional.empty(), Optional.of(user.value()));
     }
 
+    /**
+     * {@code auth.locked}: {@code {"user": {id}, "lockedUntil", "ip"}}, when a failed sign-in locks the account. Only
+     * the person and the administrator see it (its user id is the account's), so it enumerates nothing.
+     */
+    static StreamEvent.Draft locked(UserId user, Instant until, String ip, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("user", Map.of("id", user.value()));
+        data.put("lockedUntil", Json.timestamp(until));
+        data.put("ip", ip);
+        return new StreamEvent.Draft(EventType.AUTH_LOCKED, now, data, Optional.empty(), Optional.of(user.value()));
+    }
+
+    /** {@code auth.password_reset}: {@code {"user": {id}, "ip"}}, when a person set a new password through e-mail. */
+    static StreamEvent.Draft passwordReset(UserId user, String ip, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("user", Map.of("id", user.value()));
+        data.put("ip", ip);
+        return new StreamEvent.Draft(
+                EventType.AUTH_PASSWORD_RESET, now, data, Optional.empty(), Optional.of(user.value()));
+    }
+
     /** {@code auth.failed}: {@code {"username": as sent, "reason": "invalid_credentials", "ip"}}. */
     static StreamEvent.Draft failed(String usernameAsSent, String ip, Instant now) {
         return failed(usernameAsSent, INVALID_CREDENTIALS, ip, now);

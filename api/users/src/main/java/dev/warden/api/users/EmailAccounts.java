@@ -229,6 +229,7 @@ public final class EmailAccounts {
             }
             EventOutbox.appendAudit(
                     conn, AccountAudit.entry("password.reset", found.user(), "password", "password", now));
+            EventOutbox.append(conn, AuthEvents.passwordReset(found.user(), ip, now));
             return found.user();
         });
         outbox.flush();

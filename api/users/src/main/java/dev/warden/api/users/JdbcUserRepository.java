@@ -36,7 +36,7 @@ public final class JdbcUserRepository implements UserRepository {
             + "  ELSE (CASE WHEN last_failed_at IS NULL OR last_failed_at <= ? THEN 1 ELSE failed_attempts + 1 END) END, "
             + "locked_until = CASE WHEN (CASE WHEN last_failed_at IS NULL OR last_failed_at <= ? THEN 1 "
             + "  ELSE failed_attempts + 1 END) >= ? THEN ? ELSE locked_until END, "
-            + "last_failed_at = ? WHERE id = ?";
+            + "last_failed_at = ? WHERE id = ? RETURNING failed_attempts, locked_until";
 
     static final String CHANGE_USERNAME =
             "UPDATE users SET username = ?, username_key = ?, updated_at = ? WHERE id = ? " + "RETURNING "
@@ -167,12 +167,33 @@ public final class JdbcUserRepository implements UserRepository {
                     ps.setTimestamp(6, Timestamp.from(now.plus(lockout.duration())));
                     ps.setTimestamp(7, Timestamp.from(now));
                     ps.setString(8, countAgainst.get().value());
-                    ps.executeUpdate();
+                    try (ResultSet rs = ps.executeQuery()) {
+                        // Only the failure that locks the account zeroes the count and sets the lock together.
+                        if (rs.next() && rs.getInt(1) == 0 && rs.getTimestamp(2) != null) {
+                            EventOutbox.append(
+                                    conn,
+                                    AuthEvents.locked(
+                                            countAgainst.get(),
+                                            rs.getTimestamp(2).toInstant(),
+                                            lockoutIp(events),
+                                            now));
+                        }
+                    }
                 }
             }
             append(conn, events);
             return null;
         });
+    }
+
+    /** The address the failed attempt came from, as its {@code auth.failed} event has it. */
+    private static String lockoutIp(List<StreamEvent.Draft> events) {
+        return events.stream()
+                .map(e -> e.data().get("ip"))
+                .filter(String.class::isInstance)
+                .map(String.class::cast)
+                .findFirst()
+                .orElse("");
     }
 
     @Override

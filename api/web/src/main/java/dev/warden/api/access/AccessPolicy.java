@@ -202,6 +202,39 @@ public final class AccessPolicy {
         };
     }
 
+    /**
+     * Who manages the Shared Signals streams {@code caller} creates and whose signals they carry
+     * (docs/shared-signals.md): the administrator's streams carry everyone's; a person's carry their own and their
+     * agents'; an agent's (a receiver authenticating with client credentials) carry its owner's, since its owner
+     * gave it {@code ssf:write} for that. Every caller manages only the streams it created; the administrator,
+     * every stream.
+     */
+    public static SignalsOwner signalsOwner(Principal caller) {
+        return switch (caller) {
+            case Principal.Admin a -> new SignalsOwner("admin", Optional.empty(), a.subjectId(), true);
+            case Principal.User u ->
+                new SignalsOwner("user:" + u.id().value(), Optional.of(u.id().value()), u.id().value(), false);
+            case Principal.AgentCaller c ->
+                new SignalsOwner(
+                        "agent:" + c.id().value(), Optional.of(c.ownerId().value()), c.id().value(), false);
+        };
+    }
+
+    /**
+     * A caller as the Shared Signals transmitter sees it.
+     *
+     * @param manager     the key its streams are kept under
+     * @param ownerUser   whose signals its streams carry; empty: everyone's
+     * @param audience    the {@code aud} of its streams' tokens: its client id (an agent's is its id)
+     * @param managesAll  whether it manages every stream (the administrator)
+     */
+    public record SignalsOwner(String manager, Optional<String> ownerUser, String audience, boolean managesAll) {
+        /** Whether a stream kept under {@code streamManager} is this caller's to see and change. */
+        public boolean manages(String streamManager) {
+            return managesAll || manager.equals(streamManager);
+        }
+    }
+
     /** Which events {@code caller} may receive on the stream. */
     public static EventVisibility eventVisibility(Principal caller) {
         return switch (caller) {

@@ -10,7 +10,8 @@ import java.util.List;
  * grants both, {@code *} grants everything. {@code write} does not imply {@code read}. The areas:
  * {@code agents}, {@code costs} (recording costs), {@code delegations}, {@code authorize}
  * ({@code POST /authorize}, a write), {@code audit}, {@code dashboard}, {@code events} (the event stream),
- * {@code webhooks} and {@code organizations} (the organization administration under {@code /admin/v1}). Each
+ * {@code webhooks}, {@code organizations} (the organization administration under {@code /admin/v1}),
+ * {@code approvals} and {@code ssf} (the Shared Signals streams under {@code /ssf}). Each
  * route declares the scope it needs where it is mounted ({@link Access}); a route
  * that matches none needs {@code *} (fail closed). Scopes narrow what the token's user may do; they never
  * widen it.
@@ -40,7 +41,8 @@ public final class Scopes {
             "events",
             "webhooks",
             "organizations",
-            "approvals");
+            "approvals",
+            "ssf");
 
     private Scopes() {}
 

@@ -85,6 +85,12 @@ public enum ErrorCode {
     DELEGATION_NOT_FOUND("delegation_not_found", 404, "Delegation not found"),
     WEBHOOK_NOT_FOUND("webhook_not_found", 404, "Webhook endpoint not found"),
     APPROVAL_NOT_FOUND("approval_not_found", 404, "Approval request not found"),
+    /** Shared Signals: no stream with that id that the caller manages. */
+    STREAM_NOT_FOUND("stream_not_found", 404, "Stream not found"),
+    /** Shared Signals: the caller already manages as many streams as one may. */
+    STREAM_LIMIT_REACHED("stream_limit_reached", 409, "Too many streams"),
+    /** Shared Signals: a verification asked for sooner than the stream's {@code min_verification_interval}. */
+    VERIFICATION_TOO_SOON("verification_too_soon", 429, "Verification requested too soon"),
     /** An approval request that is no longer pending: decided, expired or cancelled. */
     APPROVAL_NOT_PENDING("approval_not_pending", 409, "Approval request no longer pending"),
     SELF_DELEGATION("self_delegation", 400, "An agent cannot delegate to itself"),

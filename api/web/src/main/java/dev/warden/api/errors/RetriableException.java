@@ -8,7 +8,7 @@ import java.util.List;
  * slow: Kafka for the audit, the quota owner, the database, the rate-limit store). Nothing was changed.
  */
 public abstract sealed class RetriableException extends WardenException
-        permits UnavailableException, AccountLockedException {
+        permits UnavailableException, AccountLockedException, TooManyRequestsException {
     private static final long serialVersionUID = 1L;
 
     private final Duration retryAfter;

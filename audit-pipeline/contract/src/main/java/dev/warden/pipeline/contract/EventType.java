@@ -22,7 +22,9 @@ public enum EventType implements WireEnum {
     AGENT_RESUMED("agent.resumed"),
     APPROVAL_REQUESTED("approval.requested"),
     APPROVAL_APPROVED("approval.approved"),
-    APPROVAL_DENIED("approval.denied");
+    APPROVAL_DENIED("approval.denied"),
+    AUTH_LOCKED("auth.locked"),
+    AUTH_PASSWORD_RESET("auth.password_reset");
 
     private final String wireName;
 

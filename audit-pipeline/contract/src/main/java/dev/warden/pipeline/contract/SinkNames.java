@@ -12,6 +12,8 @@ public final class SinkNames {
     public static final String STREAM_STORE = "stream-store";
     /** Webhook delivery. */
     public static final String WEBHOOKS = "webhooks";
+    /** The Shared Signals feeder ({@code warden.events} into the Security Event Token outbox). */
+    public static final String SHARED_SIGNALS = "shared-signals";
     /** Prefix of an external audit sink's name in dead letters ({@code audit-sink:splunk-hec}). */
     public static final String AUDIT_SINK_PREFIX = "audit-sink:";
 

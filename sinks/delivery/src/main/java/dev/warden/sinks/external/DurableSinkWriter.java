@@ -37,7 +37,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class DurableSinkWriter implements BatchWriter {
     private static final Logger LOG = Logger.getLogger(DurableSinkWriter.class.getName());
     /** The longest {@code Retry-After} honoured (a longer one is read as this). */
-    static final Duration RETRY_AFTER_MAX = Duration.ofMinutes(10);
+    public static final Duration RETRY_AFTER_MAX = Duration.ofMinutes(10);
     /** The first retry waits up to this (full jitter: anything from a tenth of it). */
     static final Duration BASE = Duration.ofMillis(500);
 
@@ -178,7 +178,7 @@ public final class DurableSinkWriter implements BatchWriter {
     }
 
     /** Full jitter: {@code random × min(ceiling, BASE × 2^(n-1))}, at least a tenth of {@code BASE}. */
-    static Duration backoff(int consecutiveFailures, Duration ceiling, double random) {
+    public static Duration backoff(int consecutiveFailures, Duration ceiling, double random) {
         int exponent = Math.min(Math.max(consecutiveFailures - 1, 0), 30);
         long cap = Math.min(ceiling.toMillis(), BASE.toMillis() << exponent);
         return Duration.ofMillis(Math.max(BASE.toMillis() / 10, (long) (random * cap)));

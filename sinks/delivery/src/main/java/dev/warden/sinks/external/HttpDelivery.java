@@ -1,5 +1,6 @@
 package dev.warden.sinks.external;
 
+import dev.warden.runtime.outbound.RetryAfter;
 import dev.warden.sinks.external.AuditSink.SinkException;
 import java.io.IOException;
 import java.net.URI;
@@ -8,7 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -116,31 +116,8 @@ final class HttpDelivery implements AutoCloseable {
                         sink + ": " + shownEndpoint + " answered HTTP " + status + snippet(response.body()),
                         null,
                         !retriable,
-                        retryAfter(response.headers().firstValue("Retry-After"), Instant.now())),
+                        RetryAfter.parse(response.headers().firstValue("Retry-After"), Instant.now())),
                 retriable));
-    }
-
-    /**
-     * The wait a {@code Retry-After} header asks for (RFC 9110 section 10.2.3: seconds, or an HTTP date), if it is
-     * one; a date in the past is no wait.
-     */
-    static Optional<Duration> retryAfter(Optional<String> header, Instant now) {
-        if (header.isEmpty()) {
-            return Optional.empty();
-        }
-        String value = header.get().strip();
-        try {
-            long seconds = Long.parseLong(value);
-            return seconds < 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
-        } catch (NumberFormatException e) {
-            try {
-                Instant at = java.time.ZonedDateTime.parse(value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
-                        .toInstant();
-                return Optional.of(at.isAfter(now) ? Duration.between(now, at) : Duration.ZERO);
-            } catch (java.time.format.DateTimeParseException notADate) {
-                return Optional.empty();
-            }
-        }
     }
 
     private Failure timeout(Throwable cause) {

@@ -48,14 +48,18 @@ class DurableSinkWriterTest {
     @Test
     void retryAfterReadsSecondsAndHttpDates() {
         Instant now = Instant.parse("2026-11-28T10:00:00Z");
-        assertThat(HttpDelivery.retryAfter(Optional.of("120"), now)).hasValue(Duration.ofSeconds(120));
-        assertThat(HttpDelivery.retryAfter(Optional.of("Sat, 28 Nov 2026 10:00:30 GMT"), now))
+        assertThat(dev.warden.runtime.outbound.RetryAfter.parse(Optional.of("120"), now))
+                .hasValue(Duration.ofSeconds(120));
+        assertThat(dev.warden.runtime.outbound.RetryAfter.parse(Optional.of("Sat, 28 Nov 2026 10:00:30 GMT"), now))
                 .hasValue(Duration.ofSeconds(30));
-        assertThat(HttpDelivery.retryAfter(Optional.of("Sat, 28 Nov 2026 09:00:00 GMT"), now))
+        assertThat(dev.warden.runtime.outbound.RetryAfter.parse(Optional.of("Sat, 28 Nov 2026 09:00:00 GMT"), now))
                 .hasValue(Duration.ZERO);
-        assertThat(HttpDelivery.retryAfter(Optional.of("-5"), now)).isEmpty();
-        assertThat(HttpDelivery.retryAfter(Optional.of("soon"), now)).isEmpty();
-        assertThat(HttpDelivery.retryAfter(Optional.empty(), now)).isEmpty();
+        assertThat(dev.warden.runtime.outbound.RetryAfter.parse(Optional.of("-5"), now))
+                .isEmpty();
+        assertThat(dev.warden.runtime.outbound.RetryAfter.parse(Optional.of("soon"), now))
+                .isEmpty();
+        assertThat(dev.warden.runtime.outbound.RetryAfter.parse(Optional.empty(), now))
+                .isEmpty();
     }
 
     @Test

@@ -143,6 +143,11 @@ public final class OAuthServer implements Component {
         return issuer;
     }
 
+    /** The keys this server signs with (and its JWKS publishes): Security Event Tokens are signed with them too. */
+    public SigningKeys signingKeys() {
+        return keys;
+    }
+
     /** The resolver of this server's access tokens, for the credential chain. */
     public CredentialResolver accessTokenResolver() {
         return resolver;
