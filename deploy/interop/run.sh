@@ -3,8 +3,9 @@
 # TypeScript SDK, pinned in package.json) against a `warden dev` started here on a free port with 5-second access
 # tokens (and a registration cap of 20 a minute), each script in turn (120 s each): openid-client, oauth4webapi,
 # oauth4webapi-agents (token exchange and the device grant), mcp-sdk, otplib, and authzen (the AuthZEN certification
-# scenario and the todo and search interop harnesses of openid/authzen, vendored in authzen/). Exits non-zero when
-# any fails.
+# scenario and the todo and search interop harnesses of openid/authzen, vendored in authzen/), and ssf (the Shared
+# Signals transmitter, every token verified with npm jose; the server allows private push targets for its local
+# receiver). Exits non-zero when any fails.
 #   deploy/interop/run.sh                                   start a server, run the four scripts, stop it
 #   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
 #                                                           must be short-lived for mcp-sdk.mjs: see README.md)
@@ -16,7 +17,7 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf}"
 SCRIPT_TIMEOUT=120
 START_TIMEOUT=240
 BUILD_TIMEOUT=900
@@ -110,7 +111,7 @@ else
   # one IP: with /mcp/register open, the registration cap is 1 a minute (docs/oauth.md), and sign-up's is 5 a minute,
   # which would add minutes of 429 waits; both are raised for this server only.
   WARDEN_OAUTH_ACCESS__TOKEN__TTL__SECONDS=5 WARDEN_RATE__LIMIT_ENDPOINTS_REGISTRATION_LIMIT=20 \
-    WARDEN_RATE__LIMIT_ENDPOINTS_SIGN__UP_LIMIT=20 \
+    WARDEN_RATE__LIMIT_ENDPOINTS_SIGN__UP_LIMIT=20 WARDEN_WEBHOOKS_ALLOW__PRIVATE__TARGETS=true \
     setsid ./warden dev --port "$port" --data-dir "$data_dir" >"$server_log" 2>&1 </dev/null &
   server_pid=$!
 

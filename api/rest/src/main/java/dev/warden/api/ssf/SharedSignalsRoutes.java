@@ -253,7 +253,7 @@ public final class SharedSignalsRoutes implements DeclaredService {
                 add ? Set.of("stream_id", "subject", "verified") : Set.of("stream_id", "subject"));
         Optional<String> id = in.requiredValue("stream_id", 64, SharedSignalsRoutes::streamId);
         Optional<Map<String, Object>> subject = in.optionalObject("subject", 1024);
-        if (!in.has("subject")) {
+        if (!in.has("subject") || in.isNull("subject")) {
             in.error("subject", "is required");
         }
         Optional<String> key = subject.flatMap(s -> SignalMapper.subjectKey(s, issuer.value()));
@@ -436,6 +436,10 @@ public final class SharedSignalsRoutes implements DeclaredService {
     private Delivery delivery(JsonInput in, Optional<SignalStream.Method> fixed) {
         Optional<JsonNode> raw = in.raw("delivery");
         if (raw.isEmpty()) {
+            if (fixed.orElse(SignalStream.Method.POLL) == SignalStream.Method.PUSH) {
+                // A push stream keeps an endpoint: absent (PUT) or null (PATCH) would leave it none to push to.
+                in.error("delivery", "is required for a push stream, with its endpoint_url");
+            }
             return new Delivery(fixed.orElse(SignalStream.Method.POLL), Optional.empty(), Optional.empty());
         }
         if (!(raw.get() instanceof ObjectNode node)) {

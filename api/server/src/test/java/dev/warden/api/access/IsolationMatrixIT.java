@@ -29,7 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The isolation matrix (docs/organizations.md): two organizations, A and B, each with an owner, an administrator,
- * a member, the member's agents, a delegation, a webhook endpoint, an API token and audit entries. Every principal
+ * a member, the member's agents, a delegation, a webhook endpoint, an API token, audit entries and a Shared Signals
+ * receiver (a service agent with client credentials) with its stream. Every principal
  * of A (owner, admin and member sessions, an API token with every area's scopes, an OAuth access token from the
  * code flow, an agent token, an agent's client-credentials token) calls every route the platform mounted, read from
  * its route table, with B's identifiers in the path, the query and the body, then reads the event stream from the
@@ -87,7 +88,10 @@ class IsolationMatrixIT {
             String apiTokenId,
             String role,
             String auditEntry,
-            String approval) {
+            String approval,
+            String receiver,
+            String receiverToken,
+            String stream) {
         /** Every identifier and name of this tenant that no other tenant may ever read. */
         Set<String> markers() {
             Set<String> all = new LinkedHashSet<>(List.of(
@@ -101,7 +105,9 @@ class IsolationMatrixIT {
                     apiTokenId,
                     role,
                     auditEntry,
-                    approval));
+                    approval,
+                    receiver,
+                    stream));
             all.addAll(userIds.values());
             all.addAll(usernames);
             return all;
@@ -196,6 +202,22 @@ class IsolationMatrixIT {
         ok(http.post("/agents/" + service.get("id").asText() + "/oauth-client", member));
         String serviceToken = clientCredentials(
                 service.get("id").asText(), service.get("token").asText());
+        // A Shared Signals receiver of the member's, with client credentials, and its poll stream
+        JsonNode receiver = ok(
+                http.post(
+                        "/agents",
+                        member,
+                        "{\"ownerId\":\"" + ids.get("member") + "\",\"name\":\"receiver " + tag
+                                + "\",\"type\":\"service\",\"permissions\":[{\"resource\":\"ssf\",\"actions\":[\"read\",\"write\"]}]}"));
+        ok(http.post("/agents/" + receiver.get("id").asText() + "/oauth-client", member));
+        String receiverToken = clientCredentials(
+                receiver.get("id").asText(), receiver.get("token").asText(), "ssf:read ssf:write");
+        String stream = ok(http.post(
+                        "/ssf/streams",
+                        receiverToken,
+                        "{\"delivery\":{\"method\":\"urn:ietf:rfc:8936\"},\"description\":\"stream " + tag + "\"}"))
+                .get("stream_id")
+                .asText();
         return new Tenant(
                 org,
                 orgName,
@@ -213,17 +235,30 @@ class IsolationMatrixIT {
                 apiToken.get("id").asText(),
                 role,
                 auditEntry,
-                approval);
+                approval,
+                receiver.get("id").asText(),
+                receiverToken,
+                stream);
     }
 
     static String clientCredentials(String id, String secret) {
+        return clientCredentials(id, secret, null);
+    }
+
+    /** A client-credentials access token of the bound agent {@code id}, for {@code scope} (null: the default). */
+    static String clientCredentials(String id, String secret, String scope) {
         // A bound agent's client registered client_secret_basic: the secret goes in the Basic header.
         String basic = java.util.Base64.getEncoder()
                 .encodeToString((id + ":" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8));
         Http.Response r = http.send(http.builder("/oauth/token", null)
                 .header("Authorization", "Basic " + basic)
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("grant_type=client_credentials")));
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"
+                        + (scope == null
+                                ? ""
+                                : "&scope="
+                                        + java.net.URLEncoder.encode(
+                                                scope, java.nio.charset.StandardCharsets.UTF_8)))));
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json().get("access_token").asText();
     }
@@ -276,6 +311,7 @@ class IsolationMatrixIT {
             case "action" -> "revoke";
             case "decision" -> "approve";
             case "name" -> "console.css";
+            case "streamId" -> b.stream();
             case "id" ->
                 switch (previousSegment) {
                     case "agents" -> b.agent();
@@ -330,7 +366,8 @@ class IsolationMatrixIT {
     /** Query parameters naming B, for the list and export routes that filter by them. */
     static String query() {
         return "?agentId=" + b.agent() + "&userId=" + b.userIds().get("member") + "&fromAgent=" + b.agent()
-                + "&toAgent=" + b.serviceAgent() + "&tenantId=" + b.org() + "&format=json&since=2000-01-01T00:00:00Z";
+                + "&toAgent=" + b.serviceAgent() + "&tenantId=" + b.org() + "&stream_id=" + b.stream()
+                + "&format=json&since=2000-01-01T00:00:00Z";
     }
 
     /** A body naming B's resources in every field a write route may read. */
@@ -422,6 +459,69 @@ class IsolationMatrixIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(1)
+    void aReceiverNeverReadsChangesPollsOrDeletesAnotherOwnersStreamNorListsIt() {
+        String mine = a.stream();
+        String theirs = b.stream();
+        // The positive control: A's receiver reads, lists and polls its own stream
+        assertThat(ok(http.get("/ssf/streams?stream_id=" + mine, a.receiverToken()))
+                        .get("stream_id")
+                        .asText())
+                .isEqualTo(mine);
+        assertThat(http.get("/ssf/streams", a.receiverToken()).body()).contains(mine);
+        ok(http.post("/ssf/poll/" + mine, a.receiverToken(), "{\"returnImmediately\":true}"));
+        JsonNode before = snapshotOfB();
+
+        String subject = ",\"subject\":{\"format\":\"opaque\",\"id\":\"" + b.agent() + "\"}";
+        List<String[]> calls = List.of(
+                new String[] {"GET", "/ssf/streams?stream_id=" + theirs, null},
+                new String[] {"GET", "/ssf/status?stream_id=" + theirs, null},
+                new String[] {"PATCH", "/ssf/streams", "{\"stream_id\":\"" + theirs + "\",\"description\":\"mine\"}"},
+                new String[] {"PUT", "/ssf/streams", "{\"stream_id\":\"" + theirs + "\"}"},
+                new String[] {"POST", "/ssf/status", "{\"stream_id\":\"" + theirs + "\",\"status\":\"disabled\"}"},
+                new String[] {"POST", "/ssf/subjects/remove", "{\"stream_id\":\"" + theirs + "\"" + subject + "}"},
+                new String[] {"POST", "/ssf/subjects/add", "{\"stream_id\":\"" + theirs + "\"" + subject + "}"},
+                new String[] {"POST", "/ssf/verify", "{\"stream_id\":\"" + theirs + "\"}"},
+                new String[] {"POST", "/ssf/poll/" + theirs, "{\"returnImmediately\":true,\"maxEvents\":5}"},
+                new String[] {"DELETE", "/ssf/streams?stream_id=" + theirs, null});
+        Map<String, String> principals = new LinkedHashMap<>();
+        principals.put("receiver (client credentials, ssf:read ssf:write)", a.receiverToken());
+        principals.putAll(principalsOfA());
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<String, String> principal : principals.entrySet()) {
+            boolean receiver = principal.getValue().equals(a.receiverToken());
+            for (String[] call : calls) {
+                HttpRequest.Builder request = http.builder(call[1], principal.getValue());
+                request = call[2] == null
+                        ? request.method(call[0], HttpRequest.BodyPublishers.noBody())
+                        : request.header("Content-Type", "application/json")
+                                .method(call[0], HttpRequest.BodyPublishers.ofString(call[2]));
+                Http.Response r = http.send(request);
+                String what =
+                        call[0] + " " + call[1] + " as " + principal.getKey() + ": " + r.status() + " " + r.body();
+                String leaked = leaked(withoutInstance(r));
+                boolean notFound = r.status() == 404
+                        && r.json() != null
+                        && "stream_not_found".equals(r.json().path("code").asText());
+                // A principal without the ssf scopes is refused before the stream is looked up (403).
+                if (leaked != null || !(notFound || (!receiver && r.status() == 403))) {
+                    wrong.add(what);
+                }
+            }
+            Http.Response list = http.get("/ssf/streams", principal.getValue());
+            if (leaked(list.body()) != null || (receiver && list.status() != 200)) {
+                wrong.add("GET /ssf/streams as " + principal.getKey() + ": " + list.status() + " " + list.body());
+            }
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(snapshotOfB()).isEqualTo(before);
+        assertThat(ok(http.get("/ssf/status?stream_id=" + theirs, b.receiverToken()))
+                        .get("status")
+                        .asText())
+                .isEqualTo("enabled");
+    }
+
+    @Test
     void theBootstrapAdministratorIsTheOnePrincipalThatReachesEveryOrganization() {
         Http.Response agents = http.get("/admin/v1/organizations/" + b.org() + "/agents", warden.adminToken());
         assertThat(agents.status()).isEqualTo(200);
@@ -459,6 +559,11 @@ class IsolationMatrixIT {
         snapshot.put(
                 "serviceTokenWorks",
                 http.get("/agents/" + b.serviceAgent(), b.serviceToken()).status());
+        snapshot.set("ssfStreams", http.get("/ssf/streams", b.receiverToken()).json());
+        snapshot.set(
+                "ssfStatus",
+                http.get("/ssf/status?stream_id=" + b.stream(), b.receiverToken())
+                        .json());
         snapshot.put(
                 "activeOrganizationOfMember",
                 http.get("/admin/v1/active-organization", member)

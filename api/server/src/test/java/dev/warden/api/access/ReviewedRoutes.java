@@ -46,6 +46,20 @@ public final class ReviewedRoutes {
         m.put("POST /access/v1/search/resource", Access.scope("authorize:write"));
         m.put("POST /access/v1/search/action", Access.scope("authorize:write"));
         m.put("GET /.well-known/authzen-configuration", Access.open());
+        // The Shared Signals transmitter (docs/shared-signals.md): public metadata; every caller manages only the
+        // streams it created (AccessPolicy.signalsOwner), a receiver with its client-credentials token.
+        m.put("GET /.well-known/ssf-configuration", Access.open());
+        m.put("POST /ssf/streams", Access.scope("ssf:write"));
+        m.put("GET /ssf/streams", Access.scope("ssf:read"));
+        m.put("PATCH /ssf/streams", Access.scope("ssf:write"));
+        m.put("PUT /ssf/streams", Access.scope("ssf:write"));
+        m.put("DELETE /ssf/streams", Access.scope("ssf:write"));
+        m.put("GET /ssf/status", Access.scope("ssf:read"));
+        m.put("POST /ssf/status", Access.scope("ssf:write"));
+        m.put("POST /ssf/subjects/add", Access.scope("ssf:write"));
+        m.put("POST /ssf/subjects/remove", Access.scope("ssf:write"));
+        m.put("POST /ssf/verify", Access.scope("ssf:write"));
+        m.put("POST /ssf/poll/{streamId}", Access.scope("ssf:read"));
         m.put("GET /approvals", Access.scope("approvals:read"));
         m.put("GET /approvals/{id}", Access.scope("approvals:read"));
         m.put("POST /approvals/{id}/approve", Access.scope("approvals:write"));

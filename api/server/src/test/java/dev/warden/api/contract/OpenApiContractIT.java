@@ -32,8 +32,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The OpenAPI document against the running platform: {@code GET /openapi.json} serves it publicly as kept in the
  * repository; every route the platform mounts is documented; and a scenario through every area (users, API tokens,
- * agents, delegations, decisions, audit, dashboard, costs, webhooks, organizations, the account routes, the OAuth
- * server, MCP, the event stream, administration), successes and failures alike, answers exactly as the document
+ * agents, delegations, decisions, audit, dashboard, costs, webhooks, Shared Signals, organizations, the account
+ * routes, the OAuth server, MCP, the event stream, administration), successes and failures alike, answers exactly as
+ * the document
  * says: every response of it is checked by {@link ContractValidator}.
  */
 class OpenApiContractIT {
@@ -117,6 +118,7 @@ class OpenApiContractIT {
         approvals();
         auditAndDashboard();
         webhooks();
+        sharedSignals();
         organizations();
         accountRoutes();
         oauth();
@@ -647,6 +649,194 @@ class OpenApiContractIT {
         answer(204, "DELETE", "/webhooks/{id}", http.delete("/webhooks/" + mine, alice.session()));
         answer(204, "DELETE", "/webhooks/{id}", http.delete("/webhooks/" + admins, admin));
         answer(404, "DELETE", "/webhooks/{id}", http.delete("/webhooks/" + mine, alice.session()));
+    }
+
+    /**
+     * Alice's Shared Signals receiver (a service agent authenticating with client credentials) manages a poll stream
+     * and a push stream; Bob reaches the limit of streams; nobody else sees Alice's receiver's streams.
+     */
+    private void sharedSignals() {
+        answer(200, "GET", "/.well-known/ssf-configuration", http.get("/.well-known/ssf-configuration", null));
+        JsonNode receiver = answer(
+                        201, "POST", "/agents", http.post("/agents", alice.session(), """
+                {"ownerId":"%s","name":"ssf-receiver","type":"service",
+                 "permissions":[{"resource":"ssf","actions":["read","write"]}]}""".formatted(alice.id())))
+                .json();
+        String token =
+                receiverToken(receiver.get("id").asText(), receiver.get("token").asText());
+
+        String create = "/ssf/streams";
+        String poll = answer(201, "POST", create, http.post(create, token, """
+                {"delivery":{"method":"urn:ietf:rfc:8936"},"description":"contract poll"}"""))
+                .json()
+                .get("stream_id")
+                .asText();
+        String push = answer(201, "POST", create, http.post(create, token, """
+                {"delivery":{"method":"urn:ietf:rfc:8935","endpoint_url":"http://127.0.0.1:9/ssf",
+                 "authorization_header":"Bearer contract"},
+                 "events_requested":["https://schemas.openid.net/secevent/caep/event-type/session-revoked",
+                                     "https://example.com/not-an-event-warden-sends"]}"""))
+                .json()
+                .get("stream_id")
+                .asText();
+        answer(400, "POST", create, http.post(create, token, "{\"delivery\":{\"method\":\"smoke-signals\"}}"));
+        answer(401, "POST", create, http.post(create, null, "{}"));
+        answer(403, "POST", create, http.post(create, readOnlyToken, "{}"));
+        for (int i = 0; i < 20; i++) {
+            assertThat(http.post(create, bob.session(), "{}").status()).isEqualTo(201);
+        }
+        Http.Response limited = answer(409, "POST", create, http.post(create, bob.session(), "{}"));
+        assertThat(limited.json().get("code").asText()).isEqualTo("stream_limit_reached");
+
+        answer(200, "GET", "/ssf/streams", http.get("/ssf/streams", token));
+        answer(200, "GET", "/ssf/streams", http.get("/ssf/streams?stream_id=" + push, token));
+        answer(200, "GET", "/ssf/streams", http.get("/ssf/streams", admin));
+        answer(400, "GET", "/ssf/streams", http.get("/ssf/streams?stream_id=%20x", token));
+        Http.Response foreign =
+                answer(404, "GET", "/ssf/streams", http.get("/ssf/streams?stream_id=" + poll, bob.session()));
+        assertThat(foreign.json().get("code").asText()).isEqualTo("stream_not_found");
+        answer(403, "GET", "/ssf/streams", http.get("/ssf/streams", readOnlyToken));
+        answer(
+                200,
+                "PATCH",
+                "/ssf/streams",
+                http.patch("/ssf/streams", token, "{\"stream_id\":\"" + poll + "\",\"description\":\"renamed\"}"));
+        answer(
+                400,
+                "PATCH",
+                "/ssf/streams",
+                http.patch(
+                        "/ssf/streams",
+                        token,
+                        "{\"stream_id\":\"" + poll + "\",\"delivery\":{\"method\":\"urn:ietf:rfc:8935\","
+                                + "\"endpoint_url\":\"http://127.0.0.1:9/x\"}}"));
+        answer(
+                404,
+                "PATCH",
+                "/ssf/streams",
+                http.patch("/ssf/streams", bob.session(), "{\"stream_id\":\"" + poll + "\"}"));
+        answer(
+                200,
+                "PUT",
+                "/ssf/streams",
+                http.put(
+                        "/ssf/streams",
+                        token,
+                        "{\"stream_id\":\"" + push + "\",\"iss\":\"ignored\",\"delivery\":{\"method\":"
+                                + "\"urn:ietf:rfc:8935\",\"endpoint_url\":\"http://127.0.0.1:9/ssf2\"}}"));
+        answer(400, "PUT", "/ssf/streams", http.put("/ssf/streams", token, "{\"description\":\"no id\"}"));
+        // A push stream keeps an endpoint: replacing or patching its delivery away is refused
+        answer(400, "PUT", "/ssf/streams", http.put("/ssf/streams", token, "{\"stream_id\":\"" + push + "\"}"));
+        answer(
+                400,
+                "PATCH",
+                "/ssf/streams",
+                http.patch("/ssf/streams", token, "{\"stream_id\":\"" + push + "\",\"delivery\":null}"));
+        assertThat(http.get("/ssf/streams?stream_id=" + push, token)
+                        .json()
+                        .at("/delivery/endpoint_url")
+                        .asText())
+                .isEqualTo("http://127.0.0.1:9/ssf2");
+
+        answer(200, "GET", "/ssf/status", http.get("/ssf/status?stream_id=" + poll, token));
+        answer(400, "GET", "/ssf/status", http.get("/ssf/status", token));
+        answer(404, "GET", "/ssf/status", http.get("/ssf/status?stream_id=ssf_doesnotexist", token));
+        answer(
+                200,
+                "POST",
+                "/ssf/status",
+                http.post(
+                        "/ssf/status",
+                        token,
+                        "{\"stream_id\":\"" + poll + "\",\"status\":\"paused\",\"reason\":\"maintenance\"}"));
+        answer(
+                200,
+                "POST",
+                "/ssf/status",
+                http.post("/ssf/status", token, "{\"stream_id\":\"" + poll + "\",\"status\":\"enabled\"}"));
+        answer(
+                400,
+                "POST",
+                "/ssf/status",
+                http.post("/ssf/status", token, "{\"stream_id\":\"" + poll + "\",\"status\":\"on\"}"));
+
+        String subject =
+                "{\"stream_id\":\"" + poll + "\",\"subject\":{\"format\":\"opaque\",\"id\":\"" + triage.id() + "\"}}";
+        answer(204, "POST", "/ssf/subjects/remove", http.post("/ssf/subjects/remove", token, subject));
+        answer(
+                400,
+                "POST",
+                "/ssf/subjects/remove",
+                http.post(
+                        "/ssf/subjects/remove",
+                        token,
+                        "{\"stream_id\":\"" + poll + "\",\"subject\":{\"format\":\"email\"}}"));
+        answer(200, "POST", "/ssf/subjects/add", http.post("/ssf/subjects/add", token, subject));
+        answer(404, "POST", "/ssf/subjects/add", http.post("/ssf/subjects/add", bob.session(), subject));
+
+        String verify = "{\"stream_id\":\"" + poll + "\",\"state\":\"contract\"}";
+        answer(204, "POST", "/ssf/verify", http.post("/ssf/verify", token, verify));
+        Http.Response tooSoon = answer(429, "POST", "/ssf/verify", http.post("/ssf/verify", token, verify));
+        assertThat(tooSoon.json().get("code").asText()).isEqualTo("verification_too_soon");
+        assertThat(tooSoon.header("Retry-After")).isPresent();
+        answer(404, "POST", "/ssf/verify", http.post("/ssf/verify", bob.session(), verify));
+        String bobs = http.get("/ssf/streams", bob.session())
+                .json()
+                .get(0)
+                .get("stream_id")
+                .asText();
+        assertThat(http.post("/ssf/status", bob.session(), "{\"stream_id\":\"" + bobs + "\",\"status\":\"disabled\"}")
+                        .status())
+                .isEqualTo(200);
+        answer(409, "POST", "/ssf/verify", http.post("/ssf/verify", bob.session(), "{\"stream_id\":\"" + bobs + "\"}"));
+
+        String pollPath = "/ssf/poll/" + poll;
+        JsonNode sets = answer(
+                        200, "POST", "/ssf/poll/{streamId}", http.post(pollPath, token, "{\"returnImmediately\":true}"))
+                .json()
+                .get("sets");
+        assertThat(sets.size()).as("the verification event").isPositive();
+        answer(
+                200,
+                "POST",
+                "/ssf/poll/{streamId}",
+                http.post(
+                        pollPath,
+                        token,
+                        "{\"returnImmediately\":true,\"maxEvents\":0,\"ack\":[\""
+                                + sets.fieldNames().next() + "\"],\"setErrs\":{\"x\":{\"err\":\"invalid_key\"}}}"));
+        answer(400, "POST", "/ssf/poll/{streamId}", http.post(pollPath, token, "{\"maxEvents\":100000}"));
+        answer(404, "POST", "/ssf/poll/{streamId}", http.post(pollPath, bob.session(), "{\"returnImmediately\":true}"));
+        answer(
+                409,
+                "POST",
+                "/ssf/poll/{streamId}",
+                http.post("/ssf/poll/" + push, token, "{\"returnImmediately\":true}"));
+        answer(401, "POST", "/ssf/poll/{streamId}", http.post(pollPath, null, "{}"));
+
+        answer(400, "DELETE", "/ssf/streams", http.delete("/ssf/streams", token));
+        answer(404, "DELETE", "/ssf/streams", http.delete("/ssf/streams?stream_id=" + push, bob.session()));
+        answer(204, "DELETE", "/ssf/streams", http.delete("/ssf/streams?stream_id=" + push, token));
+        answer(404, "DELETE", "/ssf/streams", http.delete("/ssf/streams?stream_id=" + push, token));
+    }
+
+    /** A client-credentials access token with both Shared Signals scopes, for Alice's service agent {@code id}. */
+    private String receiverToken(String id, String secret) {
+        answer(201, "POST", "/agents/{id}/oauth-client", http.post("/agents/" + id + "/oauth-client", alice.session()));
+        String basic =
+                java.util.Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        return answer(
+                        200,
+                        "POST",
+                        "/oauth/token",
+                        http.send(http.builder("/oauth/token", null)
+                                .header("Authorization", "Basic " + basic)
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "grant_type=client_credentials&scope=ssf%3Aread+ssf%3Awrite"))))
+                .json()
+                .get("access_token")
+                .asText();
     }
 
     private void organizations() {

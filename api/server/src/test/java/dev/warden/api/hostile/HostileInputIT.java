@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
+import dev.warden.api.webhooks.WebhooksConfig;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
 import dev.warden.testing.SseClient;
@@ -63,6 +64,8 @@ class HostileInputIT {
                     .endpoint(AuthEndpoint.BACKCHANNEL_AUTHENTICATION, 100_000, 60)
                     .endpoint(AuthEndpoint.DEVICE_VERIFY, 100_000, 60)
                     .build())
+            // Shared Signals push endpoints on 127.0.0.1 (nobody listens: pushes retry in the background, harmlessly)
+            .webhooks(WebhooksConfig.builder().allowPrivateTargets(true).build())
             .auditSinks(List.of(dev.warden.sinks.external.AuditSinkSpec.builder(
                             dev.warden.sinks.external.AuditSinkSpec.Type.SPLUNK_HEC,
                             java.net.URI.create("http://127.0.0.1:9"))
@@ -104,6 +107,9 @@ class HostileInputIT {
     static String session;
     static String organization;
     static String memberId;
+    static String issuer;
+    static String receiverToken;
+    static String stream;
     static final Set<String> answeredAuditIds = ConcurrentHashMap.newKeySet();
     static final List<String> failures = new ArrayList<>();
     static int requests;
@@ -149,6 +155,27 @@ class HostileInputIT {
                                 "{\"userId\":\"" + memberId + "\",\"role\":\"member\"}")
                         .status())
                 .isEqualTo(201);
+        // A Shared Signals receiver of Alice's (client credentials) and its poll stream
+        issuer = http.baseUri().toString().replaceAll("/$", "");
+        JsonNode receiver = http.post("/agents", alice, """
+                        {"ownerId":"alice","name":"receiver","type":"service",
+                         "permissions":[{"resource":"ssf","actions":["read","write"]}]}""").json();
+        String receiverId = receiver.get("id").asText();
+        assertThat(http.post("/agents/" + receiverId + "/oauth-client", alice).status())
+                .isEqualTo(201);
+        String basic = java.util.Base64.getEncoder()
+                .encodeToString((receiverId + ":" + receiver.get("token").asText()).getBytes(StandardCharsets.UTF_8));
+        Http.Response token = http.send(http.builder("/oauth/token", null)
+                .header("Authorization", "Basic " + basic)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "grant_type=client_credentials&scope=ssf%3Aread+ssf%3Awrite")));
+        assertThat(token.status()).as(token.body()).isEqualTo(200);
+        receiverToken = token.json().get("access_token").asText();
+        Http.Response created =
+                http.post("/ssf/streams", receiverToken, "{\"delivery\":{\"method\":\"urn:ietf:rfc:8936\"}}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        stream = created.json().get("stream_id").asText();
     }
 
     @Test
@@ -226,6 +253,9 @@ class HostileInputIT {
                 "/admin/v1/dead-letters?sink=%s",
                 "/admin/v1/dead-letters?limit=%s",
                 "/admin/v1/sinks/%s/pause",
+                "/ssf/streams?stream_id=%s",
+                "/ssf/status?stream_id=%s",
+                "/ssf/poll/%s",
                 "/mcp/authorize?client_id=%s",
                 "/mcp/authorize?response_type=code&client_id=c&redirect_uri=%s",
                 "/oauth/login?return_to=%s",
@@ -247,9 +277,12 @@ class HostileInputIT {
         for (String template : templates) {
             for (String value : HOSTILE_QUERY) {
                 String path = template.formatted(value);
-                for (String token : List.of(admin, alice, agentToken)) {
+                // The Shared Signals routes with a receiver's token instead of an agent's (which holds no ssf scope)
+                for (String token : List.of(admin, alice, path.startsWith("/ssf/") ? receiverToken : agentToken)) {
                     Fingerprint before = Fingerprint.take();
-                    String method = path.endsWith("/rotate") || path.endsWith("/pause") ? "POST" : "GET";
+                    String method = path.endsWith("/rotate") || path.endsWith("/pause") || path.startsWith("/ssf/poll/")
+                            ? "POST"
+                            : "GET";
                     int status = raw(method, path, token, null, null).status();
                     check(status, "GET".equals(method) || status >= 400 ? before : null, method + " " + path);
                 }
@@ -267,9 +300,21 @@ class HostileInputIT {
                 "/oauth/consent",
                 "/auth/device",
                 "/admin/v1/dead-letters",
-                "/admin/v1/organizations/" + organization + "/agents")) {
-            for (String query : List.of("?&", "?&&", "?client_id", "?=x", "?limit", "?a=1&a=2", "?%00", "?&=&")) {
-                for (String token : List.of(admin, alice)) {
+                "/admin/v1/organizations/" + organization + "/agents",
+                "/ssf/streams",
+                "/ssf/status")) {
+            for (String query : List.of(
+                    "?&",
+                    "?&&",
+                    "?client_id",
+                    "?=x",
+                    "?limit",
+                    "?a=1&a=2",
+                    "?%00",
+                    "?&=&",
+                    "?stream_id",
+                    "?stream_id=")) {
+                for (String token : List.of(admin, alice, receiverToken)) {
                     int status = raw("GET", path + query, token, null, null).status();
                     check(status, null, "GET " + path + query);
                 }
@@ -539,6 +584,7 @@ class HostileInputIT {
         }
         List<String> routes = List.of(
                 "GET /agents",
+                "GET /ssf/streams",
                 "POST /agents/" + agentId + "/rotate",
                 "DELETE /webhooks/x",
                 "POST /mcp",
@@ -577,6 +623,7 @@ class HostileInputIT {
                     "/webhooks/%s",
                     "/delegations/%s",
                     "/agents/%s/oauth-client",
+                    "/ssf/streams?stream_id=%s",
                     "/admin/v1/organizations/" + organization + "/members/%s",
                     "/admin/v1/organizations/" + organization + "/roles/%s")) {
                 int status = raw("DELETE", template.formatted(value), admin, null, null)
@@ -723,6 +770,34 @@ class HostileInputIT {
                         {"subject":{"type":"agent","id":"%s"},"resource":{"type":"mcp","id":"github:x"}}""".formatted(agentId))),
                 new Endpoint("POST", "/admin/v1/sinks/hostile/replay", admin, object("""
                         {"from":"2026-01-01T00:00:00Z"}""")),
+                new Endpoint("POST", "/ssf/streams", receiverToken, object("""
+                        {"delivery":{"method":"urn:ietf:rfc:8935","endpoint_url":"http://127.0.0.1:9/ssf",
+                                     "authorization_header":"Bearer receiver-secret"},
+                         "events_requested":["https://schemas.openid.net/secevent/caep/event-type/session-revoked"],
+                         "description":"d"}""")),
+                new Endpoint("PATCH", "/ssf/streams", receiverToken, object("""
+                        {"stream_id":"%s","delivery":{"method":"urn:ietf:rfc:8936","endpoint_url":"%s/ssf/poll/%s"},
+                         "events_requested":["https://schemas.openid.net/secevent/caep/event-type/credential-change"],
+                         "description":"d2"}""".formatted(stream, issuer, stream))),
+                new Endpoint("PUT", "/ssf/streams", receiverToken, object("""
+                        {"stream_id":"%s","iss":"%s","aud":"x","events_supported":[],"events_delivered":[],
+                         "min_verification_interval":15,"inactivity_timeout":0,
+                         "delivery":{"method":"urn:ietf:rfc:8936"},
+                         "events_requested":["https://schemas.openid.net/secevent/caep/event-type/session-revoked"],
+                         "description":"d3"}""".formatted(stream, issuer))),
+                new Endpoint("POST", "/ssf/status", receiverToken, object("""
+                        {"stream_id":"%s","status":"enabled","reason":"r"}""".formatted(stream))),
+                new Endpoint(
+                        "POST", "/ssf/subjects/remove", receiverToken, object("""
+                        {"stream_id":"%s","subject":{"format":"opaque","id":"%s"}}""".formatted(stream, otherAgentId))),
+                new Endpoint("POST", "/ssf/subjects/add", receiverToken, object("""
+                        {"stream_id":"%s","subject":{"format":"iss_sub","iss":"%s","sub":"%s"},"verified":true}""".formatted(
+                                stream, issuer, otherAgentId))),
+                new Endpoint("POST", "/ssf/verify", receiverToken, object("""
+                        {"stream_id":"%s","state":"s"}""".formatted(stream))),
+                new Endpoint("POST", "/ssf/poll/" + stream, receiverToken, object("""
+                        {"maxEvents":10,"returnImmediately":true,"ack":["jti-1"],
+                         "setErrs":{"jti-2":{"err":"invalid_key","description":"d"}}}""")),
                 new Endpoint("POST", "/agents/" + agentId + "/costs", agentToken, object("""
                         {"tool":"gpt","inputTokens":10,"outputTokens":5,"costUsd":0.25}""")),
                 new Endpoint("POST", "/delegations", alice, object("""
@@ -1037,7 +1112,8 @@ class HostileInputIT {
                         + "FROM users), (SELECT count(*) FROM user_sessions WHERE revoked_at IS NULL), "
                         + "(SELECT count(*) FROM organizations), (SELECT count(*) || '/' || coalesce(string_agg(role, ',' "
                         + "ORDER BY organization_id, user_id), '') FROM organization_members), "
-                        + "(SELECT count(*) FROM organization_roles)";
+                        + "(SELECT count(*) FROM organization_roles), "
+                        + "(SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM ssf_streams)";
 
         private static Connection conn;
 
@@ -1054,7 +1130,7 @@ class HostileInputIT {
                         ResultSet rs = st.executeQuery(QUERY)) {
                     rs.next();
                     List<String> values = new ArrayList<>();
-                    for (int i = 1; i <= 9; i++) {
+                    for (int i = 1; i <= 10; i++) {
                         values.add(rs.getString(i));
                     }
                     return new Fingerprint(values);

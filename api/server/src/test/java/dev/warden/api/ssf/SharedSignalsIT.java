@@ -526,6 +526,24 @@ class SharedSignalsIT {
         assertThat(http.get("/ssf/streams?stream_id=" + id, r.token()).status()).isEqualTo(404);
     }
 
+    @Test
+    void aRevokedReceiversStreamsEndWithIt() throws Exception {
+        Receiver r = receiver();
+        String id = http.post("/ssf/streams", r.token(), "{}")
+                .json()
+                .get("stream_id")
+                .asText();
+        assertThat(http.get("/ssf/streams?stream_id=" + id, warden.adminToken()).status())
+                .isEqualTo(200);
+        assertThat(http.delete("/agents/" + r.id(), r.owner().session()).status())
+                .isEqualTo(204);
+        await(
+                () -> http.get("/ssf/streams?stream_id=" + id, warden.adminToken())
+                                .status()
+                        == 404,
+                "the revoked receiver's stream is gone");
+    }
+
     static void assertField(Http.Response r, String field) {
         assertThat(r.status()).as(r.body()).isEqualTo(400);
         assertThat(r.json().get("errors").toString()).as(r.body()).contains("\"field\":\"" + field + "\"");

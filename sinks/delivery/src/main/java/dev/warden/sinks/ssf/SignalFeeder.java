@@ -1,6 +1,7 @@
 package dev.warden.sinks.ssf;
 
 import dev.warden.pipeline.contract.AuditBatch;
+import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.SinkNames;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
@@ -30,7 +31,8 @@ import org.apache.kafka.common.TopicPartition;
  * {@code ssf_outbox} in the same transaction as the next offset (and {@code ON CONFLICT DO NOTHING} on the stable
  * {@code jti} as a second guard). Push delivery ({@link SignalPusher}) and polling read the outbox, so a receiver
  * that is away finds its backlog when it returns. Audit batches carry no signal and are skipped unread. Tokens
- * older than the retention are dropped.
+ * older than the retention are dropped. A revoked agent's streams end with it, in the same transaction: a receiver
+ * whose credentials its owner revoked gets nothing more, at the endpoint it had set either.
  */
 public final class SignalFeeder implements BatchWriter {
     /** The name this worker stores its offsets and dead letters under. */
@@ -73,6 +75,7 @@ public final class SignalFeeder implements BatchWriter {
     public WriteResult write(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
         List<DeadLetter> undecodable = new ArrayList<>();
         List<Signal> signals = new ArrayList<>();
+        List<String> revokedAgents = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             if (AuditBatch.isBatch(record.headers())) {
                 continue;
@@ -82,6 +85,9 @@ public final class SignalFeeder implements BatchWriter {
                 if (SignalMapper.mayMap(event)) {
                     signals.addAll(SignalMapper.signals(event));
                 }
+                if (event.type() == EventType.AGENT_REVOKED) {
+                    event.agentId().ifPresent(revokedAgents::add);
+                }
             } catch (IllegalArgumentException e) {
                 undecodable.add(DeadLetter.of(SINK, record, "undecodable stream event: " + e.getMessage()));
             }
@@ -90,6 +96,9 @@ public final class SignalFeeder implements BatchWriter {
             conn.setAutoCommit(false);
             try {
                 long queued = signals.isEmpty() ? 0 : queue(conn, signals);
+                if (!revokedAgents.isEmpty()) {
+                    SignalStreams.deleteManagedByAgents(conn, revokedAgents);
+                }
                 DeadLetters.store(conn, undecodable);
                 SinkOffsets.store(conn, SINK, nextOffsets);
                 conn.commit();

@@ -152,6 +152,17 @@ public final class SignalStreams {
         });
     }
 
+    /** In the caller's transaction: deletes the streams the revoked agents {@code agentIds} managed. */
+    static void deleteManagedByAgents(Connection conn, List<String> agentIds) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("DELETE FROM ssf_streams WHERE manager = ANY (?)")) {
+            ps.setArray(
+                    1,
+                    conn.createArrayOf(
+                            "text", agentIds.stream().map(id -> "agent:" + id).toArray()));
+            ps.executeUpdate();
+        }
+    }
+
     /** Removes {@code subject} from the stream: its events are no longer sent. */
     public void exclude(String id, String subject) {
         update(
