@@ -627,4 +627,50 @@ class AgentTokensIT {
                 .isEqualTo(a.get("id").asText());
         assertThat(List.of(r.json().get("scope").asText().split(" "))).containsExactly("agents:read");
     }
+
+    @Test
+    void aGrantAndItsRevocationAreInThePersonsAuditLog() throws Exception {
+        User user = newUser();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        Map<String, String> request = OAuthDriver.request(client, pkce, "st");
+        request.put("scope", "agents:read");
+        Http.Response pair = driver.exchange(
+                client,
+                OAuthDriver.query(driver.authorize(user.session(), request)).get("code"),
+                pkce);
+        assertThat(pair.status()).as(pair.body()).isEqualTo(200);
+        JsonNode created = awaitAudit(user.id(), "admin.account.oauth-grant.created");
+        assertThat(created.at("/parameters/grantType").asText()).isEqualTo("authorization_code");
+        assertThat(created.at("/parameters/target/id").asText()).isEqualTo(client);
+        assertThat(created.at("/parameters/scope").asText()).isEqualTo("agents:read");
+        assertThat(created.toString())
+                .doesNotContain(pair.json().get("access_token").asText());
+        Http.Response revoked = driver.postForm(
+                "/oauth/revoke",
+                Map.of(
+                        "client_id",
+                        client,
+                        "token",
+                        pair.json().get("refresh_token").asText()),
+                null);
+        assertThat(revoked.status()).isEqualTo(200);
+        JsonNode ended = awaitAudit(user.id(), "admin.account.oauth-grant.revoked");
+        assertThat(ended.at("/parameters/grant").asText())
+                .isEqualTo(created.at("/parameters/grant").asText());
+    }
+
+    /** The person's first audit entry of {@code action}, once it is there. */
+    static JsonNode awaitAudit(String userId, String action) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (JsonNode e : http.get("/audit?limit=1000&userId=" + userId, warden.adminToken())
+                    .json()) {
+                if (e.path("action").asText().equals(action)) {
+                    return e;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(action + " never reached the audit log");
+    }
 }

@@ -425,4 +425,52 @@ class UsersIT {
         assertThat(body.remove("requestId")).as("the problem names its request").isNotNull();
         return body;
     }
+
+    @Test
+    void everySignInSignOutRefusalAndLockoutIsInTheAuditLog() throws Exception {
+        String name = aUsername();
+        String userId = signUp(http(), name, PASSWORD).get("user").get("id").asText();
+        String session = signIn(name, PASSWORD).json().get("token").asText();
+        assertThat(http().post("/auth/sign-out", session).status()).isEqualTo(204);
+        for (int i = 0; i < 3; i++) {
+            assertThat(signIn(name, "wrong password " + i).status()).isEqualTo(401);
+        }
+        JsonNode entries = TotpIT.awaitAudit(http(), warden, userId, "admin.account.locked");
+        List<String> actions = new ArrayList<>();
+        List<String> methods = new ArrayList<>();
+        for (JsonNode e : entries) {
+            actions.add(e.get("action").asText());
+            if (e.get("action").asText().equals("admin.account.session.started")) {
+                methods.add(e.at("/parameters/method").asText());
+            }
+        }
+        assertThat(actions)
+                .as("the person's own entries")
+                .contains("admin.account.session.started", "admin.account.session.ended", "admin.account.locked")
+                .doesNotContain("admin.account.signin.failed");
+        assertThat(methods).containsExactlyInAnyOrder("sign-up", "password");
+        // Refused sign-ins name no account: the username as sent, for the administrator only.
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        List<JsonNode> refused = new ArrayList<>();
+        while (refused.size() < 3 && System.nanoTime() < deadline) {
+            refused.clear();
+            for (JsonNode e :
+                    http().get("/audit?limit=1000", warden.adminToken()).json()) {
+                if (e.get("action").asText().equals("admin.account.signin.failed")
+                        && e.at("/parameters/username").asText().equals(name)) {
+                    refused.add(e);
+                }
+            }
+            Thread.sleep(100);
+        }
+        assertThat(refused).hasSize(3);
+        assertThat(refused).allSatisfy(e -> {
+            assertThat(e.path("userId").asText("")).isEmpty();
+            assertThat(e.at("/parameters/reason").asText()).isEqualTo("invalid_credentials");
+            assertThat(e.toString()).doesNotContain("wrong password");
+        });
+        assertThat(http().get("/audit?limit=1000", session).status())
+                .as("the signed-out session reads nothing")
+                .isEqualTo(401);
+    }
 }

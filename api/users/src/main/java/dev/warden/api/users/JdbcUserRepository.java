@@ -1,6 +1,7 @@
 package dev.warden.api.users;
 
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.users.audit.AccountAudit;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.StreamEvent;
@@ -170,13 +171,13 @@ public final class JdbcUserRepository implements UserRepository {
                     try (ResultSet rs = ps.executeQuery()) {
                         // Only the failure that locks the account zeroes the count and sets the lock together.
                         if (rs.next() && rs.getInt(1) == 0 && rs.getTimestamp(2) != null) {
-                            EventOutbox.append(
+                            append(
                                     conn,
-                                    AuthEvents.locked(
+                                    List.of(AuthEvents.locked(
                                             countAgainst.get(),
                                             rs.getTimestamp(2).toInstant(),
                                             lockoutIp(events),
-                                            now));
+                                            now)));
                         }
                     }
                 }
@@ -360,7 +361,7 @@ public final class JdbcUserRepository implements UserRepository {
                 }
             }
             for (String id : ids) {
-                EventOutbox.append(conn, AuthEvents.signOut(user, id, ip, at));
+                append(conn, List.of(AuthEvents.signOut(user, id, ip, at)));
             }
             return ids;
         }
@@ -414,9 +415,14 @@ public final class JdbcUserRepository implements UserRepository {
         });
     }
 
+    /** Each event, and the audit entry of each sign-in event ({@link AccountAudit#ofAuthEvent}), in {@code conn}. */
     private static void append(Connection conn, List<StreamEvent.Draft> events) throws SQLException {
         for (StreamEvent.Draft event : events) {
             EventOutbox.append(conn, event);
+            Optional<AuditEntry> entry = AccountAudit.ofAuthEvent(event);
+            if (entry.isPresent()) {
+                EventOutbox.appendAudit(conn, entry.get());
+            }
         }
     }
 

@@ -76,6 +76,27 @@ public record AuditEntry(
                 Optional.empty());
     }
 
+    /** This entry with {@code address} as the caller's network address (an administrative entry of a sign-in). */
+    public AuditEntry withCallerIp(String address) {
+        return new AuditEntry(
+                id,
+                agentId,
+                userId,
+                callerId,
+                action,
+                resource,
+                parameters,
+                result,
+                reason,
+                durationMs,
+                tokensCost,
+                timestamp,
+                ip,
+                userAgent,
+                address == null || address.isEmpty() ? Optional.empty() : Optional.of(address),
+                reasonDetail);
+    }
+
     public AuditEntry {
         // Not Map.copyOf: a JSON null is a legitimate argument value and is audited as null.
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));

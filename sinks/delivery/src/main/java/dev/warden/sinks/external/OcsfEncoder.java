@@ -19,7 +19,9 @@ import java.util.Optional;
  *       denied in {@code action_id}, {@code disposition_id} and {@code authorizations}, the permission's detail in
  *       {@code policy};
  *   <li>a person's own account change ({@code admin.account.*}): Account Change (3001);
- *   <li>an administrator's sign-in and sign-out ({@code admin.account.admin-session.*}): Authentication (3002);
+ *   <li>sign-ins and sign-outs ({@code admin.account.session.*}, an administrator's {@code admin-session.*}), refused
+ *       sign-ins ({@code admin.account.signin.failed}, Failure) and OAuth grants ({@code admin.account.oauth-grant.*},
+ *       OAuth 2.0, the client as the service): Authentication (3002); a lockout: Account Change (3001), Lock;
  *   <li>membership and role grants ({@code admin.member.*}, {@code admin.account.administrator.granted}): User Access
  *       Management (3005);
  *   <li>every other administrative change (agents, delegations, roles, organizations, approvals, sinks): Entity
@@ -44,7 +46,23 @@ public final class OcsfEncoder {
         }
         String what = action.substring(AuditEntry.ADMINISTRATIVE_PREFIX.length());
         if (what.startsWith("account.admin-session.")) {
-            return authentication(entry, what.endsWith(".started") ? 1 : 2, productVersion);
+            boolean started = what.endsWith(".started");
+            return authentication(
+                    entry,
+                    started ? 1 : 2,
+                    started ? "administrator session started" : "administrator session ended",
+                    productVersion);
+        }
+        if (what.startsWith("account.session.")) {
+            boolean started = what.endsWith(".started");
+            return authentication(
+                    entry, started ? 1 : 2, started ? "session started" : "session ended", productVersion);
+        }
+        if (what.equals("account.signin.failed")) {
+            return failedSignIn(entry, productVersion);
+        }
+        if (what.startsWith("account.oauth-grant.")) {
+            return oauthGrant(entry, what.endsWith(".created"), productVersion);
         }
         if (what.equals("account.administrator.granted")) {
             return userAccess(entry, 1, "administrator", productVersion);
@@ -141,6 +159,7 @@ public final class OcsfEncoder {
             case "password.reset" -> 4;
             case "totp.enrolled", "passkey.added" -> 10;
             case "totp.removed", "passkey.removed" -> 11;
+            case "locked" -> 9;
             default -> 99;
         };
         ObjectNode event = base(
@@ -161,8 +180,51 @@ public final class OcsfEncoder {
         return event;
     }
 
-    private static ObjectNode authentication(AuditEntry entry, int activity, String productVersion) {
-        ObjectNode event = base(
+    private static ObjectNode authentication(AuditEntry entry, int activity, String message, String productVersion) {
+        ObjectNode event = authenticationBase(entry, activity, productVersion);
+        event.put("message", message);
+        event.put("status_id", 1).put("status", "Success");
+        person(event.putObject("user"), entry);
+        target(entry)
+                .filter(id -> !id.isEmpty())
+                .ifPresent(id -> event.putObject("session").put("uid", id));
+        actor(event, entry);
+        srcEndpoint(event, entry);
+        return event;
+    }
+
+    /** A refused sign-in: Logon, Failure, with the username as sent (it names no account) and the one reason. */
+    private static ObjectNode failedSignIn(AuditEntry entry, String productVersion) {
+        ObjectNode event = authenticationBase(entry, 1, productVersion);
+        Map<String, Object> parameters = entry.parameters();
+        event.put("message", "sign-in refused");
+        event.put("status_id", 2).put("status", "Failure");
+        event.put("status_detail", String.valueOf(parameters.get("reason")));
+        event.putObject("user").put("name", String.valueOf(parameters.get("username")));
+        srcEndpoint(event, entry);
+        return event;
+    }
+
+    /** A person authorized an OAuth client (Logon, OAuth 2.0, the client as the service), or the grant ended. */
+    private static ObjectNode oauthGrant(AuditEntry entry, boolean created, String productVersion) {
+        ObjectNode event = authenticationBase(entry, created ? 1 : 2, productVersion);
+        String client = target(entry).orElse("");
+        event.put("message", (created ? "OAuth grant to " : "OAuth grant ended for ") + client);
+        event.put("status_id", 1).put("status", "Success");
+        event.put("auth_protocol_id", 6).put("auth_protocol", "OAUTH 2.0");
+        person(event.putObject("user"), entry);
+        event.putObject("service").put("uid", client).put("name", client);
+        Object grant = entry.parameters().get("grant");
+        if (grant instanceof String id) {
+            event.putObject("session").put("uid", id);
+        }
+        actor(event, entry);
+        srcEndpoint(event, entry);
+        return event;
+    }
+
+    private static ObjectNode authenticationBase(AuditEntry entry, int activity, String productVersion) {
+        return base(
                 entry,
                 3002,
                 "Authentication",
@@ -172,12 +234,6 @@ public final class OcsfEncoder {
                 null,
                 productVersion,
                 false);
-        event.put("message", activity == 1 ? "administrator session started" : "administrator session ended");
-        event.put("status_id", 1).put("status", "Success");
-        person(event.putObject("user"), entry);
-        actor(event, entry);
-        srcEndpoint(event, entry);
-        return event;
     }
 
     private static ObjectNode userAccess(AuditEntry entry, int activity, String privilege, String productVersion) {

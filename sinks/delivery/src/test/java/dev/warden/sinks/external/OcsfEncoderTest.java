@@ -137,6 +137,60 @@ class OcsfEncoderTest {
     }
 
     @Test
+    void signInsRefusalsLockoutsAndOAuthGrantsAreAuthenticationAndAccountChange() {
+        Map<String, Object> session = new LinkedHashMap<>();
+        session.put("method", "password");
+        session.put("actor", Map.of("kind", "user", "id", "usr_alice"));
+        session.put("target", Map.of("kind", "session", "id", "ses_1"));
+        AuditEntry started = administrative("account.session.started", "usr_alice", "usr_alice", session)
+                .withCallerIp("203.0.113.9");
+        ObjectNode logon = OcsfEncoder.encode(started, "0.1.0");
+        valid(logon, 3002);
+        assertThat(logon.get("activity_id").asInt()).isEqualTo(1);
+        assertThat(logon.at("/session/uid").asText()).isEqualTo("ses_1");
+        assertThat(logon.at("/user/uid").asText()).isEqualTo("usr_alice");
+        assertThat(logon.at("/src_endpoint/ip").asText()).isEqualTo("203.0.113.9");
+        ObjectNode logoff =
+                OcsfEncoder.encode(administrative("account.session.ended", "usr_alice", "usr_alice", session), "0.1.0");
+        valid(logoff, 3002);
+        assertThat(logoff.get("activity_id").asInt()).isEqualTo(2);
+
+        ObjectNode refused = OcsfEncoder.encode(
+                administrative(
+                                "account.signin.failed",
+                                "anonymous",
+                                null,
+                                Map.of("username", "mallory", "reason", "invalid_credentials"))
+                        .withCallerIp("198.51.100.7"),
+                "0.1.0");
+        valid(refused, 3002);
+        assertThat(refused.get("status").asText()).isEqualTo("Failure");
+        assertThat(refused.get("status_detail").asText()).isEqualTo("invalid_credentials");
+        assertThat(refused.at("/user/name").asText()).isEqualTo("mallory");
+
+        ObjectNode locked = OcsfEncoder.encode(
+                administrative("account.locked", "usr_alice", "usr_alice", Map.of("lockedUntil", "x")), "0.1.0");
+        valid(locked, 3001);
+        assertThat(locked.get("activity_id").asInt()).as("Lock").isEqualTo(9);
+
+        Map<String, Object> grant = new LinkedHashMap<>();
+        grant.put("grant", "grt_1");
+        grant.put("grantType", "authorization_code");
+        grant.put("actor", Map.of("kind", "user", "id", "usr_alice"));
+        grant.put("target", Map.of("kind", "oauth-client", "id", "cli_ide"));
+        ObjectNode granted = OcsfEncoder.encode(
+                administrative("account.oauth-grant.created", "usr_alice", "usr_alice", grant), "0.1.0");
+        valid(granted, 3002);
+        assertThat(granted.get("auth_protocol_id").asInt()).isEqualTo(6);
+        assertThat(granted.at("/service/uid").asText()).isEqualTo("cli_ide");
+        assertThat(granted.at("/session/uid").asText()).isEqualTo("grt_1");
+        valid(
+                OcsfEncoder.encode(
+                        administrative("account.oauth-grant.revoked", "usr_alice", "usr_alice", grant), "0.1.0"),
+                3002);
+    }
+
+    @Test
     void theValidatorRefusesWhatTheSchemaDoesNotAllow() {
         ObjectNode event = OcsfEncoder.encode(decision("read", AuditResult.ALLOWED, null, null), "0.1.0");
         ObjectNode missing = event.deepCopy();

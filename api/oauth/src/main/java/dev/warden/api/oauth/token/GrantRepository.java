@@ -1,5 +1,7 @@
 package dev.warden.api.oauth.token;
 
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.users.audit.AccountAudit;
 import dev.warden.authorizer.domain.UserId;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.Sql;
@@ -59,7 +61,8 @@ public final class GrantRepository {
     private static final String MARK_USED = """
             UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL""";
     private static final String REVOKE_GRANT = """
-            UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL""";
+            UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL
+            RETURNING user_id, client_id""";
     private static final String ACTIVE = "SELECT " + USABLE + """
              AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens t WHERE t.jti = ?)
             FROM oauth_grants g WHERE g.id = ?""";
@@ -176,7 +179,7 @@ public final class GrantRepository {
 
     /** Revokes grant {@code grantId} and with it every token of its family. */
     public void revokeGrant(String grantId, String reason, Instant now) {
-        db.withConnection(conn -> {
+        db.inTransaction(conn -> {
             revokeGrant(conn, grantId, reason, now);
             return null;
         });
@@ -187,7 +190,19 @@ public final class GrantRepository {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setString(2, reason);
             ps.setString(3, grantId);
-            ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    EventOutbox.appendAudit(
+                            conn,
+                            AccountAudit.entry(
+                                    "oauth-grant.revoked",
+                                    UserId.of(rs.getString(1)),
+                                    "oauth-client",
+                                    rs.getString(2),
+                                    java.util.Map.of("grant", grantId, "reason", reason),
+                                    now));
+                }
+            }
         }
     }
 

@@ -4,11 +4,14 @@ import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.oauth.clients.OAuthClient;
+import dev.warden.api.users.audit.AccountAudit;
+import dev.warden.authorizer.domain.UserId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -67,6 +70,21 @@ final class TokenIssuer {
                 authentication.map(GrantRepository.Authentication::amr).orElse(List.of()),
                 authentication.map(GrantRepository.Authentication::authTime));
         grants.insertGrant(conn, grant);
+        // A person authorized a client: in the audit log (and the SIEM, as OCSF Authentication) with the grant.
+        EventOutbox.appendAudit(
+                conn,
+                AccountAudit.entry(
+                                "oauth-grant.created",
+                                UserId.of(userId),
+                                "oauth-client",
+                                client.clientId(),
+                                Map.of(
+                                        "grant", grant.id(),
+                                        "grantType", grantType,
+                                        "scope", scope,
+                                        "resource", resource),
+                                now)
+                        .withCallerIp(ip));
         TokenPair pair = issue(conn, grant, List.of(scope.split(" ")), now);
         EventOutbox.append(conn, OAuthEvents.granted(grant, client, grantType, ip, now));
         return new Started(grant, pair);
