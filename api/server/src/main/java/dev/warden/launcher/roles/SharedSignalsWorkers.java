@@ -13,6 +13,8 @@ import dev.warden.sinks.ssf.SetSigner;
 import dev.warden.sinks.ssf.SignalFeeder;
 import dev.warden.sinks.ssf.SignalPusher;
 import dev.warden.sinks.ssf.SignalStreams;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -34,11 +36,13 @@ public final class SharedSignalsWorkers implements Component {
     private final SinkWorker feeder;
     private final SignalPusher pusher;
     private final GuardedHttp http;
+    private final SignalStreams streams;
 
-    private SharedSignalsWorkers(SinkWorker feeder, SignalPusher pusher, GuardedHttp http) {
+    private SharedSignalsWorkers(SinkWorker feeder, SignalPusher pusher, GuardedHttp http, SignalStreams streams) {
         this.feeder = feeder;
         this.pusher = pusher;
         this.http = http;
+        this.streams = streams;
     }
 
     /**
@@ -72,12 +76,33 @@ public final class SharedSignalsWorkers implements Component {
         feeder.start();
         GuardedHttp http = new GuardedHttp(TargetGuard.system(allowPrivateTargets), PUSH_DEADLINE, Optional.empty());
         SignalPusher pusher = new SignalPusher(db, streams, http, clock, RETRY_CEILING).start();
-        return new SharedSignalsWorkers(feeder, pusher, http);
+        return new SharedSignalsWorkers(feeder, pusher, http, streams);
     }
 
     /** The feeder's lag, failures and dead letters. */
     public SinkHealth sinkHealth() {
         return feeder.health();
+    }
+
+    /**
+     * {@code warden_ssf_pending_tokens}: Security Event Tokens queued and not yet delivered or acknowledged, over every
+     * stream (a receiver that is away, or a paused stream, makes it grow).
+     */
+    @Override
+    public void bindMeters(MeterRegistry registry) {
+        Gauge.builder("warden.ssf.pending.tokens", streams, SharedSignalsWorkers::pending)
+                .description("Security Event Tokens queued for Shared Signals receivers and not yet taken")
+                .register(registry);
+    }
+
+    private static double pending(SignalStreams streams) {
+        try {
+            return streams.backlog().values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     @Override

@@ -381,6 +381,7 @@ class SharedSignalsIT {
                 .isEqualTo(204);
         Thread.sleep(1500);
         assertThat(pollOnce(r, poll, "{\"returnImmediately\":true}").size()).isZero();
+        assertThat(pendingTokens()).as("held while paused, and counted").isGreaterThanOrEqualTo(1.0);
         assertThat(http.post("/ssf/status", r.token(), "{\"stream_id\":\"" + streamId + "\",\"status\":\"enabled\"}")
                         .status())
                 .isEqualTo(200);
@@ -542,6 +543,16 @@ class SharedSignalsIT {
                                 .status()
                         == 404,
                 "the revoked receiver's stream is gone");
+    }
+
+    /** {@code warden_ssf_pending_tokens} as the metrics scrape shows it. */
+    static double pendingTokens() {
+        for (String line : http.get("/observe/metrics", null).body().split("\n")) {
+            if (line.startsWith("warden_ssf_pending_tokens ")) {
+                return Double.parseDouble(line.substring(line.indexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no warden_ssf_pending_tokens in the scrape");
     }
 
     static void assertField(Http.Response r, String field) {
