@@ -5,7 +5,9 @@
 # oauth4webapi-agents (token exchange and the device grant), mcp-sdk, otplib, and authzen (the AuthZEN certification
 # scenario and the todo and search interop harnesses of openid/authzen, vendored in authzen/), and ssf (the Shared
 # Signals transmitter, every token verified with npm jose; the server allows private push targets for its local
-# receiver). Exits non-zero when any fails.
+# receiver), and sinks (the three HTTP audit sinks through a minute-long outage, read with the cloudevents SDK and
+# the OpenTelemetry protobufs; the server is started with those sinks pointing at ports picked here). Exits non-zero
+# when any fails.
 #   deploy/interop/run.sh                                   start a server, run the four scripts, stop it
 #   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
 #                                                           must be short-lived for mcp-sdk.mjs: see README.md)
@@ -17,8 +19,10 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks}"
 SCRIPT_TIMEOUT=120
+# sinks.mjs holds a minute-long outage and waits for the catch-up.
+SINKS_SCRIPT_TIMEOUT=300
 START_TIMEOUT=240
 BUILD_TIMEOUT=900
 
@@ -110,9 +114,31 @@ else
   # 5-second access tokens, so that mcp-sdk.mjs sees one expire. A run registers 4 clients and signs up 5 users from
   # one IP: with /mcp/register open, the registration cap is 1 a minute (docs/oauth.md), and sign-up's is 5 a minute,
   # which would add minutes of 429 waits; both are raised for this server only.
+  # The audit sinks of sinks.mjs, each at a port its receiver will listen on (refused until then: the sinks retry,
+  # at most 2 s apart, and deliver the backlog once it listens).
+  export INTEROP_HEC_PORT INTEROP_CE_PORT INTEROP_OTLP_PORT
+  INTEROP_HEC_PORT="$(free_port)" INTEROP_CE_PORT="$(free_port)" INTEROP_OTLP_PORT="$(free_port)"
+  sinks_config="$data_dir/interop-sinks.yaml"
+  cat >"$sinks_config" <<YAML
+warden:
+  sinks:
+    audit:
+      - type: splunk-hec
+        url: http://127.0.0.1:$INTEROP_HEC_PORT
+        secret: interop-hec-token
+        options: {name: interop-hec, retry-ceiling-ms: 2000}
+      - type: cloudevents
+        url: http://127.0.0.1:$INTEROP_CE_PORT/events
+        secret: interop-cloudevents-hmac-key
+        options: {name: interop-cloudevents, retry-ceiling-ms: 2000}
+      - type: otlp-logs
+        url: http://127.0.0.1:$INTEROP_OTLP_PORT
+        options: {name: interop-otlp, retry-ceiling-ms: 2000, request-timeout-ms: 10000}
+YAML
   WARDEN_OAUTH_ACCESS__TOKEN__TTL__SECONDS=5 WARDEN_RATE__LIMIT_ENDPOINTS_REGISTRATION_LIMIT=20 \
     WARDEN_RATE__LIMIT_ENDPOINTS_SIGN__UP_LIMIT=20 WARDEN_WEBHOOKS_ALLOW__PRIVATE__TARGETS=true \
-    setsid ./warden dev --port "$port" --data-dir "$data_dir" >"$server_log" 2>&1 </dev/null &
+    setsid ./warden dev --port "$port" --data-dir "$data_dir" --config "$sinks_config" >"$server_log" 2>&1 \
+    </dev/null &
   server_pid=$!
 
   deadline=$((SECONDS + START_TIMEOUT)) building=0 url=""
@@ -147,7 +173,9 @@ for script in "${SCRIPTS[@]}"; do
   echo "# $script ($here/$script.mjs against $WARDEN_URL)"
   rc=0
   # In the background and waited for, so that Ctrl-C or a TERM reaches the traps (and stops the server) at once.
-  timeout "$SCRIPT_TIMEOUT" node "$here/$script.mjs" &
+  limit="$SCRIPT_TIMEOUT"
+  [[ "$script" == sinks ]] && limit="$SINKS_SCRIPT_TIMEOUT"
+  timeout "$limit" node "$here/$script.mjs" &
   script_pid=$!
   wait "$script_pid" || rc=$?
   script_pid=""
@@ -156,7 +184,7 @@ for script in "${SCRIPTS[@]}"; do
   else
     failed=$((failed + 1))
     if ((rc == 124)); then
-      failures+=("$script (timed out after $SCRIPT_TIMEOUT s)")
+      failures+=("$script (timed out after $limit s)")
     else
       failures+=("$script (exit $rc)")
     fi
