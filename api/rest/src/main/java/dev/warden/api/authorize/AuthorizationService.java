@@ -10,6 +10,7 @@ import dev.warden.authorizer.condition.Conditions;
 import dev.warden.authorizer.condition.DecisionFacts;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.domain.DelegationId;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.authorizer.domain.Permission;
 import dev.warden.authorizer.engine.ChainWalk;
@@ -282,7 +283,8 @@ public final class AuthorizationService {
                 request.ip(),
                 request.userAgent(),
                 Optional.of(request.callerIp()),
-                outcome.detail());
+                outcome.detail(),
+                outcome.delegationChain());
         return new Decided(entry, outcome, started, decided);
     }
 
@@ -297,7 +299,9 @@ public final class AuthorizationService {
             return Outcome.deny(DecisionReason.NO_MATCHING_PERMISSION);
         }
         if (first.get().isUnrestricted()) {
-            return Outcome.ALLOW;
+            return first.get().delegations().isEmpty()
+                    ? Outcome.ALLOW
+                    : Outcome.allow(Optional.empty(), 0, chainOf(first.get()));
         }
         Conditions.Evaluation conditionsOfThisCall = conditions.evaluation(facts(agent, request, now));
         long hour = HourWindow.hourOf(now);
@@ -323,14 +327,14 @@ public final class AuthorizationService {
             }
             Optional<String> detail = approved.map(g -> "allowed by approval " + g.approvalId());
             if (!grant.isConstrained()) {
-                return Outcome.allow(detail, quotaNanos);
+                return Outcome.allow(detail, quotaNanos, chainOf(grant));
             }
             long asked = System.nanoTime();
             boolean granted = consume(grant, hour).granted();
             quotaNanos += System.nanoTime() - asked;
             budgetsAsked = true;
             if (granted) {
-                return Outcome.allow(detail, quotaNanos);
+                return Outcome.allow(detail, quotaNanos, chainOf(grant));
             }
             approved.ifPresent(approvals::restore);
         }
@@ -364,6 +368,11 @@ public final class AuthorizationService {
                 quotaNanos);
     }
 
+    /** The delegations {@code grant} comes through, as the audit entry names them. */
+    private static List<String> chainOf(EffectiveGrant grant) {
+        return grant.delegations().stream().map(DelegationId::value).toList();
+    }
+
     private QuotaReply consume(EffectiveGrant grant, long hour) {
         List<ConstrainedStep> steps = grant.constraints();
         // Every chain through a counter shares the topmost constrained grant above it: keying by that
@@ -394,12 +403,30 @@ public final class AuthorizationService {
             Optional<String> detail,
             Optional<Long> retryAfter,
             Optional<String> approvalId,
-            long quotaNanos) {
-        static final Outcome ALLOW = allow(Optional.empty(), 0);
+            long quotaNanos,
+            List<String> delegationChain) {
+        static final Outcome ALLOW = allow(Optional.empty(), 0, List.of());
 
-        static Outcome allow(Optional<String> detail, long quotaNanos) {
+        Outcome(
+                AuditResult result,
+                Optional<DecisionReason> reason,
+                Optional<String> detail,
+                Optional<Long> retryAfter,
+                Optional<String> approvalId,
+                long quotaNanos) {
+            this(result, reason, detail, retryAfter, approvalId, quotaNanos, List.of());
+        }
+
+        /** Allowed, through {@code delegationChain} (empty: by the agent's own permission). */
+        static Outcome allow(Optional<String> detail, long quotaNanos, List<String> delegationChain) {
             return new Outcome(
-                    AuditResult.ALLOWED, Optional.empty(), detail, Optional.empty(), Optional.empty(), quotaNanos);
+                    AuditResult.ALLOWED,
+                    Optional.empty(),
+                    detail,
+                    Optional.empty(),
+                    Optional.empty(),
+                    quotaNanos,
+                    delegationChain);
         }
 
         static Outcome deny(DecisionReason reason) {

@@ -76,6 +76,52 @@ class DelegationsIT {
     }
 
     @Test
+    void aDecisionThroughAChainNamesEveryLinkInItsAuditEntry() throws Exception {
+        String a = agent(GITHUB_ALL);
+        String b = agent("[]");
+        String c = agent("[]");
+        String ab = delegated(a, b, ISSUES_READ, "");
+        String bc = delegated(b, c, ISSUES_READ, "");
+        String own = agent(ISSUES_READ);
+        String through = audited(c, "mcp:github:issues:7");
+        String direct = audited(own, "mcp:github:issues:7");
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+        com.fasterxml.jackson.databind.JsonNode entry = null;
+        while (System.nanoTime() < deadline) {
+            Http.Response read = http.get("/audit?agentId=" + c, admin);
+            if (read.json().size() > 0) {
+                entry = read.json().get(0);
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(entry).as("the decision reached the audit log").isNotNull();
+        assertThat(entry.get("id").asText()).isEqualTo(through);
+        assertThat(entry.get("delegationChain").toString())
+                .as("nearest first: the agent's own link, then its source's")
+                .isEqualTo("[\"" + bc + "\",\"" + ab + "\"]");
+        Http.Response ownEntries = http.get("/audit?agentId=" + own, admin);
+        for (int i = 0; i < 200 && ownEntries.json().size() == 0; i++) {
+            Thread.sleep(100);
+            ownEntries = http.get("/audit?agentId=" + own, admin);
+        }
+        assertThat(ownEntries.json().get(0).get("id").asText()).isEqualTo(direct);
+        assertThat(ownEntries.json().get(0).has("delegationChain"))
+                .as("the agent's own permission: no chain")
+                .isFalse();
+    }
+
+    /** A read of {@code resource} by {@code agent}, allowed; its audit id. */
+    static String audited(String agent, String resource) {
+        Http.Response res = http.post(
+                "/authorize",
+                admin,
+                "{\"agentId\":\"" + agent + "\",\"action\":\"read\",\"resource\":\"" + resource + "\"}");
+        assertThat(res.json().get("allowed").asBoolean()).as(res.body()).isTrue();
+        return res.json().get("auditId").asText();
+    }
+
+    @Test
     void delegatingMoreThanTheSourceHoldsIsRefused() {
         String a = agent(ISSUES_READ);
         String b = agent("[]");

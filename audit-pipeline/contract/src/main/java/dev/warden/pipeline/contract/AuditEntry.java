@@ -3,6 +3,7 @@ package dev.warden.pipeline.contract;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,6 +19,8 @@ import java.util.Optional;
  * @param callerIp     the network address of the caller as Warden saw it (after trusted proxies), where known
  * @param reasonDetail what the denial's reason does not say alone: for {@code CONDITION_NOT_MET}, the permission whose
  *                     condition did not hold and why
+ * @param delegationChain for a decision allowed through delegations, their ids from the agent's own link to the
+ *                     source's (empty when the agent's own permission allowed it, and for every other entry)
  */
 public record AuditEntry(
         String id,
@@ -35,7 +38,8 @@ public record AuditEntry(
         Optional<String> ip,
         Optional<String> userAgent,
         Optional<String> callerIp,
-        Optional<String> reasonDetail) {
+        Optional<String> reasonDetail,
+        List<String> delegationChain) {
 
     /**
      * The prefix of an administrative action's name ({@code admin.agent.revoke}, ...): a record of what an
@@ -94,10 +98,50 @@ public record AuditEntry(
                 ip,
                 userAgent,
                 address == null || address.isEmpty() ? Optional.empty() : Optional.of(address),
-                reasonDetail);
+                reasonDetail,
+                delegationChain);
+    }
+
+    /** An entry allowed by no delegation (every administrative entry, and a decision by the agent's own permission). */
+    public AuditEntry(
+            String id,
+            String agentId,
+            Optional<String> userId,
+            String callerId,
+            String action,
+            String resource,
+            Map<String, Object> parameters,
+            AuditResult result,
+            Optional<String> reason,
+            double durationMs,
+            long tokensCost,
+            Instant timestamp,
+            Optional<String> ip,
+            Optional<String> userAgent,
+            Optional<String> callerIp,
+            Optional<String> reasonDetail) {
+        this(
+                id,
+                agentId,
+                userId,
+                callerId,
+                action,
+                resource,
+                parameters,
+                result,
+                reason,
+                durationMs,
+                tokensCost,
+                timestamp,
+                ip,
+                userAgent,
+                callerIp,
+                reasonDetail,
+                List.of());
     }
 
     public AuditEntry {
+        delegationChain = List.copyOf(delegationChain);
         // Not Map.copyOf: a JSON null is a legitimate argument value and is audited as null.
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
     }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,6 +50,13 @@ public final class AuditEntryCodec {
         g.writeStringField("result", entry.result().wireName());
         g.writeStringField("reason", entry.reason().orElse(null));
         g.writeStringField("reasonDetail", entry.reasonDetail().orElse(null));
+        if (!entry.delegationChain().isEmpty()) {
+            g.writeArrayFieldStart("delegationChain");
+            for (String link : entry.delegationChain()) {
+                g.writeString(link);
+            }
+            g.writeEndArray();
+        }
         g.writeNumberField("durationMs", entry.durationMs());
         g.writeNumberField("tokensCost", entry.tokensCost());
         g.writeStringField("timestamp", Json.timestamp(entry.timestamp()));
@@ -122,6 +130,7 @@ public final class AuditEntryCodec {
                     case "result" -> f.result = Json.nullableString(p);
                     case "reason" -> f.reason = Json.nullableString(p);
                     case "reasonDetail" -> f.reasonDetail = Json.nullableString(p);
+                    case "delegationChain" -> f.delegationChain = strings(p);
                     case "durationMs" -> f.durationMs = number(p).doubleValue();
                     case "tokensCost" -> f.tokensCost = number(p).longValue();
                     case "timestamp" -> f.timestamp = Json.nullableString(p);
@@ -157,6 +166,23 @@ public final class AuditEntryCodec {
         }
     }
 
+    private static List<String> strings(JsonParser p) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return List.of();
+        }
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw new IllegalArgumentException("delegationChain is not an array");
+        }
+        List<String> values = new java.util.ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() != JsonToken.VALUE_STRING) {
+                throw new IllegalArgumentException("delegationChain holds a non-string");
+            }
+            values.add(p.getText());
+        }
+        return values;
+    }
+
     private static Number number(JsonParser p) throws IOException {
         if (!p.currentToken().isNumeric()) {
             throw new IllegalArgumentException(p.currentName() + " is not a number");
@@ -182,6 +208,7 @@ public final class AuditEntryCodec {
         String userAgent;
         String callerIp;
         String reasonDetail;
+        List<String> delegationChain = List.of();
 
         AuditEntry entry() {
             AuditResult parsed = WireEnum.parse(AuditResult.class, required("result", result))
@@ -202,7 +229,8 @@ public final class AuditEntryCodec {
                     Optional.ofNullable(ip),
                     Optional.ofNullable(userAgent),
                     Optional.ofNullable(callerIp),
-                    Optional.ofNullable(reasonDetail));
+                    Optional.ofNullable(reasonDetail),
+                    delegationChain);
         }
 
         private static <T> T required(String field, T value) {

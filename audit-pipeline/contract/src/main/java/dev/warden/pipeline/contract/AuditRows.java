@@ -14,7 +14,7 @@ import java.util.Optional;
 public final class AuditRows {
     /** The columns {@link #entry(ResultSet)} reads. */
     public static final String COLUMNS = "id, agent_id, user_id, caller_id, action, resource, parameters, result, "
-            + "reason, duration_ms, tokens_cost, ts, ip, user_agent, caller_ip, reason_detail";
+            + "reason, duration_ms, tokens_cost, ts, ip, user_agent, caller_ip, reason_detail, delegation_chain";
 
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
@@ -38,6 +38,11 @@ public final class AuditRows {
                 Optional.ofNullable(rs.getString("ip")),
                 Optional.ofNullable(rs.getString("user_agent")),
                 Optional.ofNullable(rs.getString("caller_ip")),
-                Optional.ofNullable(rs.getString("reason_detail")));
+                Optional.ofNullable(rs.getString("reason_detail")),
+                chain(rs.getArray("delegation_chain")));
+    }
+
+    private static java.util.List<String> chain(java.sql.Array array) throws SQLException {
+        return array == null ? java.util.List.of() : java.util.List.of((String[]) array.getArray());
     }
 }

@@ -36,6 +36,44 @@ class AuditEntryCodecTest {
     }
 
     @Test
+    void aDelegationChainRoundTripsAndIsAbsentWhenEmpty() {
+        AuditEntry chained = new AuditEntry(
+                "aud_2",
+                "agt_c",
+                Optional.of("alice"),
+                "agt_c",
+                "read",
+                "mcp:github:x",
+                Map.of(),
+                AuditResult.ALLOWED,
+                Optional.empty(),
+                0.25,
+                0,
+                Instant.parse("2026-01-01T00:00:00.123Z"),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                java.util.List.of("dlg_bc", "dlg_ab"));
+        assertThat(AuditEntryCodec.decode(AuditEntryCodec.encode(chained))).isEqualTo(chained);
+        assertThat(new String(AuditEntryCodec.encode(chained), StandardCharsets.UTF_8))
+                .contains("\"delegationChain\":[\"dlg_bc\",\"dlg_ab\"]");
+        assertThat(AuditEntryCodec.toJson(chained).get("delegationChain").size())
+                .isEqualTo(2);
+        AuditEntry direct = chained.withCallerIp("");
+        assertThat(direct.delegationChain()).containsExactly("dlg_bc", "dlg_ab");
+        AuditEntry own =
+                AuditEntry.administrative("aud_3", "x", "", Optional.empty(), "admin", "r", Map.of(), Instant.EPOCH);
+        assertThat(new String(AuditEntryCodec.encode(own), StandardCharsets.UTF_8))
+                .doesNotContain("delegationChain");
+        assertThatThrownBy(
+                        () -> AuditEntryCodec.decode(new String(AuditEntryCodec.encode(chained), StandardCharsets.UTF_8)
+                                .replace("[\"dlg_bc\",\"dlg_ab\"]", "[7]")
+                                .getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void garbageIsRejected() {
         assertThatThrownBy(() -> AuditEntryCodec.decode("{\"id\":1}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class);

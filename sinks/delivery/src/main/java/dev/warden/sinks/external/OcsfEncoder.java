@@ -17,7 +17,7 @@ import java.util.Optional;
  *   <li>a decision: API Activity (6003) with the {@code security_control} profile: the agent is the actor, the
  *       action the API operation, the resource the resource, the caller's address the source endpoint; allowed or
  *       denied in {@code action_id}, {@code disposition_id} and {@code authorizations}, the permission's detail in
- *       {@code policy};
+ *       {@code policy}; a decision allowed through delegations lists them in {@code actor.authorizations};
  *   <li>a person's own account change ({@code admin.account.*}): Account Change (3001);
  *   <li>sign-ins and sign-outs ({@code admin.account.session.*}, an administrator's {@code admin-session.*}), refused
  *       sign-ins ({@code admin.account.signin.failed}, Failure) and OAuth grants ({@code admin.account.oauth-grant.*},
@@ -129,6 +129,14 @@ public final class OcsfEncoder {
         entry.userId().ifPresent(owner -> actor.put("invoked_by", owner));
         if (!entry.callerId().equals(entry.agentId())) {
             actor.put("app_uid", entry.callerId());
+        }
+        // The agent acts with its delegation chain: one authorization per link, nearest first.
+        if (!entry.delegationChain().isEmpty()) {
+            com.fasterxml.jackson.databind.node.ArrayNode links = actor.putArray("authorizations");
+            for (String link : entry.delegationChain()) {
+                ObjectNode authorization = links.addObject().put("decision", "delegated");
+                authorization.putObject("policy").put("uid", link).put("name", "delegation " + link);
+            }
         }
         ObjectNode api = event.putObject("api");
         api.put("operation", entry.action());

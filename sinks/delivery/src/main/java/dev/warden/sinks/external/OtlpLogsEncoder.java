@@ -110,6 +110,9 @@ final class OtlpLogsEncoder {
         out.add(str("warden.result", e.result().wireName()));
         e.reason().ifPresent(v -> out.add(str("warden.reason", v)));
         e.reasonDetail().ifPresent(v -> out.add(str("warden.reason_detail", v)));
+        if (!e.delegationChain().isEmpty()) {
+            out.add(str("warden.delegation_chain", String.join(",", e.delegationChain())));
+        }
         out.add(new Attribute("warden.duration_ms", new Value.Dbl(e.durationMs())));
         out.add(new Attribute("warden.tokens_cost", new Value.Int(e.tokensCost())));
         out.add(str("warden.parameters", json(e)));

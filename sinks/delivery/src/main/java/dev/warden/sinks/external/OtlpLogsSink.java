@@ -18,7 +18,7 @@ import java.util.Map;
  * denied or rate-limited calls, body {@code "<action> <resource> <result>"}, and one attribute per audit field
  * ({@code warden.audit.id}, {@code warden.agent.id}, {@code warden.user.id}, {@code warden.caller.id},
  * {@code warden.action}, {@code warden.resource}, {@code warden.result}, {@code warden.reason},
- * {@code warden.reason_detail}, {@code warden.duration_ms} (double), {@code warden.tokens_cost} (int),
+ * {@code warden.reason_detail}, {@code warden.delegation_chain} (comma-separated, when allowed through delegations), {@code warden.duration_ms} (double), {@code warden.tokens_cost} (int),
  * {@code warden.parameters} (the JSON text), {@code client.address} (the address the caller declared),
  * {@code user_agent.original}, {@code network.peer.address} (the caller's address as Warden saw it); absent optional
  * fields have no attribute).

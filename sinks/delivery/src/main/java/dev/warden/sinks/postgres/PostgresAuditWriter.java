@@ -54,7 +54,7 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(PostgresAuditWriter.class.getName());
     static final String STAGE = "CREATE TEMP TABLE IF NOT EXISTS audit_stage (LIKE audit_events) ON COMMIT DELETE ROWS";
     static final String COLUMNS = "(id, agent_id, user_id, caller_id, action, resource, parameters, "
-            + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent, caller_ip, reason_detail)";
+            + "result, reason, duration_ms, tokens_cost, ts, ip, user_agent, caller_ip, reason_detail, delegation_chain)";
     static final String COPY = "COPY audit_stage " + COLUMNS + " FROM STDIN WITH (FORMAT csv)";
     static final String COPY_DIRECT = "COPY audit_events " + COLUMNS + " FROM STDIN WITH (FORMAT csv)";
     private static final String UNIQUE_VIOLATION = "23505";
@@ -244,9 +244,33 @@ public final class PostgresAuditWriter implements BatchWriter, AutoCloseable {
             field(out, e.ip()).append(',');
             field(out, e.userAgent()).append(',');
             field(out, e.callerIp()).append(',');
-            field(out, e.reasonDetail()).append('\n');
+            field(out, e.reasonDetail()).append(',');
+            if (!e.delegationChain().isEmpty()) {
+                field(out, arrayLiteral(e.delegationChain()));
+            }
+            out.append('\n');
         }
         return out.toString();
+    }
+
+    /** A PostgreSQL array literal of {@code values}, each element quoted (backslash and quote escaped). */
+    static String arrayLiteral(List<String> values) {
+        StringBuilder literal = new StringBuilder("{");
+        for (String value : values) {
+            if (literal.length() > 1) {
+                literal.append(',');
+            }
+            literal.append('"');
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '"' || c == '\\') {
+                    literal.append('\\');
+                }
+                literal.append(c);
+            }
+            literal.append('"');
+        }
+        return literal.append('}').toString();
     }
 
     private static StringBuilder field(StringBuilder out, Optional<String> value) {

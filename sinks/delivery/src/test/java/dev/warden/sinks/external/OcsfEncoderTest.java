@@ -137,6 +137,35 @@ class OcsfEncoderTest {
     }
 
     @Test
+    void aDecisionThroughDelegationsNamesItsChainInTheActor() {
+        AuditEntry direct = administrative("x", "agt_c", "usr_1", Map.of());
+        AuditEntry chained = new AuditEntry(
+                "aud_chain",
+                "agt_c",
+                Optional.of("usr_1"),
+                "agt_c",
+                "read",
+                "mcp:github:issues:7",
+                Map.of(),
+                AuditResult.ALLOWED,
+                Optional.empty(),
+                1.5,
+                0,
+                AT,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of("203.0.113.9"),
+                Optional.empty(),
+                List.of("dlg_bc", "dlg_ab"));
+        ObjectNode event = OcsfEncoder.encode(chained, "0.1.0");
+        valid(event, 6003);
+        assertThat(event.at("/actor/authorizations/0/policy/uid").asText()).isEqualTo("dlg_bc");
+        assertThat(event.at("/actor/authorizations/1/policy/uid").asText()).isEqualTo("dlg_ab");
+        assertThat(event.at("/actor/authorizations/0/decision").asText()).isEqualTo("delegated");
+        assertThat(direct.delegationChain()).isEmpty();
+    }
+
+    @Test
     void signInsRefusalsLockoutsAndOAuthGrantsAreAuthenticationAndAccountChange() {
         Map<String, Object> session = new LinkedHashMap<>();
         session.put("method", "password");

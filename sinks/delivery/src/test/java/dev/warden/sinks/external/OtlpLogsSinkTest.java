@@ -5,6 +5,7 @@ import static dev.warden.sinks.external.ProtoReader.one;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.pipeline.contract.AuditEntry;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.sinks.external.ProtoReader.Field;
 import java.io.IOException;
@@ -138,6 +139,39 @@ class OtlpLogsSinkTest extends AuditSinkBehaviour {
         assertThat(denied.get("warden.result").get("stringValue").asText()).isEqualTo("denied");
         assertThat(denied.get("warden.duration_ms").get("doubleValue").asDouble())
                 .isZero();
+    }
+
+    @Test
+    void aDecisionThroughDelegationsCarriesItsChain() throws IOException {
+        AuditEntry e = TestAudit.anEntry();
+        AuditEntry chained = new AuditEntry(
+                e.id(),
+                e.agentId(),
+                e.userId(),
+                e.callerId(),
+                e.action(),
+                e.resource(),
+                e.parameters(),
+                e.result(),
+                e.reason(),
+                e.durationMs(),
+                e.tokensCost(),
+                e.timestamp(),
+                e.ip(),
+                e.userAgent(),
+                e.callerIp(),
+                e.reasonDetail(),
+                List.of("dlg_bc", "dlg_ab"));
+        OtlpLogsConfig config = OtlpLogsConfig.builder(receiver.url())
+                .encoding(OtlpLogsConfig.Encoding.JSON)
+                .build();
+        try (AuditSink sink = new OtlpLogsSink(config, CLOCK)) {
+            sink.send(List.of(chained));
+        }
+        Map<String, JsonNode> attributes =
+                attributes(logRecords(receiver.requests().get(0)).get(0));
+        assertThat(attributes.get("warden.delegation_chain").get("stringValue").asText())
+                .isEqualTo("dlg_bc,dlg_ab");
     }
 
     @Test
