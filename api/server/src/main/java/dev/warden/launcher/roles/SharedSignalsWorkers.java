@@ -64,18 +64,18 @@ public final class SharedSignalsWorkers implements Component {
             Duration retention,
             InstantSource clock,
             Tracer tracer) {
+        GuardedHttp http = new GuardedHttp(TargetGuard.system(allowPrivateTargets), PUSH_DEADLINE, Optional.empty());
+        SignalPusher pusher = new SignalPusher(db, streams, http, clock, RETRY_CEILING).start();
         SinkWorker feeder = new SinkWorker(
                 SignalFeeder.SINK,
                 bootstrap,
                 groupPrefix,
                 topic,
                 2_000,
-                new SignalFeeder(db, streams, topic, issuer, signer, retention, clock),
+                new SignalFeeder(db, streams, topic, issuer, signer, retention, clock, pusher::wake),
                 new SinkCounters(),
                 tracer);
         feeder.start();
-        GuardedHttp http = new GuardedHttp(TargetGuard.system(allowPrivateTargets), PUSH_DEADLINE, Optional.empty());
-        SignalPusher pusher = new SignalPusher(db, streams, http, clock, RETRY_CEILING).start();
         return new SharedSignalsWorkers(feeder, pusher, http, streams);
     }
 

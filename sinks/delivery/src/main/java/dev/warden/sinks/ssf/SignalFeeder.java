@@ -47,8 +47,10 @@ public final class SignalFeeder implements BatchWriter {
     private final SignalStreams streams;
     private final Duration retention;
     private final InstantSource clock;
+    private final Runnable queuedSome;
     private Instant nextExpiry = Instant.MIN;
 
+    /** @param queuedSome called after a batch that queued tokens is durable (wakes the pusher) */
     public SignalFeeder(
             Database db,
             SignalStreams streams,
@@ -56,7 +58,9 @@ public final class SignalFeeder implements BatchWriter {
             Supplier<String> issuer,
             SetSigner signer,
             Duration retention,
-            InstantSource clock) {
+            InstantSource clock,
+            Runnable queuedSome) {
+        this.queuedSome = queuedSome;
         this.db = db;
         this.streams = streams;
         this.topic = topic;
@@ -154,6 +158,9 @@ public final class SignalFeeder implements BatchWriter {
 
     @Override
     public void afterCommit(WriteResult result) {
+        if (result.written() > 0) {
+            queuedSome.run();
+        }
         Instant now = clock.instant();
         if (now.isBefore(nextExpiry)) {
             return;

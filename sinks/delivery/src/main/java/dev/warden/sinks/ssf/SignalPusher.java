@@ -34,7 +34,11 @@ import java.util.logging.Logger;
  */
 public final class SignalPusher implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SignalPusher.class.getName());
-    private static final Duration IDLE = Duration.ofMillis(200);
+    /**
+     * The longest the pusher sleeps between two looks at the queues: a token queued by the feeder of this process
+     * wakes it at once ({@link #wake()}); one queued elsewhere (a verification, another instance's feeder) waits this.
+     */
+    private static final Duration IDLE = Duration.ofSeconds(1);
     /** Tokens pushed to one stream before the others get their turn. */
     private static final int ROUND = 50;
 
@@ -47,6 +51,7 @@ public final class SignalPusher implements AutoCloseable {
     private final Duration ceiling;
     private final Map<String, Backoff> waiting = new ConcurrentHashMap<>();
     private final Thread thread;
+    private final java.util.concurrent.Semaphore wakeups = new java.util.concurrent.Semaphore(0);
     private volatile boolean running = true;
 
     private record Backoff(int failures, Instant until) {}
@@ -66,6 +71,11 @@ public final class SignalPusher implements AutoCloseable {
         this.clock = clock;
         this.ceiling = retryCeiling;
         this.thread = Thread.ofPlatform().name("warden-ssf-push").daemon().unstarted(this::run);
+    }
+
+    /** Asks for a look at the queues now (tokens were queued). */
+    public void wake() {
+        wakeups.release();
     }
 
     /** Starts pushing. */
@@ -90,7 +100,9 @@ public final class SignalPusher implements AutoCloseable {
                 LOG.log(Level.WARNING, "security event push round failed; retrying", e);
             }
             try {
-                Thread.sleep(IDLE);
+                if (wakeups.tryAcquire(IDLE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    wakeups.drainPermits();
+                }
             } catch (InterruptedException e) {
                 return;
             }
