@@ -5,10 +5,10 @@ import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.SinkNames;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.runtime.consumer.BatchTransaction;
 import dev.warden.runtime.consumer.BatchWriter;
 import dev.warden.runtime.consumer.DeadLetter;
 import dev.warden.runtime.consumer.DeadLetters;
-import dev.warden.runtime.consumer.PoisonedBatchException;
 import dev.warden.runtime.consumer.SinkOffsets;
 import dev.warden.runtime.db.Database;
 import java.sql.Connection;
@@ -96,30 +96,14 @@ public final class SignalFeeder implements BatchWriter {
                 undecodable.add(DeadLetter.of(SINK, record, "undecodable stream event: " + e.getMessage()));
             }
         }
-        try (Connection conn = db.dataSource().getConnection()) {
-            conn.setAutoCommit(false);
-            try {
-                long queued = signals.isEmpty() ? 0 : queue(conn, signals);
-                if (!revokedAgents.isEmpty()) {
-                    SignalStreams.deleteManagedByAgents(conn, revokedAgents);
-                }
-                DeadLetters.store(conn, undecodable);
-                SinkOffsets.store(conn, SINK, nextOffsets);
-                conn.commit();
-                return new WriteResult(queued, undecodable.size());
-            } catch (SQLException e) {
-                conn.rollback();
-                if (PoisonedBatchException.isDataError(e)) {
-                    throw new PoisonedBatchException("security events refused by PostgreSQL: " + e.getMessage(), e);
-                }
-                throw new IllegalStateException("security events not queued: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                conn.rollback();
-                throw new IllegalStateException("security events not queued: " + e.getMessage(), e);
+        return BatchTransaction.write(db.dataSource(), SINK, "security events", nextOffsets, (conn, deadLetters) -> {
+            deadLetters.addAll(undecodable);
+            long queued = signals.isEmpty() ? 0 : queue(conn, signals);
+            if (!revokedAgents.isEmpty()) {
+                SignalStreams.deleteManagedByAgents(conn, revokedAgents);
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("security events not queued: " + e.getMessage(), e);
-        }
+            return queued;
+        });
     }
 
     /** One signed token per signal and stream that takes it; the number newly queued. */

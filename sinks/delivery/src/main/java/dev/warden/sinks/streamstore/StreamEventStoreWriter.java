@@ -8,10 +8,10 @@ import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.SinkNames;
 import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
+import dev.warden.runtime.consumer.BatchTransaction;
 import dev.warden.runtime.consumer.BatchWriter;
 import dev.warden.runtime.consumer.DeadLetter;
 import dev.warden.runtime.consumer.DeadLetters;
-import dev.warden.runtime.consumer.PoisonedBatchException;
 import dev.warden.runtime.consumer.SinkOffsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +21,6 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -67,41 +66,23 @@ public final class StreamEventStoreWriter implements BatchWriter {
 
     @Override
     public WriteResult write(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
-        try (Connection conn = dataSource.getConnection()) {
-            conn.setAutoCommit(false);
-            try {
-                List<DeadLetter> undecodable = new ArrayList<>();
-                long written = 0;
-                try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
-                    for (ConsumerRecord<String, byte[]> record : records) {
-                        Optional<String> problem = bindIfDecodable(ps, record);
-                        if (problem.isPresent()) {
-                            undecodable.add(DeadLetter.of(SINK, record, "undecodable stream event: " + problem.get()));
-                            continue;
-                        }
-                        ps.addBatch();
+        return BatchTransaction.write(dataSource, SINK, "stream events", nextOffsets, (conn, undecodable) -> {
+            long written = 0;
+            try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    Optional<String> problem = bindIfDecodable(ps, record);
+                    if (problem.isPresent()) {
+                        undecodable.add(DeadLetter.of(SINK, record, "undecodable stream event: " + problem.get()));
+                        continue;
                     }
-                    for (int n : ps.executeBatch()) {
-                        written += Math.max(n, 0);
-                    }
+                    ps.addBatch();
                 }
-                DeadLetters.store(conn, undecodable);
-                SinkOffsets.store(conn, SINK, nextOffsets);
-                conn.commit();
-                return new WriteResult(written, undecodable.size());
-            } catch (SQLException e) {
-                conn.rollback();
-                if (PoisonedBatchException.isDataError(e)) {
-                    throw new PoisonedBatchException("stream events refused by PostgreSQL: " + e.getMessage(), e);
+                for (int n : ps.executeBatch()) {
+                    written += Math.max(n, 0);
                 }
-                throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                conn.rollback();
-                throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("stream events not stored: " + e.getMessage(), e);
-        }
+            return written;
+        });
     }
 
     /** Binds {@code record}'s row; answers why it cannot be, when it does not decode. */
