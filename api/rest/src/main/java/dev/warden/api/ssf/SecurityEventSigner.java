@@ -4,7 +4,6 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
@@ -36,7 +35,7 @@ public final class SecurityEventSigner implements SetSigner {
                             .keyID(key.getKeyID())
                             .build(),
                     JWTClaimsSet.parse(claims));
-            jwt.sign(new ECDSASigner(key));
+            jwt.sign(keys.signer(key));
             return jwt.serialize();
         } catch (JOSEException | ParseException e) {
             throw new IllegalStateException("cannot sign a security event token", e);

@@ -10,7 +10,6 @@ import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.WireEnum;
 import dev.warden.runtime.outbound.TargetGuard;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,7 +32,7 @@ final class WebhookJson {
      */
     static WebhookService.NewWebhook parseCreate(ObjectNode body, TargetGuard guard) {
         JsonInput in = JsonInput.of(body, CREATE_FIELDS);
-        Optional<URI> url = in.requiredValue("url", MAX_URL, WebhookJson::parseUrl);
+        Optional<URI> url = in.requiredValue("url", MAX_URL, TargetGuard::parseUrl);
         List<EventType> types = eventTypes(in);
         Optional<String> description = in.optionalString("description", MAX_DESCRIPTION);
         url.ifPresent(target -> {
@@ -44,19 +43,6 @@ final class WebhookJson {
         });
         in.validate();
         return new WebhookService.NewWebhook(url.orElseThrow(), types, description);
-    }
-
-    private static URI parseUrl(String text) {
-        URI url;
-        try {
-            url = new URI(text);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("must be an absolute http or https URL");
-        }
-        TargetGuard.formProblem(url).ifPresent(problem -> {
-            throw new IllegalArgumentException(problem);
-        });
-        return url;
     }
 
     /** The listed types without duplicates, in order; empty (absent, null or []) means every type. */

@@ -126,6 +126,24 @@ public final class TargetGuard {
         return addresses;
     }
 
+    /**
+     * {@code text} as an outbound URL (a webhook's, a Shared Signals push endpoint's).
+     *
+     * @throws IllegalArgumentException saying what is wrong with its form ({@link #formProblem})
+     */
+    public static URI parseUrl(String text) {
+        URI url;
+        try {
+            url = new URI(text);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("must be an absolute http or https URL");
+        }
+        formProblem(url).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+        return url;
+    }
+
     /** What is wrong with the form of {@code url}, if anything: scheme, host, user info. */
     public static Optional<String> formProblem(URI url) {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);

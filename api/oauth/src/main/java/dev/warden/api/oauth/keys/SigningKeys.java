@@ -2,6 +2,8 @@ package dev.warden.api.oauth.keys;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
@@ -42,6 +44,7 @@ public final class SigningKeys {
     private static final int MAX_CACHED_PUBLIC_KEYS = 64;
 
     private final Map<String, ECKey> publicKeys = new ConcurrentHashMap<>();
+    private final Map<String, JWSSigner> signers = new ConcurrentHashMap<>();
     private final Duration rotation;
     private final Duration prepublish;
     private final Duration publishFor;
@@ -103,6 +106,22 @@ public final class SigningKeys {
             // toPublicJWK() re-validates the point: done once per key, not once per token.
             return publicKeys.computeIfAbsent(kid, id -> k.toPublicJWK());
         });
+    }
+
+    /**
+     * The signer of {@code key} (one of {@link #signingKey()}'s), made once per key: building one checks the key
+     * (curve, point), which costs as much as a signature. Access tokens and Security Event Tokens share it.
+     */
+    public JWSSigner signer(ECKey key) throws JOSEException {
+        JWSSigner cached = signers.get(key.getKeyID());
+        if (cached == null) {
+            if (signers.size() >= MAX_CACHED_PUBLIC_KEYS) {
+                signers.clear();
+            }
+            cached = new ECDSASigner(key);
+            signers.put(key.getKeyID(), cached);
+        }
+        return cached;
     }
 
     /** The JWK set to publish: every unexpired key's public half. */

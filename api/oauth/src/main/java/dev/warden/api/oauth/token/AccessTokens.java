@@ -4,9 +4,7 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -52,7 +50,6 @@ public final class AccessTokens {
     private static final int MAX_CACHED_KEYS = 64;
 
     private final SigningKeys keys;
-    private final Map<String, JWSSigner> signers = new ConcurrentHashMap<>();
     private final Map<String, JWSVerifier> verifiers = new ConcurrentHashMap<>();
     private final Issuer issuer;
     private final Duration ttl;
@@ -209,7 +206,7 @@ public final class AccessTokens {
                         .build(),
                 set);
         try {
-            jwt.sign(signer(key));
+            jwt.sign(keys.signer(key));
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot sign an access token", e);
         }
@@ -217,18 +214,9 @@ public final class AccessTokens {
     }
 
     /**
-     * The signer of {@code key}, made once per key: building one checks the key (curve, point), which costs as much
-     * as a signature. Keys never change under a key id; the caches are dropped when they grow past a bound.
+     * The verifier of {@code key}, made once per key: building one checks the key (curve, point), which costs as
+     * much as a verification. Keys never change under a key id; the cache is dropped when it grows past a bound.
      */
-    private JWSSigner signer(ECKey key) throws JOSEException {
-        JWSSigner cached = signers.get(key.getKeyID());
-        if (cached == null) {
-            cached = new ECDSASigner(key);
-            bounded(signers).put(key.getKeyID(), cached);
-        }
-        return cached;
-    }
-
     private JWSVerifier verifier(ECKey key) throws JOSEException {
         JWSVerifier cached = verifiers.get(key.getKeyID());
         if (cached == null) {
