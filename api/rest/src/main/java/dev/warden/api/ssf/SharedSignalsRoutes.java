@@ -32,7 +32,6 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -336,10 +335,10 @@ public final class SharedSignalsRoutes implements DeclaredService {
         if (stream.method() != SignalStream.Method.POLL) {
             throw new ConflictException(ErrorCode.CONFLICT, "the stream is delivered by push, not polled");
         }
-        streams.acknowledge(stream.id(), ack);
-        if (!errors.isEmpty()) {
-            streams.acknowledge(stream.id(), errors.keySet());
-        }
+        // What the receiver took and what it reported as errors both leave the queue, in one statement.
+        Set<String> taken = new LinkedHashSet<>(ack);
+        taken.addAll(errors.keySet());
+        streams.acknowledge(stream.id(), taken);
         SignalStreams.Page page = new SignalStreams.Page(List.of(), false);
         if (max > 0 && stream.status() == SignalStream.Status.ENABLED) {
             long deadline = System.nanoTime() + longPoll.toNanos();
@@ -464,7 +463,7 @@ public final class SharedSignalsRoutes implements DeclaredService {
             // A receiver may echo the poll URL it was given; any other is not its to choose.
             return new Delivery(method, Optional.empty(), Optional.empty());
         }
-        Optional<URI> endpoint = d.requiredValue("endpoint_url", 2048, SharedSignalsRoutes::url);
+        Optional<URI> endpoint = d.requiredValue("endpoint_url", 2048, TargetGuard::parseUrl);
         endpoint.ifPresent(url -> {
             TargetGuard.Verdict verdict = guard.check(url);
             if (!verdict.allowed()) {
@@ -500,19 +499,6 @@ public final class SharedSignalsRoutes implements DeclaredService {
             }
         }
         return Optional.of(new ArrayList<>(events));
-    }
-
-    private static URI url(String text) {
-        URI url;
-        try {
-            url = new URI(text);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("must be an absolute http or https URL");
-        }
-        TargetGuard.formProblem(url).ifPresent(problem -> {
-            throw new IllegalArgumentException(problem);
-        });
-        return url;
     }
 
     /** A stream id as Warden mints them. */

@@ -97,9 +97,7 @@ public final class SharedSignalsWorkers implements Component {
 
     private static double pending(SignalStreams streams) {
         try {
-            return streams.backlog().values().stream()
-                    .mapToLong(Long::longValue)
-                    .sum();
+            return streams.pendingTokens();
         } catch (RuntimeException e) {
             return Double.NaN;
         }

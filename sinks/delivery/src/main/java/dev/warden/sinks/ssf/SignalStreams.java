@@ -4,7 +4,6 @@ import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.SecretCipher;
 import dev.warden.runtime.db.Sql;
 import java.net.URI;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -261,18 +259,14 @@ public final class SignalStreams {
         }
     }
 
-    /** How many tokens each stream holds undelivered. */
-    public Map<String, Long> backlog() {
+    /** How many tokens the streams hold, undelivered or unacknowledged, in all. */
+    public long pendingTokens() {
         return db.withConnection(conn -> {
-            Map<String, Long> counts = new HashMap<>();
-            try (PreparedStatement ps =
-                            conn.prepareStatement("SELECT stream_id, count(*) FROM ssf_outbox GROUP BY stream_id");
+            try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM ssf_outbox");
                     ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    counts.put(rs.getString(1), rs.getLong(2));
-                }
+                rs.next();
+                return rs.getLong(1);
             }
-            return counts;
         });
     }
 
@@ -306,7 +300,7 @@ public final class SignalStreams {
                         id,
                         Sql.string(rs, "owner_user"),
                         rs.getString("audience"),
-                        Set.copyOf(texts(rs.getArray("events_requested"))),
+                        Set.copyOf(Sql.strings(rs, "events_requested")),
                         Sql.requiredInstant(rs, "created_at"),
                         excluded.getOrDefault(id, Set.of())));
             }
@@ -366,18 +360,7 @@ public final class SignalStreams {
     }
 
     private List<SignalStream> select(Connection conn, String sql, String... values) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            for (int i = 0; i < values.length; i++) {
-                ps.setString(i + 1, values[i]);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                List<SignalStream> streams = new ArrayList<>();
-                while (rs.next()) {
-                    streams.add(stream(rs));
-                }
-                return streams;
-            }
-        }
+        return Sql.rows(conn, sql, this::stream, values);
     }
 
     private SignalStream stream(ResultSet rs) throws SQLException {
@@ -390,16 +373,12 @@ public final class SignalStreams {
                 SignalStream.Method.valueOf(rs.getString("delivery_method").toUpperCase(java.util.Locale.ROOT)),
                 Sql.string(rs, "endpoint_url").map(URI::create),
                 Sql.string(rs, "authorization_header").map(h -> cipher.open(id, h)),
-                texts(rs.getArray("events_requested")),
+                Sql.strings(rs, "events_requested"),
                 Sql.string(rs, "description"),
                 SignalStream.Status.of(rs.getString("status")).orElseThrow(),
                 Sql.string(rs, "status_reason"),
                 Sql.requiredInstant(rs, "created_at"),
                 Sql.requiredInstant(rs, "updated_at"),
                 Sql.instant(rs, "verified_at"));
-    }
-
-    private static List<String> texts(Array array) throws SQLException {
-        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
     }
 }
