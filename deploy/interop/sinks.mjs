@@ -69,9 +69,14 @@ class Receiver {
     });
   }
 
+  /**
+   * Stops listening: idle connections close now, a request being answered gets its answer first (an answer cut
+   * off after the entries were recorded would be a duplicate the sink cannot know of: the receiver's, not Warden's).
+   */
   stop() {
-    this.server.closeAllConnections?.();
-    return new Promise((resolve) => this.server.close(resolve));
+    const closed = new Promise((resolve) => this.server.close(resolve));
+    this.server.closeIdleConnections?.();
+    return closed;
   }
 
   /** How often each id of `wanted` arrived (an audit entry of `agent`). */

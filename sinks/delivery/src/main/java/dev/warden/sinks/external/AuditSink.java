@@ -38,6 +38,7 @@ public interface AuditSink extends AutoCloseable {
         private static final long serialVersionUID = 1L;
         private final boolean permanent;
         private final transient java.util.Optional<java.time.Duration> retryAfter;
+        private final int delivered;
 
         public SinkException(String message) {
             this(message, null, false);
@@ -58,9 +59,32 @@ public interface AuditSink extends AutoCloseable {
         /** A refusal with the wait the destination asked for ({@code Retry-After} of a 429 or 503). */
         public SinkException(
                 String message, Throwable cause, boolean permanent, java.util.Optional<java.time.Duration> retryAfter) {
+            this(message, cause, permanent, retryAfter, 0);
+        }
+
+        /**
+         * A batch sent in several requests, whose first {@code delivered} entries the destination accepted before
+         * it refused the next: the caller records them as delivered, so that a retry does not send them again.
+         */
+        public static SinkException afterDelivering(int delivered, String message, SinkException cause) {
+            return new SinkException(message, cause, cause.permanent(), cause.retryAfter(), delivered);
+        }
+
+        private SinkException(
+                String message,
+                Throwable cause,
+                boolean permanent,
+                java.util.Optional<java.time.Duration> retryAfter,
+                int delivered) {
             super(message, cause);
             this.permanent = permanent;
             this.retryAfter = retryAfter;
+            this.delivered = delivered;
+        }
+
+        /** How many entries at the head of the batch the destination accepted before this failure (0: none). */
+        public int delivered() {
+            return delivered;
         }
 
         /** How long the destination asked to wait before the next attempt, if it said. */

@@ -105,7 +105,8 @@ public final class CloudEventsSink implements AuditSink {
             try {
                 post(bytes(event(batch.get(i))), STRUCTURED_CONTENT_TYPE);
             } catch (SinkException e) {
-                throw new SinkException(e.getMessage() + " (delivered " + i + " of " + batch.size() + " events)", e);
+                throw SinkException.afterDelivering(
+                        i, e.getMessage() + " (delivered " + i + " of " + batch.size() + " events)", e);
             }
         }
     }

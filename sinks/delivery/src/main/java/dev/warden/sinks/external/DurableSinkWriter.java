@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,7 +27,9 @@ import org.apache.kafka.common.TopicPartition;
  * One external audit sink as a durable consumer of {@code warden.audit} (docs/audit-sinks.md): its own position in
  * {@code sink_offsets} (as {@code audit-sink:<name>}), stored once the destination accepted a batch, so every entry
  * arrives at least once and in order, whatever the outage and whichever instance resumes; a duplicate only where a
- * delivery crossed a crash before its position was stored (the entry id lets the receiver drop it).
+ * delivery crossed a crash before its position was stored (the entry id lets the receiver drop it). A sink that
+ * sends a batch in several requests (CloudEvents' structured mode) says how many entries arrived before one failed;
+ * their position is stored, so the retry begins at the first entry not accepted instead of sending them again.
  *
  * <p>A transient failure (I/O, timeout, 408, 429, 5xx) fails the batch: the worker reads it again after
  * {@link #retryDelay}, exponential with full jitter up to a ceiling, or what the destination asked with
@@ -81,10 +84,13 @@ public final class DurableSinkWriter implements BatchWriter {
     @Override
     public PreparedBatch prepare(List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, Long> nextOffsets) {
         List<AuditEntry> entries = new ArrayList<>(records.size());
+        List<Integer> recordOfEntry = new ArrayList<>(records.size());
         List<DeadLetter> undecodable = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> record : records) {
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<String, byte[]> record = records.get(i);
             try {
                 entries.add(AuditEntryCodec.decode(record.value()));
+                recordOfEntry.add(i);
             } catch (RuntimeException e) {
                 undecodable.add(DeadLetter.of(name, record, "undecodable audit record: " + e.getMessage()));
             }
@@ -95,11 +101,44 @@ public final class DurableSinkWriter implements BatchWriter {
         Map<TopicPartition, Long> offsets = Map.copyOf(nextOffsets);
         return () -> {
             if (!entries.isEmpty()) {
-                deliver(entries, first);
+                try {
+                    deliver(entries, first);
+                } catch (AuditSink.SinkException e) {
+                    if (e.delivered() <= 0) {
+                        throw e;
+                    }
+                    // The head of the batch arrived: record it, so that the retry starts at the refused entry
+                    // instead of sending the head again. Even a refusal of the content is retried as a new
+                    // batch (which then isolates the refused entry from its first record on).
+                    storeDeliveredHead(records, recordOfEntry.get(e.delivered() - 1) + 1, undecodable);
+                    throw new AuditSink.SinkException(e.getMessage(), e, false, e.retryAfter());
+                }
             }
             storePosition(undecodable, offsets);
             return new WriteResult(entries.size(), undecodable.size());
         };
+    }
+
+    /**
+     * Stores the position past the first {@code count} records of a batch, and the dead letters among them; if
+     * it cannot, the head is sent again with the rest (a duplicate the receiver drops by id).
+     */
+    private void storeDeliveredHead(
+            List<ConsumerRecord<String, byte[]>> records, int count, List<DeadLetter> undecodable) {
+        List<ConsumerRecord<String, byte[]>> head = records.subList(0, count);
+        Map<TopicPartition, Long> past = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : head) {
+            past.merge(new TopicPartition(record.topic(), record.partition()), record.offset() + 1, Math::max);
+        }
+        List<DeadLetter> letters = undecodable.stream()
+                .filter(letter -> letter.offset()
+                        < past.getOrDefault(new TopicPartition(letter.topic(), letter.partition()), Long.MIN_VALUE))
+                .toList();
+        try {
+            storePosition(letters, past);
+        } catch (RuntimeException e) {
+            LOG.warning(name + ": the delivered head of a failing batch was not recorded: " + e.getMessage());
+        }
     }
 
     private void deliver(List<AuditEntry> entries, String first) {
@@ -107,7 +146,7 @@ public final class DurableSinkWriter implements BatchWriter {
             sink.send(entries);
         } catch (AuditSink.SinkException e) {
             countOnce(first);
-            if (e.permanent()) {
+            if (e.permanent() && e.delivered() <= 0) {
                 throw new PoisonedBatchException(e.getMessage(), e);
             }
             throw e;
