@@ -170,12 +170,15 @@ export WARDEN_URL
 # ---------------------------------------------------------------- the client scripts
 passed=0 failed=0 failures=()
 for script in "${SCRIPTS[@]}"; do
-  echo "# $script ($here/$script.mjs against $WARDEN_URL)"
+  # A script is a node module (X.mjs) or, for a client library of another language, a shell driver (X.sh).
+  runner=(node "$here/$script.mjs")
+  [[ -f "$here/$script.mjs" ]] || runner=(bash "$here/$script.sh")
+  echo "# $script (${runner[1]} against $WARDEN_URL)"
   rc=0
   # In the background and waited for, so that Ctrl-C or a TERM reaches the traps (and stops the server) at once.
   limit="$SCRIPT_TIMEOUT"
   [[ "$script" == sinks ]] && limit="$SINKS_SCRIPT_TIMEOUT"
-  timeout "$limit" node "$here/$script.mjs" &
+  timeout "$limit" "${runner[@]}" &
   script_pid=$!
   wait "$script_pid" || rc=$?
   script_pid=""
