@@ -3,6 +3,7 @@ package dev.warden.dev;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.users.mail.MailConfig;
+import dev.warden.cli.WardenCli;
 import dev.warden.embedded.DevInfrastructure;
 import dev.warden.embedded.DevMailServer;
 import dev.warden.launcher.Main;
@@ -17,6 +18,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,8 +32,34 @@ import java.util.concurrent.CompletionException;
 public final class DevMain {
     private DevMain() {}
 
+    /**
+     * The CLI's commands ({@code warden login}, {@code warden agents}, ...: docs/cli.md) with the server's beside
+     * them, which take their arguments as they always did.
+     */
     public static void main(String[] args) {
+        Map<String, WardenCli.ServerCommand> server = new LinkedHashMap<>();
+        server.put(
+                "dev",
+                new WardenCli.ServerCommand(
+                        "Run every role in this process on an in-process broker, PostgreSQL and mail server "
+                                + "(--port N, --data-dir DIR, --config FILE).",
+                        DevMain::launch));
+        server.put(
+                "serve",
+                new WardenCli.ServerCommand(
+                        "Run roles against external Kafka, PostgreSQL and Redis (--roles, --port, --config, "
+                                + "--kafka, --postgres, --redis).",
+                        DevMain::launch));
+        server.put(
+                "probe",
+                new WardenCli.ServerCommand(
+                        "Exit 0 if URL (default: the local health endpoint) answers 200.", DevMain::launch));
+        System.exit(WardenCli.run(args, server));
+    }
+
+    private static int launch(String[] args) {
         Main.launch(args, Optional.of(DevMain::dev));
+        return 0; // launch exits the process itself
     }
 
     /**

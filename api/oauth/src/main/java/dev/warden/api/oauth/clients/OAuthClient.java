@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param metadata        the metadata as registered (answered at registration, never with the secret)
  * @param registeredVia   {@code mcp} or {@code oauth} (registered by anyone the gate let through),
  *                        {@link #VETTED} (with an initial access token), {@code metadata-document}, or
- *                        {@code agent} (a bound service agent)
+ *                        {@code agent} (a bound service agent), or {@code built-in} (the CLI's public client,
+ *                        {@code warden-cli}, seeded by migration V37)
  */
 public record OAuthClient(
         String clientId,
