@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
-# The Python client library (clients/python, package warden_client, standard library only) against a running
-# Warden: installs it the way a user would, then runs its unittest suite (clients/python/tests) over HTTP against
+# The Python client library (deploy/clients/python, package warden_client, standard library only) against a running
+# Warden: installs it the way a user would, then runs its unittest suite (deploy/clients/python/tests) over HTTP against
 # WARDEN_URL. run.sh runs it as the interop script "python-client" (INTEROP_SCRIPTS=python-client); alone:
 #   WARDEN_URL=http://localhost:8080 bash deploy/interop/python-client.sh
 # The server must allow private webhook targets (WARDEN_WEBHOOKS_ALLOW__PRIVATE__TARGETS=true, as run.sh starts
 # it): a test receives a real delivery on 127.0.0.1. The suite signs up two users and asks the token endpoint
 # (20 requests a minute per IP) about six times.
 # Installing, offline (no package index is assumed reachable), in the first way that works, each from a copy of
-# clients/python so that no build directory is left in the tree:
+# deploy/clients/python so that no build directory is left in the tree:
 #   1. a wheel: `pip wheel --no-deps --no-build-isolation`, installed into a throwaway venv with `--no-index`. Needs
 #      setuptools and, before setuptools 70.1, the separate `wheel` package in the interpreter;
 #   2. else `pip install --no-index --no-build-isolation --no-deps` into that venv (the venv sees the system
 #      site-packages, for setuptools);
 #   3. else (this machine's python3 has setuptools 65 and no `wheel`, so both builds fail offline) the tests import
-#      the sources through PYTHONPATH=clients/python/src, which the script says.
+#      the sources through PYTHONPATH=deploy/clients/python/src, which the script says.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-package="$root/clients/python"
+package="$root/deploy/clients/python"
 
 log() { echo "python-client: $*" >&2; }
 
@@ -64,7 +64,7 @@ if "$python" -m venv --system-site-packages "$work/venv" >"$work/venv.log" 2>&1;
     if "$venv" -m pip install --quiet --no-index --no-deps --no-build-isolation "$work/source" \
       >"$work/install.log" 2>&1; then
       runner=("$venv")
-      log "installed clients/python into a throwaway venv"
+      log "installed deploy/clients/python into a throwaway venv"
     else
       log "not installable offline either: $(reason "$work/install.log")"
     fi
@@ -73,7 +73,7 @@ else
   log "python3 -m venv failed: $(reason "$work/venv.log")"
 fi
 if ((${#runner[@]} == 0)); then
-  log "FALLBACK: the tests import the sources through PYTHONPATH=clients/python/src (the package is not installed)"
+  log "FALLBACK: the tests import the sources through PYTHONPATH=deploy/clients/python/src (the package is not installed)"
   export PYTHONPATH="$package/src${PYTHONPATH:+:$PYTHONPATH}"
   runner=("$python")
 fi
