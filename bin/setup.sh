@@ -21,6 +21,8 @@ command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+# The Python client library's tests (deploy/clients/python: the standard library only).
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 

@@ -19,7 +19,7 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks cli}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks cli python-client}"
 SCRIPT_TIMEOUT=120
 # sinks.mjs holds a minute-long outage and waits for the catch-up.
 SINKS_SCRIPT_TIMEOUT=300
