@@ -6,9 +6,10 @@
 # scenario and the todo and search interop harnesses of openid/authzen, vendored in authzen/), and ssf (the Shared
 # Signals transmitter, every token verified with npm jose; the server allows private push targets for its local
 # receiver), and sinks (the three HTTP audit sinks through a minute-long outage, read with the cloudevents SDK and
-# the OpenTelemetry protobufs; the server is started with those sinks pointing at ports picked here). Exits non-zero
-# when any fails.
-#   deploy/interop/run.sh                                   start a server, run the four scripts, stop it
+# the OpenTelemetry protobufs; the server is started with those sinks pointing at ports picked here), and cli (the
+# `warden` CLI's jar, one process per command, signed in through the device grant), and python-client (the Python
+# client library's tests, python-client.sh). Exits non-zero when any fails.
+#   deploy/interop/run.sh                                   start a server, run the scripts, stop it
 #   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
 #                                                           must be short-lived for mcp-sdk.mjs: see README.md)
 # Installs the pinned packages (npm ci) when node_modules is missing or older than package-lock.json.
