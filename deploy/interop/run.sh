@@ -8,7 +8,8 @@
 # receiver), and sinks (the three HTTP audit sinks through a minute-long outage, read with the cloudevents SDK and
 # the OpenTelemetry protobufs; the server is started with those sinks pointing at ports picked here), and cli (the
 # `warden` CLI's jar, one process per command, signed in through the device grant), and python-client (the Python
-# client library's tests, python-client.sh). Exits non-zero when any fails.
+# client library's tests, python-client.sh), and typescript-client (the TypeScript package built, packed, installed
+# into a scratch project and tested, typescript-client.sh). Exits non-zero when any fails.
 #   deploy/interop/run.sh                                   start a server, run the scripts, stop it
 #   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
 #                                                           must be short-lived for mcp-sdk.mjs: see README.md)
@@ -20,7 +21,7 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks cli python-client}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks cli python-client typescript-client}"
 SCRIPT_TIMEOUT=120
 # sinks.mjs holds a minute-long outage and waits for the catch-up.
 SINKS_SCRIPT_TIMEOUT=300

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# The TypeScript client library (clients/typescript, npm package @warden/client) against a running Warden, as a user
+# The TypeScript client library (deploy/clients/typescript, npm package @warden/client) against a running Warden, as a user
 # installs it: builds it (openapi-typescript regenerates its types from the OpenAPI document, then tsc, strict: a
 # contract change that breaks the client fails here), packs it with npm pack, installs the tarball into a new
 # temporary project, type-checks a consumer against the installed types (test/consumer.ts), and runs the tests
-# (node --test on clients/typescript/test/*.test.mjs, copied into that project, so they import the installed
+# (node --test on deploy/clients/typescript/test/*.test.mjs, copied into that project, so they import the installed
 # package and never the sources).
 #   WARDEN_URL=http://localhost:18080 deploy/interop/typescript-client.sh
 # The server must allow private webhook targets (WARDEN_WEBHOOKS_ALLOW__PRIVATE__TARGETS=true, as run.sh starts it).
-# Runs `npm ci` in clients/typescript when node_modules is missing or older than package-lock.json.
+# Runs `npm ci` in deploy/clients/typescript when node_modules is missing or older than package-lock.json.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-pkg="$root/clients/typescript"
+pkg="$root/deploy/clients/typescript"
 started=$SECONDS
 
 log() { echo "typescript-client: [$((SECONDS - started)) s] $*" >&2; }
@@ -31,7 +31,7 @@ if (($(node -p 'process.versions.node.split(".")[0]') < 20)); then
 fi
 
 if [[ ! -f "$pkg/node_modules/.package-lock.json" || "$pkg/package-lock.json" -nt "$pkg/node_modules/.package-lock.json" ]]; then
-  log "installing the pinned build tools (npm ci in clients/typescript)"
+  log "installing the pinned build tools (npm ci in deploy/clients/typescript)"
   (cd "$pkg" && npm ci --no-audit --no-fund)
 fi
 
