@@ -9,6 +9,7 @@ import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.Params;
+import dev.warden.api.http.Problems;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Ids;
 import dev.warden.pipeline.contract.AuditEntry;
@@ -16,6 +17,8 @@ import dev.warden.pipeline.contract.AuditEntryCodec;
 import dev.warden.pipeline.contract.AuditResult;
 import dev.warden.pipeline.contract.Json;
 import dev.warden.runtime.consumer.SinkCounters;
+import io.helidon.common.media.type.MediaType;
+import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -40,6 +43,8 @@ import java.util.Optional;
  * to its end as it was when the read started ({@link AuditTopicEnd}).
  */
 public final class AuditRoutes implements DeclaredService {
+    private static final MediaType CSV = MediaTypes.create("text", "csv");
+
     static final List<String> CSV_HEADER = List.of(
             "id",
             "agentId",
@@ -90,18 +95,41 @@ public final class AuditRoutes implements DeclaredService {
 
     private void export(ServerRequest req, ServerResponse res) {
         AuditScope scope = AuditScope.of(AuthFilter.principal(req));
-        String format = Params.query(req, "format", f -> {
+        Optional<String> format = Params.query(req, "format", f -> {
                     if (!f.equals("json") && !f.equals("csv")) {
                         throw new IllegalArgumentException("must be json or csv");
                     }
                     return f;
                 })
-                .orElseThrow(() -> InvalidInputException.field("format", "is required (json or csv)"));
+                .or(() -> negotiated(req));
+        if (format.isEmpty()) {
+            Problems.notAcceptable(req, res, "the export is application/json or text/csv (Accept, or ?format=)");
+            return;
+        }
+        export(req, res, scope, format.get());
+    }
+
+    /**
+     * The export's format from {@code Accept} when the query does not name one (the query's {@code format} is kept
+     * for old clients): CSV when {@code text/csv} is preferred, JSON when JSON is acceptable or nothing is said;
+     * empty when neither is acceptable.
+     */
+    private static Optional<String> negotiated(ServerRequest req) {
+        if (!req.headers().contains(HeaderNames.ACCEPT)) {
+            return Optional.of("json");
+        }
+        return req.headers()
+                .bestAccepted(MediaTypes.APPLICATION_JSON, CSV)
+                .map(type -> type.equals(CSV) ? "csv" : "json");
+    }
+
+    private void export(ServerRequest req, ServerResponse res, AuditScope scope, String format) {
         AuditQuery q = parse(req, false);
         reader.awaitWritten(written.lastOffsets(), readYourWritesTimeout);
         String filename = "warden-audit-" + q.since().map(Instant::toString).orElse("start") + "-"
                 + q.until().map(Instant::toString).orElse("now") + "." + format;
         res.header(HeaderNames.CONTENT_TYPE, format.equals("csv") ? "text/csv; charset=utf-8" : "application/json");
+        res.header(HeaderNames.VARY, "Accept");
         res.header(HeaderNames.CONTENT_DISPOSITION, "attachment; filename=\"" + filename.replace(':', '-') + "\"");
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
         try (OutputStream out = res.outputStream()) {

@@ -93,8 +93,34 @@ class AuditIT {
         assertThat(field(http.get("/audit?since=yesterday", admin))).isEqualTo("since");
         assertThat(field(http.get("/audit?limit=-1", admin))).isEqualTo("limit");
         assertThat(field(http.get("/audit?limit=100000", admin))).isEqualTo("limit");
-        assertThat(field(http.get("/audit/export", admin))).isEqualTo("format");
         assertThat(field(http.get("/audit/export?format=xml", admin))).isEqualTo("format");
+    }
+
+    @Test
+    void theExportsFormatIsChosenByAcceptUnlessTheQueryNamesOne() {
+        String id = decide(ritasAgent, "read", "{}");
+        Http.Response csv = http.send(http.builder("/audit/export", admin)
+                .header("Accept", "application/json;q=0.5, text/csv")
+                .GET());
+        assertThat(csv.status()).isEqualTo(200);
+        assertThat(csv.header("Content-Type").orElseThrow()).startsWith("text/csv");
+        assertThat(csv.header("Vary").orElseThrow()).isEqualTo("Accept");
+        assertThat(csv.body()).startsWith("id,agentId,").contains(id);
+
+        Http.Response json = http.get("/audit/export", admin); // no Accept: JSON
+        assertThat(json.header("Content-Type").orElseThrow()).startsWith("application/json");
+        assertThat(json.json().findValuesAsText("id")).contains(id);
+
+        Http.Response queried = http.send(http.builder("/audit/export?format=json", admin)
+                .header("Accept", "text/csv")
+                .GET());
+        assertThat(queried.header("Content-Type").orElseThrow()).startsWith("application/json");
+
+        Http.Response neither = http.send(http.builder("/audit/export", admin)
+                .header("Accept", "image/png")
+                .GET());
+        assertThat(neither.status()).isEqualTo(406);
+        assertThat(neither.json().get("code").asText()).isEqualTo("not_acceptable");
     }
 
     @Test

@@ -609,7 +609,21 @@ class OpenApiContractIT {
         answer(400, "GET", "/audit", http.get("/audit?limit=0", alice.session()));
         answer(200, "GET", "/audit/export", http.get("/audit/export?format=json", alice.session()));
         answer(200, "GET", "/audit/export", http.get("/audit/export?format=csv&since=2020-01-01T00:00:00Z", admin));
-        answer(400, "GET", "/audit/export", http.get("/audit/export", alice.session()));
+        answer(400, "GET", "/audit/export", http.get("/audit/export?format=xml", alice.session()));
+        answer(
+                200,
+                "GET",
+                "/audit/export",
+                http.send(http.builder("/audit/export", admin)
+                        .header("Accept", "text/csv")
+                        .GET()));
+        answer(
+                406,
+                "GET",
+                "/audit/export",
+                http.send(http.builder("/audit/export", admin)
+                        .header("Accept", "image/png")
+                        .GET()));
         answer(200, "GET", "/audit/stats", http.get("/audit/stats", admin));
         answer(403, "GET", "/audit/stats", http.get("/audit/stats", alice.session()));
         answer(200, "GET", "/dashboard/stats", http.get("/dashboard/stats", alice.session()));
