@@ -20,6 +20,7 @@ import dev.warden.api.kafka.KafkaClients;
 import dev.warden.api.kafka.TopicProvisioner;
 import dev.warden.api.oauth.Cors;
 import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.IssuerSpelling;
 import dev.warden.api.oauth.ciba.BackchannelApprovals;
 import dev.warden.api.oauth.server.OAuthServer;
 import dev.warden.api.oauth.token.GrantRepository;
@@ -193,7 +194,7 @@ public final class WardenPlatform implements AutoCloseable {
                     config.oauth().allowAnonymousRegistration()
                             || config.oauth().mcpRegistrationOpen(),
                     clock));
-            Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::unresolved);
+            Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::loopback);
             GrantRepository userGrants = new GrantRepository(db);
             UsersComponent users = resources.add(UsersComponent.create(
                     config.users(),
@@ -345,6 +346,8 @@ public final class WardenPlatform implements AutoCloseable {
                     routes);
 
             HttpRouting.Builder routing = HttpRouting.builder();
+            // First: every later filter and route sees the issuer as this request spelled it (a loopback issuer).
+            routing.addFilter(new IssuerSpelling(issuer));
             if (tracing.enabled()) {
                 routing.addFilter(new TracingFilter(tracing.tracer(), routes));
             }

@@ -32,7 +32,7 @@ public final class ProtectedResources {
     /** Warden's REST API: every OAuth scope; by default the read scopes. */
     public Resource rest() {
         return new Resource(
-                issuer.restResource(),
+                issuer.canonical(),
                 Scopes.oauthScopes(),
                 Scopes.oauthScopes().stream().filter(s -> s.endsWith(":read")).toList(),
                 true);
@@ -40,7 +40,7 @@ public final class ProtectedResources {
 
     /** Warden's MCP endpoint: the {@code mcp} scope (by default) and the area scopes. */
     public Resource mcp() {
-        return new Resource(issuer.mcpResource(), Scopes.oauthScopes(), List.of(Scopes.MCP), true);
+        return new Resource(issuer.canonical() + "/mcp", Scopes.oauthScopes(), List.of(Scopes.MCP), true);
     }
 
     /** Every resource. */
@@ -84,8 +84,10 @@ public final class ProtectedResources {
             return rest();
         }
         // "http://host:port/" is how URL libraries (WHATWG URL) spell an issuer without a path: the same resource.
+        // Any loopback spelling of a loopback issuer is the issuer (Issuer.canonicalize).
+        String asked = issuer.canonicalize(uri.get());
         return all().stream()
-                .filter(r -> r.uri().equals(uri.get()) || (r.uri() + "/").equals(uri.get()))
+                .filter(r -> r.uri().equals(asked) || (r.uri() + "/").equals(asked))
                 .findFirst()
                 .orElseThrow(() -> OAuthException.invalidTarget("resource is not a resource of this server"));
     }

@@ -281,7 +281,7 @@ public final class RestApi implements Component {
                 settings.stream()
                         .withTokenValidation(token -> authenticator
                                 .authenticate(token)
-                                .filter(p -> p.holds(STREAM_SCOPE) && p.validFor(issuer.restResource()))
+                                .filter(p -> p.holds(STREAM_SCOPE) && p.validFor(issuer.canonical()))
                                 .map(RestApi::subscriber)),
                 new JdbcStreamEventStore(db, topics.events()),
                 feed.startPosition()));

@@ -121,11 +121,11 @@ public final class DiscoveryRoutes implements DeclaredService {
                 .findFirst()
                 .orElseThrow(() -> new NotFoundException(ErrorCode.NOT_FOUND, "no protected resource at " + path));
         ObjectNode doc = Json.mapper().createObjectNode();
-        doc.put("resource", resource.uri());
+        doc.put("resource", issuer.outward(resource.uri()));
         array(doc, "authorization_servers", List.of(issuer.value()));
         array(doc, "scopes_supported", resource.scopes());
         array(doc, "bearer_methods_supported", List.of("header"));
-        doc.put("resource_name", resource.uri().equals(issuer.mcpResource()) ? "Warden MCP server" : "Warden API");
+        doc.put("resource_name", path.equals("/mcp") ? "Warden MCP server" : "Warden API");
         send(res, doc);
     }
 

@@ -20,7 +20,8 @@ public final class ResourceChallenges implements BearerChallenges {
 
     @Override
     public Optional<String> resourceFor(String path) {
-        return Optional.of(isMcp(path) ? issuer.mcpResource() : issuer.restResource());
+        // The audience tokens carry: the canonical spelling, whichever spelling the request used.
+        return Optional.of(isMcp(path) ? issuer.canonical() + "/mcp" : issuer.canonical());
     }
 
     @Override

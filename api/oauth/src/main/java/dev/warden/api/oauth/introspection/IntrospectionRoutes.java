@@ -81,7 +81,7 @@ public final class IntrospectionRoutes implements DeclaredService {
                     .put("client_id", c.clientId())
                     .put("sub", c.subject())
                     .put("aud", c.audience())
-                    .put("iss", issuer.value())
+                    .put("iss", issuer.canonical())
                     .put("exp", c.expiresAt().getEpochSecond())
                     .put("iat", c.issuedAt().getEpochSecond())
                     .put("token_type", "Bearer")
@@ -105,7 +105,7 @@ public final class IntrospectionRoutes implements DeclaredService {
                         .put("client_id", g.clientId())
                         .put("sub", g.userId())
                         .put("aud", g.resource())
-                        .put("iss", issuer.value())
+                        .put("iss", issuer.canonical())
                         .put("exp", refresh.get().expiresAt().getEpochSecond())
                         .put("token_type", "refresh_token");
             } else {

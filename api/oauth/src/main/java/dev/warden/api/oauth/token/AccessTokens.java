@@ -181,7 +181,7 @@ public final class AccessTokens {
                 spec.actors());
         ECKey key = keys.signingKey();
         JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder()
-                .issuer(issuer.value())
+                .issuer(issuer.canonical())
                 .subject(spec.subject())
                 .audience(spec.audience())
                 .claim("client_id", spec.clientId())
@@ -283,7 +283,7 @@ public final class AccessTokens {
             }
             JWTClaimsSet set = jwt.getJWTClaimsSet();
             Instant now = clock.instant();
-            if (!issuer.value().equals(set.getIssuer())
+            if (!issuer.canonical().equals(set.getIssuer())
                     || set.getExpirationTime() == null
                     || !set.getExpirationTime().toInstant().isAfter(now)
                     || set.getAudience().size() != 1
