@@ -8,6 +8,7 @@ import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -119,18 +120,16 @@ class RouteAccessIT {
     void aMethodAPathDoesNotTakeIs405WithAllowAndOptionsListsWhatItTakes() {
         Http.Response put = answer("PUT", "/agents");
         assertThat(put.status()).isEqualTo(405);
-        assertThat(put.header("Allow")).hasValue("GET, OPTIONS, POST");
+        assertThat(put.header("Allow")).hasValue("GET, HEAD, OPTIONS, POST");
         assertThat(put.header("Content-Type"))
                 .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
         assertThat(put.json().get("code").asText()).isEqualTo("method_not_allowed");
-        assertThat(put.json().get("detail").asText()).contains("GET, OPTIONS, POST");
+        assertThat(put.json().get("detail").asText()).contains("GET, HEAD, OPTIONS, POST");
         assertThat(put.json().get("requestId").asText())
                 .as("the problem names its request, as the header does")
                 .isEqualTo(put.header("X-Request-Id").orElseThrow());
-        assertThat(answer("PUT", "/agents/agt_x").header("Allow")).hasValue("DELETE, GET, OPTIONS, PATCH");
+        assertThat(answer("PUT", "/agents/agt_x").header("Allow")).hasValue("DELETE, GET, HEAD, OPTIONS, PATCH");
         assertThat(answer("DELETE", "/openapi.json").status()).isEqualTo(405);
-        // HEAD is not served yet (the server would send a GET's body): a 405 naming GET.
-        assertThat(answer("HEAD", "/openapi.json").status()).isEqualTo(405);
         assertThat(send("GET", "/no/such/path", null))
                 .as("a path no route has is not a 405")
                 .isEqualTo(401);
@@ -148,6 +147,63 @@ class RouteAccessIT {
             }
         }
         assertThat(wrong).isEmpty();
+    }
+
+    @Test
+    void headAnswersEveryGetWithItsStatusAndHeadersAndNoBody() throws Exception {
+        // Every GET route: HEAD gets the GET's status (the administrator's token, path parameters made up)
+        List<String> wrong = new ArrayList<>();
+        for (RouteTable.Route route : warden.routes()) {
+            if (!route.method().equals("GET") || route.pattern().startsWith("/events/stream")) {
+                continue;
+            }
+            String path = route.pattern().replaceAll("\\{[^}]+}", "x0");
+            int get = send("GET", path, warden.adminToken());
+            int head = http.send(
+                            http.builder(path, warden.adminToken()).method("HEAD", HttpRequest.BodyPublishers.noBody()))
+                    .status();
+            if (get != head) {
+                wrong.add("HEAD " + path + ": " + head + ", GET " + get);
+            }
+        }
+        assertThat(wrong).isEmpty();
+
+        // On one kept-alive connection: each HEAD answer is its head alone, with the GET's Content-Length (a 200
+        // and a problem alike), so the answer after it reads as it should
+        int length = http.get("/openapi.json", null).body().getBytes(StandardCharsets.UTF_8).length;
+        try (java.net.Socket socket =
+                new java.net.Socket("127.0.0.1", http.baseUri().getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream()
+                    .write(("HEAD /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
+                                    + "HEAD /agents HTTP/1.1\r\nHost: x\r\n\r\n"
+                                    + "GET /observe/live HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            java.io.InputStream in = socket.getInputStream();
+            String first = head(in);
+            assertThat(first).startsWith("HTTP/1.1 200").containsIgnoringCase("Content-Length: " + length);
+            String second = head(in);
+            assertThat(second)
+                    .startsWith("HTTP/1.1 401")
+                    .containsIgnoringCase("Content-Type: application/problem+json");
+            String third = head(in);
+            assertThat(third)
+                    .as("the next answer starts where the HEAD answers ended")
+                    .startsWith("HTTP/1.1 200");
+        }
+    }
+
+    /** An answer's head, up to its blank line. */
+    static String head(java.io.InputStream in) throws java.io.IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                break;
+            }
+            head.append((char) c);
+        }
+        return head.toString();
     }
 
     static Http.Response answer(String method, String path) {

@@ -50,9 +50,15 @@ public final class RouteTable {
         routes.add(new Compiled(new Route(method.toUpperCase(Locale.ROOT), pattern, access), segments(pattern)));
     }
 
-    /** Every route, in the order mounted. */
+    /**
+     * Every route, in the order mounted, but the {@code HEAD} of each {@code GET} route (mounted beside it by
+     * {@code DeclaredRules}: the same access, so not a route of its own to document or to test apart).
+     */
     public List<Route> routes() {
-        return routes.stream().map(Compiled::route).toList();
+        return routes.stream()
+                .map(Compiled::route)
+                .filter(r -> !r.method().equals("HEAD"))
+                .toList();
     }
 
     /** The first route serving {@code method} on {@code path} (its pattern names the route in metrics and logs). */

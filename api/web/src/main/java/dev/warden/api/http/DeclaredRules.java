@@ -49,9 +49,13 @@ public final class DeclaredRules {
         return new DeclaredRules(rules, mount, table, Optional.of(successorMount));
     }
 
+    /** A GET route, and the HEAD of it: the same handler and access, the body measured and dropped. */
     public DeclaredRules get(String path, Access access, Handler handler) {
         record("GET", path, access);
         rules.get(path, checked(path, handler));
+        record("HEAD", path, access);
+        Handler checked = checked(path, handler);
+        rules.head(path, (req, res) -> checked.handle(req, new HeadResponse(res)));
         return this;
     }
 
