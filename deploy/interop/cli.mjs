@@ -135,6 +135,31 @@ await step('warden authorize: ALLOWED exits 0, DENIED exits 10 with the reason',
   assert.equal(decision.allowed, true);
 });
 
+await step('warden approvals: a call that needs a person waits (exit 10), is listed, approved, then goes through', async () => {
+  // A permission with requireApproval (the compact form has no constraints: the REST API makes this agent)
+  const response = await patientFetch(`${WARDEN_URL}/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${person.token}` },
+    body: JSON.stringify({
+      ownerId: person.user.id, name: 'cli-careful', type: 'autonomous',
+      permissions: [{ resource: 'payments:*', actions: ['refund'],
+        constraints: { requireApproval: { approvers: 'owner', validFor: 'once' } } }],
+    }),
+  });
+  const careful = await response.json();
+  assert.equal(response.status, 201, JSON.stringify(careful));
+  const ask = ['authorize', '--agent', careful.id, '--action', 'refund', '--resource', 'payments:42'];
+  const waiting = await warden(ask, 10);
+  assert.match(waiting.stdout, /^DENIED +APPROVAL_REQUIRED +aud_/m);
+  const id = waiting.stderr.match(/approval (apr_\S+)/)[1];
+  const pending = await json(['approvals', 'list']);
+  assert.ok(pending.some((a) => a.id === id && a.status === 'pending'), JSON.stringify(pending));
+  const approved = await json(['approvals', 'approve', id, '--note', 'checked with finance']);
+  assert.equal(approved.status, 'approved');
+  assert.match((await warden(ask)).stdout, /^ALLOWED /m);
+  assert.match((await warden(['approvals', 'deny', id], 6)).stderr, /^warden: /m);
+});
+
 await step('warden audit search and export (CSV to a file, with progress)', async () => {
   let entries = [];
   const deadline = Date.now() + 20_000;

@@ -1,6 +1,7 @@
 package dev.warden.cli;
 
 import dev.warden.cli.commands.AgentsCommand;
+import dev.warden.cli.commands.ApprovalsCommand;
 import dev.warden.cli.commands.AuditCommand;
 import dev.warden.cli.commands.AuthorizeCommand;
 import dev.warden.cli.commands.DelegationsCommand;
@@ -41,6 +42,7 @@ import picocli.CommandLine.Option;
             ProfilesCommand.class,
             AgentsCommand.class,
             DelegationsCommand.class,
+            ApprovalsCommand.class,
             AuthorizeCommand.class,
             AuditCommand.class,
             EventsCommand.class,
