@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * configured issuer has no other spelling.
  */
 public final class Issuer {
+    private static final String MCP_PATH = "/mcp";
+
     private final AtomicReference<String> value = new AtomicReference<>();
     private final boolean loopback;
     /** The spelling of the request being served on this thread, when it is another than the canonical one. */
@@ -153,7 +155,12 @@ public final class Issuer {
 
     /** The URI of Warden's MCP endpoint, as the request spelled it. */
     public String mcpResource() {
-        return url("/mcp");
+        return url(MCP_PATH);
+    }
+
+    /** The URI of Warden's MCP endpoint as tokens name it ({@code aud}): under the canonical issuer. */
+    public String canonicalMcpResource() {
+        return canonical() + MCP_PATH;
     }
 
     @Override

@@ -40,7 +40,7 @@ public final class ProtectedResources {
 
     /** Warden's MCP endpoint: the {@code mcp} scope (by default) and the area scopes. */
     public Resource mcp() {
-        return new Resource(issuer.canonical() + "/mcp", Scopes.oauthScopes(), List.of(Scopes.MCP), true);
+        return new Resource(issuer.canonicalMcpResource(), Scopes.oauthScopes(), List.of(Scopes.MCP), true);
     }
 
     /** Every resource. */

@@ -10,11 +10,8 @@ import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
-import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -348,13 +345,7 @@ class AgentTokensIT {
     // ------------------------------------------------------------------ client credentials
 
     static Http.Response clientCredentials(String id, String secret, Map<String, String> extra) {
-        Map<String, String> form = new LinkedHashMap<>(Map.of("grant_type", "client_credentials"));
-        form.putAll(extra);
-        String basic = Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
-        return http.send(http.builder("/oauth/token", null)
-                .header("Authorization", "Basic " + basic)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(OAuthDriver.encode(form))));
+        return driver.clientCredentials(id, secret, extra);
     }
 
     @Test

@@ -106,16 +106,9 @@ class LoopbackIssuerIT {
         assertThat(elsewhere.json().get("error").asText()).isEqualTo("invalid_target");
     }
 
-    /** The client-credentials grant through 127.0.0.1, the client authenticating with HTTP Basic. */
+    /** The client-credentials grant through 127.0.0.1. */
     static Http.Response clientCredentials(String id, String secret, Map<String, String> extra) {
-        Map<String, String> form = new java.util.LinkedHashMap<>(Map.of("grant_type", "client_credentials"));
-        form.putAll(extra);
-        String basic =
-                java.util.Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
-        return viaIp.send(viaIp.builder("/oauth/token", null)
-                .header("Authorization", "Basic " + basic)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(OAuthDriver.encode(form))));
+        return new OAuthDriver(viaIp).clientCredentials(id, secret, extra);
     }
 
     /** The metadata's issuer when the request says {@code Host: host} (the JDK's client will not send another). */

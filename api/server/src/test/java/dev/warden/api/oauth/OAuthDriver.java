@@ -160,6 +160,18 @@ public final class OAuthDriver {
         return postForm("/mcp/token", form, null);
     }
 
+    /** The client-credentials grant at {@code /oauth/token}, the client authenticating with HTTP Basic. */
+    public Http.Response clientCredentials(String id, String secret, Map<String, String> extra) {
+        Map<String, String> form = new LinkedHashMap<>(Map.of("grant_type", "client_credentials"));
+        form.putAll(extra);
+        String basic =
+                java.util.Base64.getEncoder().encodeToString((id + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        return http.send(http.builder("/oauth/token", null)
+                .header("Authorization", "Basic " + basic)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(encode(form))));
+    }
+
     /** {@code form} URL-encoded. */
     public static String encode(Map<String, String> form) {
         StringBuilder body = new StringBuilder();

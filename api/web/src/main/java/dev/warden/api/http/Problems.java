@@ -125,13 +125,8 @@ public final class Problems implements ErrorMapper {
             res.header(HeaderNames.CACHE_CONTROL, "no-store");
         }
         byte[] problem = body(code, detail, errors, req.prologue().uriPath().path(), secondFactor, RequestIds.of(req));
-        if (req.prologue().method().equals(io.helidon.http.Method.HEAD)) {
-            // A HEAD answer has no body (RFC 9110 9.3.2); one would be read as the start of the next answer
-            res.header(HeaderNames.CONTENT_LENGTH, Integer.toString(problem.length));
-            res.send();
-            return;
-        }
-        res.send(problem);
+        // A HEAD answer has no body (RFC 9110 9.3.2); one would be read as the start of the next answer
+        (req.prologue().method().equals(io.helidon.http.Method.HEAD) ? new HeadResponse(res) : res).send(problem);
     }
 
     private static byte[] body(

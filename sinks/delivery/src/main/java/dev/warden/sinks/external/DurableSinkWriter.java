@@ -9,12 +9,12 @@ import dev.warden.runtime.consumer.DeadLetters;
 import dev.warden.runtime.consumer.PoisonedBatchException;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkOffsets;
+import dev.warden.runtime.consumer.SinkWorker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -126,10 +126,7 @@ public final class DurableSinkWriter implements BatchWriter {
     private void storeDeliveredHead(
             List<ConsumerRecord<String, byte[]>> records, int count, List<DeadLetter> undecodable) {
         List<ConsumerRecord<String, byte[]>> head = records.subList(0, count);
-        Map<TopicPartition, Long> past = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> record : head) {
-            past.merge(new TopicPartition(record.topic(), record.partition()), record.offset() + 1, Math::max);
-        }
+        Map<TopicPartition, Long> past = SinkWorker.nextOffsets(head);
         List<DeadLetter> letters = undecodable.stream()
                 .filter(letter -> letter.offset()
                         < past.getOrDefault(new TopicPartition(letter.topic(), letter.partition()), Long.MIN_VALUE))

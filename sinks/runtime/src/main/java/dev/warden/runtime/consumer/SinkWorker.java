@@ -323,8 +323,8 @@ public final class SinkWorker implements AutoCloseable {
         return records;
     }
 
-    /** The offset after the last of {@code records} in each of their partitions. */
-    private static Map<TopicPartition, Long> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {
+    /** The offset after the last of {@code records} in each of their partitions (the position past them). */
+    public static Map<TopicPartition, Long> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {
         Map<TopicPartition, Long> next = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             next.merge(new TopicPartition(record.topic(), record.partition()), record.offset() + 1, Math::max);

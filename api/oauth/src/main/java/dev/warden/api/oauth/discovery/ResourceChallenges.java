@@ -21,7 +21,7 @@ public final class ResourceChallenges implements BearerChallenges {
     @Override
     public Optional<String> resourceFor(String path) {
         // The audience tokens carry: the canonical spelling, whichever spelling the request used.
-        return Optional.of(isMcp(path) ? issuer.canonical() + "/mcp" : issuer.canonical());
+        return Optional.of(isMcp(path) ? issuer.canonicalMcpResource() : issuer.canonical());
     }
 
     @Override
