@@ -118,9 +118,14 @@ public final class AuditRoutes implements DeclaredService {
         if (!req.headers().contains(HeaderNames.ACCEPT)) {
             return Optional.of("json");
         }
-        return req.headers()
-                .bestAccepted(MediaTypes.APPLICATION_JSON, CSV)
-                .map(type -> type.equals(CSV) ? "csv" : "json");
+        try {
+            return req.headers()
+                    .bestAccepted(MediaTypes.APPLICATION_JSON, CSV)
+                    .map(type -> type.equals(CSV) ? "csv" : "json");
+        } catch (RuntimeException e) {
+            // Helidon's parser refuses it (a bad parameter, no type): the caller's input, not a server failure
+            throw InvalidInputException.field("Accept", "is not a list of media types (RFC 9110 12.5.1)");
+        }
     }
 
     private void export(ServerRequest req, ServerResponse res, AuditScope scope, String format) {

@@ -121,6 +121,13 @@ class AuditIT {
                 .GET());
         assertThat(neither.status()).isEqualTo(406);
         assertThat(neither.json().get("code").asText()).isEqualTo("not_acceptable");
+        for (String malformed : List.of("text/csv;q=abc", ";;;")) {
+            Http.Response bad = http.send(http.builder("/audit/export", admin)
+                    .header("Accept", malformed)
+                    .GET());
+            assertThat(bad.status()).as(malformed).isEqualTo(400);
+            assertThat(field(bad)).isEqualTo("Accept");
+        }
     }
 
     @Test
