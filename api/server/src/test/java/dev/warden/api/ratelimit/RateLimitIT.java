@@ -61,15 +61,18 @@ class RateLimitIT {
 
         assertThat(limited.status()).isEqualTo(429);
         assertThat(limited.header("Content-Type")).hasValue("application/json");
-        assertThat(limited.header("Retry-After")).hasValue("60");
+        // The platform's clock runs: ten sign-ins on a loaded machine can take more than a second, so
+        // the wait is the window less that time, and the header, the message and the body agree on it.
+        int retryAfter = Integer.parseInt(limited.header("Retry-After").orElseThrow());
+        assertThat(retryAfter).isBetween(50, 60);
         assertThat(limited.json().get("error").get("code").asText()).isEqualTo("RATE_LIMIT_EXCEEDED");
-        assertThat(limited.json().get("error").get("message").asText()).contains("60 seconds");
+        assertThat(limited.json().get("error").get("message").asText()).contains(retryAfter + " seconds");
         assertThat(limited.json().get("error").get("details").get("limit").asInt())
                 .isEqualTo(10);
         assertThat(limited.json().get("error").get("details").get("window").asInt())
                 .isEqualTo(60);
         assertThat(limited.json().get("error").get("details").get("retryAfter").asInt())
-                .isEqualTo(60);
+                .isEqualTo(retryAfter);
         assertThat(limited.json().size()).isEqualTo(1);
     }
 
@@ -84,9 +87,12 @@ class RateLimitIT {
         }
         Http.Response early = post(warden, "/auth/sign-up", "{}");
         assertThat(early.status()).isEqualTo(429);
-        assertThat(early.header("Retry-After")).hasValue("40");
+        int retryAfter = Integer.parseInt(early.header("Retry-After").orElseThrow());
+        assertThat(retryAfter)
+                .as("the window less the 20 s moved and the time the calls took")
+                .isBetween(35, 40);
         assertThat(early.json().get("error").get("details").get("retryAfter").asInt())
-                .isEqualTo(40);
+                .isEqualTo(retryAfter);
 
         warden.clock().advance(Duration.ofSeconds(40));
 
