@@ -35,19 +35,30 @@ public interface AgentRepository extends AgentTokens {
     /** Agent totals. */
     record Counts(long total, long active) {}
 
-    /** Agents matching every given filter, oldest first. */
-    List<Agent> list(Filter filter);
+    /** Agents matching every given filter, oldest first, at most {@value #LIST_CAP}. */
+    default List<Agent> list(Filter filter) {
+        return list(filter, Optional.empty(), LIST_CAP);
+    }
+
+    /** The most agents an unpaged list answers. */
+    int LIST_CAP = 10_000;
 
     /**
-     * One page of the agents of {@code filter.tenantId()} (required) matching the other filters, newest first,
-     * after {@code after} when given ({@code ownerId} is ignored).
+     * At most {@code limit} agents matching every given filter, oldest first (by creation, then id), strictly after
+     * {@code after} when given.
      */
+    List<Agent> list(Filter filter, Optional<Keyset> after, int limit);
+
     /**
      * The unrevoked agents whose metadata {@code authzen.subject} is {@code subject} ({@code type:id}), of
      * {@code owner} (all when empty), oldest first, at most {@code limit}.
      */
     List<Agent> findBySubject(Optional<UserId> owner, String subject, int limit);
 
+    /**
+     * One page of the agents of {@code filter.tenantId()} (required) matching the other filters, newest first,
+     * after {@code after} when given ({@code ownerId} is ignored).
+     */
     List<Agent> page(Filter filter, Optional<Keyset> after, int limit);
 
     /**

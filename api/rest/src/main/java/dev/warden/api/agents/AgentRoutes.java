@@ -4,6 +4,8 @@ import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.ListCursor;
+import dev.warden.api.http.ListPaging;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
@@ -16,19 +18,25 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** HTTP surface of agents (SPEC: Endpoints, Agents), mounted at {@code /agents}. */
 public final class AgentRoutes implements DeclaredService {
     private static final Access READ = Access.scope("agents:read");
     private static final Access WRITE = Access.scope("agents:write");
 
+    private static final Set<String> LIST_PARAMETERS = Set.of("status", "type", "tenantId", "limit", "cursor");
+
     private final AgentService agents;
+    private final ListCursor cursors;
     private final InstantSource clock;
     private final long maxBodyBytes;
 
-    public AgentRoutes(AgentService agents, InstantSource clock, long maxBodyBytes) {
+    public AgentRoutes(AgentService agents, ListCursor cursors, InstantSource clock, long maxBodyBytes) {
         this.agents = agents;
+        this.cursors = cursors;
         this.clock = clock;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -56,14 +64,24 @@ public final class AgentRoutes implements DeclaredService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
+        Params.only(req, LIST_PARAMETERS);
         AgentService.Query query = new AgentService.Query(
                 Params.queryEnum(req, "status", AgentStatus.class),
                 Params.queryEnum(req, "type", AgentType.class),
                 Params.query(req, "tenantId", TenantId::of));
-        Responses.json(
-                res,
-                Status.OK_200,
-                AgentJson.renderAll(agents.list(AuthFilter.principal(req), query), clock.instant()));
+        String list = "agents:" + query.status().map(AgentStatus::wireName).orElse("") + ":"
+                + query.type().map(AgentType::wireName).orElse("") + ":"
+                + query.tenantId().map(TenantId::value).orElse("");
+        Optional<ListPaging.Request> paged = ListPaging.requested(req, cursors, list);
+        List<Agent> found;
+        if (paged.isPresent()) {
+            ListPaging.Page<Agent> page = agents.page(AuthFilter.principal(req), query, paged.get());
+            ListPaging.linkNext(req, res, cursors, paged.get(), page.next());
+            found = page.items();
+        } else {
+            found = agents.list(AuthFilter.principal(req), query);
+        }
+        Responses.json(res, Status.OK_200, AgentJson.renderAll(found, clock.instant()));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

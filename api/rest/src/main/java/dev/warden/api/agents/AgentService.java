@@ -10,6 +10,7 @@ import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.http.ListPaging;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -164,6 +165,18 @@ public final class AgentService {
         return visible.only().isEmpty()
                 ? agents
                 : agents.stream().filter(visible::includes).toList();
+    }
+
+    /** One page of the agents the caller may see that match {@code query}, oldest first. */
+    public ListPaging.Page<Agent> page(Principal caller, Query query, ListPaging.Request request) {
+        AccessPolicy.AgentVisibility visible = AccessPolicy.agentVisibility(caller);
+        AgentRepository.Filter filter =
+                new AgentRepository.Filter(visible.owner(), query.tenantId(), query.type(), query.status(), now());
+        return ListPaging.read(
+                request,
+                (after, limit) -> repository.list(filter, after, limit),
+                visible::includes,
+                agent -> new Keyset(agent.createdAt(), agent.id().value()));
     }
 
     /**

@@ -51,7 +51,8 @@ public final class JdbcAgentRepository implements AgentRepository {
             + " OR (? IN ('active', 'suspended') AND status = ? AND (expires_at IS NULL OR expires_at > ?)))";
 
     static final String LIST = "SELECT " + COLUMNS + " FROM agents WHERE (?::text IS NULL OR owner_id = ?) "
-            + "AND (?::text IS NULL OR tenant_id = ?) AND " + TYPE_AND_STATUS + " ORDER BY created_at, id LIMIT 10000";
+            + "AND (?::text IS NULL OR tenant_id = ?) AND " + TYPE_AND_STATUS
+            + " AND (?::timestamptz IS NULL OR (created_at, id) > (?, ?)) ORDER BY created_at, id LIMIT ?";
     /** A tenant's agents, newest first, strictly after a position (keyset pagination). */
     static final String PAGE = "SELECT " + COLUMNS + " FROM agents WHERE tenant_id = ? AND " + TYPE_AND_STATUS
             + " AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?)) ORDER BY created_at DESC, id DESC LIMIT ?";
@@ -124,7 +125,7 @@ public final class JdbcAgentRepository implements AgentRepository {
     }
 
     @Override
-    public List<Agent> list(Filter filter) {
+    public List<Agent> list(Filter filter, Optional<Keyset> after, int limit) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(LIST)) {
                 String owner = filter.ownerId().map(UserId::value).orElse(null);
@@ -133,7 +134,12 @@ public final class JdbcAgentRepository implements AgentRepository {
                 ps.setString(2, owner);
                 ps.setString(3, tenant);
                 ps.setString(4, tenant);
-                setTypeAndStatus(ps, 5, filter);
+                int next = setTypeAndStatus(ps, 5, filter);
+                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
+                ps.setTimestamp(next, at);
+                ps.setTimestamp(next + 1, at);
+                ps.setString(next + 2, after.map(Keyset::id).orElse(null));
+                ps.setInt(next + 3, limit);
                 return readAll(ps);
             }
         });

@@ -30,8 +30,19 @@ public interface DelegationRepository extends PolicyResolver.IncomingDelegations
      */
     List<Delegation> inForceTo(AgentId agent, Instant at);
 
-    /** Delegations not revoked, optionally filtered by source and target, oldest first. */
-    List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to);
+    /** Delegations not revoked, optionally filtered by source and target, oldest first, at most {@value #LIST_CAP}. */
+    default List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to) {
+        return listUnrevoked(from, to, Optional.empty(), LIST_CAP);
+    }
+
+    /** The most delegations an unpaged list answers. */
+    int LIST_CAP = 10_000;
+
+    /**
+     * At most {@code limit} delegations not revoked, optionally filtered by source and target, oldest first (by
+     * creation, then id), strictly after {@code after} when given.
+     */
+    List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to, Optional<Keyset> after, int limit);
 
     /**
      * One page of the unrevoked delegations whose source agent's tenant is {@code tenant}, newest first, after

@@ -4,6 +4,8 @@ import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.ListCursor;
+import dev.warden.api.http.ListPaging;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
@@ -13,14 +15,21 @@ import dev.warden.authorizer.domain.DelegationId;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /** HTTP surface of delegations (SPEC: Delegations), mounted at {@code /delegations}. */
 public final class DelegationRoutes implements DeclaredService {
+    private static final Set<String> LIST_PARAMETERS = Set.of("fromAgent", "toAgent", "limit", "cursor");
+
     private final DelegationService delegations;
+    private final ListCursor cursors;
     private final long maxBodyBytes;
 
-    public DelegationRoutes(DelegationService delegations, long maxBodyBytes) {
+    public DelegationRoutes(DelegationService delegations, ListCursor cursors, long maxBodyBytes) {
         this.delegations = delegations;
+        this.cursors = cursors;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -40,13 +49,21 @@ public final class DelegationRoutes implements DeclaredService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Responses.json(
-                res,
-                Status.OK_200,
-                DelegationJson.renderAll(delegations.list(
-                        AuthFilter.principal(req),
-                        Params.query(req, "fromAgent", AgentId::of),
-                        Params.query(req, "toAgent", AgentId::of))));
+        Params.only(req, LIST_PARAMETERS);
+        Optional<AgentId> from = Params.query(req, "fromAgent", AgentId::of);
+        Optional<AgentId> to = Params.query(req, "toAgent", AgentId::of);
+        String list = "delegations:" + from.map(AgentId::value).orElse("") + ":"
+                + to.map(AgentId::value).orElse("");
+        Optional<ListPaging.Request> paged = ListPaging.requested(req, cursors, list);
+        List<Delegation> found;
+        if (paged.isPresent()) {
+            ListPaging.Page<Delegation> page = delegations.page(AuthFilter.principal(req), from, to, paged.get());
+            ListPaging.linkNext(req, res, cursors, paged.get(), page.next());
+            found = page.items();
+        } else {
+            found = delegations.list(AuthFilter.principal(req), from, to);
+        }
+        Responses.json(res, Status.OK_200, DelegationJson.renderAll(found));
     }
 
     private void revoke(ServerRequest req, ServerResponse res) {

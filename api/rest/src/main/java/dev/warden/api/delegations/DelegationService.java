@@ -12,6 +12,7 @@ import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.http.ListPaging;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Delegation;
@@ -40,6 +41,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Delegations (SPEC: Delegation, Delegations endpoints): create with every rule checked, list the active
@@ -112,22 +114,33 @@ public final class DelegationService {
 
     /** The active chains the caller may see, optionally filtered by source and target. */
     public List<Delegation> list(Principal caller, Optional<AgentId> from, Optional<AgentId> to) {
-        Instant now = clock.instant();
-        List<Delegation> visible = new ArrayList<>();
-        for (Delegation d : repository.listUnrevoked(from, to)) {
+        Predicate<Delegation> listed = listedFor(caller, clock.instant());
+        return repository.listUnrevoked(from, to).stream().filter(listed).toList();
+    }
+
+    /** One page of what {@link #list} answers, in the same order. */
+    public ListPaging.Page<Delegation> page(
+            Principal caller, Optional<AgentId> from, Optional<AgentId> to, ListPaging.Request request) {
+        return ListPaging.read(
+                request,
+                (after, limit) -> repository.listUnrevoked(from, to, after, limit),
+                listedFor(caller, clock.instant()),
+                d -> new Keyset(d.createdAt(), d.id().value()));
+    }
+
+    /** Whether a delegation is listed to {@code caller}: in force with both ends active, one end the caller's. */
+    private Predicate<Delegation> listedFor(Principal caller, Instant now) {
+        return d -> {
             Optional<Agent> source = agents.find(d.fromAgent());
             Optional<Agent> target = agents.find(d.toAgent());
             boolean active = d.isActive(now)
                     && source.map(a -> a.isActive(now)).orElse(false)
                     && target.map(a -> a.isActive(now)).orElse(false);
-            if (active
+            return active
                     && (source.filter(a -> AccessPolicy.mayActFor(caller, a)).isPresent()
                             || target.filter(a -> AccessPolicy.mayActFor(caller, a))
-                                    .isPresent())) {
-                visible.add(d);
-            }
-        }
-        return visible;
+                                    .isPresent());
+        };
     }
 
     /**

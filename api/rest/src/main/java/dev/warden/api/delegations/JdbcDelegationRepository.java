@@ -42,7 +42,7 @@ public final class JdbcDelegationRepository implements DelegationRepository {
 
     static final String LIST = "SELECT " + COLUMNS + " FROM delegations WHERE revoked_at IS NULL "
             + "AND (?::text IS NULL OR from_agent = ?) AND (?::text IS NULL OR to_agent = ?) "
-            + "ORDER BY created_at, id LIMIT 10000";
+            + "AND (?::timestamptz IS NULL OR (created_at, id) > (?, ?)) ORDER BY created_at, id LIMIT ?";
     static final String PAGE_OF_TENANT = "SELECT " + COLUMNS.replaceAll("(\\w+)", "d.$1") + " FROM delegations d "
             + "JOIN agents a ON a.id = d.from_agent WHERE a.tenant_id = ? AND d.revoked_at IS NULL "
             + "AND (?::timestamptz IS NULL OR (d.created_at, d.id) < (?, ?)) ORDER BY d.created_at DESC, d.id DESC LIMIT ?";
@@ -123,15 +123,21 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     }
 
     @Override
-    public List<Delegation> listUnrevoked(Optional<AgentId> from, Optional<AgentId> to) {
+    public List<Delegation> listUnrevoked(
+            Optional<AgentId> from, Optional<AgentId> to, Optional<Keyset> after, int limit) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(LIST)) {
                 String f = from.map(AgentId::value).orElse(null);
                 String t = to.map(AgentId::value).orElse(null);
+                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
                 ps.setString(1, f);
                 ps.setString(2, f);
                 ps.setString(3, t);
                 ps.setString(4, t);
+                ps.setTimestamp(5, at);
+                ps.setTimestamp(6, at);
+                ps.setString(7, after.map(Keyset::id).orElse(null));
+                ps.setInt(8, limit);
                 return readAll(ps);
             }
         });

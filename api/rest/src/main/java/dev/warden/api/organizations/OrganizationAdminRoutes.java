@@ -13,6 +13,8 @@ import dev.warden.api.errors.FieldError;
 import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.ListCursor;
+import dev.warden.api.http.ListPaging;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.Responses;
 import dev.warden.authorizer.domain.Agent;
@@ -42,10 +44,8 @@ import java.util.function.Function;
  * other), each gated by the caller's role ({@code agents:read|admin}, {@code delegations:read|admin}) and audited.
  */
 public final class OrganizationAdminRoutes implements DeclaredService {
-    /** Page size when {@code limit} is not given, and the largest accepted. */
+    /** Page size when {@code limit} is not given (the largest accepted is {@link ListPaging#MAX_LIMIT}). */
     static final int DEFAULT_LIMIT = 50;
-
-    static final int MAX_LIMIT = 200;
 
     private final OrganizationService organizations;
     private final AgentService agents;
@@ -194,18 +194,7 @@ public final class OrganizationAdminRoutes implements DeclaredService {
     }
 
     private static int limit(ServerRequest req) {
-        return Params.query(req, "limit", v -> {
-                    try {
-                        int limit = Integer.parseInt(v);
-                        if (limit >= 1 && limit <= MAX_LIMIT) {
-                            return limit;
-                        }
-                    } catch (NumberFormatException e) {
-                        // answered below, like a number out of range
-                    }
-                    throw new IllegalArgumentException("must be a whole number from 1 to " + MAX_LIMIT);
-                })
-                .orElse(DEFAULT_LIMIT);
+        return Params.query(req, "limit", ListPaging::limit).orElse(DEFAULT_LIMIT);
     }
 
     private static <E extends Enum<E>> E action(ServerRequest req, Class<E> type) {

@@ -46,6 +46,7 @@ import dev.warden.api.events.stream.EventStream;
 import dev.warden.api.events.stream.EventStreamConfig;
 import dev.warden.api.events.stream.JdbcStreamEventStore;
 import dev.warden.api.events.stream.Subscriber;
+import dev.warden.api.http.ListCursor;
 import dev.warden.api.mcp.McpRoutes;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.agents.AgentClientRepository;
@@ -56,7 +57,6 @@ import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.Tracing;
 import dev.warden.api.observe.WardenMeters;
 import dev.warden.api.organizations.JdbcOrganizationRepository;
-import dev.warden.api.organizations.ListCursor;
 import dev.warden.api.organizations.OrganizationAdminRoutes;
 import dev.warden.api.organizations.OrganizationRoutes;
 import dev.warden.api.organizations.OrganizationService;
@@ -346,14 +346,15 @@ public final class RestApi implements Component {
         JdbcAuditReader auditReader = new JdbcAuditReader(db, topics.audit());
         DashboardStats dashboard = new DashboardStats(dashboardView, spendView, store.agents(), clock);
         DeadLetterRoutes deadLetters = new DeadLetterRoutes(new DeadLetterRepository(db));
+        ListCursor cursors = new ListCursor(ServerSecrets.get(db, "list-cursor"));
         List<WardenApi.Mount> mounts = new ArrayList<>(List.of(
-                new WardenApi.Mount("/agents", new AgentRoutes(agents, clock, maxBody)),
+                new WardenApi.Mount("/agents", new AgentRoutes(agents, cursors, clock, maxBody)),
                 new WardenApi.Mount(
                         "/agents", new AgentClientRoutes(agents::manageable, wiring.agentClients(), issuer, clock)),
                 new WardenApi.Mount(
                         "/agents", new CostRoutes(new CostService(store.agents(), db, outbox, clock), maxBody)),
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(store.apiTokens(), clock, maxBody)),
-                new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, maxBody)),
+                new WardenApi.Mount("/delegations", new DelegationRoutes(delegations, cursors, maxBody)),
                 new WardenApi.Mount("/authorize", new AuthorizeRoutes(authorization, wiring.clientIp(), maxBody)),
                 new WardenApi.Mount("/approvals", new ApprovalRoutes(approvals, maxBody)),
                 new WardenApi.Mount(
@@ -402,13 +403,7 @@ public final class RestApi implements Component {
                 new WardenApi.Mount("/", new OpenApiRoutes(wiring.grantTypes())),
                 new WardenApi.Mount(ADMIN_PATH, new OrganizationRoutes(organizations, maxBody)),
                 new WardenApi.Mount(
-                        ADMIN_PATH,
-                        new OrganizationAdminRoutes(
-                                organizations,
-                                agents,
-                                delegations,
-                                new ListCursor(ServerSecrets.get(db, "list-cursor")),
-                                clock))));
+                        ADMIN_PATH, new OrganizationAdminRoutes(organizations, agents, delegations, cursors, clock))));
         if (settings.accountRoutes()) {
             mounts.add(new WardenApi.Mount("/account", new AccountRoutes(agents, delegations, clock)));
         }

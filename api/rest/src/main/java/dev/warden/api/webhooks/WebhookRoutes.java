@@ -4,6 +4,8 @@ import dev.warden.api.access.Access;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
+import dev.warden.api.http.ListCursor;
+import dev.warden.api.http.ListPaging;
 import dev.warden.api.http.Params;
 import dev.warden.api.http.RequestReader;
 import dev.warden.api.http.Responses;
@@ -12,17 +14,23 @@ import dev.warden.runtime.outbound.TargetGuard;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** HTTP surface of webhook endpoints (docs/webhooks.md), mounted at {@code /webhooks}. */
 public final class WebhookRoutes implements DeclaredService {
+    private static final Set<String> LIST_PARAMETERS = Set.of("limit", "cursor");
+
     private final WebhookService webhooks;
     private final TargetGuard guard;
+    private final ListCursor cursors;
     private final long maxBodyBytes;
 
-    public WebhookRoutes(WebhookService webhooks, TargetGuard guard, long maxBodyBytes) {
+    public WebhookRoutes(WebhookService webhooks, TargetGuard guard, ListCursor cursors, long maxBodyBytes) {
         this.webhooks = webhooks;
         this.guard = guard;
+        this.cursors = cursors;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -44,7 +52,17 @@ public final class WebhookRoutes implements DeclaredService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Responses.json(res, Status.OK_200, WebhookJson.renderAll(webhooks.list(AuthFilter.principal(req))));
+        Params.only(req, LIST_PARAMETERS);
+        Optional<ListPaging.Request> paged = ListPaging.requested(req, cursors, "webhooks");
+        List<Webhook> found;
+        if (paged.isPresent()) {
+            ListPaging.Page<Webhook> page = webhooks.page(AuthFilter.principal(req), paged.get());
+            ListPaging.linkNext(req, res, cursors, paged.get(), page.next());
+            found = page.items();
+        } else {
+            found = webhooks.list(AuthFilter.principal(req));
+        }
+        Responses.json(res, Status.OK_200, WebhookJson.renderAll(found));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

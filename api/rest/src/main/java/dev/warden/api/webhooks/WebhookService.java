@@ -6,7 +6,9 @@ import dev.warden.api.errors.ConflictException;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.ForbiddenException;
 import dev.warden.api.errors.NotFoundException;
+import dev.warden.api.http.ListPaging;
 import dev.warden.pipeline.contract.EventType;
+import dev.warden.runtime.db.Keyset;
 import dev.warden.sinks.webhooks.WebhookSigner;
 import java.net.URI;
 import java.time.InstantSource;
@@ -73,6 +75,27 @@ public final class WebhookService {
     public List<Webhook> list(Principal caller) {
         Webhook.Owner owner = owner(caller);
         return owner.isAdmin() ? repository.listAll() : repository.listOwnedBy(owner);
+    }
+
+    /**
+     * One page of what {@link #list} answers, in the same order (an owner has few endpoints: the page is cut from
+     * the whole list).
+     */
+    public ListPaging.Page<Webhook> page(Principal caller, ListPaging.Request request) {
+        List<Webhook> all = list(caller);
+        return ListPaging.read(
+                request,
+                (after, limit) -> all.stream()
+                        .filter(w ->
+                                after.map(a -> position(w).compareTo(a) > 0).orElse(true))
+                        .limit(limit)
+                        .toList(),
+                w -> true,
+                WebhookService::position);
+    }
+
+    private static Keyset position(Webhook webhook) {
+        return new Keyset(webhook.createdAt(), webhook.id());
     }
 
     /** Endpoint {@code id}, if {@code caller} may see it. */

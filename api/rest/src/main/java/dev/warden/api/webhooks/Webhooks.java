@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
 import dev.warden.api.access.Principal;
+import dev.warden.api.http.ListCursor;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.WardenMeters;
@@ -11,6 +12,7 @@ import dev.warden.runtime.consumer.DeadLetters;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.SecretCipher;
+import dev.warden.runtime.db.ServerSecrets;
 import dev.warden.runtime.outbound.TargetGuard;
 import dev.warden.sinks.webhooks.WebhookCounters;
 import dev.warden.sinks.webhooks.WebhookWorker;
@@ -88,7 +90,9 @@ public final class Webhooks implements Component {
     /** {@code /webhooks}. */
     @Override
     public List<WardenApi.Mount> mounts() {
-        return List.of(new WardenApi.Mount("/webhooks", new WebhookRoutes(service, guard, maxBodyBytes)));
+        return List.of(new WardenApi.Mount(
+                "/webhooks",
+                new WebhookRoutes(service, guard, new ListCursor(ServerSecrets.get(db, "list-cursor")), maxBodyBytes)));
     }
 
     /** The delivery counters ({@code warden.webhooks.*}; zero where the sinks role does not run). */

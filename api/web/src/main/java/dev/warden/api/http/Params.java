@@ -5,6 +5,8 @@ import dev.warden.pipeline.contract.WireEnum;
 import io.helidon.webserver.http.ServerRequest;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -21,6 +23,21 @@ public final class Params {
             return parser.apply(req.path().pathParameters().get(name));
         } catch (IllegalArgumentException e) {
             throw InvalidInputException.field(name, e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses a query parameter not in {@code names} with a 400 naming it: a misspelt filter, or a paging style the
+     * list does not have ({@code page}, {@code offset}), would otherwise widen the answer without a word.
+     */
+    public static void only(ServerRequest req, Set<String> names) {
+        for (String name : req.query().names()) {
+            if (!names.contains(name)) {
+                throw InvalidInputException.field(
+                        InputContract.shown(name),
+                        "is not a parameter of this operation (it takes: " + String.join(", ", new TreeSet<>(names))
+                                + ")");
+            }
         }
     }
 

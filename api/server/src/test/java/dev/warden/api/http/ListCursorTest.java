@@ -1,4 +1,4 @@
-package dev.warden.api.organizations;
+package dev.warden.api.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.warden.api.organizations;
+package dev.warden.api.http;
 
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.FieldError;
