@@ -11,6 +11,7 @@ import dev.warden.api.errors.InvalidInputException;
 import dev.warden.api.errors.NotFoundException;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.http.ListPaging;
+import dev.warden.api.oauth.agents.ManagedAgents;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.AgentStatus;
@@ -44,7 +45,7 @@ import java.util.Optional;
  * stored with its event atomically and the event is published before the method returns (or, if Kafka
  * is down, as soon as it is back). Thread-safe.
  */
-public final class AgentService {
+public final class AgentService implements ManagedAgents {
     private final AgentRepository repository;
     private final EventOutbox outbox;
     private final InstantSource clock;
@@ -216,6 +217,41 @@ public final class AgentService {
                             next,
                             Optional.empty(),
                             List.of(AgentEvents.of(EventType.AGENT_UPDATED, next, caller, now, changed)));
+                })
+                .orElseThrow(AgentService::notFound);
+        committed(updated, EventType.AGENT_UPDATED, caller);
+        return updated;
+    }
+
+    /**
+     * Records that the agent's OAuth client was bound or unbound (the caller may manage it): the agent's version
+     * ({@code updatedAt}) moves, which ends its client-credentials tokens on every instance (D185), with an
+     * {@code agent.updated} event whose {@code changed} is {@code ["oauthClient"]}.
+     */
+    @Override
+    public Agent clientBindingChanged(Principal caller, AgentId id) {
+        manageable(caller, id);
+        Instant now = now();
+        Agent updated = repository
+                .update(id, current -> {
+                    Agent next = new Agent(
+                            current.id(),
+                            current.ownerId(),
+                            current.tenantId(),
+                            current.name(),
+                            current.type(),
+                            current.storedStatus(),
+                            current.permissions(),
+                            current.expiresAt(),
+                            current.metadata(),
+                            current.createdAt(),
+                            now,
+                            current.budget());
+                    return new AgentRepository.Outcome(
+                            next,
+                            Optional.empty(),
+                            List.of(AgentEvents.of(
+                                    EventType.AGENT_UPDATED, next, caller, now, List.of("oauthClient"))));
                 })
                 .orElseThrow(AgentService::notFound);
         committed(updated, EventType.AGENT_UPDATED, caller);
@@ -448,6 +484,7 @@ public final class AgentService {
      * The agent, when the caller may change it (its owner or the administrator): 404 when the caller may not see
      * it, 403 when it may see but not change it.
      */
+    @Override
     public Agent manageable(Principal caller, AgentId id) {
         Agent agent = visible(caller, id);
         AccessPolicy.requireNotAgent(caller, "an agent token may read its own record but not change it");

@@ -349,8 +349,7 @@ public final class RestApi implements Component {
         ListCursor cursors = new ListCursor(ServerSecrets.get(db, "list-cursor"));
         List<WardenApi.Mount> mounts = new ArrayList<>(List.of(
                 new WardenApi.Mount("/agents", new AgentRoutes(agents, cursors, clock, maxBody)),
-                new WardenApi.Mount(
-                        "/agents", new AgentClientRoutes(agents::manageable, wiring.agentClients(), issuer, clock)),
+                new WardenApi.Mount("/agents", new AgentClientRoutes(agents, wiring.agentClients(), issuer, clock)),
                 new WardenApi.Mount(
                         "/agents", new CostRoutes(new CostService(store.agents(), db, outbox, clock), maxBody)),
                 new WardenApi.Mount("/auth/tokens", new ApiTokenRoutes(store.apiTokens(), clock, maxBody)),

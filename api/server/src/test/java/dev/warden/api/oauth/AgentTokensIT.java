@@ -437,6 +437,90 @@ class AgentTokensIT {
                 null);
     }
 
+    /**
+     * A client-credentials token has no row of its own (D185): what it depends on is signed into it and checked on
+     * each use against what every instance caches. Each change that must end it does, and none brings it back.
+     */
+    @Test
+    void aClientCredentialsTokenStoresNoRowAndEndsWithEveryChangeItDependsOn() throws Exception {
+        User owner = newUser();
+        JsonNode svc = agent(owner.session(), owner.id(), "service", READ_AGENTS, "");
+        String id = svc.get("id").asText();
+        String secret = svc.get("token").asText();
+        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
+                .isEqualTo(201);
+
+        String first = issued(id, secret);
+        assertThat(warden.execute("UPDATE oauth_agent_grants SET scope = scope WHERE client_id = ?", id))
+                .as("no grant row for a client-credentials token")
+                .isZero();
+        assertThat(claims(first).get("gid").asText()).startsWith("agc_");
+        assertThat(claims(first).get("wdn_chain").get("d")).isEmpty();
+
+        // RFC 7009: the revoked token ends, another of the same agent does not.
+        String second = issued(id, secret);
+        assertThat(basicRevoke(id, secret, first).status()).isEqualTo(200);
+        assertThat(active(first)).isFalse();
+        assertThat(active(second)).isTrue();
+
+        // Suspending ends it, and resuming does not bring it back (the agent's version moved).
+        assertThat(http.post("/agents/" + id + "/suspend", owner.session()).status())
+                .isEqualTo(200);
+        assertThat(active(second)).isFalse();
+        assertThat(http.post("/agents/" + id + "/resume", owner.session()).status())
+                .isEqualTo(200);
+        assertThat(active(second)).as("resumed, the old token stays ended").isFalse();
+
+        // Unbinding ends it; binding again does not bring it back; a new token works.
+        String third = issued(id, secret);
+        assertThat(http.delete("/agents/" + id + "/oauth-client", owner.session())
+                        .status())
+                .isEqualTo(204);
+        assertThat(active(third)).isFalse();
+        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
+                .isEqualTo(201);
+        assertThat(active(third)).as("bound again, the old token stays ended").isFalse();
+        assertThat(active(issued(id, secret))).isTrue();
+
+        // A token whose scope came through a delegation ends when the delegation is revoked.
+        JsonNode source = agent(owner.session(), owner.id(), "autonomous", READ_AGENTS, "");
+        JsonNode target = agent(owner.session(), owner.id(), "service", "[]", "");
+        String targetId = target.get("id").asText();
+        Http.Response d = http.post(
+                "/delegations",
+                owner.session(),
+                "{\"fromAgent\":\"" + source.get("id").asText() + "\",\"toAgent\":\"" + targetId + "\",\"permissions\":"
+                        + READ_AGENTS + "}");
+        assertThat(d.status()).as(d.body()).isEqualTo(201);
+        assertThat(http.post("/agents/" + targetId + "/oauth-client", owner.session())
+                        .status())
+                .isEqualTo(201);
+        String delegated = issued(targetId, target.get("token").asText());
+        assertThat(claims(delegated).get("wdn_chain").get("d").get(0).asText())
+                .isEqualTo(d.json().get("id").asText());
+        assertThat(active(delegated)).isTrue();
+        assertThat(http.delete("/delegations/" + d.json().get("id").asText(), owner.session())
+                        .status())
+                .isEqualTo(204);
+        assertThat(active(delegated)).isFalse();
+    }
+
+    static String issued(String id, String secret) {
+        Http.Response r = clientCredentials(id, secret, Map.of());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json().get("access_token").asText();
+    }
+
+    static Http.Response basicRevoke(String id, String secret, String token) {
+        String basic = java.util.Base64.getEncoder()
+                .encodeToString((id + ":" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return http.send(http.builder("/oauth/revoke", null)
+                .header("Authorization", "Basic " + basic)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                        "token=" + java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8))));
+    }
+
     // ------------------------------------------------------------------ device grant
 
     static Http.Response deviceAuthorization(String clientId, String scope) {

@@ -65,6 +65,25 @@ public final class EventOutbox implements AutoCloseable {
         this.auditTopic = auditTopic;
     }
 
+    /** Appends {@code events} within the caller's open transaction on {@code conn}, in one JDBC batch. */
+    public static void appendAll(Connection conn, List<StreamEvent.Draft> events) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
+            for (StreamEvent.Draft event : events) {
+                ps.setString(1, event.subjectKey());
+                ps.setBytes(2, StreamEventCodec.encode(event));
+                ps.setString(3, EVENTS);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        for (StreamEvent.Draft event : events) {
+            if (event.type().changesAccess()) {
+                AccessChanges.notify(conn, event.type());
+                break;
+            }
+        }
+    }
+
     /** Appends {@code event} within the caller's open transaction on {@code conn}. */
     public static void append(Connection conn, StreamEvent.Draft event) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(INSERT)) {

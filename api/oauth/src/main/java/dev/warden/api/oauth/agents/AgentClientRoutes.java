@@ -69,6 +69,9 @@ public final class AgentClientRoutes implements DeclaredService {
                     List.of(new FieldError("type", "is " + agent.type().wireName() + ", not service")));
         }
         boolean created = clients.bind(agent.id().value(), now.truncatedTo(ChronoUnit.MILLIS));
+        if (created) {
+            agents.clientBindingChanged(AuthFilter.principal(req), agent.id());
+        }
         Instant boundAt = clients.boundAt(agent.id().value()).orElse(now);
         Responses.json(res, created ? Status.CREATED_201 : Status.OK_200, body(agent, boundAt));
     }
@@ -83,7 +86,9 @@ public final class AgentClientRoutes implements DeclaredService {
 
     private void unbind(ServerRequest req, ServerResponse res) {
         Agent agent = agents.manageable(AuthFilter.principal(req), id(req));
-        clients.unbind(agent.id().value());
+        if (clients.unbind(agent.id().value())) {
+            agents.clientBindingChanged(AuthFilter.principal(req), agent.id());
+        }
         res.status(Status.NO_CONTENT_204).send();
     }
 

@@ -13,6 +13,7 @@ import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.token.AccessTokens;
 import dev.warden.api.oauth.token.GrantRepository;
+import dev.warden.api.oauth.token.TokenValidity;
 import dev.warden.pipeline.contract.Json;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -34,6 +35,7 @@ import java.util.Optional;
 public final class IntrospectionRoutes implements DeclaredService {
     private final ClientAuthenticator clients;
     private final GrantRepository grants;
+    private final TokenValidity validity;
     private final AccessTokens accessTokens;
     private final Issuer issuer;
     private final ProtectedResources resources;
@@ -43,6 +45,7 @@ public final class IntrospectionRoutes implements DeclaredService {
     public IntrospectionRoutes(
             ClientAuthenticator clients,
             GrantRepository grants,
+            TokenValidity validity,
             AccessTokens accessTokens,
             Issuer issuer,
             ProtectedResources resources,
@@ -50,6 +53,7 @@ public final class IntrospectionRoutes implements DeclaredService {
             long maxBodyBytes) {
         this.clients = clients;
         this.grants = grants;
+        this.validity = validity;
         this.accessTokens = accessTokens;
         this.issuer = issuer;
         this.resources = resources;
@@ -71,7 +75,7 @@ public final class IntrospectionRoutes implements DeclaredService {
         ObjectNode body = Json.mapper().createObjectNode();
         Optional<AccessTokens.Claims> access = accessTokens
                 .verify(token)
-                .filter(c -> grants.isActive(c.grantId(), c.jti(), now))
+                .filter(c -> validity.isActive(c, now))
                 .filter(c ->
                         resources.mayIntrospect(client.clientId(), !client.isPublic(), c.clientId(), c.audience()));
         if (access.isPresent()) {

@@ -3,6 +3,7 @@ package dev.warden.api.oauth.server;
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
 import dev.warden.api.auth.CredentialResolver;
+import dev.warden.api.events.GroupCommitEvents;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.OAuthErrors;
@@ -42,6 +43,7 @@ import dev.warden.api.oauth.token.AccessTokens;
 import dev.warden.api.oauth.token.GrantRepository;
 import dev.warden.api.oauth.token.TokenGrants;
 import dev.warden.api.oauth.token.TokenRoutes;
+import dev.warden.api.oauth.token.TokenValidity;
 import dev.warden.api.ratelimit.ClientIp;
 import dev.warden.api.users.UsersComponent;
 import dev.warden.runtime.db.Database;
@@ -59,6 +61,8 @@ import java.util.List;
 public final class OAuthServer implements Component {
     private final Issuer issuer;
     private final ProtectedResources resources;
+    private final TokenValidity validity;
+    private final GroupCommitEvents groupCommit;
     private final AccessTokenResolver resolver;
     private final SigningKeys keys;
     private final AccessTokens accessTokens;
@@ -105,7 +109,9 @@ public final class OAuthServer implements Component {
         this.keys = new SigningKeys(db, cipher, config.keyRotation(), config.accessTokenTtl(), clock);
         this.accessTokens = new AccessTokens(keys, issuer, config.accessTokenTtl(), clock);
         this.grants = new GrantRepository(db);
-        this.resolver = new AccessTokenResolver(accessTokens, grants, directory, clock);
+        this.validity = new TokenValidity(grants, directory);
+        this.resolver = new AccessTokenResolver(accessTokens, validity, directory, clock);
+        this.groupCommit = new GroupCommitEvents(db);
         this.clientRepository = new ClientRepository(db);
         this.outbound = new GuardedHttp(
                 TargetGuard.system(allowPrivateTargets), ClientMetadataDocuments.DEADLINE, config.outboundTls());
@@ -120,6 +126,7 @@ public final class OAuthServer implements Component {
                 backchannelRequests,
                 backchannelApprovals,
                 grants,
+                groupCommit,
                 accessTokens,
                 resources,
                 directory,
@@ -137,6 +144,7 @@ public final class OAuthServer implements Component {
     @Override
     public void close() {
         outbound.close();
+        groupCommit.close();
     }
 
     public Issuer issuer() {
@@ -236,7 +244,7 @@ public final class OAuthServer implements Component {
                 new WardenApi.Mount(
                         "/oauth/introspect",
                         new IntrospectionRoutes(
-                                clientAuth, grants, accessTokens, issuer, resources, clock, maxBodyBytes),
+                                clientAuth, grants, validity, accessTokens, issuer, resources, clock, maxBodyBytes),
                         OAuthErrors.JSON),
                 new WardenApi.Mount("/oauth/jwks", new JwksRoutes(keys)),
                 new WardenApi.Mount(

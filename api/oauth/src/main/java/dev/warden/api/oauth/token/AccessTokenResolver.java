@@ -21,14 +21,14 @@ import java.util.Optional;
  */
 public final class AccessTokenResolver implements CredentialResolver {
     private final AccessTokens tokens;
-    private final GrantRepository grants;
+    private final TokenValidity validity;
     private final AgentDirectory agents;
     private final InstantSource clock;
 
     public AccessTokenResolver(
-            AccessTokens tokens, GrantRepository grants, AgentDirectory agents, InstantSource clock) {
+            AccessTokens tokens, TokenValidity validity, AgentDirectory agents, InstantSource clock) {
         this.tokens = tokens;
-        this.grants = grants;
+        this.validity = validity;
         this.agents = agents;
         this.clock = clock;
     }
@@ -41,7 +41,7 @@ public final class AccessTokenResolver implements CredentialResolver {
     @Override
     public Optional<Principal> resolve(String token, byte[] tokenHash) {
         return tokens.verify(token)
-                .filter(c -> grants.isActive(c.grantId(), c.jti(), clock.instant()))
+                .filter(c -> validity.isActive(c, clock.instant()))
                 .flatMap(this::principal);
     }
 

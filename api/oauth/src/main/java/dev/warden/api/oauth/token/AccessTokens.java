@@ -41,6 +41,13 @@ public final class AccessTokens {
     static final String ACT_CLAIM = "act";
     /** Present ({@code "agent"}) when the subject is an agent, not a user. */
     static final String SUBJECT_KIND_CLAIM = "sub_kind";
+    /**
+     * The state a stateless token was issued in ({@link Chain}): {@code {"v": agent version, "d": [delegation
+     * ids]}}.
+     */
+    static final String CHAIN_CLAIM = "wdn_chain";
+
+    private static final int MAX_CHAIN_DELEGATIONS = 64;
     /** The deepest actor chain a token may carry (the largest maxDepth plus the first actor). */
     static final int MAX_ACTORS = 11;
 
@@ -82,7 +89,8 @@ public final class AccessTokens {
             Instant issuedAt,
             Instant expiresAt,
             String grantId,
-            List<String> actors) {
+            List<String> actors,
+            Optional<Chain> chain) {
         public Claims {
             scopes = List.copyOf(scopes);
             actors = List.copyOf(actors);
@@ -96,6 +104,17 @@ public final class AccessTokens {
         /** The agent-to-agent hops of the actor chain: 0 for a user's token or one agent acting for them. */
         public int delegationHops() {
             return Math.max(0, actors.size() - 1);
+        }
+    }
+
+    /**
+     * What a stateless token's validity is derived from (D185): the version of its agent when it was issued (the
+     * agent's {@code updatedAt}, which every change to the agent moves: rotation, suspension, its OAuth client bound
+     * or unbound) and the delegations its scopes came through. No row is stored for such a token.
+     */
+    public record Chain(Instant agentVersion, List<String> delegations) {
+        public Chain {
+            delegations = List.copyOf(delegations);
         }
     }
 
@@ -114,7 +133,8 @@ public final class AccessTokens {
             Optional<Instant> notAfter,
             Duration ttl,
             List<String> amr,
-            Optional<Instant> authTime) {
+            Optional<Instant> authTime,
+            Optional<Chain> chain) {
         public Spec {
             scopes = List.copyOf(scopes);
             actors = List.copyOf(actors);
@@ -143,7 +163,25 @@ public final class AccessTokens {
                     notAfter,
                     ttl,
                     List.of(),
+                    Optional.empty(),
                     Optional.empty());
+        }
+
+        /** This spec for a stateless token issued in {@code chain}. */
+        public Spec withChain(Chain chain) {
+            return new Spec(
+                    subject,
+                    subjectKind,
+                    clientId,
+                    scopes,
+                    audience,
+                    grantId,
+                    actors,
+                    notAfter,
+                    ttl,
+                    amr,
+                    authTime,
+                    Optional.of(chain));
         }
     }
 
@@ -178,7 +216,8 @@ public final class AccessTokens {
                 now,
                 expiresAt,
                 spec.grantId(),
-                spec.actors());
+                spec.actors(),
+                spec.chain());
         ECKey key = keys.signingKey();
         JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder()
                 .issuer(issuer.canonical())
@@ -194,6 +233,9 @@ public final class AccessTokens {
             builder.claim(SUBJECT_KIND_CLAIM, "agent");
         }
         claims.actClaim().ifPresent(act -> builder.claim(ACT_CLAIM, act));
+        spec.chain()
+                .ifPresent(chain -> builder.claim(
+                        CHAIN_CLAIM, Map.of("v", chain.agentVersion().toString(), "d", chain.delegations())));
         if (!spec.amr().isEmpty()) {
             builder.claim("amr", spec.amr());
         }
@@ -259,6 +301,28 @@ public final class AccessTokens {
         return Optional.of(actors);
     }
 
+    /** The {@link #CHAIN_CLAIM} as signed, or empty when it is not of that shape. */
+    private static Optional<Chain> chain(Object claim) {
+        if (!(claim instanceof Map<?, ?> map)
+                || !(map.get("v") instanceof String version)
+                || !(map.get("d") instanceof List<?> list)
+                || list.size() > MAX_CHAIN_DELEGATIONS) {
+            return Optional.empty();
+        }
+        List<String> delegations = new ArrayList<>();
+        for (Object id : list) {
+            if (!(id instanceof String s)) {
+                return Optional.empty();
+            }
+            delegations.add(s);
+        }
+        try {
+            return Optional.of(new Chain(Instant.parse(version), delegations));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
     /** True when {@code token} looks like a JWT (this resolver's kind of credential). */
     public static boolean looksLikeJwt(String token) {
         return token.startsWith("eyJ") && token.chars().filter(c -> c == '.').count() == 2;
@@ -297,10 +361,15 @@ public final class AccessTokens {
             String kind = set.getStringClaim(SUBJECT_KIND_CLAIM);
             Object act = set.getClaim(ACT_CLAIM);
             Optional<List<String>> actors = act == null ? Optional.of(List.of()) : actors(act);
+            Object chainClaim = set.getClaim(CHAIN_CLAIM);
+            Optional<Optional<Chain>> chain = chainClaim == null
+                    ? Optional.of(Optional.empty())
+                    : chain(chainClaim).map(Optional::of);
             if (scope == null
                     || clientId == null
                     || grantId == null
                     || actors.isEmpty()
+                    || chain.isEmpty()
                     || (kind != null && !kind.equals("agent"))) {
                 return Optional.empty();
             }
@@ -314,7 +383,8 @@ public final class AccessTokens {
                     set.getIssueTime() == null ? now : set.getIssueTime().toInstant(),
                     set.getExpirationTime().toInstant(),
                     grantId,
-                    actors.get()));
+                    actors.get(),
+                    chain.get()));
         } catch (ParseException | JOSEException | RuntimeException e) {
             return Optional.empty();
         }

@@ -98,6 +98,11 @@ public final class AgentGrantRepository {
         return Ids.mint("agr");
     }
 
+    /** A new id for a grant that has no row (a client-credentials token, D185): it names the token's issuance. */
+    static String newStatelessId() {
+        return Ids.mint("agc");
+    }
+
     static boolean isAgentGrant(String grantId) {
         return grantId.startsWith(PREFIX);
     }

@@ -33,7 +33,8 @@ import java.util.Set;
  * client is the agent (its id, its token as secret). The token's subject is the agent ({@code sub_kind: agent}),
  * for {@code resource} (the REST API by default), with the asked-for scopes (each must be the resource's and held
  * by the agent, {@link AgentScopes}) or, when none are asked for, every scope of the resource the agent holds.
- * It ends with the agent, its token, and any delegation a scope comes through. No refresh token.
+ * It ends with the agent's current version (a rotation, suspension, or its client unbound or bound again, ends it)
+ * and any delegation a scope comes through; it has no row of its own (D185). No refresh token.
  */
 final class ClientCredentialsGrant implements TokenGrant {
     private final AgentDirectory directory;
@@ -107,8 +108,10 @@ final class ClientCredentialsGrant implements TokenGrant {
         List<Optional<Instant>> limits = new ArrayList<>(List.of(agent.expiresAt()));
         through.forEach(
                 id -> limits.add(directory.delegation(DelegationId.of(id)).flatMap(Delegation::expiresAt)));
+        // No row (D185): the token carries the agent's version and its delegations, checked on each use against
+        // the state every instance caches and drops on every agent or delegation change.
         AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(
-                AgentGrantRepository.newId(),
+                AgentGrantRepository.newStatelessId(),
                 GrantTypes.CLIENT_CREDENTIALS,
                 client.clientId(),
                 agent.id().value(),
@@ -121,7 +124,8 @@ final class ClientCredentialsGrant implements TokenGrant {
                 resource.uri(),
                 now,
                 issuer.expiry(now, limits));
-        return issuer.issue(grant, AccessTokens.SubjectKind.AGENT, List.of(), client, ip);
+        return issuer.issueStateless(
+                grant, new AccessTokens.Chain(TokenValidity.version(agent), List.copyOf(through)), client, ip);
     }
 
     /** The agent's own grant when it has one, else the first delegated one. */

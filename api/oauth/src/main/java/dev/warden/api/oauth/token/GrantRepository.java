@@ -71,6 +71,7 @@ public final class GrantRepository {
     private static final String GRANT_OF_REFRESH = """
             SELECT g.client_id, g.id FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id
             WHERE r.token_hash = ?""";
+    private static final String IS_REVOKED_JTI = "SELECT 1 FROM oauth_revoked_access_tokens WHERE jti = ?";
     private static final String PURGE_JTIS = "DELETE FROM oauth_revoked_access_tokens WHERE expires_at < ?";
 
     private final Database db;
@@ -221,6 +222,18 @@ public final class GrantRepository {
                 ps.setString(3, grantId);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() && rs.getBoolean(1);
+                }
+            }
+        });
+    }
+
+    /** True when the access token {@code jti} was revoked (RFC 7009) and would not have expired yet. */
+    public boolean isAccessTokenRevoked(String jti) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(IS_REVOKED_JTI)) {
+                ps.setString(1, jti);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
                 }
             }
         });

@@ -57,6 +57,7 @@ final class TokenExchangeGrant implements TokenGrant {
 
     private final AccessTokens tokens;
     private final GrantRepository grants;
+    private final TokenValidity validity;
     private final AgentDirectory directory;
     private final ProtectedResources resources;
     private final AgentTokenIssuer issuer;
@@ -71,6 +72,7 @@ final class TokenExchangeGrant implements TokenGrant {
             InstantSource clock) {
         this.tokens = tokens;
         this.grants = grants;
+        this.validity = new TokenValidity(grants, directory);
         this.directory = directory;
         this.resources = resources;
         this.issuer = issuer;
@@ -120,7 +122,7 @@ final class TokenExchangeGrant implements TokenGrant {
         Optional<AgentGrantRepository.AgentGrant> parent = AgentGrantRepository.isAgentGrant(subject.grantId())
                 ? grants.agentGrants().find(subject.grantId())
                 : Optional.empty();
-        if (!grants.isActive(subject.grantId(), subject.jti(), now)) {
+        if (!validity.isActive(subject, now)) {
             throw whyInactive(parent, now);
         }
         if (!actorToken.startsWith(TokenKind.AGENT.prefix())) {

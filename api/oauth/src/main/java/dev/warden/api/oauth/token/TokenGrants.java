@@ -1,5 +1,6 @@
 package dev.warden.api.oauth.token;
 
+import dev.warden.api.events.GroupCommitEvents;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.TokenGrant;
@@ -48,6 +49,7 @@ public final class TokenGrants {
             BackchannelRequests backchannelRequests,
             BackchannelApprovals backchannelApprovals,
             GrantRepository grants,
+            GroupCommitEvents events,
             AccessTokens accessTokens,
             ProtectedResources resources,
             AgentDirectory directory,
@@ -55,8 +57,8 @@ public final class TokenGrants {
             InstantSource clock,
             List<TokenGrant> extra) {
         TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl(), config.grantMaxLifetime());
-        AgentTokenIssuer agentIssuer =
-                new AgentTokenIssuer(transactions, accessTokens, grants.agentGrants(), config.effectiveAgentTokenTtl());
+        AgentTokenIssuer agentIssuer = new AgentTokenIssuer(
+                transactions, events, accessTokens, grants.agentGrants(), config.effectiveAgentTokenTtl());
         List<TokenGrant> all = new ArrayList<>(List.of(
                 new AuthorizationCodeGrant(transactions, codes, grants, issuer, clock),
                 new RefreshTokenGrant(transactions, grants, issuer, clock),

@@ -111,7 +111,8 @@ final class TokenIssuer {
                 Optional.empty(),
                 accessTokens.ttl(),
                 grant.amr(),
-                grant.authTime()));
+                grant.authTime(),
+                Optional.empty()));
         return new TokenPair(access, refresh);
     }
 }

@@ -1,0 +1,65 @@
+package dev.warden.api.oauth.token;
+
+import dev.warden.api.oauth.agents.AgentDirectory;
+import dev.warden.authorizer.domain.Agent;
+import dev.warden.authorizer.domain.AgentId;
+import dev.warden.authorizer.engine.ChainWalk;
+import dev.warden.authorizer.engine.EffectiveGrant;
+import dev.warden.authorizer.engine.GrantOrigin;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Whether a signed, unexpired access token may still be used: the one place every reader of tokens asks (the
+ * credential chain, introspection, token exchange). A token with a grant row (a user's grant, a token exchange)
+ * is checked against it. A stateless token (a client-credentials token, D185) is checked against the state it was
+ * issued in ({@link AccessTokens.Chain}), read through the caches {@code POST /authorize} uses, which every instance
+ * drops when any agent or delegation changes (PostgreSQL {@code NOTIFY}, then the event feed): its agent still
+ * active and at the same version (a rotation, suspension or client binding change moves it), every delegation it
+ * came through still granting, and the token itself not revoked.
+ */
+public final class TokenValidity {
+    private final GrantRepository grants;
+    private final AgentDirectory directory;
+
+    public TokenValidity(GrantRepository grants, AgentDirectory directory) {
+        this.grants = grants;
+        this.directory = directory;
+    }
+
+    /** The version of {@code agent} a stateless token records and is compared with. */
+    static Instant version(Agent agent) {
+        return agent.updatedAt().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** True when the token of {@code claims} may be used at {@code now}. */
+    public boolean isActive(AccessTokens.Claims claims, Instant now) {
+        Optional<AccessTokens.Chain> chain = claims.chain();
+        if (chain.isEmpty()) {
+            return grants.isActive(claims.grantId(), claims.jti(), now);
+        }
+        if (claims.subjectKind() != AccessTokens.SubjectKind.AGENT) {
+            return false;
+        }
+        ChainWalk.Result resolved = directory.policy(AgentId.of(claims.subject()));
+        Optional<Agent> agent = resolved.agent().filter(a -> a.isActive(now));
+        if (agent.isEmpty() || !version(agent.get()).equals(chain.get().agentVersion())) {
+            return false;
+        }
+        if (!chain.get().delegations().isEmpty()) {
+            Set<String> granting = new HashSet<>();
+            for (EffectiveGrant grant : resolved.policy().grants()) {
+                if (grant.origin() instanceof GrantOrigin.Delegated d) {
+                    granting.add(d.delegation().value());
+                }
+            }
+            if (!granting.containsAll(chain.get().delegations())) {
+                return false;
+            }
+        }
+        return !grants.isAccessTokenRevoked(claims.jti());
+    }
+}
