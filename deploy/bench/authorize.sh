@@ -16,6 +16,10 @@
 #   BENCH_THREADS=2        wrk threads
 #   BENCH_CERBOS_AUDIT=1   also measure Cerbos with its `local` audit backend enabled (0: skip)
 #   BENCH_SKIP_CERBOS=1    benchmark Warden only
+#   BENCH_BATCH=10         also measure batches of this many decisions (0: skip): Warden's AuthZEN
+#                          POST /access/v1/evaluations against Cerbos' own batch, /api/check/resources with as
+#                          many resources; reported apart, as decisions/s (requests/s x batch), never against a
+#                          single call
 #
 # Installs wrk (apt-get) and Cerbos (npm, into deploy/bench/.cache) when missing. Logs and raw wrk output
 # are kept in deploy/bench/.cache/runs/authorize-<timestamp>/. Exit status: 0 when every run answered
@@ -34,6 +38,7 @@ WARM_CONNS="$(tr ' ' '\n' <<<"$CONNECTIONS" | sort -n | tail -1)"
 THREADS="${BENCH_THREADS:-2}"
 CERBOS_AUDIT="${BENCH_CERBOS_AUDIT:-1}"
 SKIP_CERBOS="${BENCH_SKIP_CERBOS:-0}"
+BATCH="${BENCH_BATCH:-10}"
 CERBOS_VERSION_PREFIX="0.55."
 ADMIN_TOKEN="wdn_adm_bench"
 PERMISSIONS=100
@@ -174,6 +179,33 @@ for c in $CONNECTIONS; do
   checked_calls=$((checked_calls + ${REQS[warden-$c]:-0}))
 done
 
+# Batches: one AuthZEN request of BATCH evaluations (services 0..BATCH-1, all allowed), each one audited.
+if ((BATCH > 0)); then
+  evaluations="$(for n in $(seq 0 $((BATCH - 1))); do
+    ((n > 0)) && printf ','
+    printf '{"resource":{"type":"mcp","id":"svc%d:items:7"}}' "$n"
+  done)"
+  warden_batch="{\"subject\":{\"type\":\"agent\",\"id\":\"$agent_id\"},\"action\":{\"name\":\"read\"},\"evaluations\":[$evaluations]}"
+  write_lua "$run_dir/warden-batch.lua" "$warden_batch" "Authorization: Bearer $ADMIN_TOKEN"
+  answer="$(curl -s --max-time 10 -X POST "$B/access/v1/evaluations" -H "Authorization: Bearer $ADMIN_TOKEN" \
+    -H 'Content-Type: application/json' -d "$warden_batch")"
+  allowed="$(grep -o '"decision":true' <<<"$answer" | wc -l)"
+  log "check: POST /access/v1/evaluations ($BATCH) -> $allowed allowed"
+  ((allowed == BATCH)) || fail "warden: the batch should allow all $BATCH: $answer"
+  checked_calls=$((checked_calls + BATCH))
+  if ((WARMUP > 0)); then
+    log "warden batch warm-up ($((WARMUP / 3))s, $WARM_CONNS connections)"
+    wrk -t "$THREADS" -c "$WARM_CONNS" -d "$((WARMUP / 3))s" --timeout 5s -s "$run_dir/warden-batch.lua" \
+      "$B/access/v1/evaluations" >"$run_dir/wrk-warden-batch-warmup.txt" 2>&1 || true
+    warm="$(awk '/requests in/ { print $1 }' "$run_dir/wrk-warden-batch-warmup.txt")"
+    checked_calls=$((checked_calls + ${warm:-0} * BATCH))
+  fi
+  for c in $CONNECTIONS; do
+    run_wrk "wardenbatch-$c" "$B/access/v1/evaluations" "$run_dir/warden-batch.lua" "$c" "$warden_pid" "$warden_data"
+    checked_calls=$((checked_calls + ${REQS[wardenbatch-$c]:-0} * BATCH))
+  done
+fi
+
 # Every answered decision has an audit entry on Kafka; the pipeline's count must reach the number of
 # answers wrk counted (it may exceed it by the requests still in flight when wrk stopped).
 log "checking the audit count (GET /dashboard/stats) reaches $checked_calls"
@@ -250,6 +282,7 @@ EOF
 }
 
 cerbos_keys=()
+cerbos_batch_keys=()
 if [[ -n "$cerbos_bin" ]]; then
   cerbos_dir="$(mktemp -d /var/tmp/cerbos-bench.XXXXXX)"
   mkdir -p "$cerbos_dir/policies"
@@ -283,6 +316,12 @@ EOF
   cerbos_body='{"requestId":"bench","principal":{"id":"'"$agent_id"'","roles":["agent"]},"resources":[{"actions":["read"],"resource":{"kind":"mcp","id":"mcp:svc42:items:7"}}]}'
   cerbos_deny='{"requestId":"bench","principal":{"id":"'"$agent_id"'","roles":["agent"]},"resources":[{"actions":["read"],"resource":{"kind":"mcp","id":"mcp:svc100:items:7"}}]}'
   write_lua "$run_dir/cerbos.lua" "$cerbos_body"
+  cerbos_resources="$(for n in $(seq 0 $((BATCH > 0 ? BATCH - 1 : 0))); do
+    ((n > 0)) && printf ','
+    printf '{"actions":["read"],"resource":{"kind":"mcp","id":"mcp:svc%d:items:7"}}' "$n"
+  done)"
+  cerbos_batch='{"requestId":"bench","principal":{"id":"'"$agent_id"'","roles":["agent"]},"resources":['"$cerbos_resources"']}'
+  write_lua "$run_dir/cerbos-batch.lua" "$cerbos_batch"
 
   modes=(0)
   [[ "$CERBOS_AUDIT" == 1 ]] && modes+=(1)
@@ -312,6 +351,19 @@ EOF
       run_wrk "$name-$c" "$C/api/check/resources" "$run_dir/cerbos.lua" "$c" "$cerbos_pid" ""
       cerbos_keys+=("$name-$c")
     done
+    if ((BATCH > 0)); then
+      answer="$(curl -s --max-time 10 -X POST "$C/api/check/resources" -H 'Content-Type: application/json' -d "$cerbos_batch")"
+      allowed="$(grep -o '"read":"EFFECT_ALLOW"' <<<"$answer" | wc -l)"
+      ((allowed == BATCH)) || fail "$name: the batch should allow all $BATCH: $answer"
+      if ((WARMUP > 0)); then
+        wrk -t "$THREADS" -c "$WARM_CONNS" -d "$((WARMUP / 3))s" --timeout 5s -s "$run_dir/cerbos-batch.lua" \
+          "$C/api/check/resources" >"$run_dir/wrk-$name-batch-warmup.txt" 2>&1 || true
+      fi
+      for c in $CONNECTIONS; do
+        run_wrk "${name}batch-$c" "$C/api/check/resources" "$run_dir/cerbos-batch.lua" "$c" "$cerbos_pid" ""
+        cerbos_batch_keys+=("${name}batch-$c")
+      done
+    fi
     stop_pid "$cerbos_pid" cerbos
     cerbos_pid=""
   done
@@ -345,6 +397,25 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0 
     echo
   else
     echo "Cerbos baseline: not measured: $cerbos_problem"
+    echo
+  fi
+  if ((BATCH > 0)); then
+    echo "Batches of $BATCH decisions: Warden POST /access/v1/evaluations (AuthZEN, each decision audited and"
+    echo "  acknowledged by Kafka before the answer) vs Cerbos /api/check/resources with $BATCH resources."
+    printf '%-16s %5s %12s %14s %10s\n' target conns "req/s" "decisions/s" "p99 ms"
+    for key in $(for c in $CONNECTIONS; do echo "wardenbatch-$c"; done) "${cerbos_batch_keys[@]}"; do
+      [[ -z "$key" ]] && continue
+      printf '%-16s %5s %12s %14s %10s\n' "${key%-*}" "${key##*-}" "${RPS[$key]:-?}" \
+        "$(awk -v r="${RPS[$key]:-}" -v b="$BATCH" 'BEGIN { if (r == "" || r == "?") print "?"; else printf "%.0f", r * b }')" \
+        "${P99[$key]:-?}"
+    done
+    for base in cerbosbatch cerbos+auditbatch; do
+      for c in $CONNECTIONS; do
+        [[ -z "${RPS[$base-$c]:-}" ]] && continue
+        printf '%-24s %5s %14s %14s\n' "wardenbatch / $base" "$c" "$(ratio "${RPS[wardenbatch-$c]:-}" "${RPS[$base-$c]}")" \
+          "$(ratio "${P99[wardenbatch-$c]:-}" "${P99[$base-$c]}")"
+      done
+    done
     echo
   fi
   echo "Warden answers each decision only after Kafka acknowledged its audit entry (acks=all);"
