@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond the JDK (which bin/find-jdk.sh finds), on Debian bookworm, as root:
 # Chromium and ChromeDriver (browser tests), Node.js and npm (deploy/interop's client libraries, deploy/check.sh),
-# curl, and for deploy/check.sh promtool (Debian's prometheus package) and docker-compose (Compose v1: checks
-# docker-compose.yml with no Docker engine); then the pinned npm packages of deploy/interop, deploy/check and
+# curl, python3 with Debian's pydantic 1, urllib3 and python-dateutil (deploy/interop's Python clients), and for
+# deploy/check.sh promtool (Debian's prometheus package) and docker-compose (Compose v1: checks docker-compose.yml
+# with no Docker engine); then the pinned npm packages of deploy/interop, deploy/check and
 # deploy/a11y (axe-core, which the browser tests inject into pages) (npm ci). Idempotent: fast when everything is
 # there, and apt-get update runs only when a package is missing.
 # Not root and something missing: says what to install, exits 1.
@@ -23,6 +24,11 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 # The Python client library's tests (deploy/clients/python: the standard library only).
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# The Python client that OpenAPI Generator generates (deploy/interop/generated-clients.sh, generator
+# python-pydantic-v1) imports pydantic 1, urllib3 and python-dateutil: Debian's own, for Debian's python3.
+for package in python3-pydantic python3-urllib3 python3-dateutil; do
+  [[ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" == "install ok installed" ]] || missing+=("$package")
+done
 command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 

@@ -9,7 +9,9 @@
 # the OpenTelemetry protobufs; the server is started with those sinks pointing at ports picked here), and cli (the
 # `warden` CLI's jar, one process per command, signed in through the device grant), and python-client (the Python
 # client library's tests, python-client.sh), and typescript-client (the TypeScript package built, packed, installed
-# into a scratch project and tested, typescript-client.sh). Exits non-zero when any fails.
+# into a scratch project and tested, typescript-client.sh), and generated-clients (a Java and a Python client generated
+# by OpenAPI Generator from openapi.json, compiled and called, generated-clients.sh; 300 s: it runs the generator
+# and Maven). Exits non-zero when any fails.
 #   deploy/interop/run.sh                                   start a server, run the scripts, stop it
 #   WARDEN_URL=http://localhost:18080 deploy/interop/run.sh  use a running server instead (its access tokens
 #                                                           must be short-lived for mcp-sdk.mjs: see README.md)
@@ -21,10 +23,13 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks cli python-client typescript-client}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks cli python-client typescript-client generated-clients}"
 SCRIPT_TIMEOUT=120
 # sinks.mjs holds a minute-long outage and waits for the catch-up.
 SINKS_SCRIPT_TIMEOUT=300
+# generated-clients.sh generates two clients and compiles one (30 to 50 s), and its Maven runs may wait for another
+# build's /tmp/maven.lock.
+GENERATED_CLIENTS_SCRIPT_TIMEOUT=300
 START_TIMEOUT=240
 BUILD_TIMEOUT=900
 
@@ -187,6 +192,7 @@ for script in "${SCRIPTS[@]}"; do
   # In the background and waited for, so that Ctrl-C or a TERM reaches the traps (and stops the server) at once.
   limit="$SCRIPT_TIMEOUT"
   [[ "$script" == sinks ]] && limit="$SINKS_SCRIPT_TIMEOUT"
+  [[ "$script" == generated-clients ]] && limit="$GENERATED_CLIENTS_SCRIPT_TIMEOUT"
   timeout "$limit" "${runner[@]}" &
   script_pid=$!
   wait "$script_pid" || rc=$?
