@@ -2,7 +2,8 @@
 # Interoperability checks: three real npm OAuth/MCP client libraries (openid-client, oauth4webapi and the MCP
 # TypeScript SDK, pinned in package.json) against a `warden dev` started here on a free port with 5-second access
 # tokens (and a registration cap of 20 a minute), each script in turn (120 s each): openid-client, oauth4webapi,
-# oauth4webapi-agents (token exchange and the device grant), mcp-sdk, otplib, and authzen (the AuthZEN certification
+# oauth4webapi-agents (token exchange and the device grant), mcp-sdk, mcp-sdk-2026 (the MCP SDK 2.x client on the
+# 2026-07-28 revision: server/discover, no initialize), otplib, and authzen (the AuthZEN certification
 # scenario and the todo and search interop harnesses of openid/authzen, vendored in authzen/), and ssf (the Shared
 # Signals transmitter, every token verified with npm jose; the server allows private push targets for its local
 # receiver), and sinks (the three HTTP audit sinks through a minute-long outage, read with the cloudevents SDK and
@@ -23,7 +24,7 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 # INTEROP_SCRIPTS="a b" runs only those (test/self-test.sh: the mock implements what the first three check).
-read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk otplib authzen ssf sinks cli python-client typescript-client generated-clients}"
+read -r -a SCRIPTS <<<"${INTEROP_SCRIPTS:-openid-client oauth4webapi oauth4webapi-agents mcp-sdk mcp-sdk-2026 otplib authzen ssf sinks cli python-client typescript-client generated-clients}"
 SCRIPT_TIMEOUT=120
 # sinks.mjs holds a minute-long outage and waits for the catch-up.
 SINKS_SCRIPT_TIMEOUT=300

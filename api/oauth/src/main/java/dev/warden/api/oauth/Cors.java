@@ -34,7 +34,7 @@ public final class Cors implements Filter {
             res.header(HeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "GET, POST, DELETE, OPTIONS");
             res.header(
                     HeaderNames.ACCESS_CONTROL_ALLOW_HEADERS,
-                    "Authorization, Content-Type, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID");
+                    "Authorization, Content-Type, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID");
             res.header(HeaderNames.ACCESS_CONTROL_MAX_AGE, "600");
             res.status(Status.NO_CONTENT_204).send();
             return;

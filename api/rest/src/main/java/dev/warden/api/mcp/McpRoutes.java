@@ -30,19 +30,41 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Warden's MCP endpoint, {@code /mcp}, on the Streamable HTTP transport (stateless: no session id, no
- * server-initiated stream). {@code POST} takes one JSON-RPC 2.0 message: a request is answered with 200
+ * server-initiated stream). {@code POST} takes one JSON-RPC 2.0 message: a request is answered with
  * {@code application/json}, a notification or response with 202 and no body. {@code GET} and {@code DELETE}
- * answer 405 (this server opens no SSE stream and keeps no session). The methods: {@code initialize},
- * {@code ping}, {@code tools/list}, {@code tools/call} ({@link McpTools}). Callers need the {@code mcp} scope
- * (an OAuth access token issued for this resource, or a Warden credential); a request from a browser origin
- * other than the issuer's, loopback or a configured one is refused (403, DNS rebinding).
+ * answer 405 (this server opens no SSE stream and keeps no session). Callers need the {@code mcp} scope (an OAuth
+ * access token issued for this resource, or a Warden credential); a request from a browser origin other than the
+ * issuer's, loopback or a configured one is refused (403, DNS rebinding).
+ *
+ * <p>Two eras of the protocol are served side by side, chosen per request. The handshake revisions
+ * ({@link #LEGACY_VERSIONS}): {@code initialize}, {@code ping}, {@code tools/list}, {@code tools/call}, errors of a
+ * method answered 200. Revision 2026-07-28 ({@link #MODERN_VERSIONS}), when the request claims it (header,
+ * {@code _meta} or {@code server/discover}; {@link ModernEnvelope}): no {@code initialize}, every request carries its
+ * version and client capabilities in {@code _meta} and the headers that mirror the body; {@code server/discover},
+ * {@code tools/list}, {@code tools/call}; results carry {@code resultType} and the server's identity; errors have
+ * the revision's HTTP statuses (400, and 404 for an unknown method).
  */
 public final class McpRoutes implements DeclaredService {
-    /** Protocol revisions this server speaks, newest first. */
-    static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07");
+    /** Revisions negotiated by {@code initialize} (one per session of the client), newest first. */
+    static final List<String> LEGACY_VERSIONS =
+            List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07");
+
+    /** Revisions without a handshake, named on every request ({@code server/discover} lists these), newest first. */
+    static final List<String> MODERN_VERSIONS = List.of("2026-07-28");
+
+    /** Every revision this server speaks, newest first (an unsupported version's error names these). */
+    static final List<String> VERSIONS =
+            Stream.concat(MODERN_VERSIONS.stream(), LEGACY_VERSIONS.stream()).toList();
+
+    /** How long a client may keep a {@code server/discover} or {@code tools/list} answer (MCP 2026-07-28 caching). */
+    static final long CACHE_TTL_MS = 300_000;
+
+    private static final String INSTRUCTIONS = "Tools over your Warden agents: check an authorization, list and "
+            + "inspect agents, query the audit log, dashboard statistics. Issuer: ";
 
     private static final String SERVER_VERSION = "0.1.0";
 
@@ -96,15 +118,15 @@ public final class McpRoutes implements DeclaredService {
         if (origin.isPresent() && !originAllowed(origin.get())) {
             throw new ForbiddenException("requests from origin " + origin.get() + " are not accepted");
         }
-        Optional<String> version = req.headers().first(HeaderNames.create("MCP-Protocol-Version"));
-        if (version.isPresent() && !VERSIONS.contains(version.get())) {
-            throw InvalidInputException.field(
-                    "MCP-Protocol-Version", "is not a supported protocol version " + VERSIONS);
-        }
+        Optional<String> version = req.headers().first(HeaderNames.create(ModernEnvelope.VERSION_HEADER));
+        boolean unknownVersion = version.isPresent() && !VERSIONS.contains(version.get());
         JsonNode message;
         try {
             message = RequestReader.readObject(req, maxBodyBytes);
         } catch (InvalidInputException e) {
+            if (unknownVersion) {
+                throw unsupportedHeader();
+            }
             send(
                     res,
                     Status.BAD_REQUEST_400,
@@ -113,6 +135,23 @@ public final class McpRoutes implements DeclaredService {
         }
         JsonNode id = message.get("id");
         JsonNode method = message.get("method");
+        boolean validId = id != null && (id.isTextual() || id.isIntegralNumber());
+        if (unknownVersion) {
+            if (!ModernEnvelope.claimed(
+                    Optional.empty(),
+                    message.path("params"),
+                    message.path("method").asText(""),
+                    MODERN_VERSIONS)) {
+                // A request of the handshake revisions: refused as it always was.
+                throw unsupportedHeader();
+            }
+            // 2026-07-28 names the error, and the versions this server speaks.
+            send(
+                    res,
+                    Status.BAD_REQUEST_400,
+                    error(validId ? id : null, ModernEnvelope.unsupported(version.get(), VERSIONS)));
+            return;
+        }
         if (method == null) {
             // a response or an error from the client: nothing is waiting for one
             res.status(Status.ACCEPTED_202).send();
@@ -126,40 +165,105 @@ public final class McpRoutes implements DeclaredService {
             res.status(Status.ACCEPTED_202).send();
             return;
         }
-        if (!(id.isTextual() || id.isIntegralNumber())) {
+        if (!validId) {
             send(res, Status.BAD_REQUEST_400, error(null, -32600, "Invalid Request: id must be a string or integer"));
             return;
         }
         JsonNode params = message.get("params");
         ObjectNode paramsObject =
                 params instanceof ObjectNode o ? o : Json.mapper().createObjectNode();
-        send(
-                res,
-                Status.OK_200,
-                handle(AuthFilter.principal(req), clientIp.text(req), id, method.textValue(), paramsObject));
+        Principal caller = AuthFilter.principal(req);
+        String callerIp = clientIp.text(req);
+        if (!ModernEnvelope.claimed(version, paramsObject, method.textValue(), MODERN_VERSIONS)) {
+            send(res, Status.OK_200, handle(caller, callerIp, id, method.textValue(), paramsObject));
+            return;
+        }
+        Optional<ModernEnvelope.Rejection> refused = ModernEnvelope.check(
+                method.textValue(),
+                paramsObject,
+                name -> req.headers().all(HeaderNames.create(name), List::of),
+                MODERN_VERSIONS,
+                VERSIONS);
+        ObjectNode answer = refused.isPresent()
+                ? error(id, refused.get())
+                : handleModern(caller, callerIp, id, method.textValue(), paramsObject);
+        send(res, modernStatus(answer), answer);
     }
 
+    /** A request of the handshake revisions: as they have always been answered. */
     private ObjectNode handle(Principal caller, String callerIp, JsonNode id, String method, ObjectNode params) {
         return switch (method) {
             case "initialize" -> result(id, initialize(params));
             case "ping" -> result(id, Json.mapper().createObjectNode());
             case "tools/list" -> result(id, toolList());
             case "tools/call" -> callTool(caller, callerIp, id, params);
-            default ->
-                error(id, -32601, "Method not found: " + (method.length() > 64 ? method.substring(0, 64) : method));
+            default -> methodNotFound(id, method);
         };
+    }
+
+    /**
+     * A checked request of revision 2026-07-28: {@code initialize} and {@code ping} are gone from it; every result is
+     * {@code "resultType": "complete"} with the server's identity in {@code _meta}, and the answers that do not
+     * depend on the caller carry caching hints.
+     */
+    private ObjectNode handleModern(Principal caller, String callerIp, JsonNode id, String method, ObjectNode params) {
+        ObjectNode answer = switch (method) {
+            case "server/discover" -> result(id, cacheable(discover()));
+            case "tools/list" -> result(id, cacheable(toolList()));
+            case "tools/call" -> callTool(caller, callerIp, id, params);
+            default -> methodNotFound(id, method);
+        };
+        if (answer.get("result") instanceof ObjectNode result) {
+            result.put("resultType", "complete");
+            result.putObject("_meta").set(ModernEnvelope.SERVER_INFO, serverInfo());
+        }
+        return answer;
+    }
+
+    /** The HTTP status of a 2026-07-28 answer: 200 for a result, else by its JSON-RPC error. */
+    private static Status modernStatus(ObjectNode answer) {
+        return switch (answer.path("error").path("code").asInt(0)) {
+            case 0 -> Status.OK_200;
+            case -32601 -> Status.NOT_FOUND_404;
+            default -> Status.BAD_REQUEST_400;
+        };
+    }
+
+    private ObjectNode discover() {
+        ObjectNode out = Json.mapper().createObjectNode();
+        MODERN_VERSIONS.forEach(out.putArray("supportedVersions")::add);
+        out.set("capabilities", capabilities());
+        out.put("instructions", INSTRUCTIONS + issuer.value());
+        return out;
+    }
+
+    /** The same for every caller: anyone's cache may keep it for {@link #CACHE_TTL_MS}. */
+    private static ObjectNode cacheable(ObjectNode result) {
+        return result.put("ttlMs", CACHE_TTL_MS).put("cacheScope", "public");
+    }
+
+    private static ObjectNode capabilities() {
+        ObjectNode out = Json.mapper().createObjectNode();
+        out.putObject("tools").put("listChanged", false);
+        return out;
+    }
+
+    private static ObjectNode serverInfo() {
+        return Json.mapper()
+                .createObjectNode()
+                .put("name", "warden")
+                .put("title", "Warden")
+                .put("version", SERVER_VERSION);
     }
 
     private ObjectNode initialize(ObjectNode params) {
         String asked = params.path("protocolVersion").asText("");
         ObjectNode out = Json.mapper().createObjectNode();
-        out.put("protocolVersion", VERSIONS.contains(asked) ? asked : VERSIONS.getFirst());
-        out.putObject("capabilities").putObject("tools").put("listChanged", false);
-        out.putObject("serverInfo").put("name", "warden").put("title", "Warden").put("version", SERVER_VERSION);
-        out.put(
-                "instructions",
-                "Tools over your Warden agents: check an authorization, list and inspect agents, "
-                        + "query the audit log, dashboard statistics. Issuer: " + issuer.value());
+        // A handshake negotiates a handshake revision: 2026-07-28 has no initialize, so it is never offered here.
+        out.put("protocolVersion", LEGACY_VERSIONS.contains(asked) ? asked : LEGACY_VERSIONS.getFirst());
+        out.set("capabilities", capabilities());
+        out.set("serverInfo", serverInfo());
+        out.put("instructions", INSTRUCTIONS + issuer.value());
         return out;
     }
 
@@ -179,7 +283,7 @@ public final class McpRoutes implements DeclaredService {
         String name = params.path("name").asText("");
         Optional<McpTools.Tool> tool = tools.find(name);
         if (tool.isEmpty()) {
-            return error(id, -32602, "Unknown tool: " + (name.length() > 64 ? name.substring(0, 64) : name));
+            return error(id, -32602, "Unknown tool: " + shortened(name));
         }
         JsonNode arguments = params.get("arguments");
         if (arguments != null && !arguments.isNull() && !(arguments instanceof ObjectNode)) {
@@ -237,6 +341,25 @@ public final class McpRoutes implements DeclaredService {
         out.set("id", id);
         out.putObject("error").put("code", code).put("message", message);
         return out;
+    }
+
+    private static ObjectNode error(JsonNode id, ModernEnvelope.Rejection rejection) {
+        ObjectNode out = error(id, rejection.code(), rejection.message());
+        rejection.data().ifPresent(data -> ((ObjectNode) out.get("error")).set("data", data));
+        return out;
+    }
+
+    private static InvalidInputException unsupportedHeader() {
+        return InvalidInputException.field(
+                ModernEnvelope.VERSION_HEADER, "is not a supported protocol version " + LEGACY_VERSIONS);
+    }
+
+    private static ObjectNode methodNotFound(JsonNode id, String method) {
+        return error(id, -32601, "Method not found: " + shortened(method));
+    }
+
+    private static String shortened(String text) {
+        return text.length() > 64 ? text.substring(0, 64) : text;
     }
 
     private static void send(ServerResponse res, Status status, ObjectNode body) {

@@ -3,6 +3,7 @@ package dev.warden.api.oauth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
@@ -10,6 +11,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.warden.api.ratelimit.AuthEndpoint;
 import dev.warden.api.ratelimit.RateLimitConfig;
 import dev.warden.api.users.UsersConfig;
+import dev.warden.pipeline.contract.Json;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.net.URI;
@@ -300,6 +302,295 @@ class OAuthServerIT {
                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")));
         assertThat(note.status()).isEqualTo(202);
         assertThat(http.get("/mcp", access).status()).isEqualTo(405);
+    }
+
+    /** An access token for /mcp (scope mcp) of a fresh user, by the code flow. */
+    static String mcpAccessToken() {
+        return tokensFor(newSession(), driver.registerPublicClient(), Map.of("resource", issuer + "/mcp"))
+                .get("access_token")
+                .asText();
+    }
+
+    /** A request of MCP 2026-07-28: {@code params} with the per-request {@code _meta} envelope at {@code version}. */
+    static ObjectNode modernRequest(Object id, String method, String version, ObjectNode params) {
+        ObjectNode message = Json.mapper().createObjectNode().put("jsonrpc", "2.0");
+        message.set("id", Json.mapper().valueToTree(id));
+        message.put("method", method);
+        ObjectNode meta = params.putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", version);
+        meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "it").put("version", "1");
+        meta.putObject("io.modelcontextprotocol/clientCapabilities");
+        message.set("params", params);
+        return message;
+    }
+
+    /** POSTs {@code message} to /mcp with {@code headers} (name, value, name, value, …), as a client of any revision. */
+    static Http.Response mcp(String access, ObjectNode message, String... headers) {
+        HttpRequest.Builder b = http.builder("/mcp", access)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream");
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return http.send(b.POST(HttpRequest.BodyPublishers.ofString(message.toString())));
+    }
+
+    /** POSTs a 2026-07-28 request with the headers such a client sends: version, method and, for a call, name. */
+    static Http.Response modern(String access, Object id, String method, ObjectNode params) {
+        ObjectNode message = modernRequest(id, method, "2026-07-28", params);
+        return params.has("name")
+                ? mcp(
+                        access,
+                        message,
+                        "MCP-Protocol-Version",
+                        "2026-07-28",
+                        "Mcp-Method",
+                        method,
+                        "Mcp-Name",
+                        params.get("name").asText())
+                : mcp(access, message, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", method);
+    }
+
+    static ObjectNode params() {
+        return Json.mapper().createObjectNode();
+    }
+
+    static ObjectNode call(String tool) {
+        ObjectNode params = params().put("name", tool);
+        params.putObject("arguments");
+        return params;
+    }
+
+    @Test
+    void aClientOf2026_07_28DiscoversAndCallsToolsWithoutInitialize() {
+        String access = mcpAccessToken();
+
+        Http.Response discover = modern(access, "d-1", "server/discover", params());
+        assertThat(discover.status()).as(discover.body()).isEqualTo(200);
+        assertThat(discover.header("Content-Type").orElseThrow()).startsWith("application/json");
+        assertThat(discover.header("Mcp-Session-Id")).isEmpty();
+        assertThat(discover.json().get("id").asText()).isEqualTo("d-1");
+        JsonNode found = discover.json().get("result");
+        assertThat(found.get("resultType").asText()).isEqualTo("complete");
+        assertThat(found.get("supportedVersions").toString()).isEqualTo("[\"2026-07-28\"]");
+        assertThat(found.at("/capabilities/tools").isObject()).isTrue();
+        assertThat(found.get("instructions").asText()).contains(issuer);
+        assertThat(found.get("ttlMs").isIntegralNumber()).isTrue();
+        assertThat(found.get("ttlMs").asLong()).isPositive();
+        assertThat(found.get("cacheScope").asText()).isEqualTo("public");
+        assertThat(found.at("/_meta/io.modelcontextprotocol~1serverInfo/name").asText())
+                .isEqualTo("warden");
+        assertThat(found.at("/_meta/io.modelcontextprotocol~1serverInfo/version")
+                        .isTextual())
+                .isTrue();
+        assertThat(found.has("protocolVersion")).isFalse();
+
+        // No initialize: the next requests carry the envelope themselves.
+        Http.Response list = modern(access, 1, "tools/list", params());
+        assertThat(list.status()).as(list.body()).isEqualTo(200);
+        JsonNode tools = list.json().get("result");
+        assertThat(tools.get("resultType").asText()).isEqualTo("complete");
+        assertThat(tools.findValuesAsText("name"))
+                .contains("check_authorization", "list_agents", "get_agent", "query_audit", "dashboard_stats");
+        assertThat(tools.get("ttlMs").asLong()).isPositive();
+        assertThat(tools.get("cacheScope").asText()).isEqualTo("public");
+        assertThat(tools.at("/_meta/io.modelcontextprotocol~1serverInfo/name").asText())
+                .isEqualTo("warden");
+
+        Http.Response called = modern(access, 2, "tools/call", call("dashboard_stats"));
+        assertThat(called.status()).as(called.body()).isEqualTo(200);
+        JsonNode result = called.json().get("result");
+        assertThat(result.get("resultType").asText()).isEqualTo("complete");
+        assertThat(result.get("isError").asBoolean()).isFalse();
+        assertThat(result.at("/structuredContent/totalAgents").asLong()).isZero();
+        assertThat(result.at("/_meta/io.modelcontextprotocol~1serverInfo/name").asText())
+                .isEqualTo("warden");
+
+        // A tool that fails is still a complete result the model reads.
+        ObjectNode missing = call("get_agent");
+        ((ObjectNode) missing.get("arguments")).put("agentId", "agt_nobody");
+        JsonNode failed = modern(access, 3, "tools/call", missing).json().get("result");
+        assertThat(failed.get("resultType").asText()).isEqualTo("complete");
+        assertThat(failed.get("isError").asBoolean()).isTrue();
+
+        // Mcp-Name in the base64 sentinel form is decoded before it is compared.
+        Http.Response encoded = mcp(
+                access,
+                modernRequest(4, "tools/call", "2026-07-28", call("dashboard_stats")),
+                "MCP-Protocol-Version",
+                "2026-07-28",
+                "Mcp-Method",
+                "tools/call",
+                "Mcp-Name",
+                "=?base64?" + Base64.getEncoder().encodeToString("dashboard_stats".getBytes(StandardCharsets.UTF_8))
+                        + "?=");
+        assertThat(encoded.status()).as(encoded.body()).isEqualTo(200);
+        assertThat(encoded.json().at("/result/isError").asBoolean()).isFalse();
+
+        // The revision's errors and their HTTP statuses: an unknown tool 400 -32602; an unknown method 404 -32601,
+        // initialize and ping included (2026-07-28 removed them).
+        Http.Response unknownTool = modern(access, 5, "tools/call", call("nope"));
+        assertThat(unknownTool.status()).isEqualTo(400);
+        assertThat(unknownTool.json().at("/error/code").asInt()).isEqualTo(-32602);
+        for (String method : List.of("nope", "initialize", "ping")) {
+            Http.Response unknown = modern(access, 6, method, params());
+            assertThat(unknown.status()).as(method).isEqualTo(404);
+            assertThat(unknown.header("Content-Type").orElseThrow()).startsWith("application/json");
+            assertThat(unknown.json().at("/error/code").asInt()).as(method).isEqualTo(-32601);
+            assertThat(unknown.json().get("id").asInt()).isEqualTo(6);
+        }
+        // A notification is accepted and dropped.
+        ObjectNode note = modernRequest(0, "notifications/cancelled", "2026-07-28", params());
+        note.remove("id");
+        assertThat(mcp(access, note, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "notifications/cancelled")
+                        .status())
+                .isEqualTo(202);
+    }
+
+    @Test
+    void a2026_07_28RequestMustCarryItsEnvelopeAndHeadersThatMatchIt() {
+        String access = mcpAccessToken();
+        ObjectNode list = modernRequest(1, "tools/list", "2026-07-28", params());
+
+        // No envelope: not a 2026-07-28 request, whatever the header says.
+        ObjectNode bare = Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", 1);
+        bare.put("method", "tools/list");
+        assertModernError(
+                mcp(access, bare, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list"), 400, -32602);
+        ObjectNode noCapabilities = list.deepCopy();
+        ((ObjectNode) noCapabilities.at("/params/_meta")).remove("io.modelcontextprotocol/clientCapabilities");
+        assertModernError(
+                mcp(access, noCapabilities, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list"),
+                400,
+                -32602);
+        // server/discover exists only in 2026-07-28: without the envelope it is refused, never "method not found".
+        ObjectNode bareDiscover =
+                Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", 1);
+        bareDiscover.put("method", "server/discover");
+        assertModernError(mcp(access, bareDiscover), 400, -32602);
+
+        // The headers must be there and agree with the body (a gateway may route on them).
+        assertModernError(mcp(access, list, "Mcp-Method", "tools/list"), 400, -32020);
+        assertModernError(
+                mcp(access, list, "MCP-Protocol-Version", "2025-11-25", "Mcp-Method", "tools/list"), 400, -32020);
+        assertModernError(mcp(access, list, "MCP-Protocol-Version", "2026-07-28"), 400, -32020);
+        assertModernError(
+                mcp(access, list, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call"), 400, -32020);
+        assertModernError(
+                mcp(
+                        access,
+                        list,
+                        "MCP-Protocol-Version",
+                        "2026-07-28",
+                        "MCP-Protocol-Version",
+                        "2026-07-28",
+                        "Mcp-Method",
+                        "tools/list"),
+                400,
+                -32020);
+        ObjectNode dashboard = modernRequest(2, "tools/call", "2026-07-28", call("dashboard_stats"));
+        assertModernError(
+                mcp(access, dashboard, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call"), 400, -32020);
+        for (String name : List.of("list_agents", "=?base64?not base64?=")) {
+            assertModernError(
+                    mcp(
+                            access,
+                            dashboard,
+                            "MCP-Protocol-Version",
+                            "2026-07-28",
+                            "Mcp-Method",
+                            "tools/call",
+                            "Mcp-Name",
+                            name),
+                    400,
+                    -32020);
+        }
+
+        // A version this server does not speak: -32022 naming every version it does, the request's id echoed.
+        ObjectNode future = modernRequest("f", "tools/list", "2099-01-01", params());
+        Http.Response unsupported =
+                mcp(access, future, "MCP-Protocol-Version", "2099-01-01", "Mcp-Method", "tools/list");
+        assertModernError(unsupported, 400, -32022);
+        assertThat(unsupported.json().get("id").asText()).isEqualTo("f");
+        assertThat(unsupported.json().at("/error/data/requested").asText()).isEqualTo("2099-01-01");
+        assertThat(unsupported.json().at("/error/data/supported").toString())
+                .isEqualTo(
+                        "[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\",\"2025-03-26\",\"2024-11-05\",\"2024-10-07\"]");
+        // A handshake revision in the per-request envelope is not a 2026-07-28 request either.
+        assertModernError(
+                mcp(
+                        access,
+                        modernRequest(3, "tools/list", "2025-11-25", params()),
+                        "MCP-Protocol-Version",
+                        "2025-11-25",
+                        "Mcp-Method",
+                        "tools/list"),
+                400,
+                -32022);
+    }
+
+    private static void assertModernError(Http.Response r, int status, int code) {
+        assertThat(r.status()).as(r.body()).isEqualTo(status);
+        assertThat(r.header("Content-Type").orElseThrow()).startsWith("application/json");
+        assertThat(r.json().at("/error/code").asInt()).as(r.body()).isEqualTo(code);
+    }
+
+    @Test
+    void aClientOf2025_11_25StillInitializesAndGetsTheResultsItKnows() {
+        String access = mcpAccessToken();
+        ObjectNode init = Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", 1);
+        init.put("method", "initialize");
+        init.putObject("params")
+                .put("protocolVersion", "2025-11-25")
+                .<ObjectNode>set("capabilities", Json.mapper().createObjectNode())
+                .putObject("clientInfo")
+                .put("name", "it")
+                .put("version", "1");
+        Http.Response initialized = mcp(access, init);
+        assertThat(initialized.status()).as(initialized.body()).isEqualTo(200);
+        JsonNode result = initialized.json().get("result");
+        assertThat(result.get("protocolVersion").asText()).isEqualTo("2025-11-25");
+        assertThat(result.get("serverInfo").get("name").asText()).isEqualTo("warden");
+        assertThat(result.has("resultType")).isFalse();
+
+        // initialize never negotiates 2026-07-28 (that revision has no handshake): it offers the newest handshake one.
+        ((ObjectNode) init.get("params")).put("protocolVersion", "2026-07-28");
+        assertThat(mcp(access, init).json().at("/result/protocolVersion").asText())
+                .isEqualTo("2025-11-25");
+
+        ObjectNode list = Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", 2);
+        list.put("method", "tools/list");
+        Http.Response listed = mcp(access, list, "MCP-Protocol-Version", "2025-11-25");
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.json().at("/result/tools").size()).isEqualTo(5);
+        assertThat(listed.json().get("result").has("resultType")).isFalse();
+        assertThat(listed.json().get("result").has("ttlMs")).isFalse();
+
+        ObjectNode callRequest =
+                Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", 3);
+        callRequest.put("method", "tools/call").set("params", call("dashboard_stats"));
+        Http.Response called = mcp(access, callRequest, "MCP-Protocol-Version", "2025-11-25");
+        assertThat(called.status()).isEqualTo(200);
+        assertThat(called.json().at("/result/isError").asBoolean()).isFalse();
+        assertThat(called.json().get("result").has("resultType")).isFalse();
+
+        ObjectNode ping = Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", 4);
+        ping.put("method", "ping");
+        assertThat(mcp(access, ping, "MCP-Protocol-Version", "2025-11-25")
+                        .json()
+                        .get("result")
+                        .isEmpty())
+                .isTrue();
+        // As before, a version nobody speaks in the header of such a request is a 400 problem.
+        Http.Response unknownVersion = mcp(access, list, "MCP-Protocol-Version", "1999-01-01");
+        assertThat(unknownVersion.status()).isEqualTo(400);
+        assertThat(unknownVersion.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        // As before, an unknown method of these revisions is a JSON-RPC error answered 200.
+        ObjectNode nope = Json.mapper().createObjectNode().put("jsonrpc", "2.0").put("id", 5);
+        nope.put("method", "nope");
+        Http.Response unknown = mcp(access, nope, "MCP-Protocol-Version", "2025-11-25");
+        assertThat(unknown.status()).isEqualTo(200);
+        assertThat(unknown.json().at("/error/code").asInt()).isEqualTo(-32601);
     }
 
     @Test
