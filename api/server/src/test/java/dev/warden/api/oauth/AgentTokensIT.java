@@ -156,6 +156,14 @@ class AgentTokensIT {
         assertThat(claims.get("act").toString())
                 .isEqualTo("{\"sub\":\"" + a.get("id").asText() + "\"}");
         assertThat(claims.get("aud").asText()).isEqualTo(issuer);
+        // No row (D185): the chain is in the token, started from the user's grant.
+        assertThat(claims.get("gid").asText()).startsWith("agc_");
+        assertThat(claims.at("/wdn_chain/a/0/id").asText())
+                .isEqualTo(a.get("id").asText());
+        assertThat(claims.at("/wdn_chain/g").asText()).isNotBlank();
+        assertThat(warden.execute("UPDATE oauth_agent_grants SET scope = scope WHERE subject = ?", user.id()))
+                .as("no grant row for an exchanged token")
+                .isZero();
         // Never past the agent's own end.
         assertThat(claims.get("exp").asLong()).isLessThanOrEqualTo(agentEnd.getEpochSecond());
         assertThat(body.get("expires_in").asLong()).isLessThanOrEqualTo(120);

@@ -42,8 +42,8 @@ public final class AccessTokens {
     /** Present ({@code "agent"}) when the subject is an agent, not a user. */
     static final String SUBJECT_KIND_CLAIM = "sub_kind";
     /**
-     * The state a stateless token was issued in ({@link Chain}): {@code {"v": agent version, "d": [delegation
-     * ids]}}.
+     * The state a stateless token was issued in ({@link Chain}): {@code {"a": [{"id", "v"}], "d": [delegation ids],
+     * "g"?: root grant}}.
      */
     static final String CHAIN_CLAIM = "wdn_chain";
 
@@ -108,15 +108,20 @@ public final class AccessTokens {
     }
 
     /**
-     * What a stateless token's validity is derived from (D185): the version of its agent when it was issued (the
-     * agent's {@code updatedAt}, which every change to the agent moves: rotation, suspension, its OAuth client bound
-     * or unbound) and the delegations its scopes came through. No row is stored for such a token.
+     * What a stateless token's validity is derived from (D185): the version of each agent of its chain when it was
+     * issued (the agent's {@code updatedAt}, which every change to the agent moves: rotation, suspension, its OAuth
+     * client bound or unbound), first actor first; the delegations its scopes came through; and, for a token
+     * exchange, the user's grant the chain started from. No row is stored for such a token.
      */
-    public record Chain(Instant agentVersion, List<String> delegations) {
+    public record Chain(List<AgentVersion> agents, List<String> delegations, Optional<String> rootGrant) {
         public Chain {
+            agents = List.copyOf(agents);
             delegations = List.copyOf(delegations);
         }
     }
+
+    /** An agent of a {@link Chain} and its version when the token was issued. */
+    public record AgentVersion(String id, Instant version) {}
 
     /**
      * What to sign: the subject and its kind, the client, scopes, audience, grant, actors (current first) and the
@@ -233,9 +238,7 @@ public final class AccessTokens {
             builder.claim(SUBJECT_KIND_CLAIM, "agent");
         }
         claims.actClaim().ifPresent(act -> builder.claim(ACT_CLAIM, act));
-        spec.chain()
-                .ifPresent(chain -> builder.claim(
-                        CHAIN_CLAIM, Map.of("v", chain.agentVersion().toString(), "d", chain.delegations())));
+        spec.chain().ifPresent(chain -> builder.claim(CHAIN_CLAIM, chainClaim(chain)));
         if (!spec.amr().isEmpty()) {
             builder.claim("amr", spec.amr());
         }
@@ -301,23 +304,48 @@ public final class AccessTokens {
         return Optional.of(actors);
     }
 
+    /** {@code {"a": [{"id", "v"}, ...], "d": [ids], "g"?: root grant}}. */
+    private static Map<String, Object> chainClaim(Chain chain) {
+        Map<String, Object> claim = new LinkedHashMap<>();
+        claim.put(
+                "a",
+                chain.agents().stream()
+                        .map(a -> Map.of("id", a.id(), "v", a.version().toString()))
+                        .toList());
+        claim.put("d", chain.delegations());
+        chain.rootGrant().ifPresent(g -> claim.put("g", g));
+        return claim;
+    }
+
     /** The {@link #CHAIN_CLAIM} as signed, or empty when it is not of that shape. */
     private static Optional<Chain> chain(Object claim) {
         if (!(claim instanceof Map<?, ?> map)
-                || !(map.get("v") instanceof String version)
-                || !(map.get("d") instanceof List<?> list)
-                || list.size() > MAX_CHAIN_DELEGATIONS) {
+                || !(map.get("a") instanceof List<?> agentList)
+                || !(map.get("d") instanceof List<?> delegationList)
+                || agentList.isEmpty()
+                || agentList.size() > MAX_ACTORS
+                || delegationList.size() > MAX_CHAIN_DELEGATIONS
+                || (map.get("g") != null && !(map.get("g") instanceof String))) {
             return Optional.empty();
         }
-        List<String> delegations = new ArrayList<>();
-        for (Object id : list) {
-            if (!(id instanceof String s)) {
-                return Optional.empty();
-            }
-            delegations.add(s);
-        }
         try {
-            return Optional.of(new Chain(Instant.parse(version), delegations));
+            List<AgentVersion> agents = new ArrayList<>();
+            for (Object entry : agentList) {
+                if (!(entry instanceof Map<?, ?> agent)
+                        || !(agent.get("id") instanceof String id)
+                        || !(agent.get("v") instanceof String version)) {
+                    return Optional.empty();
+                }
+                agents.add(new AgentVersion(id, Instant.parse(version)));
+            }
+            List<String> delegations = new ArrayList<>();
+            for (Object id : delegationList) {
+                if (!(id instanceof String s)) {
+                    return Optional.empty();
+                }
+                delegations.add(s);
+            }
+            return Optional.of(new Chain(agents, delegations, Optional.ofNullable((String) map.get("g"))));
         } catch (java.time.format.DateTimeParseException e) {
             return Optional.empty();
         }

@@ -4,32 +4,26 @@ import dev.warden.authorizer.domain.Ids;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.Sql;
 import java.sql.Array;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Grants of the tokens issued to agents (table {@code oauth_agent_grants}): one per token, by client credentials
- * or token exchange. Such a token is active only while every agent of its chain is active and still has the
- * token it presented, every delegation the chain relies on is unrevoked and unexpired, the user's grant the
- * chain started from is usable, and, when the client is a bound service agent, that binding is the one the token
- * was issued under (unbinding ends its tokens; binding again does not bring them back): one query, so a
- * revocation on any instance is seen by the next check on every instance. Rows are purged an hour after their token expired.
+ * Grants of the tokens issued to agents before tokens stopped having rows (table {@code oauth_agent_grants}; D185:
+ * nothing is inserted any more, and such a token expires within the agent-token lifetime). Such a token is active
+ * only while every agent of its chain is active and still has the token it presented, every delegation the chain
+ * relies on is unrevoked and unexpired, the user's grant the chain started from is usable, and, when the client is a
+ * bound service agent, that binding is the one the token was issued under: one query. New tokens name their
+ * issuance with an id of {@link #newStatelessId()}.
  */
 public final class AgentGrantRepository {
-    /** The prefix of these grants' ids (user grants are UUIDs). */
+    /** The prefix of these grants' ids (user grants are UUIDs; grants without a row are {@code agc_}). */
     static final String PREFIX = "agr_";
-
-    private static final long PURGE_EVERY = 1000;
-    private static final Duration KEEP_EXPIRED = Duration.ofHours(1);
 
     /**
      * One token's grant.
@@ -60,10 +54,6 @@ public final class AgentGrantRepository {
         }
     }
 
-    private static final String INSERT = """
-            INSERT INTO oauth_agent_grants (id, grant_type, client_id, subject, subject_kind, root_grant_id, agent_ids,
-                agent_token_hashes, delegation_ids, scope, resource, created_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
     private static final String FIND = """
             SELECT id, grant_type, client_id, subject, subject_kind, root_grant_id, agent_ids, agent_token_hashes,
                 delegation_ids, scope, resource, created_at, expires_at
@@ -84,18 +74,11 @@ public final class AgentGrantRepository {
                   OR EXISTS (SELECT 1 FROM oauth_agent_clients c WHERE c.agent_id = ag.client_id
                       AND c.created_at <= ag.created_at))
             FROM oauth_agent_grants ag WHERE ag.id = ?""";
-    private static final String PURGE = "DELETE FROM oauth_agent_grants WHERE expires_at < ?";
 
     private final Database db;
-    private final AtomicLong inserts = new AtomicLong();
 
     AgentGrantRepository(Database db) {
         this.db = db;
-    }
-
-    /** A new grant id. */
-    static String newId() {
-        return Ids.mint("agr");
     }
 
     /** A new id for a grant that has no row (a client-credentials token, D185): it names the token's issuance. */
@@ -105,32 +88,6 @@ public final class AgentGrantRepository {
 
     static boolean isAgentGrant(String grantId) {
         return grantId.startsWith(PREFIX);
-    }
-
-    /** Inside {@code conn}'s transaction. */
-    void insert(Connection conn, AgentGrant grant) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
-            ps.setString(1, grant.id());
-            ps.setString(2, grant.grantType());
-            ps.setString(3, grant.clientId());
-            ps.setString(4, grant.subject());
-            ps.setString(5, grant.subjectKind());
-            Sql.setString(ps, 6, grant.rootGrantId());
-            ps.setArray(7, conn.createArrayOf("text", grant.agentIds().toArray()));
-            ps.setArray(8, conn.createArrayOf("bytea", grant.tokenHashes().toArray(new byte[0][])));
-            ps.setArray(9, conn.createArrayOf("text", grant.delegationIds().toArray()));
-            ps.setString(10, grant.scope());
-            ps.setString(11, grant.resource());
-            ps.setTimestamp(12, Timestamp.from(grant.createdAt()));
-            ps.setTimestamp(13, Timestamp.from(grant.expiresAt()));
-            ps.executeUpdate();
-        }
-        if (inserts.incrementAndGet() % PURGE_EVERY == 0) {
-            try (PreparedStatement ps = conn.prepareStatement(PURGE)) {
-                ps.setTimestamp(1, Timestamp.from(grant.createdAt().minus(KEEP_EXPIRED)));
-                ps.executeUpdate();
-            }
-        }
     }
 
     /** The grant {@code id}, if it exists. */

@@ -124,8 +124,16 @@ final class ClientCredentialsGrant implements TokenGrant {
                 resource.uri(),
                 now,
                 issuer.expiry(now, limits));
-        return issuer.issueStateless(
-                grant, new AccessTokens.Chain(TokenValidity.version(agent), List.copyOf(through)), client, ip);
+        return issuer.issue(
+                grant,
+                AccessTokens.SubjectKind.AGENT,
+                List.of(),
+                new AccessTokens.Chain(
+                        List.of(new AccessTokens.AgentVersion(agent.id().value(), TokenValidity.version(agent))),
+                        List.copyOf(through),
+                        Optional.empty()),
+                client,
+                ip);
     }
 
     /** The agent's own grant when it has one, else the first delegated one. */

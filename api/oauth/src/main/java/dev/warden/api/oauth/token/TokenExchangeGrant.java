@@ -119,9 +119,7 @@ final class TokenExchangeGrant implements TokenGrant {
                     "subject_token must be a user's token, or one an agent holds "
                             + "for a user (not an agent's client-credentials token)");
         }
-        Optional<AgentGrantRepository.AgentGrant> parent = AgentGrantRepository.isAgentGrant(subject.grantId())
-                ? grants.agentGrants().find(subject.grantId())
-                : Optional.empty();
+        Optional<Parent> parent = parent(subject, now);
         if (!validity.isActive(subject, now)) {
             throw whyInactive(parent, now);
         }
@@ -187,31 +185,68 @@ final class TokenExchangeGrant implements TokenGrant {
         }
         List<Optional<Instant>> limits = new ArrayList<>(List.of(Optional.of(subject.expiresAt()), actor.expiresAt()));
         through.forEach(id -> limits.add(hop.delegations().get(id).expiresAt()));
-        List<String> agentIds = new ArrayList<>(
-                parent.map(AgentGrantRepository.AgentGrant::agentIds).orElse(List.of()));
-        agentIds.add(actor.id().value());
-        List<byte[]> hashes = new ArrayList<>(
-                parent.map(AgentGrantRepository.AgentGrant::tokenHashes).orElse(List.of()));
-        hashes.add(actorHash);
-        List<String> delegationIds = new ArrayList<>(
-                parent.map(AgentGrantRepository.AgentGrant::delegationIds).orElse(List.of()));
+        List<AccessTokens.AgentVersion> agents =
+                new ArrayList<>(parent.map(Parent::agents).orElse(List.of()));
+        agents.add(new AccessTokens.AgentVersion(actor.id().value(), TokenValidity.version(actor)));
+        List<String> agentIds =
+                agents.stream().map(AccessTokens.AgentVersion::id).toList();
+        List<String> delegationIds =
+                new ArrayList<>(parent.map(Parent::delegationIds).orElse(List.of()));
         delegationIds.addAll(through);
         Optional<String> root = parent.isPresent() ? parent.get().rootGrantId() : Optional.of(subject.grantId());
+        // Not stored (D185): the grant names the issuance in its event; the token carries its chain.
         AgentGrantRepository.AgentGrant grant = new AgentGrantRepository.AgentGrant(
-                AgentGrantRepository.newId(),
+                AgentGrantRepository.newStatelessId(),
                 "token_exchange",
                 client.clientId(),
                 subject.subject(),
                 "user",
                 root,
                 agentIds,
-                hashes,
+                List.of(),
                 delegationIds,
                 String.join(" ", granted),
                 target.uri(),
                 now,
                 issuer.expiry(now, limits));
-        return issuer.issue(grant, AccessTokens.SubjectKind.USER, agentIds.reversed(), client, ip);
+        return issuer.issue(
+                grant,
+                AccessTokens.SubjectKind.USER,
+                agentIds.reversed(),
+                new AccessTokens.Chain(agents, delegationIds, root),
+                client,
+                ip);
+    }
+
+    /**
+     * What an exchanged subject token carries forward (its agents with their versions, its delegations, the user's
+     * grant it started from): from its signed chain, or from the grant row of a token issued before tokens stopped
+     * having rows (its agents at their current versions: it was checked active a moment ago).
+     */
+    private record Parent(
+            List<AccessTokens.AgentVersion> agents, List<String> delegationIds, Optional<String> rootGrantId) {}
+
+    private Optional<Parent> parent(AccessTokens.Claims subject, Instant now) {
+        if (subject.chain().isPresent()) {
+            AccessTokens.Chain chain = subject.chain().get();
+            return Optional.of(new Parent(chain.agents(), chain.delegations(), chain.rootGrant()));
+        }
+        if (!AgentGrantRepository.isAgentGrant(subject.grantId())) {
+            return Optional.empty();
+        }
+        return grants.agentGrants()
+                .find(subject.grantId())
+                .map(row -> new Parent(
+                        row.agentIds().stream()
+                                .map(id -> new AccessTokens.AgentVersion(
+                                        id,
+                                        directory
+                                                .agent(AgentId.of(id))
+                                                .map(TokenValidity::version)
+                                                .orElse(Instant.EPOCH)))
+                                .toList(),
+                        row.delegationIds(),
+                        row.rootGrantId()));
     }
 
     /** A user's token: the actor must be the user's own agent, acting with its own permissions. */
@@ -233,14 +268,9 @@ final class TokenExchangeGrant implements TokenGrant {
      * delegations. What the upstream agent holds on its own account, or through unrelated delegations, is not the
      * user's to pass on.
      */
-    private Hop fromAgent(
-            AccessTokens.Claims subject,
-            Optional<AgentGrantRepository.AgentGrant> parent,
-            Agent actor,
-            int hops,
-            Instant now) {
+    private Hop fromAgent(AccessTokens.Claims subject, Optional<Parent> parent, Agent actor, int hops, Instant now) {
         AgentId upstream = AgentId.of(subject.actors().getFirst());
-        List<Delegation> chain = parent.map(AgentGrantRepository.AgentGrant::delegationIds).orElse(List.of()).stream()
+        List<Delegation> chain = parent.map(Parent::delegationIds).orElse(List.of()).stream()
                 .map(id -> directory
                         .delegation(DelegationId.of(id))
                         .orElseThrow(() -> refused(
@@ -306,7 +336,7 @@ final class TokenExchangeGrant implements TokenGrant {
     }
 
     /** Why an exchanged subject token is no longer active: its chain's delegation, its agents, or else itself. */
-    private OAuthException whyInactive(Optional<AgentGrantRepository.AgentGrant> parent, Instant now) {
+    private OAuthException whyInactive(Optional<Parent> parent, Instant now) {
         if (parent.isPresent()) {
             for (String id : parent.get().delegationIds()) {
                 if (directory
@@ -318,7 +348,9 @@ final class TokenExchangeGrant implements TokenGrant {
                             "delegation " + id + " of the subject token's chain " + "is revoked or expired");
                 }
             }
-            for (String id : parent.get().agentIds()) {
+            for (String id : parent.get().agents().stream()
+                    .map(AccessTokens.AgentVersion::id)
+                    .toList()) {
                 Optional<Agent> agent = directory.agent(AgentId.of(id));
                 if (agent.filter(a -> a.isActive(now)).isEmpty()) {
                     return refused(

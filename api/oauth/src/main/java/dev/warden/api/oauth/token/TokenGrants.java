@@ -57,8 +57,7 @@ public final class TokenGrants {
             InstantSource clock,
             List<TokenGrant> extra) {
         TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl(), config.grantMaxLifetime());
-        AgentTokenIssuer agentIssuer = new AgentTokenIssuer(
-                transactions, events, accessTokens, grants.agentGrants(), config.effectiveAgentTokenTtl());
+        AgentTokenIssuer agentIssuer = new AgentTokenIssuer(events, accessTokens, config.effectiveAgentTokenTtl());
         List<TokenGrant> all = new ArrayList<>(List.of(
                 new AuthorizationCodeGrant(transactions, codes, grants, issuer, clock),
                 new RefreshTokenGrant(transactions, grants, issuer, clock),

@@ -15,11 +15,12 @@ import java.util.Set;
 /**
  * Whether a signed, unexpired access token may still be used: the one place every reader of tokens asks (the
  * credential chain, introspection, token exchange). A token with a grant row (a user's grant, a token exchange)
- * is checked against it. A stateless token (a client-credentials token, D185) is checked against the state it was
- * issued in ({@link AccessTokens.Chain}), read through the caches {@code POST /authorize} uses, which every instance
- * drops when any agent or delegation changes (PostgreSQL {@code NOTIFY}, then the event feed): its agent still
- * active and at the same version (a rotation, suspension or client binding change moves it), every delegation it
- * came through still granting, and the token itself not revoked.
+ * is checked against it. A stateless token (client credentials and token exchange, D185) is checked against the
+ * state it was issued in ({@link AccessTokens.Chain}), read through the caches {@code POST /authorize} uses, which
+ * every instance drops when any agent or delegation changes (PostgreSQL {@code NOTIFY}, then the event feed): each
+ * agent of its chain still active and at the same version (a rotation, suspension or client binding change moves
+ * it), every delegation it came through still granting, the user's grant it started from still usable (token
+ * exchange), and the token itself not revoked.
  */
 public final class TokenValidity {
     private final GrantRepository grants;
@@ -41,25 +42,25 @@ public final class TokenValidity {
         if (chain.isEmpty()) {
             return grants.isActive(claims.grantId(), claims.jti(), now);
         }
-        if (claims.subjectKind() != AccessTokens.SubjectKind.AGENT) {
-            return false;
-        }
-        ChainWalk.Result resolved = directory.policy(AgentId.of(claims.subject()));
-        Optional<Agent> agent = resolved.agent().filter(a -> a.isActive(now));
-        if (agent.isEmpty() || !version(agent.get()).equals(chain.get().agentVersion())) {
-            return false;
-        }
-        if (!chain.get().delegations().isEmpty()) {
-            Set<String> granting = new HashSet<>();
+        Set<String> granting = new HashSet<>();
+        for (AccessTokens.AgentVersion link : chain.get().agents()) {
+            ChainWalk.Result resolved = directory.policy(AgentId.of(link.id()));
+            Optional<Agent> agent = resolved.agent().filter(a -> a.isActive(now));
+            if (agent.isEmpty() || !version(agent.get()).equals(link.version())) {
+                return false;
+            }
             for (EffectiveGrant grant : resolved.policy().grants()) {
                 if (grant.origin() instanceof GrantOrigin.Delegated d) {
                     granting.add(d.delegation().value());
                 }
             }
-            if (!granting.containsAll(chain.get().delegations())) {
-                return false;
-            }
         }
-        return !grants.isAccessTokenRevoked(claims.jti());
+        // Each delegation was to one of the chain's agents: while it grants, it is among that agent's origins.
+        if (!granting.containsAll(chain.get().delegations())) {
+            return false;
+        }
+        return chain.get().rootGrant().isPresent()
+                ? grants.isActive(chain.get().rootGrant().get(), claims.jti(), now)
+                : !grants.isAccessTokenRevoked(claims.jti());
     }
 }
