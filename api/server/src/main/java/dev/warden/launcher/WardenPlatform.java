@@ -254,7 +254,8 @@ public final class WardenPlatform implements AutoCloseable {
                 Webhooks.Worker webhookWorker = resources.add(webhooks.startWorker(
                         kafkaBootstrap,
                         config.streams().applicationPrefix() + "webhooks",
-                        config.kafka().topics().events()));
+                        config.kafka().topics().events(),
+                        config.streams().backgroundFetchWait()));
                 components.add(webhookWorker);
                 sinkHealth.add(webhookWorker.sinkHealth());
                 SharedSignalsWorkers signals = resources.add(SharedSignalsWorkers.start(
@@ -267,6 +268,7 @@ public final class WardenPlatform implements AutoCloseable {
                         securityEvents,
                         config.webhooks().allowPrivateTargets(),
                         Duration.ofDays(config.eventStream().retentionDays()),
+                        config.streams().backgroundFetchWait(),
                         clock,
                         tracing.tracer()));
                 components.add(signals);

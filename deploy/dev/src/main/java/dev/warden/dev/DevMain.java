@@ -93,6 +93,13 @@ public final class DevMain {
         WardenConfig config = Main.config(options).toBuilder()
                 .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString())
                 .build();
+        if (config.streams().backgroundFetchWaitMs() == 0) {
+            // An idle dev platform should sleep: the consumers nobody waits on ask the broker twice a second, not
+            // ten times (README.md, the configuration table: warden.streams.background-fetch-wait-ms).
+            config = config.toBuilder()
+                    .backgroundFetchWaitMs(WardenConfig.Streams.DEV_BACKGROUND_FETCH_WAIT_MS)
+                    .build();
+        }
         if (config.oauth().keyEncryptionKey().isEmpty()) {
             config = config.toBuilder()
                     .oauth(withKeyEncryptionKey(config.oauth(), dataDir))

@@ -73,6 +73,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("auto.create.topics.enable", "false");
         p.put("num.partitions", "1");
+        // The controller appends a no-op record to the metadata log every 500 ms by default (KIP-835: it lets a
+        // cluster's brokers see that the quorum is alive). One node in one process has no one to tell; every 10 s
+        // keeps the metric moving without the controller, the raft thread and the broker's metadata loader waking
+        // twice a second in an idle `warden dev`.
+        p.put("metadata.max.idle.interval.ms", "10000");
         if (Runtime.getRuntime().availableProcessors() <= 4) {
             // The defaults (3 network and 8 request threads) suit a broker with a machine of its own. In process
             // on a small machine, fewer threads mean fewer context switches on every produce and fetch: on 2

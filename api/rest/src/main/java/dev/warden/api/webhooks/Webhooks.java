@@ -18,6 +18,7 @@ import dev.warden.sinks.webhooks.WebhookCounters;
 import dev.warden.sinks.webhooks.WebhookWorker;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -115,12 +116,16 @@ public final class Webhooks implements Component {
                 .register(registry);
     }
 
-    /** Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}. */
-    public Worker startWorker(String kafkaBootstrap, String groupId, String eventsTopic) {
+    /**
+     * Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}, waiting at most
+     * {@code fetchWait} for a batch to fill ({@code warden.streams.background-fetch-wait-ms}).
+     */
+    public Worker startWorker(String kafkaBootstrap, String groupId, String eventsTopic, Duration fetchWait) {
         WebhookWorker worker = new WebhookWorker(
                 kafkaBootstrap,
                 groupId,
                 eventsTopic,
+                fetchWait,
                 repository,
                 config.toOptions(),
                 counters,

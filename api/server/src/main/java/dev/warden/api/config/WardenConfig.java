@@ -10,6 +10,7 @@ import dev.warden.pipeline.contract.WireEnum;
 import dev.warden.runtime.db.Database;
 import dev.warden.sinks.external.AuditSinkSpec;
 import io.helidon.config.Config;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -90,13 +91,30 @@ public record WardenConfig(
      *                          budget or anomaly event (and every event after it) waits before SSE readers see it
      * @param mirrorCommitIntervalMs the audit mirror's commit interval: with exactly-once it bounds how long an
      *                          {@code audit} stream event (and every event after it) waits before SSE readers see it
+     * @param backgroundFetchWaitMs {@code fetch.max.wait.ms} of the consumers of {@code warden.events} whose latency
+     *                          nobody waits on (the stream store, whose lag the SSE ring covers; webhooks; the Shared
+     *                          Signals feeder): the most an event waits for their batch to fill, and how often each asks
+     *                          the broker while idle. 0 (the default) means {@value #DEFAULT_BACKGROUND_FETCH_WAIT_MS} ms,
+     *                          or {@value #DEV_BACKGROUND_FETCH_WAIT_MS} ms in {@code warden dev}
      */
     public record Streams(
             String applicationPrefix,
             String stateDir,
             long commitIntervalMs,
             long pipelineCommitIntervalMs,
-            long mirrorCommitIntervalMs) {}
+            long mirrorCommitIntervalMs,
+            long backgroundFetchWaitMs) {
+        /** {@code warden.streams.background-fetch-wait-ms} when it is not set, outside {@code warden dev}. */
+        public static final long DEFAULT_BACKGROUND_FETCH_WAIT_MS = 100;
+        /** {@code warden.streams.background-fetch-wait-ms} when it is not set, in {@code warden dev}. */
+        public static final long DEV_BACKGROUND_FETCH_WAIT_MS = 500;
+
+        /** The background consumers' {@code fetch.max.wait.ms}, the default applied. */
+        public Duration backgroundFetchWait() {
+            return Duration.ofMillis(
+                    backgroundFetchWaitMs > 0 ? backgroundFetchWaitMs : DEFAULT_BACKGROUND_FETCH_WAIT_MS);
+        }
+    }
 
     /**
      * The SSE stream and its replay store.
@@ -181,6 +199,7 @@ public record WardenConfig(
         b.streamsCommitIntervalMs = streams.commitIntervalMs();
         b.pipelineCommitIntervalMs = streams.pipelineCommitIntervalMs();
         b.mirrorCommitIntervalMs = streams.mirrorCommitIntervalMs();
+        b.backgroundFetchWaitMs = streams.backgroundFetchWaitMs();
         b.sseMaxConnections = eventStream.maxConnections();
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
@@ -246,6 +265,7 @@ public record WardenConfig(
         c.get("streams.commit-interval-ms").asLong().ifPresent(b::streamsCommitIntervalMs);
         c.get("streams.pipeline-commit-interval-ms").asLong().ifPresent(b::pipelineCommitIntervalMs);
         c.get("streams.mirror-commit-interval-ms").asLong().ifPresent(b::mirrorCommitIntervalMs);
+        c.get("streams.background-fetch-wait-ms").asLong().ifPresent(b::backgroundFetchWaitMs);
         c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
@@ -287,6 +307,7 @@ public record WardenConfig(
         private long streamsCommitIntervalMs = 20;
         private long pipelineCommitIntervalMs = 100;
         private long mirrorCommitIntervalMs = 20;
+        private long backgroundFetchWaitMs;
         private int sseMaxConnections = 100;
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
@@ -450,6 +471,15 @@ public record WardenConfig(
             return this;
         }
 
+        /** {@code warden.streams.background-fetch-wait-ms}: 0 for the default ({@link Streams#backgroundFetchWaitMs}). */
+        public Builder backgroundFetchWaitMs(long millis) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("warden.streams.background-fetch-wait-ms must not be negative");
+            }
+            this.backgroundFetchWaitMs = millis;
+            return this;
+        }
+
         public Builder streamsCommitIntervalMs(long millis) {
             this.streamsCommitIntervalMs = millis;
             return this;
@@ -541,7 +571,8 @@ public record WardenConfig(
                             streamsStateDir,
                             streamsCommitIntervalMs,
                             pipelineCommitIntervalMs,
-                            mirrorCommitIntervalMs),
+                            mirrorCommitIntervalMs,
+                            backgroundFetchWaitMs),
                     new EventStreamSettings(
                             sseMaxConnections,
                             sseHeartbeatMs,

@@ -8,6 +8,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -40,7 +41,10 @@ public final class QuotaRole implements Component {
         Properties p =
                 StreamsSettings.of(config, bootstrap, "quota", config.streams().commitIntervalMs());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-        p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 10);
+        // fetch.min.bytes is 1: the broker answers a fetch as soon as a request is there, so the wait costs no
+        // latency; it only sets how often an idle instance asks (10 ms made it 100 fetches a second, the largest
+        // share of an idle `warden dev`: docs/benchmarks-notebook.md, "Idle `warden dev`: the levers").
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();

@@ -51,6 +51,7 @@ public final class SharedSignalsWorkers implements Component {
      * @param issuer    the tokens' {@code iss} (read when the first signal is signed: the issuer may be resolved
      *                  only once the server listens)
      * @param retention how long a token waits for its receiver before it is dropped
+     * @param fetchWait the feeder's {@code fetch.max.wait.ms} ({@code warden.streams.background-fetch-wait-ms})
      */
     public static SharedSignalsWorkers start(
             Database db,
@@ -62,6 +63,7 @@ public final class SharedSignalsWorkers implements Component {
             SetSigner signer,
             boolean allowPrivateTargets,
             Duration retention,
+            Duration fetchWait,
             InstantSource clock,
             Tracer tracer) {
         GuardedHttp http = new GuardedHttp(TargetGuard.system(allowPrivateTargets), PUSH_DEADLINE, Optional.empty());
@@ -74,7 +76,8 @@ public final class SharedSignalsWorkers implements Component {
                 2_000,
                 new SignalFeeder(db, streams, topic, issuer, signer, retention, clock, pusher::wake),
                 new SinkCounters(),
-                tracer);
+                tracer,
+                fetchWait);
         feeder.start();
         return new SharedSignalsWorkers(feeder, pusher, http, streams);
     }

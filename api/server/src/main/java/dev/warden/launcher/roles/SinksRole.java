@@ -128,7 +128,9 @@ public final class SinksRole implements Component {
                         Duration.ofDays(config.eventStream().retentionDays()),
                         clock),
                 new SinkCounters(),
-                tracer);
+                tracer,
+                // Nobody waits on the store: a reconnecting SSE client is served from the ring that covers its lag.
+                config.streams().backgroundFetchWait());
         streamStore.start();
         // Each external audit sink is a consumer of warden.audit of its own, with its own position: durable, and
         // never in the way of the canonical write or of another sink (docs/audit-sinks.md).

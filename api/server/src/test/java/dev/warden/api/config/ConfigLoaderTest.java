@@ -47,6 +47,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theBackgroundFetchWaitDefaultsTo100MsAndCanBeSet() {
+        WardenConfig defaults = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of()));
+        assertThat(defaults.streams().backgroundFetchWaitMs())
+                .as("unset: the default applies")
+                .isZero();
+        assertThat(defaults.streams().backgroundFetchWait()).isEqualTo(java.time.Duration.ofMillis(100));
+
+        WardenConfig set = WardenConfig.from(
+                ConfigLoader.load(Optional.empty(), Map.of("WARDEN_STREAMS_BACKGROUND__FETCH__WAIT__MS", "1000")));
+        assertThat(set.streams().backgroundFetchWait()).isEqualTo(java.time.Duration.ofSeconds(1));
+        assertThat(set.toBuilder().build().streams().backgroundFetchWaitMs())
+                .as("kept by toBuilder")
+                .isEqualTo(1000);
+
+        assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(
+                        Optional.empty(), Map.of("WARDEN_STREAMS_BACKGROUND__FETCH__WAIT__MS", "-1"))))
+                .hasMessageContaining("warden.streams.background-fetch-wait-ms");
+    }
+
+    @Test
     void unknownRoleIsRejectedWithTheKeyNamed() {
         assertThatThrownBy(
                         () -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_ROLES", "api,web"))))

@@ -8,7 +8,6 @@ import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.runtime.consumer.ConsumerLoop;
 import dev.warden.runtime.consumer.DeadLetter;
 import dev.warden.runtime.consumer.SinkHealth;
-import dev.warden.runtime.consumer.SinkWorker;
 import dev.warden.runtime.outbound.TargetGuard;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -68,12 +67,15 @@ public final class WebhookWorker implements AutoCloseable {
 
     /**
      * @param groupId     the consumer group, {@code <streams application prefix>webhooks}
+     * @param fetchWait   the most an event waits for its batch to fill ({@code fetch.max.wait.ms}); also how often
+     *                    the idle worker asks the broker
      * @param deadLetters stores the events that cannot be decoded (at least once: offsets live in Kafka)
      */
     public WebhookWorker(
             String bootstrap,
             String groupId,
             String topic,
+            Duration fetchWait,
             WebhookDirectory directory,
             WebhookOptions options,
             WebhookCounters counters,
@@ -103,10 +105,11 @@ public final class WebhookWorker implements AutoCloseable {
         // only receive events from their creation on (WebhookEndpoint#accepts), so history is skipped cheaply.
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-        // Up to 1 MiB or 100 ms per fetch: each batch costs a read of the endpoint list and a commit, so under
-        // thousands of (audit) events a second the worker takes about ten batches a second, not one per 64 KiB.
+        // Up to 1 MiB or fetchWait (100 ms by default) per fetch: each batch costs a read of the endpoint list and a
+        // commit, so under thousands of (audit) events a second the worker takes about ten batches a second, not one
+        // per 64 KiB.
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, SinkWorker.BATCH_FETCH_MAX_WAIT_MS);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchWait.toMillis());
         this.loop = new ConsumerLoop<>(
                 "warden-sink-webhooks",
                 new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()),
