@@ -31,7 +31,8 @@
 # What is compared (the load client is deploy/bench/token/TokenLoad.java, which also does the setup):
 #   Warden:   warden dev (embedded PostgreSQL with fsync and synchronous_commit off, embedded Kafka); the
 #             OAuth token endpoint's per-IP limit raised to 100,000,000 a minute (the limiter still runs) and
-#             registration's to 100 (a build that refuses the token-exchange grant type costs a second
+#             registration's to 100, introspection's to 100,000,000 and the authorization endpoint's to 1,000 (one
+#             code flow per worker; a build that refuses the token-exchange grant type costs a second
 #             registration); a confidential client (client_secret_basic) registered with an initial access
 #             token; refresh tokens from the authorization code flow (PKCE, the built-in consent page driven
 #             over HTTP), one grant per worker. Refresh tokens rotate; reuse revokes the family.
@@ -222,6 +223,8 @@ if [[ "$SKIP_WARDEN" != 1 ]]; then
       WARDEN_OAUTH_REGISTRATION__TOKENS="$reg_token" \
       WARDEN_RATE__LIMIT_ENDPOINTS_OAUTH__TOKEN_LIMIT=100000000 \
       WARDEN_RATE__LIMIT_ENDPOINTS_REGISTRATION_LIMIT=100 \
+      WARDEN_RATE__LIMIT_ENDPOINTS_OAUTH__AUTHORIZE_LIMIT=1000 \
+      WARDEN_RATE__LIMIT_ENDPOINTS_OAUTH__INTROSPECT_LIMIT=100000000 \
       WARDEN_JAVA_OPTS="-Xmx$HEAP ${WARDEN_JAVA_OPTS:-}"
     if [[ -n "$WARDEN_JAR" ]]; then
       # shellcheck disable=SC2086

@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Logger;
 
 /**
@@ -50,6 +52,8 @@ public final class SigningKeys {
     private final Duration publishFor;
     private final InstantSource clock;
     private volatile Loaded loaded = new Loaded(List.of(), Instant.EPOCH);
+    private final ReentrantLock reloading = new ReentrantLock();
+    private final AtomicBoolean backgroundReload = new AtomicBoolean();
     private volatile Instant lastUnknownKidReload = Instant.EPOCH;
 
     private record Loaded(List<ECKey> keys, Instant at) {}
@@ -135,15 +139,41 @@ public final class SigningKeys {
         return keys.stream().filter(k -> kid.equals(k.getKeyID())).findFirst();
     }
 
+    /**
+     * The unexpired keys. The periodic reload runs in the background while callers go on with the keys loaded:
+     * callers sign inside their transactions, so a caller that reloaded, or waited for the reloader, would wait for a
+     * pooled connection while holding one (with every connection so held the pool times out and every token request
+     * fails: seen at 64 concurrent refresh grants). Only a process with no key yet loads in the caller.
+     */
     private List<ECKey> keys(Instant now) {
         Loaded current = loaded;
-        if (current.at().plus(RELOAD_EVERY).isBefore(now) || current.keys().isEmpty()) {
+        if (current.keys().isEmpty()) {
             return reload(now);
+        }
+        if (current.at().plus(RELOAD_EVERY).isBefore(now) && backgroundReload.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("warden-signing-keys-reload").start(() -> {
+                try {
+                    reload(clock.instant());
+                } catch (RuntimeException e) {
+                    LOG.warning("OAuth signing keys could not be reloaded; the loaded ones stay in use: " + e);
+                } finally {
+                    backgroundReload.set(false);
+                }
+            });
         }
         return current.keys().stream().filter(k -> expiresAt(k).isAfter(now)).toList();
     }
 
-    private synchronized List<ECKey> reload(Instant now) {
+    private List<ECKey> reload(Instant now) {
+        reloading.lock();
+        try {
+            return reloadHoldingLock(now);
+        } finally {
+            reloading.unlock();
+        }
+    }
+
+    private List<ECKey> reloadHoldingLock(Instant now) {
         List<ECKey> keys = repository.unexpired(now).stream()
                 .map(this::open)
                 .flatMap(Optional::stream)
