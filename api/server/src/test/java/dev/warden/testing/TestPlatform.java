@@ -138,6 +138,16 @@ public final class TestPlatform implements BeforeAllCallback, AfterAllCallback {
         return platform.adminToken();
     }
 
+    /** A new API token (all of a user's scopes) of user {@code userId}, made by the administrator. */
+    public String apiToken(String userId) {
+        Http.Response res =
+                http.post("/auth/tokens", adminToken(), "{\"name\":\"laptop\",\"userId\":\"" + userId + "\"}");
+        if (res.status() != 201) {
+            throw new AssertionError("POST /auth/tokens answered " + res.status() + ": " + res.body());
+        }
+        return res.json().get("token").asText();
+    }
+
     /** The first-run setup token this platform printed at start, if it printed one. */
     public java.util.Optional<String> setupToken() {
         return platform.setupToken();

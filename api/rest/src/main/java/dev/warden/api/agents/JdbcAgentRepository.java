@@ -135,11 +135,7 @@ public final class JdbcAgentRepository implements AgentRepository {
                 ps.setString(3, tenant);
                 ps.setString(4, tenant);
                 int next = setTypeAndStatus(ps, 5, filter);
-                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
-                ps.setTimestamp(next, at);
-                ps.setTimestamp(next + 1, at);
-                ps.setString(next + 2, after.map(Keyset::id).orElse(null));
-                ps.setInt(next + 3, limit);
+                ps.setInt(Keyset.bind(ps, next, after), limit);
                 return readAll(ps);
             }
         });
@@ -165,11 +161,7 @@ public final class JdbcAgentRepository implements AgentRepository {
             try (PreparedStatement ps = conn.prepareStatement(PAGE)) {
                 ps.setString(1, filter.tenantId().orElseThrow().value());
                 int next = setTypeAndStatus(ps, 2, filter);
-                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
-                ps.setTimestamp(next, at);
-                ps.setTimestamp(next + 1, at);
-                ps.setString(next + 2, after.map(Keyset::id).orElse(null));
-                ps.setInt(next + 3, limit);
+                ps.setInt(Keyset.bind(ps, next, after), limit);
                 return readAll(ps);
             }
         });

@@ -129,15 +129,11 @@ public final class JdbcDelegationRepository implements DelegationRepository {
             try (PreparedStatement ps = conn.prepareStatement(LIST)) {
                 String f = from.map(AgentId::value).orElse(null);
                 String t = to.map(AgentId::value).orElse(null);
-                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
                 ps.setString(1, f);
                 ps.setString(2, f);
                 ps.setString(3, t);
                 ps.setString(4, t);
-                ps.setTimestamp(5, at);
-                ps.setTimestamp(6, at);
-                ps.setString(7, after.map(Keyset::id).orElse(null));
-                ps.setInt(8, limit);
+                ps.setInt(Keyset.bind(ps, 5, after), limit);
                 return readAll(ps);
             }
         });
@@ -158,12 +154,8 @@ public final class JdbcDelegationRepository implements DelegationRepository {
     public List<Delegation> pageOfTenant(String tenant, Optional<Keyset> after, int limit) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(PAGE_OF_TENANT)) {
-                Timestamp at = after.map(k -> Timestamp.from(k.createdAt())).orElse(null);
                 ps.setString(1, tenant);
-                ps.setTimestamp(2, at);
-                ps.setTimestamp(3, at);
-                ps.setString(4, after.map(Keyset::id).orElse(null));
-                ps.setInt(5, limit);
+                ps.setInt(Keyset.bind(ps, 2, after), limit);
                 return readAll(ps);
             }
         });

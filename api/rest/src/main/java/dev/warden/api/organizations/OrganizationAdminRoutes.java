@@ -186,11 +186,7 @@ public final class OrganizationAdminRoutes implements DeclaredService {
     }
 
     private Optional<Keyset> after(ServerRequest req, String list) {
-        return req.query()
-                .first("cursor")
-                .asOptional()
-                .filter(c -> !c.isEmpty())
-                .map(c -> cursors.decode(list, c));
+        return ListPaging.after(req, cursors, list);
     }
 
     private static int limit(ServerRequest req) {

@@ -34,9 +34,7 @@ class AgentsIT {
     }
 
     static String apiToken(String userId) {
-        Http.Response res = http.post("/auth/tokens", admin, "{\"name\":\"laptop\",\"userId\":\"" + userId + "\"}");
-        assertThat(res.status()).isEqualTo(201);
-        return res.json().get("token").asText();
+        return warden.apiToken(userId);
     }
 
     static JsonNode create(String token, String body) {

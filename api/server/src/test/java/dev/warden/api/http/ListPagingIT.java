@@ -41,9 +41,7 @@ class ListPagingIT {
     }
 
     static String apiToken(String userId) {
-        Http.Response res = http.post("/auth/tokens", admin, "{\"name\":\"laptop\",\"userId\":\"" + userId + "\"}");
-        assertThat(res.status()).isEqualTo(201);
-        return res.json().get("token").asText();
+        return warden.apiToken(userId);
     }
 
     static String agent(String token, String owner) {

@@ -466,9 +466,7 @@ class WebhooksIT {
     // --- helpers ---
 
     static String apiToken(String userId) {
-        Http.Response res = http.post("/auth/tokens", admin, "{\"name\":\"laptop\",\"userId\":\"" + userId + "\"}");
-        assertThat(res.status()).as(res.body()).isEqualTo(201);
-        return res.json().get("token").asText();
+        return warden.apiToken(userId);
     }
 
     static JsonNode createWebhook(String token, String path, String extraJson) {

@@ -76,6 +76,7 @@ public final class EventOutbox implements AutoCloseable {
             }
             ps.executeBatch();
         }
+        // One notification is enough: a listener drops everything it cached, whatever the change.
         for (StreamEvent.Draft event : events) {
             if (event.type().changesAccess()) {
                 AccessChanges.notify(conn, event.type());
@@ -86,15 +87,7 @@ public final class EventOutbox implements AutoCloseable {
 
     /** Appends {@code event} within the caller's open transaction on {@code conn}. */
     public static void append(Connection conn, StreamEvent.Draft event) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(INSERT)) {
-            ps.setString(1, event.subjectKey());
-            ps.setBytes(2, StreamEventCodec.encode(event));
-            ps.setString(3, EVENTS);
-            ps.executeUpdate();
-        }
-        if (event.type().changesAccess()) {
-            AccessChanges.notify(conn, event.type());
-        }
+        appendAll(conn, List.of(event));
     }
 
     /** Appends the audit entry of an administrative action within the caller's open transaction on {@code conn}. */

@@ -44,11 +44,20 @@ public final class ListPaging {
      */
     public static Optional<Request> requested(ServerRequest req, ListCursor cursors, String list) {
         Optional<Integer> limit = Params.query(req, "limit", ListPaging::limit);
-        Optional<Keyset> after = Params.query(req, "cursor", c -> c).map(c -> cursors.decode(list, c));
+        Optional<Keyset> after = after(req, cursors, list);
         if (limit.isEmpty() && after.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new Request(list, limit.orElse(DEFAULT_LIMIT), after));
+    }
+
+    /**
+     * The position the request's {@code cursor} names in {@code list}, or empty without one.
+     *
+     * @throws dev.warden.api.errors.InvalidInputException {@code bad_cursor} for a cursor not of this list
+     */
+    public static Optional<Keyset> after(ServerRequest req, ListCursor cursors, String list) {
+        return Params.query(req, "cursor", c -> c).map(c -> cursors.decode(list, c));
     }
 
     /** Parses {@code limit}: a whole number from 1 to {@link #MAX_LIMIT}. */

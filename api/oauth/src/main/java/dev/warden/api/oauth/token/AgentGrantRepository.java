@@ -30,7 +30,8 @@ public final class AgentGrantRepository {
      *
      * @param rootGrantId   the user's grant (oauth_grants) the chain started from; empty for client credentials
      * @param agentIds      the acting agents, first actor first (for client credentials: the agent itself)
-     * @param tokenHashes   SHA-256 of each agent's token when the token was issued, in the same order
+     * @param tokenHashes   SHA-256 of each agent's token when the token was issued, in the same order (a stored
+     *                      row's; empty for a grant without a row, whose token carries the agents' versions)
      * @param delegationIds every delegation the chain relies on
      */
     public record AgentGrant(

@@ -118,7 +118,7 @@ final class ClientCredentialsGrant implements TokenGrant {
                 "agent",
                 Optional.empty(),
                 List.of(agent.id().value()),
-                List.of(client.secretHash().orElseThrow()),
+                List.of(),
                 List.copyOf(through),
                 String.join(" ", granted),
                 resource.uri(),
