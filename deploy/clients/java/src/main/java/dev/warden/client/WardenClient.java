@@ -110,13 +110,18 @@ public final class WardenClient implements AutoCloseable {
      * with the bytes copied so far every 64 KiB. Returns the bytes copied.
      */
     public long download(String path, String accept, OutputStream out, Consumer<Long> progress) {
-        String bearer = requireCredentials().bearer();
-        HttpResponse<InputStream> response = transport.stream(transport
-                .request(path, Optional.of(bearer))
-                .timeout(Duration.ofHours(1))
-                .setHeader("Accept", accept)
-                .GET()
-                .build());
+        Credentials credentials = requireCredentials();
+        String bearer = credentials.bearer();
+        HttpResponse<InputStream> response;
+        try {
+            response = transport.stream(downloadRequest(path, accept, bearer));
+        } catch (WardenException e) {
+            // As call(): a token revoked or expired early is renewed, once (nothing was copied yet).
+            if (e.status() != 401 || !credentials.invalidate(bearer)) {
+                throw e;
+            }
+            response = transport.stream(downloadRequest(path, accept, credentials.bearer()));
+        }
         long copied = 0;
         long reported = 0;
         byte[] buffer = new byte[8192];
@@ -135,6 +140,15 @@ public final class WardenClient implements AutoCloseable {
         }
         progress.accept(copied);
         return copied;
+    }
+
+    private HttpRequest downloadRequest(String path, String accept, String bearer) {
+        return transport
+                .request(path, Optional.of(bearer))
+                .timeout(Duration.ofHours(1))
+                .setHeader("Accept", accept)
+                .GET()
+                .build();
     }
 
     private JsonNode call(String path, Function<HttpRequest.Builder, HttpRequest.Builder> method) {
