@@ -110,6 +110,56 @@ cleanup() {
   exit "$status"
 }
 
+# Starts `warden dev` on $port with $data_dir and $sinks_config (the log appended to $server_log), and waits until it
+# answers; sets $url.
+start_server() {
+  # cli.mjs runs about 40 commands a minute, each a process of its own that renews its 5-second access token
+  # when it is half spent: the token endpoint's 20 a minute per IP is raised to 120 for this server only.
+  WARDEN_OAUTH_ACCESS__TOKEN__TTL__SECONDS=5 WARDEN_RATE__LIMIT_ENDPOINTS_REGISTRATION_LIMIT=20 \
+    WARDEN_RATE__LIMIT_ENDPOINTS_SIGN__UP_LIMIT=20 WARDEN_RATE__LIMIT_ENDPOINTS_OAUTH__TOKEN_LIMIT=120 \
+    WARDEN_WEBHOOKS_ALLOW__PRIVATE__TARGETS=true \
+    setsid ./warden dev --port "$port" --data-dir "$data_dir" --config "$sinks_config" >>"$server_log" 2>&1 \
+    </dev/null &
+  server_pid=$!
+
+  local deadline=$((SECONDS + START_TIMEOUT)) building=0
+  url=""
+  while :; do
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+      log "warden dev exited before it was ready"
+      exit 1
+    fi
+    url="$(sed -n 's/^  URL: *//p' "$server_log" | head -n 1 | tr -d '[:space:]')"
+    if [[ -n "$url" ]] && curl -fsS -o /dev/null --max-time 2 "$url/observe/health" 2>/dev/null; then
+      break
+    fi
+    if ((building == 0)) && grep -q '^warden: building' "$server_log"; then
+      building=1
+      deadline=$((deadline + BUILD_TIMEOUT))
+      log "./warden is building the launcher first (sources changed); waiting up to $((BUILD_TIMEOUT / 60)) more minutes"
+    fi
+    if ((SECONDS >= deadline)); then
+      log "warden dev was not ready (health and the URL: line) within the time allowed"
+      exit 1
+    fi
+    sleep 1
+  done
+}
+
+# A script that restarts the server in the middle of what it tests (sinks.mjs: every role at once, during an outage)
+# sends this runner SIGUSR1 ($INTEROP_RUNNER_PID) and waits until $INTEROP_RESTARTS_FILE holds a larger count: the
+# server is stopped as an operator stops it (TERM, then 20 s) and started again on the same port, data and settings.
+restart_requested=0
+restarts=0
+restart_server() {
+  log "restarting warden dev (asked by the script)"
+  stop_server
+  start_server
+  restarts=$((restarts + 1))
+  echo "$restarts" >"$INTEROP_RESTARTS_FILE"
+  log "warden dev is ready again at $url (restart $restarts)"
+}
+
 if [[ -n "${WARDEN_URL:-}" ]]; then
   WARDEN_URL="${WARDEN_URL%/}"
   log "using the running server at $WARDEN_URL"
@@ -122,6 +172,9 @@ else
   data_dir="$(mktemp -d /var/tmp/warden-interop.XXXXXX)"
   chmod 755 "$data_dir"
   server_log="$(mktemp /tmp/warden-interop-server.XXXXXX)"
+  export INTEROP_RUNNER_PID=$$ INTEROP_RESTARTS_FILE="$data_dir/restarts"
+  echo 0 >"$INTEROP_RESTARTS_FILE"
+  trap 'restart_requested=1' USR1
   log "starting warden dev on port $port (data $data_dir, log $server_log, access tokens live 5 s)"
   # 5-second access tokens, so that mcp-sdk.mjs sees one expire. A run registers 4 clients and signs up 5 users from
   # one IP: with /mcp/register open, the registration cap is 1 a minute (docs/oauth.md), and sign-up's is 5 a minute,
@@ -147,36 +200,7 @@ warden:
         url: http://127.0.0.1:$INTEROP_OTLP_PORT
         options: {name: interop-otlp, retry-ceiling-ms: 2000, request-timeout-ms: 10000}
 YAML
-  # cli.mjs runs about 40 commands a minute, each a process of its own that renews its 5-second access token
-  # when it is half spent: the token endpoint's 20 a minute per IP is raised to 120 for this server only.
-  WARDEN_OAUTH_ACCESS__TOKEN__TTL__SECONDS=5 WARDEN_RATE__LIMIT_ENDPOINTS_REGISTRATION_LIMIT=20 \
-    WARDEN_RATE__LIMIT_ENDPOINTS_SIGN__UP_LIMIT=20 WARDEN_RATE__LIMIT_ENDPOINTS_OAUTH__TOKEN_LIMIT=120 \
-    WARDEN_WEBHOOKS_ALLOW__PRIVATE__TARGETS=true \
-    setsid ./warden dev --port "$port" --data-dir "$data_dir" --config "$sinks_config" >"$server_log" 2>&1 \
-    </dev/null &
-  server_pid=$!
-
-  deadline=$((SECONDS + START_TIMEOUT)) building=0 url=""
-  while :; do
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-      log "warden dev exited before it was ready"
-      exit 1
-    fi
-    url="$(sed -n 's/^  URL: *//p' "$server_log" | head -n 1 | tr -d '[:space:]')"
-    if [[ -n "$url" ]] && curl -fsS -o /dev/null --max-time 2 "$url/observe/health" 2>/dev/null; then
-      break
-    fi
-    if ((building == 0)) && grep -q '^warden: building' "$server_log"; then
-      building=1
-      deadline=$((deadline + BUILD_TIMEOUT))
-      log "./warden is building the launcher first (sources changed); waiting up to $((BUILD_TIMEOUT / 60)) more minutes"
-    fi
-    if ((SECONDS >= deadline)); then
-      log "warden dev was not ready (health and the URL: line) within the time allowed"
-      exit 1
-    fi
-    sleep 1
-  done
+  start_server
   WARDEN_URL="$url"
   log "warden dev is ready at $WARDEN_URL"
 fi
@@ -196,7 +220,17 @@ for script in "${SCRIPTS[@]}"; do
   [[ "$script" == generated-clients ]] && limit="$GENERATED_CLIENTS_SCRIPT_TIMEOUT"
   timeout "$limit" "${runner[@]}" &
   script_pid=$!
-  wait "$script_pid" || rc=$?
+  # A restart request interrupts the wait: restart, then wait on.
+  while :; do
+    rc=0
+    wait "$script_pid" || rc=$?
+    if ((restart_requested)); then
+      restart_requested=0
+      restart_server
+      continue
+    fi
+    break
+  done
   script_pid=""
   if ((rc == 0)); then
     passed=$((passed + 1))
