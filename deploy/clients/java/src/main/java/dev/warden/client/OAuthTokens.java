@@ -14,8 +14,27 @@ import java.util.Optional;
  * metadata ({@code /.well-known/oauth-authorization-server}), and the grants the client library uses.
  */
 final class OAuthTokens {
-    /** What the token endpoint answered. */
-    record Issued(String accessToken, Instant expiresAt, Optional<String> refreshToken, String scope) {}
+    /**
+     * What the token endpoint answered, and when to renew it: {@code renewAt} is {@code expiresAt} less half the
+     * token's whole lifetime, at most {@link #EARLY} (a 5-second token is renewed after 2.5 s, an hour's 30 s before
+     * it ends), so a token is never used so close to its end that it expires in flight.
+     */
+    record Issued(String accessToken, Instant expiresAt, Instant renewAt, Optional<String> refreshToken, String scope) {
+
+        /** A token kept from an earlier run, whose lifetime is not known: renewed {@link #EARLY} before it ends. */
+        static Issued kept(String accessToken, Instant expiresAt) {
+            return new Issued(accessToken, expiresAt, expiresAt.minus(EARLY), Optional.empty(), "");
+        }
+
+        /** When to renew a token received at {@code receivedAt} that lives {@code lifetime}. */
+        static Instant renewAt(Instant receivedAt, Duration lifetime) {
+            Duration early = lifetime.dividedBy(2).compareTo(EARLY) < 0 ? lifetime.dividedBy(2) : EARLY;
+            return receivedAt.plus(lifetime).minus(early);
+        }
+    }
+
+    /** The most a token is renewed ahead of its end. */
+    static final Duration EARLY = Duration.ofSeconds(30);
 
     private final Transport transport;
     private final Clock clock;
@@ -66,10 +85,13 @@ final class OAuthTokens {
 
     /** A token answer read with this client's clock. */
     Issued issued(JsonNode answer) {
-        long expiresIn = answer.path("expires_in").asLong(300);
+        Duration lifetime =
+                Duration.ofSeconds(Math.max(0, answer.path("expires_in").asLong(300)));
+        Instant received = clock.instant();
         return new Issued(
                 answer.path("access_token").asText(),
-                clock.instant().plusSeconds(expiresIn),
+                received.plus(lifetime),
+                Issued.renewAt(received, lifetime),
                 Optional.ofNullable(answer.path("refresh_token").textValue()),
                 answer.path("scope").asText(""));
     }

@@ -3,7 +3,6 @@ package dev.warden.client;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -22,7 +21,7 @@ public final class RefreshTokenCredentials extends RenewingCredentials {
     private String refreshToken;
 
     RefreshTokenCredentials(OAuthTokens tokens, String clientId, Session session, Consumer<Session> onRenewal) {
-        super(tokens, new OAuthTokens.Issued(session.accessToken(), session.expiresAt(), Optional.empty(), ""));
+        super(tokens, OAuthTokens.Issued.kept(session.accessToken(), session.expiresAt()));
         this.clientId = clientId;
         this.refreshToken = session.refreshToken();
         this.onRenewal = onRenewal;

@@ -1,16 +1,10 @@
 package dev.warden.client;
 
-import java.time.Duration;
-import java.time.Instant;
-
 /**
- * An OAuth access token kept until shortly before it expires, then renewed by {@link #renew()}. Concurrent callers
+ * An OAuth access token kept until its renewal time ({@link OAuthTokens.Issued#renewAt}), then renewed by {@link #renew()}. Concurrent callers
  * share one renewal: the first renews, the others wait for it and use its token.
  */
 abstract class RenewingCredentials implements Credentials {
-    /** A token this close to its expiry is renewed before use, so it cannot expire in flight. */
-    static final Duration EARLY = Duration.ofSeconds(30);
-
     private final OAuthTokens tokens;
     private OAuthTokens.Issued current;
 
@@ -33,11 +27,7 @@ abstract class RenewingCredentials implements Credentials {
 
     @Override
     public synchronized String bearer() {
-        Instant now = tokens.clock().instant();
-        Duration early = current == null
-                ? EARLY
-                : min(EARLY, Duration.between(now, current.expiresAt()).dividedBy(2));
-        if (current == null || !now.plus(early).isBefore(current.expiresAt())) {
+        if (current == null || !tokens.clock().instant().isBefore(current.renewAt())) {
             current = renew();
         }
         return current.accessToken();
@@ -49,9 +39,5 @@ abstract class RenewingCredentials implements Credentials {
             current = null;
         }
         return true;
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }
