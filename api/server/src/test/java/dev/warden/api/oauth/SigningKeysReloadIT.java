@@ -18,16 +18,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The signing keys' periodic reload never holds up a token request that signs inside its transaction: with a pool of
- * five connections, more refresh grants than connections arrive at the moment a reload is due, and each is answered
- * (a reload in the caller, or a caller waiting for it, held the connection the reload needed: the pool timed out and
- * every token request was a 503).
+ * The signing keys' reload and rotation never hold up token requests: with a pool of five connections, more refresh
+ * grants than connections arrive while reloads and rotations fall due, and each is answered. Two causes of a stall
+ * were found this way: a reload in the caller, or a caller waiting for it, held the connection the reload needed
+ * (the pool timed out and every token request was a 503); and a rotation, which stores the new key and reloads, ran
+ * in callers that signed inside their grant's transaction, each holding one connection and waiting for another.
+ * Tokens are now signed after the commit, holding no connection.
  */
 class SigningKeysReloadIT {
     static final int CONCURRENT = 16;
 
     @RegisterExtension
     static final TestPlatform warden = new TestPlatform(b -> b.pgPoolSize(5)
+            // A key signs for an hour: the clock's jumps below make a new one due every few hundred milliseconds.
+            .oauth(OAuthConfig.builder().keyRotation(Duration.ofHours(1)).build())
             .rateLimit(RateLimitConfig.builder()
                     .endpoint(AuthEndpoint.OAUTH_TOKEN, 1_000_000, 60)
                     .endpoint(AuthEndpoint.SIGN_UP, 1_000, 60)
@@ -35,7 +39,7 @@ class SigningKeysReloadIT {
                     .build()));
 
     @Test
-    void refreshGrantsArrivingWhenTheKeysReloadAreAllAnswered() throws Exception {
+    void refreshGrantsArrivingWhenTheKeysReloadOrRotateAreAllAnswered() throws Exception {
         Http http = warden.http();
         OAuthDriver driver = new OAuthDriver(http);
         String client = driver.registerPublicClient();
@@ -50,9 +54,10 @@ class SigningKeysReloadIT {
             refreshTokens.add(tokens.json().get("refresh_token").asText());
         }
 
-        // Every caller refreshes in a loop (each refresh token rotates) while the clock jumps two minutes every
-        // 200 ms: each jump makes the loaded keys older than the reload interval (a minute), so reloads fall due while
-        // the pool's connections are held by transactions about to sign.
+        // Every caller refreshes in a loop (each refresh token rotates) while the clock jumps ten minutes every
+        // 200 ms: each jump makes the loaded keys older than the reload interval (a minute), and every fifth or sixth
+        // makes the signing key older than the rotation period, so reloads and rotations fall due while the pool's
+        // connections are taken by the grants' transactions.
         long end = System.nanoTime() + Duration.ofSeconds(4).toNanos();
         ExecutorService callers = Executors.newFixedThreadPool(CONCURRENT);
         try {
@@ -75,7 +80,7 @@ class SigningKeysReloadIT {
             }
             while (System.nanoTime() < end) {
                 Thread.sleep(200);
-                warden.clock().advance(Duration.ofMinutes(2));
+                warden.clock().advance(Duration.ofMinutes(10));
             }
             for (Future<List<String>> worker : workers) {
                 assertThat(worker.get()).as("answers other than 200").isEmpty();

@@ -140,10 +140,11 @@ public final class SigningKeys {
     }
 
     /**
-     * The unexpired keys. The periodic reload runs in the background while callers go on with the keys loaded:
-     * callers sign inside their transactions, so a caller that reloaded, or waited for the reloader, would wait for a
-     * pooled connection while holding one (with every connection so held the pool times out and every token request
-     * fails: seen at 64 concurrent refresh grants). Only a process with no key yet loads in the caller.
+     * The unexpired keys. The periodic reload runs in the background while callers go on with the keys loaded: a
+     * token request waiting for a reload is a token request waiting on the pool (when callers signed inside their
+     * transactions, each held a connection while the reload waited for one; with every connection so held the pool
+     * timed out and every token request failed, seen at 64 concurrent refresh grants). Only a process with no key
+     * yet loads in the caller.
      */
     private List<ECKey> keys(Instant now) {
         Loaded current = loaded;

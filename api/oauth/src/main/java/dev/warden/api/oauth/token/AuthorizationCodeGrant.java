@@ -89,7 +89,7 @@ final class AuthorizationCodeGrant implements TokenGrant {
             codes.redeem(conn, hash, Optional.of(started.grant().id()), now);
             return new GrantOutcome.Issued(started.pair());
         });
-        return outcome.tokensOrThrow();
+        return issuer.sign(outcome.pairOrThrow());
     }
 
     private static Optional<OAuthException> problem(

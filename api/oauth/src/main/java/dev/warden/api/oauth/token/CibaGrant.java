@@ -99,7 +99,7 @@ final class CibaGrant implements TokenGrant {
                 }
             };
         });
-        return TokenResponses.pair(outcome.tokensOrThrow());
+        return TokenResponses.pair(issuer.sign(outcome.pairOrThrow()));
     }
 
     private static OAuthException expired() {

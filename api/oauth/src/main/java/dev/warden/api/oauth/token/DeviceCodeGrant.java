@@ -92,7 +92,7 @@ final class DeviceCodeGrant implements TokenGrant {
                 }
             }
         });
-        return outcome.tokensOrThrow();
+        return issuer.sign(outcome.pairOrThrow());
     }
 
     private static GrantOutcome refused(OAuthException e) {

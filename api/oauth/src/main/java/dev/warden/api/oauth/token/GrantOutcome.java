@@ -4,15 +4,16 @@ import dev.warden.api.errors.OAuthException;
 
 /**
  * What a grant's transaction decided: tokens, or a refusal. A refusal is returned, not thrown, so that what the
- * transaction wrote to make it safe (a burnt code, a revoked family) is committed before the client hears no.
+ * transaction wrote to make it safe (a burnt code, a revoked family) is committed before the client hears no. The
+ * tokens are a {@link TokenIssuer.Pending} pair, signed by {@link TokenIssuer#sign} after the commit.
  */
 sealed interface GrantOutcome {
-    record Issued(TokenIssuer.TokenPair pair) implements GrantOutcome {}
+    record Issued(TokenIssuer.Pending pair) implements GrantOutcome {}
 
     record Refused(OAuthException error) implements GrantOutcome {}
 
-    /** The tokens, or the refusal thrown. */
-    default TokenIssuer.TokenPair tokensOrThrow() {
+    /** The pair to sign, or the refusal thrown. */
+    default TokenIssuer.Pending pairOrThrow() {
         return switch (this) {
             case Issued issued -> issued.pair();
             case Refused refused -> throw refused.error();

@@ -97,6 +97,6 @@ final class RefreshTokenGrant implements TokenGrant {
             }
             return new GrantOutcome.Issued(issuer.issue(conn, grant, scopes, now));
         });
-        return outcome.tokensOrThrow();
+        return issuer.sign(outcome.pairOrThrow());
     }
 }

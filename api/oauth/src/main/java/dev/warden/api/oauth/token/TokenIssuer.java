@@ -18,7 +18,8 @@ import java.util.UUID;
 /**
  * Starts a user's grants and issues their token pairs: an access token (JWT) and a fresh refresh token, stored as
  * its SHA-256 in the same transaction as the grant change that earned it. A refresh token never outlives its
- * grant.
+ * grant. The access token is signed by {@link #sign} once that transaction has committed: signing holds no
+ * connection, and a signing key being loaded or rotated never waits on a pool the token requests themselves hold.
  */
 final class TokenIssuer {
     private final AccessTokens accessTokens;
@@ -36,8 +37,11 @@ final class TokenIssuer {
     /** The answer of a token request. */
     record TokenPair(AccessTokens.Issued access, String refreshToken) {}
 
+    /** A pair decided (and its refresh token stored) in a grant's transaction, its access token not yet signed. */
+    record Pending(AccessTokens.Spec access, String refreshToken) {}
+
     /** A grant just started, with its first token pair. */
-    record Started(GrantRepository.Grant grant, TokenPair pair) {}
+    record Started(GrantRepository.Grant grant, Pending pair) {}
 
     /**
      * Starts a grant of {@code client} by {@code userId} (an authorization code redeemed, a device approved), issues
@@ -85,13 +89,13 @@ final class TokenIssuer {
                                         "resource", resource),
                                 now)
                         .withCallerIp(ip));
-        TokenPair pair = issue(conn, grant, List.of(scope.split(" ")), now);
+        Pending pair = issue(conn, grant, List.of(scope.split(" ")), now);
         EventOutbox.append(conn, OAuthEvents.granted(grant, client, grantType, ip, now));
         return new Started(grant, pair);
     }
 
-    TokenPair issue(Connection conn, GrantRepository.Grant grant, List<String> scopes, Instant now)
-            throws SQLException {
+    /** Stores a new refresh token of {@code grant} in {@code conn}'s transaction; the pair, to sign once committed. */
+    Pending issue(Connection conn, GrantRepository.Grant grant, List<String> scopes, Instant now) throws SQLException {
         String refresh = Tokens.mint(TokenKind.REFRESH);
         Instant refreshEnd = now.plus(refreshTtl);
         grants.insertRefreshToken(
@@ -100,7 +104,7 @@ final class TokenIssuer {
                 grant.id(),
                 now,
                 refreshEnd.isAfter(grant.expiresAt()) ? grant.expiresAt() : refreshEnd);
-        AccessTokens.Issued access = accessTokens.issue(new AccessTokens.Spec(
+        AccessTokens.Spec access = new AccessTokens.Spec(
                 grant.userId(),
                 AccessTokens.SubjectKind.USER,
                 grant.clientId(),
@@ -112,7 +116,12 @@ final class TokenIssuer {
                 accessTokens.ttl(),
                 grant.amr(),
                 grant.authTime(),
-                Optional.empty()));
-        return new TokenPair(access, refresh);
+                Optional.empty());
+        return new Pending(access, refresh);
+    }
+
+    /** Signs the access token of a pair whose transaction has committed. */
+    TokenPair sign(Pending pair) {
+        return new TokenPair(accessTokens.issue(pair.access()), pair.refreshToken());
     }
 }
