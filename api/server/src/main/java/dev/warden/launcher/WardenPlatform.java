@@ -6,6 +6,7 @@ import dev.warden.api.WardenApi;
 import dev.warden.api.access.RouteTable;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Authenticator;
+import dev.warden.api.auth.CredentialRevocations;
 import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.config.Role;
@@ -195,7 +196,10 @@ public final class WardenPlatform implements AutoCloseable {
                             || config.oauth().mcpRegistrationOpen(),
                     clock));
             Issuer issuer = config.oauth().issuer().map(Issuer::of).orElseGet(Issuer::loopback);
-            GrantRepository userGrants = new GrantRepository(db);
+            // What ended a person's credentials, as the token caches see it (D187): this instance's revocations
+            // once committed, and every instance's through the database's notification (heard by the REST API).
+            CredentialRevocations revocations = new CredentialRevocations();
+            GrantRepository userGrants = new GrantRepository(db, revocations);
             UsersComponent users = resources.add(UsersComponent.create(
                     config.users(),
                     db,
@@ -206,7 +210,8 @@ public final class WardenPlatform implements AutoCloseable {
                     keyEncryption,
                     config.mail(),
                     issuer::origin,
-                    (user, at) -> userGrants.revokeAllOf(user, "password reset", at)));
+                    (user, at) -> userGrants.revokeAllOf(user, "password reset", at),
+                    revocations));
             components.add(users);
             // The backchannel (CIBA) asks through the approvals, which the REST API holds: bound once it exists.
             BackchannelApprovals.Forward backchannel = new BackchannelApprovals.Forward();
@@ -214,6 +219,7 @@ public final class WardenPlatform implements AutoCloseable {
                     config.oauth(),
                     issuer,
                     db,
+                    userGrants,
                     users,
                     store.directory(),
                     rateLimiting.clientIp(),
@@ -296,6 +302,7 @@ public final class WardenPlatform implements AutoCloseable {
                                 authenticator,
                                 issuer,
                                 oauth.agentClients(),
+                                userGrants,
                                 oauth.tokenGrants().types(),
                                 auditCounters,
                                 metrics.registry(),

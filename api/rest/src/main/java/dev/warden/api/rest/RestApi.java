@@ -138,6 +138,7 @@ public final class RestApi implements Component {
             Authenticator authenticator,
             Issuer issuer,
             AgentClientRepository agentClients,
+            GrantRepository userGrants,
             List<String> grantTypes,
             SinkCounters auditCounters,
             MeterRegistry meters,
@@ -262,8 +263,13 @@ public final class RestApi implements Component {
         EventOutbox outbox = wiring.outbox();
         AgentStore store = wiring.store();
         MeterRegistry meters = wiring.meters();
-        // The first path: PostgreSQL delivers the change's NOTIFY when it commits, behind no audit traffic.
-        resources.add(AccessChanges.listen(db, store::invalidate));
+        // The first path: PostgreSQL delivers the change's NOTIFY when it commits, behind no audit traffic. The
+        // same channel carries the revocations of people's grants, tokens and sessions (migration V38, D187).
+        GrantRepository userGrants = wiring.userGrants();
+        resources.add(AccessChanges.listen(db, () -> {
+            store.invalidate();
+            userGrants.revocations().happened();
+        }));
         EventFeed feed =
                 resources.add(new EventFeed(wiring.kafkaBootstrap(), topics.events(), settings.instanceId() + "-feed"));
         // The second path, at no extra cost: the SSE hub's own reader of warden.events, which sees each change
@@ -296,7 +302,6 @@ public final class RestApi implements Component {
                 approvalAdmins(organizations),
                 wiring.approvalNotifier(),
                 clock);
-        GrantRepository userGrants = new GrantRepository(db);
         AgentService agents = new AgentService(
                 store.agents(),
                 outbox,

@@ -3,6 +3,7 @@ package dev.warden.api.authorize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.api.oauth.OAuthDriver;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.pipeline.contract.AuditEntry;
@@ -14,6 +15,7 @@ import dev.warden.testing.TestPlatform;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,6 +39,10 @@ class MultiInstanceIT {
     static final TestPlatform first = new TestPlatform(b -> b.roles("api")
             .oauth(dev.warden.api.oauth.OAuthConfig.builder()
                     .issuer("https://warden.example")
+                    .build())
+            // Two tests register a client from this one address (the open registration's cap is one a minute).
+            .rateLimit(dev.warden.api.ratelimit.RateLimitConfig.builder()
+                    .endpoint(dev.warden.api.ratelimit.AuthEndpoint.REGISTRATION, 1_000, 60)
                     .build()));
 
     /** No instance allows what was revoked later than this after the revocation's answer (docs/events.md). */
@@ -421,5 +427,50 @@ class MultiInstanceIT {
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access)));
         assertThat(byResourceServer.json().toString()).isEqualTo("{\"active\":false}");
+    }
+
+    /**
+     * A person's access token is remembered as good by the instance that checked it (D187): revoking it (RFC 7009)
+     * or signing out of the session its grant came from, on the other instance, ends it there within the bound.
+     */
+    @Test
+    void aPersonsTokenRememberedOnOneInstanceEndsThereWithinTheBoundWhenRevokedOrSignedOutOnTheOther()
+            throws Exception {
+        OAuthDriver driver = new OAuthDriver(a);
+        String client = driver.registerPublicClient();
+        String session = driver.signUp("mi_" + System.nanoTime() % 1_000_000);
+
+        String revoked = personsToken(driver, client, session);
+        assertRefusedOnBWithinTheBound(
+                "an access token revoked on A",
+                () -> mcpAccepts(b, revoked),
+                () -> assertThat(driver.postForm("/oauth/revoke", Map.of("token", revoked, "client_id", client), null)
+                                .status())
+                        .isEqualTo(200));
+
+        String signedOut = personsToken(driver, client, session);
+        assertRefusedOnBWithinTheBound(
+                "the token of a session signed out on A",
+                () -> mcpAccepts(b, signedOut),
+                () -> assertThat(a.post("/auth/sign-out", session).status()).isEqualTo(204));
+    }
+
+    /** An access token for the MCP endpoint, of a new grant of {@code client} by the person signed in as {@code session}. */
+    private static String personsToken(OAuthDriver driver, String client, String session) {
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        Map<String, String> request = new java.util.LinkedHashMap<>(OAuthDriver.request(client, pkce, "mi"));
+        request.put("resource", "https://warden.example/mcp");
+        java.net.URI redirect = driver.authorize(session, request);
+        Http.Response tokens =
+                driver.exchange(client, OAuthDriver.query(redirect).get("code"), pkce);
+        assertThat(tokens.status()).as(tokens.body()).isEqualTo(200);
+        return tokens.json().get("access_token").asText();
+    }
+
+    /** True when {@code http}'s MCP endpoint accepts {@code token} (a ping), false when it answers 401. */
+    private static boolean mcpAccepts(Http http, String token) {
+        Http.Response r = http.post("/mcp", token, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+        assertThat(r.status()).as(r.body()).isIn(200, 401);
+        return r.status() == 200;
     }
 }

@@ -1,5 +1,6 @@
 package dev.warden.api.users;
 
+import dev.warden.api.auth.CredentialRevocations;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.users.audit.AccountAudit;
 import dev.warden.authorizer.domain.UserId;
@@ -56,9 +57,15 @@ public final class JdbcUserRepository implements UserRepository {
     static final String REVOKE_SESSION = "UPDATE user_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
 
     private final Database db;
+    private final CredentialRevocations revocations;
 
-    public JdbcUserRepository(Database db) {
+    /**
+     * @param revocations moved once a transaction that ended sessions commits: an OAuth grant made in an ended
+     *     session stops working with it, and the caches of token states must know (D187)
+     */
+    public JdbcUserRepository(Database db, CredentialRevocations revocations) {
         this.db = db;
+        this.revocations = revocations;
     }
 
     @Override
@@ -272,7 +279,7 @@ public final class JdbcUserRepository implements UserRepository {
 
     @Override
     public boolean revokeSession(String id, Instant at, List<StreamEvent.Draft> events) {
-        return db.inTransaction(conn -> {
+        return sessionsEnded(db.inTransaction(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(REVOKE_SESSION)) {
                 ps.setTimestamp(1, Timestamp.from(at));
                 ps.setString(2, id);
@@ -282,7 +289,13 @@ public final class JdbcUserRepository implements UserRepository {
             }
             append(conn, events);
             return true;
-        });
+        }));
+    }
+
+    /** Passes {@code result} on once the transaction that ended sessions committed. */
+    private <T> T sessionsEnded(T result) {
+        revocations.happened();
+        return result;
     }
 
     private static void insertSession(Connection conn, Session session, byte[] tokenHash, Origin origin)
@@ -327,7 +340,7 @@ public final class JdbcUserRepository implements UserRepository {
 
     @Override
     public boolean revokeSessionOf(UserId user, String id, Instant at, List<StreamEvent.Draft> events) {
-        return db.inTransaction(conn -> {
+        return sessionsEnded(db.inTransaction(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(
                     "UPDATE user_sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL")) {
                 ps.setTimestamp(1, Timestamp.from(at));
@@ -339,12 +352,12 @@ public final class JdbcUserRepository implements UserRepository {
             }
             append(conn, events);
             return true;
-        });
+        }));
     }
 
     @Override
     public List<String> revokeOtherSessions(UserId user, String keep, Instant at, String ip) {
-        return db.inTransaction(conn -> revokeOthers(conn, user, keep, at, ip));
+        return sessionsEnded(db.inTransaction(conn -> revokeOthers(conn, user, keep, at, ip)));
     }
 
     private static List<String> revokeOthers(Connection conn, UserId user, String keep, Instant at, String ip)
@@ -401,7 +414,7 @@ public final class JdbcUserRepository implements UserRepository {
     @Override
     public List<String> changePassword(
             UserId user, String newHash, String keepSession, Instant at, AuditEntry audit, String ip) {
-        return db.inTransaction(conn -> {
+        return sessionsEnded(db.inTransaction(conn -> {
             try (PreparedStatement ps =
                     conn.prepareStatement("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?")) {
                 ps.setString(1, newHash);
@@ -412,7 +425,7 @@ public final class JdbcUserRepository implements UserRepository {
             List<String> revoked = revokeOthers(conn, user, keepSession, at, ip);
             EventOutbox.appendAudit(conn, audit);
             return revoked;
-        });
+        }));
     }
 
     /** Each event, and the audit entry of each sign-in event ({@link AccountAudit#ofAuthEvent}), in {@code conn}. */

@@ -2,6 +2,7 @@ package dev.warden.api.users;
 
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
+import dev.warden.api.auth.CredentialRevocations;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.ratelimit.ClientIp;
@@ -39,8 +40,8 @@ public record UsersComponent(
     /**
      * Wires the plugin on {@code db} and {@code outbox}; TOTP secrets and queued mail are sealed with
      * {@code keyEncryption} (the key-encryption key, as signing keys are); links in mail start with
-     * {@code publicOrigin}, which is also the passkeys' relying party; a password reset ends the user's OAuth grants through {@code grants}. Starts the mail
-     * worker.
+     * {@code publicOrigin}, which is also the passkeys' relying party; a password reset ends the user's OAuth grants through {@code grants}; ending sessions moves
+     * {@code revocations}. Starts the mail worker.
      */
     public static UsersComponent create(
             UsersConfig config,
@@ -52,11 +53,12 @@ public record UsersComponent(
             SecretCipher keyEncryption,
             MailConfig mailConfig,
             Supplier<String> publicOrigin,
-            EmailAccounts.GrantRevocation grants) {
+            EmailAccounts.GrantRevocation grants,
+            CredentialRevocations revocations) {
         TotpService totp = new TotpService(new JdbcTotpRepository(db), keyEncryption);
         PasswordHasher hasher = new PasswordHasher(config.password());
-        UserService service =
-                new UserService(new JdbcUserRepository(db), config, hasher, outbox, clock, Optional.of(totp));
+        UserService service = new UserService(
+                new JdbcUserRepository(db, revocations), config, hasher, outbox, clock, Optional.of(totp));
         MailOutbox mail = MailOutbox.create(mailConfig, db, keyEncryption, clock);
         EmailAccounts email = new EmailAccounts(service, db, mail, publicOrigin, hasher, config, grants, outbox, clock);
         mail.start(email::resolveIntent);

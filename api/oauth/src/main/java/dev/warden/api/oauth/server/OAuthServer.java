@@ -87,6 +87,7 @@ public final class OAuthServer implements Component {
             OAuthConfig config,
             Issuer issuer,
             Database db,
+            GrantRepository grants,
             UsersComponent users,
             AgentDirectory directory,
             ClientIp clientIp,
@@ -108,7 +109,7 @@ public final class OAuthServer implements Component {
                 config.keyEncryptionKeyBytes().map(SecretCipher::aes256).orElseGet(SecretCipher::none);
         this.keys = new SigningKeys(db, cipher, config.keyRotation(), config.accessTokenTtl(), clock);
         this.accessTokens = new AccessTokens(keys, issuer, config.accessTokenTtl(), clock);
-        this.grants = new GrantRepository(db);
+        this.grants = grants;
         this.validity = new TokenValidity(grants, directory);
         this.resolver = new AccessTokenResolver(accessTokens, validity, directory, clock);
         this.groupCommit = new GroupCommitEvents(db);
@@ -126,6 +127,7 @@ public final class OAuthServer implements Component {
                 backchannelRequests,
                 backchannelApprovals,
                 grants,
+                validity,
                 groupCommit,
                 accessTokens,
                 resources,

@@ -69,7 +69,9 @@ final class AuthorizationCodeGrant implements TokenGrant {
                 if (c.grantId().isPresent()) {
                     grants.revokeGrant(conn, c.grantId().get(), "authorization code replayed", now);
                 }
-                return refused(OAuthException.invalidGrant("the authorization code was already used"));
+                return new GrantOutcome.Refused(
+                        OAuthException.invalidGrant("the authorization code was already used"),
+                        c.grantId().isPresent());
             }
             Optional<OAuthException> problem = problem(c, client, redirectUri, verifier, resource, now);
             if (problem.isPresent()) {
@@ -89,6 +91,7 @@ final class AuthorizationCodeGrant implements TokenGrant {
             codes.redeem(conn, hash, Optional.of(started.grant().id()), now);
             return new GrantOutcome.Issued(started.pair());
         });
+        grants.committed(outcome);
         return issuer.sign(outcome.pairOrThrow());
     }
 

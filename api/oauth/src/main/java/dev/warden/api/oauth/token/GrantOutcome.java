@@ -10,7 +10,12 @@ import dev.warden.api.errors.OAuthException;
 sealed interface GrantOutcome {
     record Issued(TokenIssuer.Pending pair) implements GrantOutcome {}
 
-    record Refused(OAuthException error) implements GrantOutcome {}
+    /** A refusal; {@code revoked} when the transaction also revoked a grant (a replayed code or refresh token). */
+    record Refused(OAuthException error, boolean revoked) implements GrantOutcome {
+        Refused(OAuthException error) {
+            this(error, false);
+        }
+    }
 
     /** The pair to sign, or the refusal thrown. */
     default TokenIssuer.Pending pairOrThrow() {

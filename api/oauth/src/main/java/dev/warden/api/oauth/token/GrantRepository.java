@@ -1,5 +1,6 @@
 package dev.warden.api.oauth.token;
 
+import dev.warden.api.auth.CredentialRevocations;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.users.audit.AccountAudit;
 import dev.warden.authorizer.domain.UserId;
@@ -16,7 +17,9 @@ import java.util.Optional;
 
 /**
  * Grants (refresh-token families), their refresh tokens and revoked access tokens: tables {@code oauth_grants},
- * {@code oauth_refresh_tokens}, {@code oauth_revoked_access_tokens}. Tokens are looked up by SHA-256 only.
+ * {@code oauth_refresh_tokens}, {@code oauth_revoked_access_tokens}. Tokens are looked up by SHA-256 only. Each
+ * revocation made here moves {@link CredentialRevocations} once it has committed (a revocation inside a grant's own
+ * transaction: by {@link #committed}).
  */
 public final class GrantRepository {
     /** One authorization of a client by a user. */
@@ -38,6 +41,12 @@ public final class GrantRepository {
 
     /** How the user signed in: RFC 8176 values, and when. */
     public record Authentication(List<String> amr, Instant authTime) {}
+
+    /**
+     * An access token's standing as read now: {@code good} when its grant is not revoked, its session not ended and
+     * the token not revoked; {@code until} is the grant's hard end.
+     */
+    public record Standing(boolean good, Instant until) {}
 
     /** A refresh token with its grant and whether the grant can still be used. */
     public record RefreshToken(Grant grant, Instant expiresAt, Optional<Instant> usedAt, boolean grantUsable) {}
@@ -63,8 +72,10 @@ public final class GrantRepository {
     private static final String REVOKE_GRANT = """
             UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL
             RETURNING user_id, client_id""";
-    private static final String ACTIVE = "SELECT " + USABLE + """
-             AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens t WHERE t.jti = ?)
+    private static final String STANDING = """
+            SELECT g.expires_at, g.revoked_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = g.session_id AND s.revoked_at IS NOT NULL)
+              AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens t WHERE t.jti = ?)
             FROM oauth_grants g WHERE g.id = ?""";
     private static final String REVOKE_JTI = """
             INSERT INTO oauth_revoked_access_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING""";
@@ -76,10 +87,24 @@ public final class GrantRepository {
 
     private final Database db;
     private final AgentGrantRepository agentGrants;
+    private final CredentialRevocations revocations;
 
-    public GrantRepository(Database db) {
+    public GrantRepository(Database db, CredentialRevocations revocations) {
         this.db = db;
         this.agentGrants = new AgentGrantRepository(db);
+        this.revocations = revocations;
+    }
+
+    /** What this repository's revocations move, and what the caches of token states read. */
+    public CredentialRevocations revocations() {
+        return revocations;
+    }
+
+    /** After a grant's transaction committed: when its refusal revoked a family, the revocation is known here. */
+    void committed(GrantOutcome outcome) {
+        if (outcome instanceof GrantOutcome.Refused refused && refused.revoked()) {
+            revocations.happened();
+        }
     }
 
     /** The grants of tokens issued to agents (client credentials, token exchange). */
@@ -184,6 +209,7 @@ public final class GrantRepository {
             revokeGrant(conn, grantId, reason, now);
             return null;
         });
+        revocations.happened();
     }
 
     void revokeGrant(Connection conn, String grantId, String reason, Instant now) throws SQLException {
@@ -207,21 +233,17 @@ public final class GrantRepository {
         }
     }
 
-    /**
-     * True when an access token {@code jti} of grant {@code grantId} may still be used at {@code now}: a user's
-     * grant, or (id {@code agr_...}) a grant of a token issued to agents.
-     */
-    public boolean isActive(String grantId, String jti, Instant now) {
-        if (AgentGrantRepository.isAgentGrant(grantId)) {
-            return agentGrants.isActive(grantId, jti, now);
-        }
+    /** The standing of access token {@code jti} of a person's grant {@code grantId}; empty when no such grant. */
+    public Optional<Standing> standing(String grantId, String jti) {
         return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(ACTIVE)) {
-                ps.setTimestamp(1, Timestamp.from(now));
-                ps.setString(2, jti);
-                ps.setString(3, grantId);
+            try (PreparedStatement ps = conn.prepareStatement(STANDING)) {
+                ps.setString(1, jti);
+                ps.setString(2, grantId);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() && rs.getBoolean(1);
+                    return rs.next()
+                            ? Optional.of(new Standing(
+                                    rs.getBoolean(2), rs.getTimestamp(1).toInstant()))
+                            : Optional.empty();
                 }
             }
         });
@@ -253,6 +275,7 @@ public final class GrantRepository {
             }
             return null;
         });
+        revocations.happened();
     }
 
     /** {@code [clientId, grantId]} of the refresh token with hash {@code hash}, if it exists. */
@@ -269,7 +292,7 @@ public final class GrantRepository {
 
     /** Ends every live grant of {@code user} (a password reset): their access and refresh tokens stop working. */
     public int revokeAllOf(UserId user, String reason, Instant now) {
-        return db.withConnection(conn -> {
+        int ended = db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement("UPDATE oauth_grants SET revoked_at = ?, "
                     + "revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL")) {
                 ps.setTimestamp(1, Timestamp.from(now));
@@ -278,6 +301,8 @@ public final class GrantRepository {
                 return ps.executeUpdate();
             }
         });
+        revocations.happened();
+        return ended;
     }
 
     /**
@@ -285,7 +310,7 @@ public final class GrantRepository {
      * person granted it through the backchannel stop working.
      */
     public int revokeAllOfClient(String clientId, String reason, Instant now) {
-        return db.withConnection(conn -> {
+        int ended = db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement("UPDATE oauth_grants SET revoked_at = ?, "
                     + "revoked_reason = ? WHERE client_id = ? AND revoked_at IS NULL")) {
                 ps.setTimestamp(1, Timestamp.from(now));
@@ -294,6 +319,8 @@ public final class GrantRepository {
                 return ps.executeUpdate();
             }
         });
+        revocations.happened();
+        return ended;
     }
 
     /** The refresh token with hash {@code hash} as it stands (a read: introspection locks nothing). */

@@ -39,8 +39,10 @@ final class RefreshTokenGrant implements TokenGrant {
 
     private GrantOutcome reused(Connection conn, GrantRepository.Grant grant) throws SQLException {
         grants.revokeGrant(conn, grant.id(), "refresh token reused", clock.instant());
-        return new GrantOutcome.Refused(OAuthException.invalidGrant(
-                "the refresh token was already used; every token of this grant is now revoked"));
+        return new GrantOutcome.Refused(
+                OAuthException.invalidGrant(
+                        "the refresh token was already used; every token of this grant is now revoked"),
+                true);
     }
 
     @Override
@@ -97,6 +99,7 @@ final class RefreshTokenGrant implements TokenGrant {
             }
             return new GrantOutcome.Issued(issuer.issue(conn, grant, scopes, now));
         });
+        grants.committed(outcome);
         return issuer.sign(outcome.pairOrThrow());
     }
 }

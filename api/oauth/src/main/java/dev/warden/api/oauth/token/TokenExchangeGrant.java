@@ -66,13 +66,14 @@ final class TokenExchangeGrant implements TokenGrant {
     TokenExchangeGrant(
             AccessTokens tokens,
             GrantRepository grants,
+            TokenValidity validity,
             AgentDirectory directory,
             ProtectedResources resources,
             AgentTokenIssuer issuer,
             InstantSource clock) {
         this.tokens = tokens;
         this.grants = grants;
-        this.validity = new TokenValidity(grants, directory);
+        this.validity = validity;
         this.directory = directory;
         this.resources = resources;
         this.issuer = issuer;

@@ -49,6 +49,7 @@ public final class TokenGrants {
             BackchannelRequests backchannelRequests,
             BackchannelApprovals backchannelApprovals,
             GrantRepository grants,
+            TokenValidity validity,
             GroupCommitEvents events,
             AccessTokens accessTokens,
             ProtectedResources resources,
@@ -63,7 +64,7 @@ public final class TokenGrants {
                 new RefreshTokenGrant(transactions, grants, issuer, clock),
                 new ClientCredentialsGrant(directory, resources, agentIssuer, clock),
                 new DeviceCodeGrant(transactions, deviceCodes, issuer, clock),
-                new TokenExchangeGrant(accessTokens, grants, directory, resources, agentIssuer, clock),
+                new TokenExchangeGrant(accessTokens, grants, validity, directory, resources, agentIssuer, clock),
                 new CibaGrant(transactions, backchannelRequests, backchannelApprovals, issuer, clock)));
         all.addAll(extra);
         return new TokenGrants(all);

@@ -20,14 +20,15 @@ import java.util.Set;
  * every instance drops when any agent or delegation changes (PostgreSQL {@code NOTIFY}, then the event feed): each
  * agent of its chain still active and at the same version (a rotation, suspension or client binding change moves
  * it), every delegation it came through still granting, the user's grant it started from still usable (token
- * exchange), and the token itself not revoked.
+ * exchange), and the token itself not revoked. What PostgreSQL says of a grant or a revoked token is remembered
+ * until a revocation ({@link TokenStates}).
  */
 public final class TokenValidity {
-    private final GrantRepository grants;
+    private final TokenStates states;
     private final AgentDirectory directory;
 
     public TokenValidity(GrantRepository grants, AgentDirectory directory) {
-        this.grants = grants;
+        this.states = new TokenStates(grants);
         this.directory = directory;
     }
 
@@ -40,7 +41,7 @@ public final class TokenValidity {
     public boolean isActive(AccessTokens.Claims claims, Instant now) {
         Optional<AccessTokens.Chain> chain = claims.chain();
         if (chain.isEmpty()) {
-            return grants.isActive(claims.grantId(), claims.jti(), now);
+            return states.isActive(claims.grantId(), claims.jti(), now);
         }
         Set<String> granting = new HashSet<>();
         for (AccessTokens.AgentVersion link : chain.get().agents()) {
@@ -60,7 +61,7 @@ public final class TokenValidity {
             return false;
         }
         return chain.get().rootGrant().isPresent()
-                ? grants.isActive(chain.get().rootGrant().get(), claims.jti(), now)
-                : !grants.isAccessTokenRevoked(claims.jti());
+                ? states.isActive(chain.get().rootGrant().get(), claims.jti(), now)
+                : !states.isRevoked(claims.jti());
     }
 }
