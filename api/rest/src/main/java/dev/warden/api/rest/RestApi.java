@@ -266,10 +266,7 @@ public final class RestApi implements Component {
         // The first path: PostgreSQL delivers the change's NOTIFY when it commits, behind no audit traffic. The
         // same channel carries the revocations of people's grants, tokens and sessions (migration V38, D187).
         GrantRepository userGrants = wiring.userGrants();
-        resources.add(AccessChanges.listen(db, () -> {
-            store.invalidate();
-            userGrants.revocations().happened();
-        }));
+        resources.add(AccessChanges.listen(db, store::invalidate, userGrants.revocations()::happened));
         EventFeed feed =
                 resources.add(new EventFeed(wiring.kafkaBootstrap(), topics.events(), settings.instanceId() + "-feed"));
         // The second path, at no extra cost: the SSE hub's own reader of warden.events, which sees each change

@@ -23,11 +23,14 @@ class AccessChangesIT {
     static final TestPlatform warden = new TestPlatform();
 
     @Test
-    void aCommittedAccessChangeWakesEveryListenerAndNothingElseDoes() throws Exception {
+    void aCommittedAccessChangeWakesEveryListenerAndNothingElseDoesAndARevokedTokenWakesTheTokenCaches()
+            throws Exception {
         try (Database db = Database.connect(
                 warden.infra().jdbcUrl(), warden.config().postgres().pool())) {
             AtomicInteger invalidated = new AtomicInteger();
-            try (AccessChanges listener = AccessChanges.listen(db, invalidated::incrementAndGet)) {
+            AtomicInteger revoked = new AtomicInteger();
+            try (AccessChanges listener =
+                    AccessChanges.listen(db, invalidated::incrementAndGet, revoked::incrementAndGet)) {
                 Thread.sleep(300); // listening
                 write(db, EventType.COST_RECORDED);
                 assertThat(waitFor(invalidated, 1, 500))
@@ -56,6 +59,19 @@ class AccessChangesIT {
                 write(db, EventType.DELEGATION_REVOKED);
                 assertThat(waitFor(invalidated, 2, 5_000)).isEqualTo(2);
                 assertThat(listener.receivedCount()).isEqualTo(2);
+
+                // A person's access token revoked (RFC 7009): the database's own trigger tells the token caches
+                // (migration V38), and the agents' policies are left alone.
+                assertThat(revoked.get()).isZero();
+                db.inTransaction(conn -> {
+                    try (var ps = conn.prepareStatement(
+                            "INSERT INTO oauth_revoked_access_tokens (jti, expires_at) VALUES (?, now())")) {
+                        ps.setString(1, "jti-" + System.nanoTime());
+                        return ps.executeUpdate();
+                    }
+                });
+                assertThat(waitFor(revoked, 1, 5_000)).isEqualTo(1);
+                assertThat(waitFor(invalidated, 3, 300)).isEqualTo(2);
             }
         }
     }

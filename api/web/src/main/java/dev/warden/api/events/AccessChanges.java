@@ -35,16 +35,24 @@ public final class AccessChanges implements AutoCloseable {
     private static final int WAIT_MILLIS = 500;
     private static final Duration RETRY = Duration.ofSeconds(1);
 
+    /**
+     * The payload the database's own triggers send when a person's grant, access token or session ends (migration
+     * V38): those drop the token states ({@code credentialsRevoked}), not the agents' policies.
+     */
+    static final String TOKEN_STATE = "token.state";
+
     private final Database db;
     private final Runnable invalidate;
+    private final Runnable credentialsRevoked;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final LongAdder received = new LongAdder();
     private final Thread thread;
     private volatile Connection connection;
 
-    private AccessChanges(Database db, Runnable invalidate) {
+    private AccessChanges(Database db, Runnable invalidate, Runnable credentialsRevoked) {
         this.db = db;
         this.invalidate = invalidate;
+        this.credentialsRevoked = credentialsRevoked;
         this.thread = Thread.ofPlatform().name("warden-access-changes").daemon().unstarted(this::run);
     }
 
@@ -75,9 +83,13 @@ public final class AccessChanges implements AutoCloseable {
         }
     }
 
-    /** Starts listening; {@code invalidate} runs (on the listener's thread) for every change another one commits. */
-    public static AccessChanges listen(Database db, Runnable invalidate) {
-        AccessChanges listener = new AccessChanges(db, invalidate);
+    /**
+     * Starts listening; on the listener's thread, {@code invalidate} runs for every change to agents or delegations
+     * any instance commits, and {@code credentialsRevoked} for every person's grant, access token or session ended.
+     * Both run when the listener reconnects.
+     */
+    public static AccessChanges listen(Database db, Runnable invalidate, Runnable credentialsRevoked) {
+        AccessChanges listener = new AccessChanges(db, invalidate, credentialsRevoked);
         listener.thread.start();
         return listener;
     }
@@ -97,7 +109,9 @@ public final class AccessChanges implements AutoCloseable {
                     st.execute("LISTEN \"" + channel(conn).replace("\"", "\"\"") + "\"");
                 }
                 if (!first) {
-                    invalidate.run(); // changes made while the connection was down were not heard
+                    // changes made while the connection was down were not heard
+                    invalidate.run();
+                    credentialsRevoked.run();
                 }
                 first = false;
                 PGConnection pg = conn.unwrap(PGConnection.class);
@@ -105,7 +119,21 @@ public final class AccessChanges implements AutoCloseable {
                     PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
                     if (notifications != null && notifications.length > 0) {
                         received.add(notifications.length);
-                        invalidate.run();
+                        boolean access = false;
+                        boolean credentials = false;
+                        for (PGNotification n : notifications) {
+                            if (TOKEN_STATE.equals(n.getParameter())) {
+                                credentials = true;
+                            } else {
+                                access = true;
+                            }
+                        }
+                        if (access) {
+                            invalidate.run();
+                        }
+                        if (credentials) {
+                            credentialsRevoked.run();
+                        }
                     }
                 }
             } catch (SQLException | RuntimeException e) {
