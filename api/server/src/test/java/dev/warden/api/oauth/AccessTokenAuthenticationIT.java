@@ -169,6 +169,29 @@ class AccessTokenAuthenticationIT {
     }
 
     /** A code flow with {@code session}; the token response, plus the client id under {@code client_id_used}. */
+    /**
+     * A token verified once is remembered (D188: its signature is not checked again), and still ends at its
+     * expiry: introspected, then introspected again past {@code exp}, it is inactive.
+     */
+    @Test
+    void aTokenRememberedAsVerifiedStillExpires() {
+        Http http = warden.http();
+        OAuthDriver driver = new OAuthDriver(http);
+        String session = driver.signUp("exp_" + UUID.randomUUID().toString().substring(0, 8));
+        JsonNode tokens = tokens(driver, session);
+        String access = tokens.get("access_token").asText();
+        String client = tokens.get("client_id_used").asText();
+        java.util.function.Supplier<Boolean> active = () -> {
+            Http.Response r = driver.postForm("/oauth/introspect", Map.of("token", access, "client_id", client), null);
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            return r.json().get("active").asBoolean();
+        };
+        assertThat(active.get()).isTrue();
+        assertThat(active.get()).as("remembered").isTrue();
+        warden.clock().advance(Duration.ofSeconds(tokens.get("expires_in").asLong() + 1));
+        assertThat(active.get()).as("past exp").isFalse();
+    }
+
     static JsonNode tokens(OAuthDriver driver, String session) {
         String client = driver.registerPublicClient();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();

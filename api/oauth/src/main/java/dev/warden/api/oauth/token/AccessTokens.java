@@ -9,6 +9,7 @@ import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.warden.api.auth.Tokens;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.keys.SigningKeys;
 import java.text.ParseException;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,9 +57,19 @@ public final class AccessTokens {
     private static final int MAX_LENGTH = 4096;
 
     private static final int MAX_CACHED_KEYS = 64;
+    /** Past this many verified tokens (about 0.5 KB each) the memory of them starts again. */
+    static final int MAX_VERIFIED = 20_000;
 
     private final SigningKeys keys;
     private final Map<String, JWSVerifier> verifiers = new ConcurrentHashMap<>();
+    /**
+     * Tokens whose signature and claims were verified, by the SHA-256 of the token: an ES256 verification is most of
+     * what introspecting or presenting a token costs (D188), and a resource server presents the same token many
+     * times. Only what passed is kept; expiry is checked on every use, and revocation is not this cache's business
+     * ({@link TokenValidity}).
+     */
+    private final Map<String, Claims> verified = new ConcurrentHashMap<>();
+
     private final Issuer issuer;
     private final Duration ttl;
     private final InstantSource clock;
@@ -361,6 +373,22 @@ public final class AccessTokens {
         if (token.length() > MAX_LENGTH || !looksLikeJwt(token)) {
             return Optional.empty();
         }
+        String digest = Base64.getUrlEncoder().withoutPadding().encodeToString(Tokens.hash(token));
+        Claims known = verified.get(digest);
+        if (known != null) {
+            return known.expiresAt().isAfter(clock.instant()) ? Optional.of(known) : Optional.empty();
+        }
+        Optional<Claims> claims = verifySignatureAndClaims(token);
+        claims.ifPresent(c -> {
+            if (verified.size() >= MAX_VERIFIED) {
+                verified.clear();
+            }
+            verified.put(digest, c);
+        });
+        return claims;
+    }
+
+    private Optional<Claims> verifySignatureAndClaims(String token) {
         try {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSHeader header = jwt.getHeader();
