@@ -3,7 +3,6 @@ package dev.warden.api.oauth.keys;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSSigner;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
@@ -122,7 +121,7 @@ public final class SigningKeys {
             if (signers.size() >= MAX_CACHED_PUBLIC_KEYS) {
                 signers.clear();
             }
-            cached = new ECDSASigner(key);
+            cached = EcdsaProvider.signer(key);
             signers.put(key.getKeyID(), cached);
         }
         return cached;

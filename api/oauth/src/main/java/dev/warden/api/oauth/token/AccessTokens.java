@@ -5,12 +5,12 @@ import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.oauth.Issuer;
+import dev.warden.api.oauth.keys.EcdsaProvider;
 import dev.warden.api.oauth.keys.SigningKeys;
 import java.text.ParseException;
 import java.time.Duration;
@@ -277,7 +277,7 @@ public final class AccessTokens {
     private JWSVerifier verifier(ECKey key) throws JOSEException {
         JWSVerifier cached = verifiers.get(key.getKeyID());
         if (cached == null) {
-            cached = new ECDSAVerifier(key);
+            cached = EcdsaProvider.verifier(key);
             bounded(verifiers).put(key.getKeyID(), cached);
         }
         return cached;
