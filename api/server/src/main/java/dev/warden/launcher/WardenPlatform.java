@@ -376,6 +376,13 @@ public final class WardenPlatform implements AutoCloseable {
                     // the previous is unacknowledged waited for the client's delayed ACK, up to 40 ms on Linux
                     // (docs/events.md, "Across instances").
                     .connectionOptions(socket -> socket.tcpNoDelay(true))
+                    // Per-connection buffers, which an open event stream holds for its whole life (SSE fan-out,
+                    // docs/benchmarks-notebook.md, issue 41): the blocking socket reads into one 8 KB buffer and
+                    // writes straight to the socket (the NIO socket, Helidon's default, keeps an 8 KB read and an
+                    // 8 KB write buffer), and a streamed response buffers 512 bytes, not 4 KB (the event stream writes
+                    // one array per event, an audit export writes 8 KB blocks; other responses are sent whole).
+                    .useNio(false)
+                    .writeBufferSize(512)
                     .routing(routing)
                     .shutdownHook(false)
                     .build()

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One SSE client. The hub only enqueues (never blocks on a slow client); the request's own thread writes.
@@ -30,6 +31,9 @@ final class SseConnection {
     private final Set<EventType> types;
     private final OutputStream out;
     private final BlockingQueue<Object> queue;
+    /** The writer, while it parks for an empty queue (see {@link #next()}). */
+    private volatile Thread waiting;
+
     private final StreamCounters counters;
     private final Runnable releaseSlot;
     private long position;
@@ -82,11 +86,11 @@ final class SseConnection {
         if (!wants(event)) {
             return;
         }
-        if (open && !queue.offer(event)) {
+        if (open && !enqueue(event)) {
             counters.dropped();
             open = false;
             queue.clear();
-            queue.offer(CLOSE);
+            enqueue(CLOSE);
         }
     }
 
@@ -104,7 +108,7 @@ final class SseConnection {
         }
         ticksUnwritten = 0;
         heartbeatPending = true;
-        if (!queue.offer(HEARTBEAT)) {
+        if (!enqueue(HEARTBEAT)) {
             return false; // a full queue: the client stopped reading
         }
         return true;
@@ -114,7 +118,7 @@ final class SseConnection {
     void close() {
         open = false;
         queue.clear();
-        queue.offer(CLOSE);
+        enqueue(CLOSE);
         releaseSlot.run();
     }
 
@@ -167,7 +171,7 @@ final class SseConnection {
     /** Writer side: drains the queue until closed or the client goes away. */
     void pump() throws IOException, InterruptedException {
         while (true) {
-            Object next = queue.take(); // close() and heartbeats queue markers: no timed wake-ups needed
+            Object next = next(); // close() and heartbeats queue markers: no timed wake-ups needed
             if (next == CLOSE) {
                 return;
             }
@@ -181,15 +185,80 @@ final class SseConnection {
         }
     }
 
-    private void write(String name, String id, byte[] data) throws IOException {
-        StringBuilder head = new StringBuilder(64);
-        if (id != null) {
-            head.append("id: ").append(id).append('\n');
+    /** Queues {@code item} and wakes the writer if it waits; false when the queue is full. */
+    private boolean enqueue(Object item) {
+        if (!queue.offer(item)) {
+            return false;
         }
-        head.append("event: ").append(name).append('\n').append("data: ");
-        out.write(head.toString().getBytes(StandardCharsets.UTF_8));
-        out.write(data);
-        out.write("\n\n".getBytes(StandardCharsets.UTF_8));
+        Thread writer = waiting;
+        if (writer != null) {
+            LockSupport.unpark(writer);
+        }
+        return true;
+    }
+
+    /**
+     * Writer side: the next queued item, parking while there is none. The writer parks here itself rather than
+     * in {@code take()}: an open stream's virtual thread spends its life parked, and its stack is kept on the heap
+     * (SSE fan-out, docs/benchmarks-notebook.md, issue 41); {@code take()} adds five frames (the lock's condition
+     * and the fork-join pool's blocker) to each. No wake-up is lost: the writer announces itself before it looks
+     * at the queue a last time, and {@link #enqueue} looks for it after the item is in.
+     */
+    private Object next() throws InterruptedException {
+        while (true) {
+            Object next = queue.poll();
+            if (next != null) {
+                return next;
+            }
+            waiting = Thread.currentThread();
+            if (queue.isEmpty()) {
+                LockSupport.park(this);
+            }
+            waiting = null;
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        }
+    }
+
+    /**
+     * One event as one write: the listener's write buffer is small (WardenPlatform), so the frame goes out as one
+     * chunk in one system call, not a chunk per line.
+     */
+    private void write(String name, String id, byte[] data) throws IOException {
+        int idLength = id == null ? 0 : ID.length + id.length() + 1;
+        byte[] frame = new byte[idLength + EVENT.length + name.length() + 1 + DATA.length + data.length + 2];
+        int at = 0;
+        if (id != null) {
+            at = put(frame, at, ID);
+            at = putAscii(frame, at, id);
+            frame[at++] = '\n';
+        }
+        at = put(frame, at, EVENT);
+        at = putAscii(frame, at, name);
+        frame[at++] = '\n';
+        at = put(frame, at, DATA);
+        at = put(frame, at, data);
+        frame[at++] = '\n';
+        frame[at] = '\n';
+        out.write(frame);
         out.flush();
+    }
+
+    private static final byte[] ID = "id: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT = "event: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+
+    private static int put(byte[] into, int at, byte[] bytes) {
+        System.arraycopy(bytes, 0, into, at, bytes.length);
+        return at + bytes.length;
+    }
+
+    /** Event ids and names are ASCII (digits, letters, dots, underscores). */
+    private static int putAscii(byte[] into, int at, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            into[at++] = (byte) text.charAt(i);
+        }
+        return at;
     }
 }
