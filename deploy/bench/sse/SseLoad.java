@@ -22,6 +22,11 @@
 //   --clients N                connections to open (default 1000)
 //   --threads N                selector threads reading the streams (default 2)
 //   --connect-parallel N       connections in flight at once (default 200); a 5xx answer is retried (3 attempts)
+//   --source-addresses N       spread the connections over the source addresses 127.0.0.1 .. 127.0.0.N, client i
+//                              bound to 127.0.0.(1 + i mod N) before it connects (default: one per 20,000 clients).
+//                              Loopback gives each (source address, destination) pair only the ephemeral port
+//                              range (net.ipv4.ip_local_port_range, about 28,000 ports), so 50,000 clients need
+//                              at least two source addresses; all of 127.0.0.0/8 is loopback on Linux
 //   --connect-timeout S        bound of the whole connect phase in seconds (default 180)
 //   --settle S                 seconds between the last connection and the "after" RSS reading (default 5)
 //   --rate R                   events per second published, in total (default 100)
@@ -47,6 +52,9 @@
 //   --rss-tree PID             add VmRSS of PID and all its descendants
 //   --jcmd-pid PID             also report the live Java heap of that JVM (after a full GC, via jcmd) before and
 //                              after connecting
+//   --histogram FILE           with --jcmd-pid: also take that JVM's class histogram (jcmd GC.class_histogram,
+//                              live objects after a full GC) before and after connecting, and write the classes
+//                              whose bytes grew most (bytes and instances per connection) to FILE
 //   --cpu-tree PID             add CPU time of PID and all its descendants to the server's CPU figure
 //   --partition-file F         partitioned load instead of broadcast: one line per partition, `VALUE<TAB>HEADER`
 //                              (HEADER optional). Client i belongs to partition i mod P: its request sends HEADER
@@ -588,6 +596,60 @@ public class SseLoad {
         }
     }
 
+    /** Class name -> {instances, bytes} of the live objects (jcmd GC.class_histogram: a full GC first). */
+    static Map<String, long[]> classHistogram(String pid) {
+        Map<String, long[]> classes = new LinkedHashMap<>();
+        try {
+            String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+            Process p = new ProcessBuilder(jcmd, pid, "GC.class_histogram").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(60, TimeUnit.SECONDS);
+            var row = java.util.regex.Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
+            for (String line : out.split("\n")) {
+                var m = row.matcher(line);
+                if (m.find()) {
+                    classes.merge(m.group(3), new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))},
+                            (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            error("histogram: " + e.getClass().getSimpleName());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return classes;
+    }
+
+    /** The classes whose live bytes grew most between two histograms, per connection, as a table. */
+    static String histogramGrowth(Map<String, long[]> before, Map<String, long[]> after, int conns, int top) {
+        record Growth(String name, long instances, long bytes) {}
+        List<Growth> rows = new ArrayList<>();
+        long total = 0;
+        for (var e : after.entrySet()) {
+            long[] b = before.getOrDefault(e.getKey(), new long[2]);
+            Growth g = new Growth(e.getKey(), e.getValue()[0] - b[0], e.getValue()[1] - b[1]);
+            total += g.bytes();
+            rows.add(g);
+        }
+        for (var e : before.entrySet()) {
+            if (!after.containsKey(e.getKey())) {
+                total -= e.getValue()[1];
+            }
+        }
+        rows.sort((x, y) -> Long.compare(y.bytes(), x.bytes()));
+        double n = Math.max(1, conns);
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "live heap growth over %d connections: %d bytes, %.0f bytes/connection%n%n",
+                conns, total, total / n));
+        sb.append(String.format(Locale.ROOT, "%12s %10s %14s %12s  %s%n", "bytes/conn", "inst/conn", "bytes", "instances",
+                "class"));
+        for (Growth g : rows.subList(0, Math.min(top, rows.size()))) {
+            sb.append(String.format(Locale.ROOT, "%12.1f %10.2f %14d %12d  %s%n", g.bytes() / n, g.instances() / n,
+                    g.bytes(), g.instances(), g.name()));
+        }
+        return sb.toString();
+    }
+
     static List<Long> cpuPids() {
         List<Long> pids = new ArrayList<>();
         for (String p : opts("--cpu-tree")) {
@@ -668,6 +730,15 @@ public class SseLoad {
             requests[p] = req.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
         }
         InetSocketAddress target = new InetSocketAddress("127.0.0.1", url.getPort());
+        int sourceCount = intOpt("--source-addresses", Math.max(1, (clients + 19_999) / 20_000));
+        if (sourceCount < 1 || sourceCount > 250) {
+            throw new IllegalArgumentException("--source-addresses must be 1-250");
+        }
+        InetSocketAddress[] sources = new InetSocketAddress[sourceCount];
+        for (int s = 0; s < sourceCount; s++) {
+            sources[s] = new InetSocketAddress(java.net.InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (1 + s)}), 0);
+        }
+        result("source_addresses", sourceCount);
 
         List<Long> rss = rssPids();
         List<Long> cpu = cpuPids();
@@ -679,6 +750,8 @@ public class SseLoad {
         if (jcmdPid != null) {
             result("live_heap_before_kb", heapBefore);
         }
+        String histogramFile = jcmdPid == null ? null : opt("--histogram", null);
+        Map<String, long[]> histogramBefore = histogramFile == null ? Map.of() : classHistogram(jcmdPid);
 
         // ---- publisher (also primes connections whose server holds the headers until the first event)
         List<String> publishUrls = opts("--publish-url");
@@ -807,6 +880,9 @@ public class SseLoad {
                     ch.configureBlocking(false);
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                     c.ch = ch;
+                    if (sourceCount > 1) {
+                        ch.bind(sources[c.index % sourceCount]); // an ephemeral port of that source address
+                    }
                     ch.connect(target);
                     owner.add(c);
                 } catch (IOException e) {
@@ -843,6 +919,11 @@ public class SseLoad {
             result("live_heap_after_kb", heapAfter);
             result("live_heap_per_conn_kb", conns == 0 || heapBefore < 0 || heapAfter < 0 ? "n/a"
                     : String.format(Locale.ROOT, "%.1f", (heapAfter - heapBefore) / (double) conns));
+            if (histogramFile != null) {
+                Files.writeString(Path.of(histogramFile),
+                        histogramGrowth(histogramBefore, classHistogram(jcmdPid), conns, 60));
+                log("class histogram growth per connection: " + histogramFile);
+            }
         }
         int connectedAtStart = connected.get() - dropped.get();
         result("connected_at_publish_start", connectedAtStart);
