@@ -1,7 +1,6 @@
 package dev.warden.api.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,15 +9,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.testing.RepositoryFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.openapitools.openapidiff.core.OpenApiCompare;
 import org.openapitools.openapidiff.core.model.ChangedOpenApi;
@@ -26,19 +21,21 @@ import org.openapitools.openapidiff.core.output.MarkdownRender;
 
 /**
  * Semantic versioning of the HTTP contract, checked rather than hoped for (docs/api-contract.md): the OpenAPI
- * document is compared with the one of the last release tag ({@code v<major>.<minor>.<patch>} reachable from
- * {@code HEAD}) by openapi-diff, and a breaking change fails unless {@code info.version}'s major version moved.
+ * document is compared with the last release's, kept in the repository ({@value #RELEASED}{@code
+ * openapi-v<major>.<minor>.<patch>.json}, the newest version), by openapi-diff, and a breaking change fails unless
+ * {@code info.version}'s major version moved. The released documents are files, not tags, so that every clone, with
+ * or without tags, runs the comparison.
  */
 class ContractCompatibilityTest {
     static final String DOCUMENT = "api/rest/src/main/resources/openapi/openapi.json";
+    static final String RELEASED = "api/server/src/test/resources/contract/released/";
     static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void theDocumentBreaksNothingOfTheLastReleaseUnlessTheMajorVersionMoved() throws IOException {
         Path document = RepositoryFiles.file(DOCUMENT);
-        Optional<String> release = lastReleaseTag(document.getParent());
-        assumeTrue(release.isPresent(), "no release tag (v<major>.<minor>.<patch>) reachable from HEAD");
-        String released = git(document.getParent(), "show", release.get() + ":" + DOCUMENT);
+        Path release = lastRelease(RepositoryFiles.file(RELEASED));
+        String released = Files.readString(release);
         String current = Files.readString(document);
 
         ChangedOpenApi diff = OpenApiCompare.fromContents(released, current);
@@ -50,7 +47,7 @@ class ContractCompatibilityTest {
                 .isGreaterThanOrEqualTo(releasedMajor);
         if (currentMajor == releasedMajor) {
             assertThat(diff.isIncompatible())
-                    .as("breaking changes since %s without a major version:%n%s", release.get(), render(diff))
+                    .as("breaking changes since %s without a major version:%n%s", release.getFileName(), render(diff))
                     .isFalse();
         }
     }
@@ -108,31 +105,19 @@ class ContractCompatibilityTest {
         return Integer.parseInt(version.substring(0, version.indexOf('.')));
     }
 
-    static Optional<String> lastReleaseTag(Path inRepository) {
-        String tags = git(inRepository, "tag", "--list", "v[0-9]*", "--merged", "HEAD", "--sort=-v:refname");
-        return tags.lines()
-                .map(String::strip)
-                .filter(t -> t.matches("v\\d+\\.\\d+\\.\\d+"))
-                .findFirst();
-    }
-
-    static String git(Path directory, String... arguments) {
-        List<String> command = new java.util.ArrayList<>(List.of("git", "-C", directory.toString()));
-        command.addAll(List.of(arguments));
-        try {
-            Process git = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out;
-            try (InputStream in = git.getInputStream()) {
-                out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            assertThat(git.waitFor(60, TimeUnit.SECONDS)).as("git finished").isTrue();
-            assertThat(git.exitValue()).as("%s: %s", command, out).isZero();
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+    /** The released document of the highest version in {@code directory}. */
+    static Path lastRelease(Path directory) throws IOException {
+        java.util.regex.Pattern name = java.util.regex.Pattern.compile("openapi-v(\\d+)\\.(\\d+)\\.(\\d+)\\.json");
+        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            return files.filter(f -> name.matcher(f.getFileName().toString()).matches())
+                    .max(java.util.Comparator.comparing(f -> {
+                        java.util.regex.Matcher m = name.matcher(f.getFileName().toString());
+                        m.matches();
+                        return Integer.parseInt(m.group(1)) * 1_000_000L
+                                + Integer.parseInt(m.group(2)) * 1_000L
+                                + Integer.parseInt(m.group(3));
+                    }))
+                    .orElseThrow(() -> new AssertionError("no released document in " + directory));
         }
     }
 
