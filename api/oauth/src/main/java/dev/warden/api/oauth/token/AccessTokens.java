@@ -278,13 +278,14 @@ public final class AccessTokens {
         JWSVerifier cached = verifiers.get(key.getKeyID());
         if (cached == null) {
             cached = EcdsaProvider.verifier(key);
-            bounded(verifiers).put(key.getKeyID(), cached);
+            bounded(verifiers, MAX_CACHED_KEYS).put(key.getKeyID(), cached);
         }
         return cached;
     }
 
-    private static <V> Map<String, V> bounded(Map<String, V> cache) {
-        if (cache.size() >= MAX_CACHED_KEYS) {
+    /** {@code cache}, emptied first when it holds {@code max} entries. */
+    private static <V> Map<String, V> bounded(Map<String, V> cache, int max) {
+        if (cache.size() >= max) {
             cache.clear();
         }
         return cache;
@@ -379,12 +380,7 @@ public final class AccessTokens {
             return known.expiresAt().isAfter(clock.instant()) ? Optional.of(known) : Optional.empty();
         }
         Optional<Claims> claims = verifySignatureAndClaims(token);
-        claims.ifPresent(c -> {
-            if (verified.size() >= MAX_VERIFIED) {
-                verified.clear();
-            }
-            verified.put(digest, c);
-        });
+        claims.ifPresent(c -> bounded(verified, MAX_VERIFIED).put(digest, c));
         return claims;
     }
 

@@ -57,10 +57,12 @@ public final class GrantRepository {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
     private static final String INSERT_REFRESH = """
             INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (?, ?, ?, ?)""";
-    /** Usable: not revoked, not past its hard end, and its browser session (if any) not signed out. */
-    static final String USABLE = """
-            (g.revoked_at IS NULL AND g.expires_at > ?
-             AND NOT EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = g.session_id AND s.revoked_at IS NOT NULL))""";
+    /** Not ended: not revoked, and its browser session (if any) not signed out. */
+    private static final String NOT_ENDED = """
+            g.revoked_at IS NULL
+             AND NOT EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = g.session_id AND s.revoked_at IS NOT NULL)""";
+    /** Usable: not ended, and not past its hard end. */
+    static final String USABLE = "(" + NOT_ENDED + " AND g.expires_at > ?)";
 
     private static final String SELECT_REFRESH = """
             SELECT g.id, g.client_id, g.user_id, g.session_id, g.scope, g.resource, g.created_at,
@@ -72,9 +74,7 @@ public final class GrantRepository {
     private static final String REVOKE_GRANT = """
             UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL
             RETURNING user_id, client_id""";
-    private static final String STANDING = """
-            SELECT g.expires_at, g.revoked_at IS NULL
-              AND NOT EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = g.session_id AND s.revoked_at IS NOT NULL)
+    private static final String STANDING = "SELECT g.expires_at, " + NOT_ENDED + """
               AND NOT EXISTS (SELECT 1 FROM oauth_revoked_access_tokens t WHERE t.jti = ?)
             FROM oauth_grants g WHERE g.id = ?""";
     private static final String REVOKE_JTI = """
