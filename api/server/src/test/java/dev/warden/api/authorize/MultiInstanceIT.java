@@ -40,9 +40,11 @@ class MultiInstanceIT {
             .oauth(dev.warden.api.oauth.OAuthConfig.builder()
                     .issuer("https://warden.example")
                     .build())
-            // Two tests register a client from this one address (the open registration's cap is one a minute).
+            // Two tests register a client from this one address (the open registration's cap is one a minute), and
+            // one probes the token endpoint every 5 ms.
             .rateLimit(dev.warden.api.ratelimit.RateLimitConfig.builder()
                     .endpoint(dev.warden.api.ratelimit.AuthEndpoint.REGISTRATION, 1_000, 60)
+                    .endpoint(dev.warden.api.ratelimit.AuthEndpoint.OAUTH_TOKEN, 10_000, 60)
                     .build()));
 
     /** No instance allows what was revoked later than this after the revocation's answer (docs/events.md). */
@@ -427,6 +429,55 @@ class MultiInstanceIT {
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + access)));
         assertThat(byResourceServer.json().toString()).isEqualTo("{\"active\":false}");
+    }
+
+    /**
+     * A bound agent's client is remembered per agent version (D190): rotating the agent's token on A, or unbinding
+     * its client there, ends the old secret on B within the bound, though B had just authenticated it.
+     */
+    @Test
+    void aBoundAgentsClientRememberedOnOneInstanceEndsThereWithinTheBoundWhenRotatedOrUnboundOnTheOther()
+            throws Exception {
+        String[] rotated = boundServiceAgent("rotated");
+        assertRefusedOnBWithinTheBound(
+                "the agent's token rotated",
+                () -> clientCredentialsOnB(rotated[0], rotated[1]),
+                () -> assertThat(a.post("/agents/" + rotated[0] + "/rotate", admin)
+                                .status())
+                        .isEqualTo(200));
+        String[] unbound = boundServiceAgent("unbound");
+        assertRefusedOnBWithinTheBound(
+                "the agent's client unbound",
+                () -> clientCredentialsOnB(unbound[0], unbound[1]),
+                () -> assertThat(a.delete("/agents/" + unbound[0] + "/oauth-client", admin)
+                                .status())
+                        .isEqualTo(204));
+    }
+
+    /** A new service agent bound to an OAuth client on A: its id and token. */
+    private static String[] boundServiceAgent(String name) {
+        Http.Response created = a.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"quinn\",\"name\":\"" + name + "\",\"type\":\"service\","
+                        + "\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        String id = created.json().get("id").asText();
+        assertThat(a.post("/agents/" + id + "/oauth-client", admin).status()).isEqualTo(201);
+        return new String[] {id, created.json().get("token").asText()};
+    }
+
+    private static boolean clientCredentialsOnB(String id, String secret) {
+        String basic = "Basic "
+                + java.util.Base64.getEncoder()
+                        .encodeToString((id + ":" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return b.send(b.builder("/oauth/token", null)
+                                .header("Authorization", basic)
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                        "grant_type=client_credentials")))
+                        .status()
+                == 200;
     }
 
     /**

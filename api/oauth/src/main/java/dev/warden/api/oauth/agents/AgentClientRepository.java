@@ -16,7 +16,7 @@ import java.util.Optional;
  * Service agents bound to an OAuth client (table {@code oauth_agent_clients}). The client is derived, not
  * registered: its id is the agent id, its secret the agent's current token (compared as the stored SHA-256), and
  * it exists only while the agent is active. Rotating the agent's token or revoking the agent therefore ends the
- * client credential at once, on every instance (each authentication reads the agent's row).
+ * client credential at once, on every instance ({@link BoundAgentClients} remembers a read per agent version).
  */
 public final class AgentClientRepository {
     /** The client-registration source of a bound agent. */
@@ -29,7 +29,7 @@ public final class AgentClientRepository {
             INSERT INTO oauth_agent_clients (agent_id, created_at) VALUES (?, ?) ON CONFLICT (agent_id) DO NOTHING""";
     private static final String UNBIND = "DELETE FROM oauth_agent_clients WHERE agent_id = ?";
     private static final String FIND = """
-            SELECT a.id, a.name, a.token_hash, c.created_at FROM oauth_agent_clients c JOIN agents a ON a.id = c.agent_id
+            SELECT a.id, a.name, a.token_hash, c.created_at, a.updated_at FROM oauth_agent_clients c JOIN agents a ON a.id = c.agent_id
             WHERE c.agent_id = ? AND a.status = 'active' AND (a.expires_at IS NULL OR a.expires_at > ?)""";
     private static final String BOUND_AT = "SELECT created_at FROM oauth_agent_clients WHERE agent_id = ?";
 
@@ -72,8 +72,11 @@ public final class AgentClientRepository {
         });
     }
 
-    /** The client of bound, active agent {@code clientId}, if there is one at {@code now}. */
-    public Optional<OAuthClient> client(String clientId, Instant now) {
+    /** A bound agent's client, with the agent's version ({@code updatedAt}) it was read at. */
+    public record Bound(OAuthClient client, Instant agentUpdatedAt) {}
+
+    /** The client of bound, active agent {@code clientId}, if there is one at {@code now}, with its version. */
+    public Optional<Bound> bound(String clientId, Instant now) {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(FIND)) {
                 ps.setString(1, clientId);
@@ -82,11 +85,13 @@ public final class AgentClientRepository {
                     if (!rs.next()) {
                         return Optional.empty();
                     }
-                    return Optional.of(client(
-                            rs.getString(1),
-                            rs.getString(2),
-                            rs.getBytes(3),
-                            rs.getTimestamp(4).toInstant()));
+                    return Optional.of(new Bound(
+                            client(
+                                    rs.getString(1),
+                                    rs.getString(2),
+                                    rs.getBytes(3),
+                                    rs.getTimestamp(4).toInstant()),
+                            rs.getTimestamp(5).toInstant()));
                 }
             }
         });

@@ -51,7 +51,7 @@ public final class Clients {
             return Optional.of(documents.fetch(clientId));
         }
         if (clientId.startsWith(AGENT_PREFIX)) {
-            // Never cached: rotating or revoking the agent ends its client at once.
+            // Remembered by the source per agent version only: rotating or revoking the agent ends its client at once.
             return agents.find(clientId);
         }
         long now = System.nanoTime();

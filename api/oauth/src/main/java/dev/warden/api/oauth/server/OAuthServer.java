@@ -10,6 +10,7 @@ import dev.warden.api.oauth.OAuthErrors;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.agents.AgentClientRepository;
 import dev.warden.api.oauth.agents.AgentDirectory;
+import dev.warden.api.oauth.agents.BoundAgentClients;
 import dev.warden.api.oauth.authorize.AuthorizationFlow;
 import dev.warden.api.oauth.authorize.AuthorizeRoutes;
 import dev.warden.api.oauth.authorize.CodeRepository;
@@ -180,7 +181,7 @@ public final class OAuthServer implements Component {
                 clientRepository,
                 new ClientMetadataDocuments(
                         outbound, config.clientMetadataPorts(), resources::isScope, tokenGrants.registrable(), clock),
-                id -> agentClients.client(id, clock.instant()));
+                new BoundAgentClients(agentClients, directory, clock));
         ClientAuthenticator clientAuth = new ClientAuthenticator(clients, clock);
         ClientRegistrar registrar = new ClientRegistrar(clientRepository, config.clientSecretTtl(), clock);
         RegistrationRoutes.Gate oauthGate =
