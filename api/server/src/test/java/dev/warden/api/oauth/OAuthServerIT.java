@@ -751,6 +751,56 @@ class OAuthServerIT {
                 .isEqualTo(401);
     }
 
+    /**
+     * One refresh token presented by several requests at once rotates once (D190: the statement that spends it
+     * re-checks that it is unused on the row it waited for): one answer gets a pair, the others are refused as a
+     * reuse, and the reuse revokes the family, the winner's new tokens included.
+     */
+    @Test
+    void aRefreshTokenPresentedConcurrentlyRotatesOnceAndTheReuseRevokesTheFamily() throws Exception {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        String old = tokensFor(session, client, Map.of("scope", "agents:read"))
+                .get("refresh_token")
+                .asText();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Http.Response>> answers = new java.util.ArrayList<>();
+        try (java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 6; i++) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return driver.token(
+                            Map.of("grant_type", "refresh_token", "refresh_token", old, "client_id", client));
+                }));
+            }
+            go.countDown();
+        }
+        List<Http.Response> issued = new java.util.ArrayList<>();
+        for (java.util.concurrent.Future<Http.Response> answer : answers) {
+            Http.Response r = answer.get();
+            if (r.status() == 200) {
+                issued.add(r);
+            } else {
+                assertError(r, 400, "invalid_grant");
+            }
+        }
+        assertThat(issued).as("answers with a new pair").hasSize(1);
+        JsonNode pair = issued.getFirst().json();
+        assertError(
+                driver.token(Map.of(
+                        "grant_type",
+                        "refresh_token",
+                        "refresh_token",
+                        pair.get("refresh_token").asText(),
+                        "client_id",
+                        client)),
+                400,
+                "invalid_grant");
+        assertThat(http.get("/agents", pair.get("access_token").asText()).status())
+                .isEqualTo(401);
+    }
+
     @Test
     void confidentialClientsAuthenticateWithBasicOrPost() {
         Http.Response reg = http.post("/mcp/register", null, "{\"redirect_uris\":[\"" + OAuthDriver.REDIRECT + "\"]}");

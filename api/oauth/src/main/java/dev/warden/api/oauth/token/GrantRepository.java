@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -69,8 +70,27 @@ public final class GrantRepository {
                 g.expires_at AS grant_expires_at, g.amr, g.auth_time, r.expires_at, r.used_at, """ + USABLE + """
              AS usable
             FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?""";
-    private static final String MARK_USED = """
-            UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL""";
+    /**
+     * A refresh in one statement (D190): read the token and its grant ({@code t}); spend it only when every check
+     * the client is told of passes and it is unused ({@code spent}: a concurrent use that spent it first leaves it
+     * alone, PostgreSQL re-checking {@code used_at} on the row it waited for); store its successor only when it was
+     * spent ({@code stored}). The answer is the token as read, and whether it rotated.
+     */
+    private static final String ROTATE_REFRESH = "WITH t AS (" + SELECT_REFRESH + """
+            ), spent AS (
+                UPDATE oauth_refresh_tokens r SET used_at = ? FROM t
+                WHERE r.token_hash = ? AND r.used_at IS NULL AND t.client_id = ? AND t.usable AND t.expires_at > ?
+                  AND (CAST(? AS text) IS NULL OR t.resource = CAST(? AS text))
+                  AND (CAST(? AS text[]) IS NULL
+                       OR (cardinality(CAST(? AS text[])) > 0 AND string_to_array(t.scope, ' ') @> CAST(? AS text[])))
+                RETURNING t.id, t.grant_expires_at
+            ), stored AS (
+                INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at)
+                SELECT ?, spent.id, ?, LEAST(CAST(? AS timestamptz), spent.grant_expires_at) FROM spent
+                RETURNING 1
+            )
+            SELECT t.*, EXISTS (SELECT 1 FROM stored) AS rotated FROM t""";
+
     private static final String REVOKE_GRANT = """
             UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL
             RETURNING user_id, client_id""";
@@ -158,9 +178,60 @@ public final class GrantRepository {
         }
     }
 
-    /** The refresh token with hash {@code hash}, locked for this transaction. */
-    Optional<RefreshToken> lockRefreshToken(Connection conn, byte[] hash, Instant now) throws SQLException {
-        return refreshToken(conn, SELECT_REFRESH + " FOR UPDATE OF r", hash, now);
+    /**
+     * What a client presenting a refresh token asks: the token ({@code hash}), the client, the {@code resource} and
+     * narrower {@code scopes} it names if any, and the successor to store ({@code nextHash}, ending at
+     * {@code nextExpiresAt} or its grant's end, whichever is first).
+     */
+    record Rotation(
+            byte[] hash,
+            String clientId,
+            Optional<String> resource,
+            Optional<List<String>> scopes,
+            byte[] nextHash,
+            Instant nextExpiresAt,
+            Instant now) {}
+
+    /** The presented token as it was read, and whether it was spent and its successor stored. */
+    record Rotated(RefreshToken token, boolean rotated) {}
+
+    /**
+     * Spends the presented token and stores its successor, in one statement, when the token is the client's,
+     * unused, unexpired, its grant usable, and the resource and scopes are the grant's; empty for an unknown token.
+     * Otherwise nothing is written, and the token as read says why.
+     */
+    Optional<Rotated> rotateRefreshToken(Rotation rotation) {
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH)) {
+                Timestamp now = Timestamp.from(rotation.now());
+                ps.setTimestamp(1, now);
+                ps.setBytes(2, rotation.hash());
+                ps.setTimestamp(3, now);
+                ps.setBytes(4, rotation.hash());
+                ps.setString(5, rotation.clientId());
+                ps.setTimestamp(6, now);
+                ps.setString(7, rotation.resource().orElse(null));
+                ps.setString(8, rotation.resource().orElse(null));
+                java.sql.Array scopes = rotation.scopes().isEmpty()
+                        ? null
+                        : conn.createArrayOf("text", rotation.scopes().get().toArray());
+                for (int i = 9; i <= 11; i++) {
+                    if (scopes == null) {
+                        ps.setNull(i, Types.ARRAY);
+                    } else {
+                        ps.setArray(i, scopes);
+                    }
+                }
+                ps.setBytes(12, rotation.nextHash());
+                ps.setTimestamp(13, now);
+                ps.setTimestamp(14, Timestamp.from(rotation.nextExpiresAt()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            ? Optional.of(new Rotated(refreshToken(rs), rs.getBoolean("rotated")))
+                            : Optional.empty();
+                }
+            }
+        });
     }
 
     private static Optional<RefreshToken> refreshToken(Connection conn, String sql, byte[] hash, Instant now)
@@ -169,38 +240,27 @@ public final class GrantRepository {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setBytes(2, hash);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                Grant grant = new Grant(
-                        rs.getString("id"),
-                        rs.getString("client_id"),
-                        rs.getString("user_id"),
-                        Sql.string(rs, "session_id"),
-                        rs.getString("scope"),
-                        rs.getString("resource"),
-                        Sql.requiredInstant(rs, "created_at"),
-                        Sql.requiredInstant(rs, "grant_expires_at"),
-                        rs.getArray("amr") == null
-                                ? List.of()
-                                : List.of((String[]) rs.getArray("amr").getArray()),
-                        Sql.instant(rs, "auth_time"));
-                return Optional.of(new RefreshToken(
-                        grant,
-                        Sql.requiredInstant(rs, "expires_at"),
-                        Sql.instant(rs, "used_at"),
-                        rs.getBoolean("usable")));
+                return rs.next() ? Optional.of(refreshToken(rs)) : Optional.empty();
             }
         }
     }
 
-    /** Marks a refresh token used; false when it already was (a concurrent use). */
-    boolean markUsed(Connection conn, byte[] hash, Instant now) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(MARK_USED)) {
-            ps.setTimestamp(1, Timestamp.from(now));
-            ps.setBytes(2, hash);
-            return ps.executeUpdate() == 1;
-        }
+    private static RefreshToken refreshToken(ResultSet rs) throws SQLException {
+        Grant grant = new Grant(
+                rs.getString("id"),
+                rs.getString("client_id"),
+                rs.getString("user_id"),
+                Sql.string(rs, "session_id"),
+                rs.getString("scope"),
+                rs.getString("resource"),
+                Sql.requiredInstant(rs, "created_at"),
+                Sql.requiredInstant(rs, "grant_expires_at"),
+                rs.getArray("amr") == null
+                        ? List.of()
+                        : List.of((String[]) rs.getArray("amr").getArray()),
+                Sql.instant(rs, "auth_time"));
+        return new RefreshToken(
+                grant, Sql.requiredInstant(rs, "expires_at"), Sql.instant(rs, "used_at"), rs.getBoolean("usable"));
     }
 
     /** Revokes grant {@code grantId} and with it every token of its family. */

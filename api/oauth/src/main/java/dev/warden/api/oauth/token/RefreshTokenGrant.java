@@ -1,14 +1,13 @@
 package dev.warden.api.oauth.token;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.warden.api.auth.TokenKind;
 import dev.warden.api.auth.Tokens;
 import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.runtime.db.Transactions;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -37,14 +36,6 @@ final class RefreshTokenGrant implements TokenGrant {
         this.clock = clock;
     }
 
-    private GrantOutcome reused(Connection conn, GrantRepository.Grant grant) throws SQLException {
-        grants.revokeGrant(conn, grant.id(), "refresh token reused", clock.instant());
-        return new GrantOutcome.Refused(
-                OAuthException.invalidGrant(
-                        "the refresh token was already used; every token of this grant is now revoked"),
-                true);
-    }
-
     @Override
     public String type() {
         return GrantTypes.REFRESH_TOKEN;
@@ -57,49 +48,75 @@ final class RefreshTokenGrant implements TokenGrant {
 
     TokenIssuer.TokenPair refresh(OAuthClient client, Map<String, String> form) {
         String token = AuthorizationCodeGrant.required(form, "refresh_token");
-        Optional<String> scope = Optional.ofNullable(form.get("scope"));
         Optional<String> resource = Optional.ofNullable(form.get("resource"));
-        byte[] hash = Tokens.hash(token);
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        GrantOutcome outcome = transactions.inTransaction(conn -> {
-            Optional<GrantRepository.RefreshToken> found = grants.lockRefreshToken(conn, hash, now);
-            if (found.isEmpty()) {
-                return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token is not valid"));
-            }
-            GrantRepository.RefreshToken rt = found.get();
-            GrantRepository.Grant grant = rt.grant();
-            if (!grant.clientId().equals(client.clientId())) {
-                return new GrantOutcome.Refused(
-                        OAuthException.invalidGrant("the refresh token was issued to another client"));
-            }
-            if (rt.usedAt().isPresent()) {
-                return reused(conn, grant);
-            }
-            if (!rt.grantUsable() || !rt.expiresAt().isAfter(now)) {
-                return new GrantOutcome.Refused(
-                        OAuthException.invalidGrant("the refresh token has expired or was revoked"));
-            }
-            if (resource.isPresent() && !resource.get().equals(grant.resource())) {
-                return new GrantOutcome.Refused(OAuthException.invalidTarget("resource differs from the grant's"));
-            }
-            List<String> granted = Arrays.asList(grant.scope().split(" "));
-            List<String> scopes = granted;
-            if (scope.isPresent()) {
-                scopes = Arrays.stream(scope.get().split(" "))
+        Optional<List<String>> asked = Optional.ofNullable(form.get("scope"))
+                .map(scope -> Arrays.stream(scope.split(" "))
                         .filter(s -> !s.isEmpty())
                         .distinct()
-                        .toList();
-                if (scopes.isEmpty() || !granted.containsAll(scopes)) {
-                    return new GrantOutcome.Refused(
-                            OAuthException.invalidScope("scope may only narrow the grant's scope"));
-                }
-            }
-            if (!grants.markUsed(conn, hash, now)) {
-                return reused(conn, grant);
-            }
-            return new GrantOutcome.Issued(issuer.issue(conn, grant, scopes, now));
-        });
+                        .toList());
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        String next = Tokens.mint(TokenKind.REFRESH);
+        // One statement spends the token and stores its successor, or writes nothing (D190).
+        Optional<GrantRepository.Rotated> rotated = grants.rotateRefreshToken(new GrantRepository.Rotation(
+                Tokens.hash(token),
+                client.clientId(),
+                resource,
+                asked,
+                Tokens.hash(next),
+                issuer.refreshEnd(now),
+                now));
+        GrantOutcome outcome = outcome(rotated, client, resource, asked, next, now);
         grants.committed(outcome);
         return issuer.sign(outcome.pairOrThrow());
+    }
+
+    /** The pair when the token rotated; else why not, in the order a client is told, revoking on a reuse. */
+    private GrantOutcome outcome(
+            Optional<GrantRepository.Rotated> rotated,
+            OAuthClient client,
+            Optional<String> resource,
+            Optional<List<String>> asked,
+            String next,
+            Instant now) {
+        if (rotated.isEmpty()) {
+            return new GrantOutcome.Refused(OAuthException.invalidGrant("the refresh token is not valid"));
+        }
+        GrantRepository.RefreshToken rt = rotated.get().token();
+        GrantRepository.Grant grant = rt.grant();
+        List<String> granted = Arrays.asList(grant.scope().split(" "));
+        if (rotated.get().rotated()) {
+            return new GrantOutcome.Issued(issuer.pending(grant, asked.orElse(granted), next));
+        }
+        if (!grant.clientId().equals(client.clientId())) {
+            return new GrantOutcome.Refused(
+                    OAuthException.invalidGrant("the refresh token was issued to another client"));
+        }
+        if (rt.usedAt().isPresent()) {
+            return reused(grant, now);
+        }
+        if (!rt.grantUsable() || !rt.expiresAt().isAfter(now)) {
+            return new GrantOutcome.Refused(
+                    OAuthException.invalidGrant("the refresh token has expired or was revoked"));
+        }
+        if (resource.isPresent() && !resource.get().equals(grant.resource())) {
+            return new GrantOutcome.Refused(OAuthException.invalidTarget("resource differs from the grant's"));
+        }
+        if (asked.isPresent() && (asked.get().isEmpty() || !granted.containsAll(asked.get()))) {
+            return new GrantOutcome.Refused(OAuthException.invalidScope("scope may only narrow the grant's scope"));
+        }
+        // Every check passed as read, yet the statement spent nothing: a concurrent use spent it first.
+        return reused(grant, now);
+    }
+
+    /** A spent token presented again: stolen or replayed, so its whole family is revoked. */
+    private GrantOutcome reused(GrantRepository.Grant grant, Instant now) {
+        transactions.inTransaction(conn -> {
+            grants.revokeGrant(conn, grant.id(), "refresh token reused", now);
+            return null;
+        });
+        return new GrantOutcome.Refused(
+                OAuthException.invalidGrant(
+                        "the refresh token was already used; every token of this grant is now revoked"),
+                true);
     }
 }

@@ -97,13 +97,23 @@ final class TokenIssuer {
     /** Stores a new refresh token of {@code grant} in {@code conn}'s transaction; the pair, to sign once committed. */
     Pending issue(Connection conn, GrantRepository.Grant grant, List<String> scopes, Instant now) throws SQLException {
         String refresh = Tokens.mint(TokenKind.REFRESH);
-        Instant refreshEnd = now.plus(refreshTtl);
+        Instant refreshEnd = refreshEnd(now);
         grants.insertRefreshToken(
                 conn,
                 Tokens.hash(refresh),
                 grant.id(),
                 now,
                 refreshEnd.isAfter(grant.expiresAt()) ? grant.expiresAt() : refreshEnd);
+        return pending(grant, scopes, refresh);
+    }
+
+    /** When a refresh token issued at {@code now} ends, unless its grant ends first. */
+    Instant refreshEnd(Instant now) {
+        return now.plus(refreshTtl);
+    }
+
+    /** The pair of {@code grant}'s stored refresh token {@code refresh}, its access token for {@code scopes}. */
+    Pending pending(GrantRepository.Grant grant, List<String> scopes, String refresh) {
         AccessTokens.Spec access = new AccessTokens.Spec(
                 grant.userId(),
                 AccessTokens.SubjectKind.USER,
