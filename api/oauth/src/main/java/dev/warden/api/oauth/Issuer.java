@@ -28,6 +28,8 @@ public final class Issuer {
     private final boolean loopback;
     /** The spelling of the request being served on this thread, when it is another than the canonical one. */
     private final ThreadLocal<String> spelling = new ThreadLocal<>();
+    /** {@link #spellings()}, once the issuer is known. */
+    private volatile List<String> spellings;
 
     private Issuer(boolean loopback) {
         this.loopback = loopback;
@@ -87,8 +89,13 @@ public final class Issuer {
         if (!loopback || host == null || value.get() == null) {
             return Optional.empty();
         }
-        String h = host.toLowerCase(Locale.ROOT);
-        return spellings().stream().filter(s -> s.equals("http://" + h)).findFirst();
+        String asked = "http://" + host.toLowerCase(Locale.ROOT);
+        for (String s : spellings()) {
+            if (s.equals(asked)) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Serves a request under {@code spelledAs} (empty: the canonical URL), on this thread, until it returns. */
@@ -126,9 +133,21 @@ public final class Issuer {
         return canonicalUri;
     }
 
-    /** The loopback spellings of this issuer: {@code localhost}, {@code 127.0.0.1} and {@code [::1]}, same port. */
+    /**
+     * The loopback spellings of this issuer: {@code localhost}, {@code 127.0.0.1} and {@code [::1]}, same port. Made
+     * once: the issuer is resolved once, and every request of a loopback issuer asks.
+     */
     private List<String> spellings() {
-        URI uri = URI.create(canonical());
+        List<String> made = spellings;
+        if (made == null) {
+            made = spellingsOf(canonical());
+            spellings = made;
+        }
+        return made;
+    }
+
+    private static List<String> spellingsOf(String canonical) {
+        URI uri = URI.create(canonical);
         String port = uri.getPort() < 0 ? "" : ":" + uri.getPort();
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         return List.of(
