@@ -3,7 +3,6 @@ package dev.warden.api.oauth.keys;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import java.security.Provider;
@@ -27,11 +26,9 @@ public final class EcdsaProvider {
         return NATIVE;
     }
 
-    /** A signer of {@code key} in the native provider when there is one. */
+    /** An ES256 signer of {@code key} in the native provider when there is one (its signatures pooled, D190). */
     public static JWSSigner signer(ECKey key) throws JOSEException {
-        ECDSASigner signer = new ECDSASigner(key);
-        NATIVE.ifPresent(p -> signer.getJCAContext().setProvider(p));
-        return signer;
+        return new Es256Signer(key, NATIVE);
     }
 
     /** A verifier of {@code key} in the native provider when there is one. */

@@ -57,6 +57,11 @@ public final class SigningKeys {
 
     private record Loaded(List<ECKey> keys, Instant at) {}
 
+    /** The key {@link #signingKey()} chose from {@code from}, good until {@code until}. */
+    private record Choice(Loaded from, ECKey key, Instant until) {}
+
+    private volatile Choice choice;
+
     /**
      * @param accessTokenTtl the longest an access token lives: how long a key stays published after it stops signing
      */
@@ -73,11 +78,20 @@ public final class SigningKeys {
         }
     }
 
-    /** The key to sign with now (making one first when none is current). */
+    /**
+     * The key to sign with now (making one first when none is current). The choice is remembered until the first
+     * moment it could change (D190): the periodic reload, a rotation falling due, a key becoming ready or expiring.
+     */
     public ECKey signingKey() {
         Instant now = clock.instant();
+        Choice remembered = choice;
+        if (remembered != null && remembered.from() == loaded && now.isBefore(remembered.until())) {
+            return remembered.key();
+        }
+        Loaded from = loaded;
         List<ECKey> keys = keys(now);
         Instant newest = keys.isEmpty() ? Instant.EPOCH : createdAt(keys.getLast());
+        Instant rotationDue = newest.plus(rotation.minus(prepublish));
         if (keys.isEmpty() || newest.isBefore(now.minus(rotation.minus(prepublish)))) {
             // With no key this process can open (none yet, or all sealed with another key-encryption key), any
             // stored row counts as old: a usable key is made rather than failing every token request.
@@ -85,13 +99,37 @@ public final class SigningKeys {
                 LOG.info("made a new OAuth signing key");
             }
             keys = reload(now);
+            return chosen(keys, now);
         }
-        // The newest key that has been published long enough, else the oldest (the first key of a deployment).
+        ECKey key = chosen(keys, now);
+        Instant until = from.at().plus(RELOAD_EVERY);
+        until = earliest(until, rotationDue);
+        for (ECKey k : keys) {
+            Instant ready = createdAt(k).plus(prepublish);
+            if (ready.isAfter(now)) {
+                until = earliest(until, ready);
+            }
+            until = earliest(until, expiresAt(k));
+        }
+        if (from == loaded) {
+            choice = new Choice(from, key, until);
+        }
+        return key;
+    }
+
+    /** The newest key that has been published long enough, else the oldest (the first key of a deployment). */
+    private ECKey chosen(List<ECKey> keys, Instant now) {
         Instant ready = now.minus(prepublish);
-        return keys.reversed().stream()
-                .filter(k -> !createdAt(k).isAfter(ready))
-                .findFirst()
-                .orElse(keys.getFirst());
+        for (ECKey k : keys.reversed()) {
+            if (!createdAt(k).isAfter(ready)) {
+                return k;
+            }
+        }
+        return keys.getFirst();
+    }
+
+    private static Instant earliest(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
     }
 
     /** The public key with id {@code kid}, reloading (rate-limited) when another instance may have made it. */

@@ -47,6 +47,45 @@ class EcdsaProviderTest {
                 .isFalse();
     }
 
+    /**
+     * The signer keeps its {@code Signature}s between uses (D190): signatures made at once on many threads, each with
+     * a pooled one used again and again, all verify with the JDK, and each is new (ECDSA's random nonce).
+     */
+    @Test
+    void aSignerUsedAgainAndAgainOnManyThreadsSignsEveryPayloadRight() throws Exception {
+        ECKey key = new ECKeyGenerator(Curve.P_256).keyID("k").generate();
+        com.nimbusds.jose.JWSSigner signer = EcdsaProvider.signer(key);
+        ECDSAVerifier jdk = new ECDSAVerifier(key.toPublicJWK());
+        java.util.Set<String> signatures = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.List<java.util.concurrent.Future<Boolean>> verified = new java.util.ArrayList<>();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            for (int i = 0; i < 400; i++) {
+                String payload = "payload-" + i;
+                verified.add(pool.submit(() -> {
+                    JWSObject jws = sign(key, payload);
+                    jws.sign(signer);
+                    signatures.add(jws.getSignature().toString());
+                    JWSObject parsed = JWSObject.parse(jws.serialize());
+                    return parsed.getPayload().toString().equals(payload) && parsed.verify(jdk);
+                }));
+            }
+        }
+        for (java.util.concurrent.Future<Boolean> each : verified) {
+            assertThat(each.get()).isTrue();
+        }
+        assertThat(signatures).hasSize(400);
+    }
+
+    @Test
+    void aSignerRefusesAPublicKeyAndAnotherAlgorithm() throws Exception {
+        ECKey key = new ECKeyGenerator(Curve.P_256).keyID("k").generate();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EcdsaProvider.signer(key.toPublicJWK()))
+                .isInstanceOf(com.nimbusds.jose.JOSEException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> EcdsaProvider.signer(key).sign(new JWSHeader(JWSAlgorithm.ES384), new byte[] {1}))
+                .isInstanceOf(com.nimbusds.jose.JOSEException.class);
+    }
+
     private static JWSObject sign(ECKey key, String payload) {
         return new JWSObject(
                 new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID()).build(), new Payload(payload));
