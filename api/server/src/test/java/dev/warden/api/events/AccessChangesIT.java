@@ -76,6 +76,43 @@ class AccessChangesIT {
         }
     }
 
+    /**
+     * A schema whose channel name would pass PostgreSQL's 63-byte limit is named by a digest (migration V38's
+     * trigger in SQL, {@link AccessChanges#channel} in Java): both sides must agree, or a deployment with a long
+     * schema name never hears a revocation.
+     */
+    @Test
+    void aSchemaTooLongForTheChannelNameIsHeardThroughItsDigest() throws Exception {
+        String schema = "warden_access_changes_long_schema_name_" + Long.toHexString(System.nanoTime());
+        assertThat(("warden_access_changed:" + schema).length()).isGreaterThan(63);
+        Database.PoolSettings base = warden.config().postgres().pool();
+        try (Database db = Database.connect(
+                warden.infra().jdbcUrl(),
+                new Database.PoolSettings(base.user(), base.password(), 2, Optional.of(schema)))) {
+            db.migrate();
+            AtomicInteger invalidated = new AtomicInteger();
+            AtomicInteger revoked = new AtomicInteger();
+            try (AccessChanges listener =
+                    AccessChanges.listen(db, invalidated::incrementAndGet, revoked::incrementAndGet)) {
+                Thread.sleep(300); // listening
+                db.inTransaction(conn -> {
+                    try (var ps = conn.prepareStatement(
+                            "INSERT INTO oauth_revoked_access_tokens (jti, expires_at) VALUES (?, now())")) {
+                        ps.setString(1, "jti-" + System.nanoTime());
+                        return ps.executeUpdate();
+                    }
+                });
+                assertThat(waitFor(revoked, 1, 5_000))
+                        .as("the trigger's notification, on the digest's channel")
+                        .isEqualTo(1);
+                write(db, EventType.AGENT_REVOKED);
+                assertThat(waitFor(invalidated, 1, 5_000))
+                        .as("the outbox's notification, on the same channel")
+                        .isEqualTo(1);
+            }
+        }
+    }
+
     private static void write(Database db, EventType type) {
         db.inTransaction(conn -> {
             EventOutbox.append(conn, event(type));
