@@ -1,5 +1,6 @@
 package dev.warden.api.oauth.agents;
 
+import dev.warden.api.oauth.BoundedCache;
 import dev.warden.api.oauth.clients.Clients;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.authorizer.domain.Agent;
@@ -8,9 +9,7 @@ import dev.warden.authorizer.domain.Ids;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The clients of service agents bound to OAuth ({@link AgentClientRepository}), remembered per agent version
@@ -30,7 +29,7 @@ public final class BoundAgentClients implements Clients.Source {
     private final AgentClientRepository repository;
     private final AgentDirectory directory;
     private final InstantSource clock;
-    private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
+    private final BoundedCache<String, Remembered> remembered = new BoundedCache<>(MAX_REMEMBERED);
 
     public BoundAgentClients(AgentClientRepository repository, AgentDirectory directory, InstantSource clock) {
         this.repository = repository;
@@ -58,9 +57,6 @@ public final class BoundAgentClients implements Clients.Source {
         // An unbound agent has no row to read a version from: its read is as good as the directory's agent.
         Instant readVersion = read.map(b -> version(b.agentUpdatedAt())).orElse(version);
         if (readVersion.equals(version)) {
-            if (remembered.size() >= MAX_REMEMBERED) {
-                remembered.clear();
-            }
             remembered.put(clientId, new Remembered(version, client));
         }
         return client;

@@ -1,9 +1,8 @@
 package dev.warden.api.oauth.clients;
 
 import dev.warden.api.errors.OAuthException;
-import java.util.Map;
+import dev.warden.api.oauth.BoundedCache;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,7 +29,7 @@ public final class Clients {
     private final ClientRepository repository;
     private final ClientMetadataDocuments documents;
     private final Source agents;
-    private final Map<String, Cached> registered = new ConcurrentHashMap<>();
+    private final BoundedCache<String, Cached> registered = new BoundedCache<>(MAX_CACHED);
 
     public Clients(ClientRepository repository, ClientMetadataDocuments documents, Source agents) {
         this.repository = repository;
@@ -60,12 +59,7 @@ public final class Clients {
             return Optional.of(cached.client());
         }
         Optional<OAuthClient> found = repository.find(clientId);
-        found.ifPresent(c -> {
-            if (registered.size() >= MAX_CACHED) {
-                registered.clear();
-            }
-            registered.put(clientId, new Cached(c, now + KEEP_NANOS));
-        });
+        found.ifPresent(c -> registered.put(clientId, new Cached(c, now + KEEP_NANOS)));
         return found;
     }
 }

@@ -9,6 +9,7 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import dev.warden.api.oauth.BoundedCache;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.SecretCipher;
 import java.text.ParseException;
@@ -19,10 +20,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Logger;
@@ -44,8 +43,8 @@ public final class SigningKeys {
     private final SecretCipher cipher;
     private static final int MAX_CACHED_PUBLIC_KEYS = 64;
 
-    private final Map<String, ECKey> publicKeys = new ConcurrentHashMap<>();
-    private final Map<String, JWSSigner> signers = new ConcurrentHashMap<>();
+    private final BoundedCache<String, ECKey> publicKeys = new BoundedCache<>(MAX_CACHED_PUBLIC_KEYS);
+    private final BoundedCache<String, JWSSigner> signers = new BoundedCache<>(MAX_CACHED_PUBLIC_KEYS);
     private final Duration rotation;
     private final Duration prepublish;
     private final Duration publishFor;
@@ -141,9 +140,6 @@ public final class SigningKeys {
             key = find(reload(now), kid);
         }
         return key.map(k -> {
-            if (publicKeys.size() >= MAX_CACHED_PUBLIC_KEYS) {
-                publicKeys.clear();
-            }
             // toPublicJWK() re-validates the point: done once per key, not once per token.
             return publicKeys.computeIfAbsent(kid, id -> k.toPublicJWK());
         });
@@ -156,9 +152,6 @@ public final class SigningKeys {
     public JWSSigner signer(ECKey key) throws JOSEException {
         JWSSigner cached = signers.get(key.getKeyID());
         if (cached == null) {
-            if (signers.size() >= MAX_CACHED_PUBLIC_KEYS) {
-                signers.clear();
-            }
             cached = EcdsaProvider.signer(key);
             signers.put(key.getKeyID(), cached);
         }

@@ -10,6 +10,7 @@ import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.warden.api.auth.Tokens;
+import dev.warden.api.oauth.BoundedCache;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.keys.EcdsaProvider;
 import dev.warden.api.oauth.keys.SigningKeys;
@@ -30,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Access tokens as RFC 9068 JWTs: header {@code typ} {@code at+jwt}, ES256 with the current {@link SigningKeys}
@@ -67,15 +67,15 @@ public final class AccessTokens {
     static final int MAX_VERIFIED = 20_000;
 
     private final SigningKeys keys;
-    private final Map<String, JWSVerifier> verifiers = new ConcurrentHashMap<>();
-    private final Map<String, Header> headers = new ConcurrentHashMap<>();
+    private final BoundedCache<String, JWSVerifier> verifiers = new BoundedCache<>(MAX_CACHED_KEYS);
+    private final BoundedCache<String, Header> headers = new BoundedCache<>(MAX_CACHED_KEYS);
     /**
      * Tokens whose signature and claims were verified, by the SHA-256 of the token: an ES256 verification is most of
      * what introspecting or presenting a token costs (D188), and a resource server presents the same token many
      * times. Only what passed is kept; expiry is checked on every use, and revocation is not this cache's business
      * ({@link TokenValidity}).
      */
-    private final Map<String, Claims> verified = new ConcurrentHashMap<>();
+    private final BoundedCache<String, Claims> verified = new BoundedCache<>(MAX_VERIFIED);
 
     private final Issuer issuer;
     private final Duration ttl;
@@ -270,7 +270,7 @@ public final class AccessTokens {
                     .keyID(key.getKeyID())
                     .build();
             cached = new Header(jose, jose.toBase64URL().toString());
-            bounded(headers, MAX_CACHED_KEYS).put(key.getKeyID(), cached);
+            headers.put(key.getKeyID(), cached);
         }
         return cached;
     }
@@ -362,17 +362,9 @@ public final class AccessTokens {
         JWSVerifier cached = verifiers.get(key.getKeyID());
         if (cached == null) {
             cached = EcdsaProvider.verifier(key);
-            bounded(verifiers, MAX_CACHED_KEYS).put(key.getKeyID(), cached);
+            verifiers.put(key.getKeyID(), cached);
         }
         return cached;
-    }
-
-    /** {@code cache}, emptied first when it holds {@code max} entries. */
-    private static <V> Map<String, V> bounded(Map<String, V> cache, int max) {
-        if (cache.size() >= max) {
-            cache.clear();
-        }
-        return cache;
     }
 
     /** RFC 8693 section 4.1: {@code {"sub": current actor, "act": {"sub": the one before, ...}}}. */
@@ -451,7 +443,7 @@ public final class AccessTokens {
             return known.expiresAt().isAfter(clock.instant()) ? Optional.of(known) : Optional.empty();
         }
         Optional<Claims> claims = verifySignatureAndClaims(token);
-        claims.ifPresent(c -> bounded(verified, MAX_VERIFIED).put(digest, c));
+        claims.ifPresent(c -> verified.put(digest, c));
         return claims;
     }
 

@@ -1,9 +1,8 @@
 package dev.warden.api.oauth.token;
 
 import dev.warden.api.auth.CredentialRevocations;
+import dev.warden.api.oauth.BoundedCache;
 import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Whether an access token of a person's grant is still good, and whether an access token was revoked (RFC 7009):
@@ -19,7 +18,7 @@ final class TokenStates {
 
     private final GrantRepository grants;
     private final CredentialRevocations revocations;
-    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final BoundedCache<String, Entry> entries = new BoundedCache<>(MAX_ENTRIES);
 
     /** An answer, good {@code until}, read at {@code generation}. */
     private record Entry(boolean good, Instant until, long generation) {}
@@ -65,9 +64,6 @@ final class TokenStates {
     }
 
     private void remember(String key, Entry entry) {
-        if (entries.size() >= MAX_ENTRIES) {
-            entries.clear();
-        }
         entries.put(key, entry);
     }
 }
