@@ -1,11 +1,12 @@
 package dev.warden.api.oauth.agents;
 
-import dev.warden.api.oauth.BoundedCache;
 import dev.warden.api.oauth.clients.Clients;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.authorizer.domain.Agent;
 import dev.warden.authorizer.domain.AgentId;
 import dev.warden.authorizer.domain.Ids;
+import dev.warden.runtime.cache.BoundedCache;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -23,8 +24,14 @@ import java.util.Optional;
 public final class BoundAgentClients implements Clients.Source {
     /** Past this many bound agents the memory starts again. */
     static final int MAX_REMEMBERED = 10_000;
+    /**
+     * How long a read is trusted even at the same version: binding and moving the version are two transactions, so a
+     * process that stopped between them leaves the binding changed at the old version; a minute later every
+     * instance reads the row again.
+     */
+    static final Duration KEEP = Duration.ofSeconds(60);
 
-    private record Remembered(Instant version, Optional<OAuthClient> client) {}
+    private record Remembered(Instant version, Optional<OAuthClient> client, Instant until) {}
 
     private final AgentClientRepository repository;
     private final AgentDirectory directory;
@@ -49,7 +56,7 @@ public final class BoundAgentClients implements Clients.Source {
         }
         Instant version = version(agent.get().updatedAt());
         Remembered known = remembered.get(clientId);
-        if (known != null && known.version().equals(version)) {
+        if (known != null && known.version().equals(version) && now.isBefore(known.until())) {
             return known.client();
         }
         Optional<AgentClientRepository.Bound> read = repository.bound(clientId, now);
@@ -57,7 +64,7 @@ public final class BoundAgentClients implements Clients.Source {
         // An unbound agent has no row to read a version from: its read is as good as the directory's agent.
         Instant readVersion = read.map(b -> version(b.agentUpdatedAt())).orElse(version);
         if (readVersion.equals(version)) {
-            remembered.put(clientId, new Remembered(version, client));
+            remembered.put(clientId, new Remembered(version, client, now.plus(KEEP)));
         }
         return client;
     }

@@ -1,7 +1,7 @@
 package dev.warden.api.oauth.clients;
 
 import dev.warden.api.errors.OAuthException;
-import dev.warden.api.oauth.BoundedCache;
+import dev.warden.runtime.cache.BoundedCache;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 

@@ -9,7 +9,7 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
-import dev.warden.api.oauth.BoundedCache;
+import dev.warden.runtime.cache.BoundedCache;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.SecretCipher;
 import java.text.ParseException;

@@ -1,7 +1,7 @@
 package dev.warden.api.oauth.token;
 
 import dev.warden.api.auth.CredentialRevocations;
-import dev.warden.api.oauth.BoundedCache;
+import dev.warden.runtime.cache.BoundedCache;
 import java.time.Instant;
 
 /**

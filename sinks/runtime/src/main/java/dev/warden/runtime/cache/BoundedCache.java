@@ -1,12 +1,13 @@
-package dev.warden.api.oauth;
+package dev.warden.runtime.cache;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * What the authorization server remembers of things it can always read again (verified tokens, token states, bound
- * agents' clients, keys' signers and headers): a concurrent map that forgets everything once it holds its bound, so
- * that no input can grow it without end. Starting again costs some reads; nothing remembered is ever the only copy.
+ * What a process remembers of things it can always read or make again (the authorization server's verified tokens,
+ * token states, clients, keys' signers and headers): a concurrent map that forgets everything once it holds its
+ * bound, so that no input can grow it without end. Starting again costs some reads; nothing remembered is ever the
+ * only copy.
  */
 public final class BoundedCache<K, V> {
     private final ConcurrentHashMap<K, V> entries = new ConcurrentHashMap<>();

@@ -1,11 +1,11 @@
-package dev.warden.api.oauth;
+package dev.warden.runtime.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** The caches of the authorization server hold at most their bound, whatever is put in them. */
+/** A bounded cache holds at most its bound, whatever is put in it. */
 class BoundedCacheTest {
     @Test
     void itForgetsEverythingOnceFullAndNeverHoldsMoreThanItsBound() {
