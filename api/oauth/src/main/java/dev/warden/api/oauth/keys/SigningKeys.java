@@ -91,7 +91,7 @@ public final class SigningKeys {
         List<ECKey> keys = keys(now);
         Instant newest = keys.isEmpty() ? Instant.EPOCH : createdAt(keys.getLast());
         Instant rotationDue = newest.plus(rotation.minus(prepublish));
-        if (keys.isEmpty() || newest.isBefore(now.minus(rotation.minus(prepublish)))) {
+        if (keys.isEmpty() || rotationDue.isBefore(now)) {
             // With no key this process can open (none yet, or all sealed with another key-encryption key), any
             // stored row counts as old: a usable key is made rather than failing every token request.
             if (repository.insertUnlessNewer(keys.isEmpty() ? now : newest, () -> generate(now))) {

@@ -296,9 +296,9 @@ public final class AccessTokens {
             if (claims.subjectKind() == SubjectKind.AGENT) {
                 json.writeStringField(SUBJECT_KIND_CLAIM, "agent");
             }
-            if (!claims.actors().isEmpty()) {
-                json.writeFieldName(ACT_CLAIM);
-                writeAct(json, claims.actors(), 0);
+            Optional<Map<String, Object>> act = claims.actClaim();
+            if (act.isPresent()) {
+                json.writeObjectField(ACT_CLAIM, act.get());
             }
             if (claims.chain().isPresent()) {
                 json.writeFieldName(CHAIN_CLAIM);
@@ -319,17 +319,6 @@ public final class AccessTokens {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
-    }
-
-    /** RFC 8693 section 4.1 as {@link #act} builds it, written out. */
-    private static void writeAct(JsonGenerator json, List<String> actors, int from) throws IOException {
-        json.writeStartObject();
-        json.writeStringField("sub", actors.get(from));
-        if (from + 1 < actors.size()) {
-            json.writeFieldName(ACT_CLAIM);
-            writeAct(json, actors, from + 1);
-        }
-        json.writeEndObject();
     }
 
     /** {@code {"a": [{"id", "v"}, ...], "d": [ids], "g"?: root grant}}, as {@link #chain(Object)} reads it. */

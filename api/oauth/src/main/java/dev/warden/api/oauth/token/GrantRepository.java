@@ -76,13 +76,14 @@ public final class GrantRepository {
      * alone, PostgreSQL re-checking {@code used_at} on the row it waited for); store its successor only when it was
      * spent ({@code stored}). The answer is the token as read, and whether it rotated.
      */
-    private static final String ROTATE_REFRESH = "WITH t AS (" + SELECT_REFRESH + """
+    private static final String ROTATE_REFRESH = """
+            WITH asked AS (SELECT CAST(? AS text) AS resource, CAST(? AS text[]) AS scopes), t AS (""" + SELECT_REFRESH + """
             ), spent AS (
-                UPDATE oauth_refresh_tokens r SET used_at = ? FROM t
+                UPDATE oauth_refresh_tokens r SET used_at = ? FROM t, asked
                 WHERE r.token_hash = ? AND r.used_at IS NULL AND t.client_id = ? AND t.usable AND t.expires_at > ?
-                  AND (CAST(? AS text) IS NULL OR t.resource = CAST(? AS text))
-                  AND (CAST(? AS text[]) IS NULL
-                       OR (cardinality(CAST(? AS text[])) > 0 AND string_to_array(t.scope, ' ') @> CAST(? AS text[])))
+                  AND (asked.resource IS NULL OR t.resource = asked.resource)
+                  AND (asked.scopes IS NULL
+                       OR (cardinality(asked.scopes) > 0 AND string_to_array(t.scope, ' ') @> asked.scopes))
                 RETURNING t.id, t.grant_expires_at
             ), stored AS (
                 INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at)
@@ -204,27 +205,23 @@ public final class GrantRepository {
         return db.withConnection(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH)) {
                 Timestamp now = Timestamp.from(rotation.now());
-                ps.setTimestamp(1, now);
-                ps.setBytes(2, rotation.hash());
+                ps.setString(1, rotation.resource().orElse(null));
+                if (rotation.scopes().isPresent()) {
+                    ps.setArray(
+                            2,
+                            conn.createArrayOf("text", rotation.scopes().get().toArray()));
+                } else {
+                    ps.setNull(2, Types.ARRAY);
+                }
                 ps.setTimestamp(3, now);
                 ps.setBytes(4, rotation.hash());
-                ps.setString(5, rotation.clientId());
-                ps.setTimestamp(6, now);
-                ps.setString(7, rotation.resource().orElse(null));
-                ps.setString(8, rotation.resource().orElse(null));
-                java.sql.Array scopes = rotation.scopes().isEmpty()
-                        ? null
-                        : conn.createArrayOf("text", rotation.scopes().get().toArray());
-                for (int i = 9; i <= 11; i++) {
-                    if (scopes == null) {
-                        ps.setNull(i, Types.ARRAY);
-                    } else {
-                        ps.setArray(i, scopes);
-                    }
-                }
-                ps.setBytes(12, rotation.nextHash());
-                ps.setTimestamp(13, now);
-                ps.setTimestamp(14, Timestamp.from(rotation.nextExpiresAt()));
+                ps.setTimestamp(5, now);
+                ps.setBytes(6, rotation.hash());
+                ps.setString(7, rotation.clientId());
+                ps.setTimestamp(8, now);
+                ps.setBytes(9, rotation.nextHash());
+                ps.setTimestamp(10, now);
+                ps.setTimestamp(11, Timestamp.from(rotation.nextExpiresAt()));
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next()
                             ? Optional.of(new Rotated(refreshToken(rs), rs.getBoolean("rotated")))
@@ -234,9 +231,8 @@ public final class GrantRepository {
         });
     }
 
-    private static Optional<RefreshToken> refreshToken(Connection conn, String sql, byte[] hash, Instant now)
-            throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+    private static Optional<RefreshToken> refreshToken(Connection conn, byte[] hash, Instant now) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(SELECT_REFRESH)) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setBytes(2, hash);
             try (ResultSet rs = ps.executeQuery()) {
@@ -385,6 +381,6 @@ public final class GrantRepository {
 
     /** The refresh token with hash {@code hash} as it stands (a read: introspection locks nothing). */
     public Optional<RefreshToken> findRefreshToken(byte[] hash, Instant now) {
-        return db.withConnection(conn -> refreshToken(conn, SELECT_REFRESH, hash, now));
+        return db.withConnection(conn -> refreshToken(conn, hash, now));
     }
 }

@@ -7,7 +7,6 @@ import dev.warden.api.errors.OAuthException;
 import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.GrantTypes;
 import dev.warden.api.oauth.clients.OAuthClient;
-import dev.warden.runtime.db.Transactions;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -24,13 +23,11 @@ import java.util.Optional;
  * grant's scope); {@code resource}, if sent, must be the grant's ({@code invalid_target}).
  */
 final class RefreshTokenGrant implements TokenGrant {
-    private final Transactions transactions;
     private final GrantRepository grants;
     private final TokenIssuer issuer;
     private final InstantSource clock;
 
-    RefreshTokenGrant(Transactions transactions, GrantRepository grants, TokenIssuer issuer, InstantSource clock) {
-        this.transactions = transactions;
+    RefreshTokenGrant(GrantRepository grants, TokenIssuer issuer, InstantSource clock) {
         this.grants = grants;
         this.issuer = issuer;
         this.clock = clock;
@@ -110,10 +107,7 @@ final class RefreshTokenGrant implements TokenGrant {
 
     /** A spent token presented again: stolen or replayed, so its whole family is revoked. */
     private GrantOutcome reused(GrantRepository.Grant grant, Instant now) {
-        transactions.inTransaction(conn -> {
-            grants.revokeGrant(conn, grant.id(), "refresh token reused", now);
-            return null;
-        });
+        grants.revokeGrant(grant.id(), "refresh token reused", now);
         return new GrantOutcome.Refused(
                 OAuthException.invalidGrant(
                         "the refresh token was already used; every token of this grant is now revoked"),

@@ -61,7 +61,7 @@ public final class TokenGrants {
         AgentTokenIssuer agentIssuer = new AgentTokenIssuer(events, accessTokens, config.effectiveAgentTokenTtl());
         List<TokenGrant> all = new ArrayList<>(List.of(
                 new AuthorizationCodeGrant(transactions, codes, grants, issuer, clock),
-                new RefreshTokenGrant(transactions, grants, issuer, clock),
+                new RefreshTokenGrant(grants, issuer, clock),
                 new ClientCredentialsGrant(directory, resources, agentIssuer, clock),
                 new DeviceCodeGrant(transactions, deviceCodes, issuer, clock),
                 new TokenExchangeGrant(accessTokens, grants, validity, directory, resources, agentIssuer, clock),
