@@ -438,46 +438,26 @@ class MultiInstanceIT {
     @Test
     void aBoundAgentsClientRememberedOnOneInstanceEndsThereWithinTheBoundWhenRotatedOrUnboundOnTheOther()
             throws Exception {
-        String[] rotated = boundServiceAgent("rotated");
+        dev.warden.api.oauth.OAuthDriver onA = new dev.warden.api.oauth.OAuthDriver(a);
+        dev.warden.api.oauth.OAuthDriver onB = new dev.warden.api.oauth.OAuthDriver(b);
+        dev.warden.api.oauth.OAuthDriver.BoundAgent rotated = onA.newBoundServiceAgent(admin, "rotated");
         assertRefusedOnBWithinTheBound(
                 "the agent's token rotated",
-                () -> clientCredentialsOnB(rotated[0], rotated[1]),
-                () -> assertThat(a.post("/agents/" + rotated[0] + "/rotate", admin)
+                () -> onB.clientCredentials(rotated.id(), rotated.secret(), java.util.Map.of())
+                                .status()
+                        == 200,
+                () -> assertThat(a.post("/agents/" + rotated.id() + "/rotate", admin)
                                 .status())
                         .isEqualTo(200));
-        String[] unbound = boundServiceAgent("unbound");
+        dev.warden.api.oauth.OAuthDriver.BoundAgent unbound = onA.newBoundServiceAgent(admin, "unbound");
         assertRefusedOnBWithinTheBound(
                 "the agent's client unbound",
-                () -> clientCredentialsOnB(unbound[0], unbound[1]),
-                () -> assertThat(a.delete("/agents/" + unbound[0] + "/oauth-client", admin)
+                () -> onB.clientCredentials(unbound.id(), unbound.secret(), java.util.Map.of())
+                                .status()
+                        == 200,
+                () -> assertThat(a.delete("/agents/" + unbound.id() + "/oauth-client", admin)
                                 .status())
                         .isEqualTo(204));
-    }
-
-    /** A new service agent bound to an OAuth client on A: its id and token. */
-    private static String[] boundServiceAgent(String name) {
-        Http.Response created = a.post(
-                "/agents",
-                admin,
-                "{\"ownerId\":\"quinn\",\"name\":\"" + name + "\",\"type\":\"service\","
-                        + "\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
-        assertThat(created.status()).as(created.body()).isEqualTo(201);
-        String id = created.json().get("id").asText();
-        assertThat(a.post("/agents/" + id + "/oauth-client", admin).status()).isEqualTo(201);
-        return new String[] {id, created.json().get("token").asText()};
-    }
-
-    private static boolean clientCredentialsOnB(String id, String secret) {
-        String basic = "Basic "
-                + java.util.Base64.getEncoder()
-                        .encodeToString((id + ":" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        return b.send(b.builder("/oauth/token", null)
-                                .header("Authorization", basic)
-                                .header("Content-Type", "application/x-www-form-urlencoded")
-                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
-                                        "grant_type=client_credentials")))
-                        .status()
-                == 200;
     }
 
     /**

@@ -160,6 +160,22 @@ public final class OAuthDriver {
         return postForm("/mcp/token", form, null);
     }
 
+    /** A service agent bound to an OAuth client: its client id (the agent id) and secret (the agent's token). */
+    public record BoundAgent(String id, String secret) {}
+
+    /** A new service agent of user {@code quinn} that may read agents, bound to an OAuth client by {@code admin}. */
+    public BoundAgent newBoundServiceAgent(String admin, String name) {
+        Http.Response created = http.post(
+                "/agents",
+                admin,
+                "{\"ownerId\":\"quinn\",\"name\":\"" + name + "\",\"type\":\"service\","
+                        + "\"permissions\":[{\"resource\":\"agents\",\"actions\":[\"read\"]}]}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        String id = created.json().get("id").asText();
+        assertThat(http.post("/agents/" + id + "/oauth-client", admin).status()).isEqualTo(201);
+        return new BoundAgent(id, created.json().get("token").asText());
+    }
+
     /** The client-credentials grant at {@code /oauth/token}, the client authenticating with HTTP Basic. */
     public Http.Response clientCredentials(String id, String secret, Map<String, String> extra) {
         Map<String, String> form = new LinkedHashMap<>(Map.of("grant_type", "client_credentials"));
