@@ -752,6 +752,46 @@ class OAuthServerIT {
     }
 
     /**
+     * The asked scope and resource reach the refresh statement as parameters (D190): a value PostgreSQL cannot hold
+     * (a NUL character) is refused at the edge, naming the field, never a 500, and spends nothing.
+     */
+    @Test
+    void aRefreshAskingForAScopeOrResourceWithANulIsRefusedAndSpendsNothing() {
+        String session = newSession();
+        String client = driver.registerPublicClient();
+        String token = tokensFor(session, client, Map.of("scope", "agents:read"))
+                .get("refresh_token")
+                .asText();
+        assertError(
+                driver.token(Map.of(
+                        "grant_type",
+                        "refresh_token",
+                        "refresh_token",
+                        token,
+                        "client_id",
+                        client,
+                        "scope",
+                        "agents:read\u0000")),
+                400,
+                "invalid_request");
+        assertError(
+                driver.token(Map.of(
+                        "grant_type",
+                        "refresh_token",
+                        "refresh_token",
+                        token,
+                        "client_id",
+                        client,
+                        "resource",
+                        issuer + "\u0000")),
+                400,
+                "invalid_request");
+        Http.Response rotated =
+                driver.token(Map.of("grant_type", "refresh_token", "refresh_token", token, "client_id", client));
+        assertThat(rotated.status()).as(rotated.body()).isEqualTo(200);
+    }
+
+    /**
      * One refresh token presented by several requests at once rotates once (D190: the statement that spends it
      * re-checks that it is unused on the row it waited for): one answer gets a pair, the others are refused as a
      * reuse, and the reuse revokes the family, the winner's new tokens included.
