@@ -29,6 +29,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -43,7 +44,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * thread, plus a store thread: while one batch is being stored, the next is polled and
  * {@linkplain BatchWriter#prepare prepared}; it is stored only once the previous one is durable, so batches are
  * stored one at a time and in order. {@link #health()} says whether it keeps failing or falls behind.
- * {@link #close()} stops it.
+ * {@link #close()} stops it. *
+ * <p>An idle worker dozes: after {@link #DOZE_AFTER} with nothing polled and nothing being stored it pauses its
+ * partitions, whose batched fetches the broker would otherwise answer empty every {@code fetch.max.wait.ms}, and
+ * arms a {@link RecordAlarm} at its positions, which costs the broker one request per
+ * {@link RecordAlarm#LONG_POLL}. The first records past those positions ring the alarm, which hands them over: the
+ * worker stores them at once (without its batch wait) and fetches on its own again. A doze also ends after
+ * {@link #DOZE_CAP} (the worker then samples its lag), and on a rebalance or an operator's control.
  */
 public final class SinkWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
@@ -52,10 +59,18 @@ public final class SinkWorker implements AutoCloseable {
     private final String name;
     private final ConsumerLoop<String, byte[]> loop;
     private final String topic;
+    private final String bootstrap;
+    private final int maxPoll;
     /** {@code fetch.min.bytes} of background consumers (sinks, pipeline): fetch in batches, not per record. */
     public static final int BATCH_FETCH_MIN_BYTES = 64 * 1024;
     /** {@code fetch.max.wait.ms} of background consumers: the most a record waits for a batch to fill. */
     public static final int BATCH_FETCH_MAX_WAIT_MS = 100;
+    /** Idle this long (nothing polled, nothing being stored), a worker dozes. */
+    public static final Duration DOZE_AFTER = Duration.ofSeconds(1);
+    /** The longest doze: then the worker fetches on its own again, and may doze again once idle. */
+    public static final Duration DOZE_CAP = Duration.ofMinutes(5);
+    /** How often a dozing worker looks at its operator's control between rings. */
+    private static final Duration DOZE_TICK = Duration.ofMillis(100);
 
     private final BatchWriter writer;
     private final SinkCounters counters;
@@ -76,6 +91,20 @@ public final class SinkWorker implements AutoCloseable {
     private boolean paused;
     /** The replay generation applied (-1: not yet read, so that a worker never replays at its start). */
     private long replayGeneration = -1;
+    /** Idle this long, the worker dozes (null: never); set before {@link #start}. */
+    private Duration dozeAfter = DOZE_AFTER;
+    /** The longest doze; set before {@link #start}. */
+    private Duration dozeCap = DOZE_CAP;
+    /** Rings when a record comes while the worker dozes; made at the first doze. The polling thread only. */
+    private RecordAlarm alarm;
+    /** Whether the worker dozes now (its partitions paused, the alarm armed); written by the polling thread. */
+    private volatile boolean dozing;
+    /** When the worker last polled records or woke (System.nanoTime); the polling thread only. */
+    private long activeNanos = System.nanoTime();
+    /** When the current doze ends at the latest; the polling thread only. */
+    private long dozeEndsNanos;
+    /** The operator's control when the doze began: a change ends it. */
+    private SinkControl.State dozedUnder;
 
     /**
      * @param name    the sink's name (consumer group {@code groupPrefix + name})
@@ -142,6 +171,8 @@ public final class SinkWorker implements AutoCloseable {
         this.tracer = tracer;
         this.name = name;
         this.topic = topic;
+        this.bootstrap = bootstrap;
+        this.maxPoll = maxPoll;
         this.writer = writer;
         this.counters = counters;
         this.health = new SinkHealth(name);
@@ -175,6 +206,21 @@ public final class SinkWorker implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Dozes after {@code after} idle, for {@code cap} at most (set before {@link #start}); a null {@code after}
+     * never dozes.
+     */
+    public SinkWorker dozing(Duration after, Duration cap) {
+        this.dozeAfter = after;
+        this.dozeCap = cap;
+        return this;
+    }
+
+    /** Whether the worker dozes now: its fetches paused, waiting for a record to ring its alarm. */
+    public boolean isDozing() {
+        return dozing;
+    }
+
     /** Starts consuming. */
     public void start() {
         loop.start();
@@ -204,15 +250,43 @@ public final class SinkWorker implements AutoCloseable {
         }
 
         @Override
+        public Duration nextPollTimeout(Duration configured) {
+            return dozing ? Duration.ZERO : configured; // a dozing worker waits on its alarm instead
+        }
+
+        @Override
         public void handle(ConsumerRecords<String, byte[]> polled, Consumer<String, byte[]> kafka) {
+            if (!dozing) {
+                take(polled, false, kafka);
+                return;
+            }
+            ConsumerRecords<String, byte[]> rung = polled.isEmpty() ? awaitRing() : null;
+            if (polled.isEmpty() && rung == null) {
+                return; // dozing on
+            }
+            wake(kafka);
+            if (rung != null && !rung.isEmpty()) {
+                take(rung, true, kafka); // read by the alarm from this worker's positions: stored as if polled
+            } else {
+                take(polled, false, kafka);
+            }
+        }
+
+        /**
+         * Stores {@code polled} (after the batch being stored); {@code handedOver} when the alarm read them, so
+         * that the consumer's positions move past them once they are on their way to the store.
+         */
+        private void take(ConsumerRecords<String, byte[]> polled, boolean handedOver, Consumer<String, byte[]> kafka) {
             if (!obeyControl(kafka)) {
                 return; // paused, or just replayed: whatever was polled is read again from the stored offsets
             }
             health.sampleLag(kafka);
             if (polled.isEmpty()) {
                 finishInFlight(); // nothing to overlap it with: settle the batch being stored now
+                dozeIfIdle(kafka);
                 return;
             }
+            activeNanos = System.nanoTime();
             BatchWriter.PreparedBatch batch;
             try {
                 batch = prepare(polled);
@@ -229,6 +303,9 @@ public final class SinkWorker implements AutoCloseable {
                 List<ConsumerRecord<String, byte[]>> records = recordsOf(polled);
                 inFlight = new InFlight(
                         storer.submit(() -> storeIsolating(batch, records)), records, System.nanoTime(), Instant.now());
+                if (handedOver) {
+                    nextOffsets(records).forEach(kafka::seek); // fetch on from past them (a failure rewinds)
+                }
             }
         }
 
@@ -240,7 +317,66 @@ public final class SinkWorker implements AutoCloseable {
                 LOG.log(Level.WARNING, "sink " + name + ": last batch not settled: " + e.getMessage());
             }
             storer.shutdown();
+            if (alarm != null) {
+                alarm.close();
+            }
         }
+    }
+
+    /**
+     * Dozes when nothing was polled nor stored for {@link #dozeAfter}: pauses the assignment and arms the alarm at
+     * its positions. Not while the operator holds the sink paused (that pause is the operator's to lift).
+     */
+    private void dozeIfIdle(Consumer<String, byte[]> kafka) {
+        long now = System.nanoTime();
+        if (dozeAfter == null || paused || inFlight != null || now - activeNanos < dozeAfter.toNanos()) {
+            return;
+        }
+        Set<TopicPartition> assignment = kafka.assignment();
+        if (assignment.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        try {
+            for (TopicPartition tp : assignment) {
+                positions.put(tp, kafka.position(tp, Duration.ofSeconds(1)));
+            }
+        } catch (TimeoutException e) {
+            activeNanos = now; // a position the broker could not say yet: stay awake a while longer
+            return;
+        }
+        if (alarm == null) {
+            alarm = new RecordAlarm("warden-sink-" + name + "-alarm", bootstrap, maxPoll);
+        }
+        kafka.pause(assignment);
+        alarm.arm(positions);
+        dozedUnder = control.state();
+        dozeEndsNanos = now + dozeCap.toNanos();
+        dozing = true;
+    }
+
+    /**
+     * Waits a tick for the alarm: null to doze on; else the doze ends, with the records the alarm read (none when
+     * it ends at the cap, on the operator's control, or because the alarm failed).
+     */
+    private ConsumerRecords<String, byte[]> awaitRing() {
+        if (System.nanoTime() - dozeEndsNanos >= 0 || !control.state().equals(dozedUnder)) {
+            return ConsumerRecords.empty();
+        }
+        try {
+            return alarm.await(DOZE_TICK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ConsumerRecords.empty();
+        }
+    }
+
+    /** Ends a doze: disarms the alarm and fetches again (the operator's control re-pauses what it holds). */
+    private void wake(Consumer<String, byte[]> kafka) {
+        dozing = false;
+        alarm.disarm();
+        kafka.resume(kafka.paused());
+        activeNanos = System.nanoTime();
     }
 
     /**
@@ -507,6 +643,9 @@ public final class SinkWorker implements AutoCloseable {
     private final class SeekToStored implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (dozing) {
+                wake(consumer); // the alarm watches the old assignment; fetch the new one
+            }
             rewindUntilDone(partitions);
             assigned = !closing;
         }
