@@ -69,7 +69,7 @@ public final class QuotaClient implements AutoCloseable {
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // fetch.min.bytes is 1: the broker answers a fetch as soon as a reply is there, so a long wait costs no
         // latency, while a 10 ms wait made every idle instance send 100 fetches a second.
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, ConsumerLoop.LONG_POLL_MS);
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
         KafkaConsumer<String, QuotaReply> consumer = new KafkaConsumer<>(
                 c, new StringDeserializer(), QuotaSerdes.replies().deserializer());
         int partitions = producer.partitionsFor(repliesTopic).size();

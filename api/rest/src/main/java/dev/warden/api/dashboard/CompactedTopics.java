@@ -36,11 +36,7 @@ final class CompactedTopics {
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        // fetch.min.bytes 1: answered at the first record; the wait only sets how often an idle view
-                        // asks.
-                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                        ConsumerLoop.LONG_POLL_MS),
+                        "read_committed"),
                 new StringDeserializer(),
                 values);
         List<TopicPartition> partitions =

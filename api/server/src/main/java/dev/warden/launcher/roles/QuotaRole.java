@@ -4,7 +4,6 @@ import dev.warden.api.Component;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.authorizer.quota.QuotaTopology;
-import dev.warden.runtime.consumer.ConsumerLoop;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import java.util.List;
@@ -44,9 +43,8 @@ public final class QuotaRole implements Component {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         // fetch.min.bytes is 1: the broker answers a fetch as soon as a request is there, so the wait costs no
         // latency; it only sets how often an idle instance asks (10 ms made it 100 fetches a second, the largest
-        // share of an idle `warden dev`: docs/benchmarks-notebook.md, "Idle `warden dev`: the levers"; 500 ms
-        // then, ConsumerLoop.LONG_POLL_MS since).
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), ConsumerLoop.LONG_POLL_MS);
+        // share of an idle `warden dev`: docs/benchmarks-notebook.md, "Idle `warden dev`: the levers").
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();

@@ -73,7 +73,7 @@ public final class EventFeed implements AutoCloseable {
                         // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when
                         // idle.
                         ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                        ConsumerLoop.LONG_POLL_MS),
+                        500),
                 new StringDeserializer(),
                 new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);

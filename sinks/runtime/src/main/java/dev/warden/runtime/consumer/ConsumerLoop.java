@@ -34,14 +34,6 @@ public final class ConsumerLoop<K, V> implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ConsumerLoop.class.getName());
     private static final Duration FAILURE_PAUSE = Duration.ofSeconds(1);
 
-    /**
-     * {@code fetch.max.wait.ms} of the consumers that fetch with {@code fetch.min.bytes} 1 (the event feed, quota
-     * requests and replies, the compacted views, a sink's alarm): the broker answers such a fetch the moment a record
-     * is there, so the wait costs no latency and only sets how often an idle consumer asks, each ask a request the
-     * broker handles. Well under {@code request.timeout.ms} (30 s).
-     */
-    public static final int LONG_POLL_MS = 10_000;
-
     /** What a consumer does; every method runs on the loop's thread. */
     public interface Handler<K, V> {
         /** Subscribes or assigns and seeks; called once before the first poll. */

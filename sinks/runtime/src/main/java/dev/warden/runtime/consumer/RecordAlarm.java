@@ -33,8 +33,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 final class RecordAlarm implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RecordAlarm.class.getName());
-    /** How long the broker holds the alarm's request while nothing comes: its only cost while armed. */
-    static final Duration LONG_POLL = Duration.ofMillis(ConsumerLoop.LONG_POLL_MS);
+    /**
+     * How long the broker holds the alarm's request while nothing comes: its only cost while armed. Only the alarm
+     * waits this long: a consumer's close and its first fetch of an empty partition wait for such a request, which is
+     * why the consumers that readiness and shutdown wait on keep their short waits.
+     */
+    static final Duration LONG_POLL = Duration.ofSeconds(10);
 
     private final String name;
     private final Consumer<String, byte[]> consumer;
@@ -50,12 +54,16 @@ final class RecordAlarm implements AutoCloseable {
 
     private volatile boolean running = true;
 
-    /** @param maxPoll most records handed over at a ring (the worker's batch size) */
-    RecordAlarm(String name, String bootstrap, int maxPoll) {
+    /**
+     * @param name     the alarm's thread, and its name in logs
+     * @param clientId the alarm consumer's client id
+     * @param maxPoll  most records handed over at a ring (the worker's batch size)
+     */
+    RecordAlarm(String name, String clientId, String bootstrap, int maxPoll) {
         this.name = name;
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPoll);
@@ -157,7 +165,7 @@ final class RecordAlarm implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            consumer.close(Duration.ofSeconds(2));
+            consumer.close(Duration.ZERO); // no group, nothing to commit: never wait for the parked request
         }
     }
 

@@ -60,6 +60,9 @@ public final class SinkWorker implements AutoCloseable {
     private final ConsumerLoop<String, byte[]> loop;
     private final String topic;
     private final String bootstrap;
+    /** The consumer's client id (its group's name); the alarm's is this and {@code -alarm}. */
+    private final String clientId;
+
     private final int maxPoll;
     /** {@code fetch.min.bytes} of background consumers (sinks, pipeline): fetch in batches, not per record. */
     public static final int BATCH_FETCH_MIN_BYTES = 64 * 1024;
@@ -172,6 +175,7 @@ public final class SinkWorker implements AutoCloseable {
         this.name = name;
         this.topic = topic;
         this.bootstrap = bootstrap;
+        this.clientId = groupPrefix + name;
         this.maxPoll = maxPoll;
         this.writer = writer;
         this.counters = counters;
@@ -179,7 +183,7 @@ public final class SinkWorker implements AutoCloseable {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + name);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, groupPrefix + name);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -346,7 +350,7 @@ public final class SinkWorker implements AutoCloseable {
             return;
         }
         if (alarm == null) {
-            alarm = new RecordAlarm("warden-sink-" + name + "-alarm", bootstrap, maxPoll);
+            alarm = new RecordAlarm("warden-sink-" + name + "-alarm", clientId + "-alarm", bootstrap, maxPoll);
         }
         kafka.pause(assignment);
         alarm.arm(positions);
