@@ -44,7 +44,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * thread, plus a store thread: while one batch is being stored, the next is polled and
  * {@linkplain BatchWriter#prepare prepared}; it is stored only once the previous one is durable, so batches are
  * stored one at a time and in order. {@link #health()} says whether it keeps failing or falls behind.
- * {@link #close()} stops it. *
+ * {@link #close()} stops it.
+ *
  * <p>An idle worker dozes: after {@link #DOZE_AFTER} with nothing polled and nothing being stored it pauses its
  * partitions, whose batched fetches the broker would otherwise answer empty every {@code fetch.max.wait.ms}, and
  * arms a {@link RecordAlarm} at its positions, which costs the broker one request per
@@ -62,7 +63,7 @@ public final class SinkWorker implements AutoCloseable {
     private final String bootstrap;
     /** The consumer's client id (its group's name); the alarm's is this and {@code -alarm}. */
     private final String clientId;
-
+    /** Most records per batch (the alarm hands over as many at most). */
     private final int maxPoll;
     /** {@code fetch.min.bytes} of background consumers (sinks, pipeline): fetch in batches, not per record. */
     public static final int BATCH_FETCH_MIN_BYTES = 64 * 1024;
