@@ -261,20 +261,19 @@ public final class SinkWorker implements AutoCloseable {
 
         @Override
         public void handle(ConsumerRecords<String, byte[]> polled, Consumer<String, byte[]> kafka) {
-            if (!dozing) {
+            if (!dozing || !polled.isEmpty()) {
+                if (dozing) {
+                    wake(kafka); // a rebalance handed it partitions the alarm does not watch
+                }
                 take(polled, false, kafka);
                 return;
             }
-            ConsumerRecords<String, byte[]> rung = polled.isEmpty() ? awaitRing() : null;
-            if (polled.isEmpty() && rung == null) {
+            ConsumerRecords<String, byte[]> rung = awaitRing();
+            if (rung == null) {
                 return; // dozing on
             }
             wake(kafka);
-            if (rung != null && !rung.isEmpty()) {
-                take(rung, true, kafka); // read by the alarm from this worker's positions: stored as if polled
-            } else {
-                take(polled, false, kafka);
-            }
+            take(rung, true, kafka); // read by the alarm from this worker's positions: stored as if polled
         }
 
         /**
@@ -329,12 +328,13 @@ public final class SinkWorker implements AutoCloseable {
     }
 
     /**
-     * Dozes when nothing was polled nor stored for {@link #dozeAfter}: pauses the assignment and arms the alarm at
-     * its positions. Not while the operator holds the sink paused (that pause is the operator's to lift).
+     * Dozes when nothing was polled nor stored for {@link #dozeAfter} (called once the batch being stored has
+     * settled): pauses the assignment and arms the alarm at its positions. Not while the operator holds the sink
+     * paused (that pause is the operator's to lift).
      */
     private void dozeIfIdle(Consumer<String, byte[]> kafka) {
         long now = System.nanoTime();
-        if (dozeAfter == null || paused || inFlight != null || now - activeNanos < dozeAfter.toNanos()) {
+        if (dozeAfter == null || paused || now - activeNanos < dozeAfter.toNanos()) {
             return;
         }
         Set<TopicPartition> assignment = kafka.assignment();
