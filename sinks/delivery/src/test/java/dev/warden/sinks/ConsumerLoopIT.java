@@ -32,7 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The shared poll loop on a real broker: a record that cannot be deserialized is skipped and counted, a batch
- * whose handler throws is delivered again, and the loop keeps running through both.
+ * whose handler throws is delivered again, and the loop keeps running through both; a reader outside any group
+ * takes a record the moment it is written although the broker holds its fetches, and closes without waiting.
  */
 class ConsumerLoopIT {
     static SharedInfra infra;
@@ -110,5 +111,61 @@ class ConsumerLoopIT {
                 .containsSubsequence("a", "b", "c")
                 .endsWith("c");
         assertThat(handled.stream().filter("c"::equals)).hasSize(1);
+    }
+
+    @Test
+    void aReaderTakesARecordTheMomentItIsWrittenAndClosesWithoutWaitingForTheFetchTheBrokerHolds() throws Exception {
+        String topic = "reader-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        List<String> handled = new CopyOnWriteArrayList<>();
+        TopicPartition tp = new TopicPartition(topic, 0);
+        ConsumerLoop<String, String> loop = ConsumerLoop.reader(
+                "reader-test",
+                new KafkaConsumer<>(
+                        ConsumerLoop.readerSettings(infra.kafkaBootstrap(), "reader-test"),
+                        new StringDeserializer(),
+                        new StringDeserializer()),
+                new ConsumerLoop.Handler<>() {
+                    @Override
+                    public void start(Consumer<String, String> c) {
+                        c.assign(List.of(tp));
+                        c.seekToBeginning(List.of(tp));
+                    }
+
+                    @Override
+                    public void handle(ConsumerRecords<String, String> records, Consumer<String, String> c) {
+                        records.forEach(r -> handled.add(r.value()));
+                    }
+                });
+        Duration bound = ConsumerLoop.READER_WAIT.dividedBy(5);
+        try {
+            loop.start();
+            assertThat(loop.awaitStarted(Duration.ofSeconds(10))).isTrue();
+            Thread.sleep(500); // the reader's fetch of the empty partition is held by the broker now
+            Properties p = new Properties();
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
+            try (KafkaProducer<String, String> producer =
+                    new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+                producer.send(new ProducerRecord<>(topic, "first")).get();
+            }
+            long written = System.nanoTime();
+            while (handled.isEmpty() && System.nanoTime() - written < ConsumerLoop.READER_WAIT.toNanos()) {
+                Thread.sleep(5);
+            }
+            assertThat(handled).containsExactly("first");
+            assertThat(Duration.ofNanos(System.nanoTime() - written))
+                    .as("the broker answers a held fetch as soon as a record is there")
+                    .isLessThan(bound);
+            Thread.sleep(500); // the next fetch is held
+        } finally {
+            long closing = System.nanoTime();
+            loop.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - closing))
+                    .as("a reader has nothing to settle: its close does not wait for the held fetch")
+                    .isLessThan(bound);
+        }
+        assertThat(loop.health().running()).isFalse();
     }
 }

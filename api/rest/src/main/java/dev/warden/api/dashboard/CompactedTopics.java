@@ -1,11 +1,8 @@
 package dev.warden.api.dashboard;
 
 import dev.warden.runtime.consumer.ConsumerLoop;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -27,21 +24,11 @@ final class CompactedTopics {
             List<String> topics,
             Deserializer<V> values,
             java.util.function.Consumer<ConsumerRecords<String, V>> apply) {
-        KafkaConsumer<String, V> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        clientId,
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed"),
-                new StringDeserializer(),
-                values);
+        KafkaConsumer<String, V> consumer =
+                new KafkaConsumer<>(ConsumerLoop.readerSettings(bootstrap, clientId), new StringDeserializer(), values);
         List<TopicPartition> partitions =
                 topics.stream().map(t -> new TopicPartition(t, 0)).toList();
-        return new ConsumerLoop<>(name, consumer, Duration.ofMillis(200), new ConsumerLoop.Handler<>() {
+        return ConsumerLoop.reader(name, consumer, new ConsumerLoop.Handler<>() {
             @Override
             public void start(Consumer<String, V> c) {
                 c.assign(partitions);

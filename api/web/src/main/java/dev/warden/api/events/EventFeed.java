@@ -12,14 +12,12 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -56,29 +54,15 @@ public final class EventFeed implements AutoCloseable {
     private volatile long startPosition = -1;
 
     public EventFeed(String bootstrap, String topic, String clientId) {
+        // Committed records only: exactly once, in order. Records behind an open transaction (the pipeline role's
+        // budget and anomaly events, committed every warden.streams.pipeline-commit-interval-ms) wait for its commit.
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        clientId,
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        // Committed records only: exactly once, in order. Records behind an open transaction (the
-                        // pipeline
-                        // role's budget and anomaly events, committed every warden.streams.pipeline-commit-interval-ms)
-                        // wait for its commit.
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        // Answered as soon as an event is there (fetch.min.bytes 1): a long wait costs no latency when
-                        // idle.
-                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                        500),
+                ConsumerLoop.readerSettings(bootstrap, clientId),
                 new StringDeserializer(),
                 new ByteArrayDeserializer());
         this.partition = new TopicPartition(topic, 0);
         this.meters = new KafkaClientMetrics(consumer);
-        this.loop = new ConsumerLoop<>("warden-event-feed", consumer, Duration.ofMillis(200), new Feed());
+        this.loop = ConsumerLoop.reader("warden-event-feed", consumer, new Feed());
     }
 
     /**

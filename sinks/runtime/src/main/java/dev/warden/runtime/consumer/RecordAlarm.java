@@ -34,11 +34,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 final class RecordAlarm implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RecordAlarm.class.getName());
     /**
-     * How long the broker holds the alarm's request while nothing comes: its only cost while armed. Only the alarm
-     * waits this long: a consumer's close and its first fetch of an empty partition wait for such a request, which is
-     * why the consumers that readiness and shutdown wait on keep their short waits.
+     * How long the broker holds the alarm's request while nothing comes: its only cost while armed. The alarm is a
+     * {@linkplain ConsumerLoop#reader reader} with its own loop; the consumers that readiness and shutdown wait on
+     * (the sink workers' groups, the Streams applications) keep their short waits: a consumer's close waits for a
+     * request the broker holds.
      */
-    static final Duration LONG_POLL = Duration.ofSeconds(10);
+    static final Duration LONG_POLL = ConsumerLoop.READER_WAIT;
 
     private final String name;
     private final Consumer<String, byte[]> consumer;
