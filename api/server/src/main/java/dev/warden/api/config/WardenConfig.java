@@ -91,10 +91,10 @@ public record WardenConfig(
      *                          budget or anomaly event (and every event after it) waits before SSE readers see it
      * @param mirrorCommitIntervalMs the audit mirror's commit interval: with exactly-once it bounds how long an
      *                          {@code audit} stream event (and every event after it) waits before SSE readers see it
-     * @param backgroundFetchWaitMs {@code fetch.max.wait.ms} of the consumers of {@code warden.events} whose latency
-     *                          nobody waits on (the stream store, whose lag the SSE ring covers; webhooks; the Shared
-     *                          Signals feeder): the most an event waits for their batch to fill, and how often each asks
-     *                          the broker while idle. 0 (the default) means {@value #DEFAULT_BACKGROUND_FETCH_WAIT_MS} ms,
+     * @param backgroundFetchWaitMs {@code fetch.max.wait.ms} of the consumers whose latency nobody waits on (the
+     *                          stream store, whose lag the SSE ring covers; webhooks; the Shared Signals feeder; the
+     *                          pipeline's aggregates): the most a record waits for their batch to fill, and how often
+     *                          each asks the broker while idle. 0 (the default) means {@value #DEFAULT_BACKGROUND_FETCH_WAIT_MS} ms,
      *                          or {@value #DEV_BACKGROUND_FETCH_WAIT_MS} ms in {@code warden dev}
      */
     public record Streams(

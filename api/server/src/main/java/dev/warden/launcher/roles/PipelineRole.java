@@ -52,9 +52,9 @@ public final class PipelineRole implements Component {
         Properties p =
                 StreamsSettings.of(config, bootstrap, NAME, config.streams().pipelineCommitIntervalMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), SinkWorker.BATCH_FETCH_MIN_BYTES);
-        p.put(
-                StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
-                SinkWorker.BATCH_FETCH_MAX_WAIT_MS);
+        // Nobody waits on a batch of aggregates: its wait is the background readers' (500 ms in warden dev).
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), (int)
+                config.streams().backgroundFetchWait().toMillis());
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();
         return new PipelineRole(streams);
