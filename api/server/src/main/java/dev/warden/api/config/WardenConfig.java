@@ -94,8 +94,9 @@ public record WardenConfig(
      * @param backgroundFetchWaitMs {@code fetch.max.wait.ms} of the consumers whose latency nobody waits on (the
      *                          stream store, whose lag the SSE ring covers; webhooks; the Shared Signals feeder; the
      *                          pipeline's aggregates): the most a record waits for their batch to fill, and how often
-     *                          each asks the broker while idle. 0 (the default) means {@value #DEFAULT_BACKGROUND_FETCH_WAIT_MS} ms,
-     *                          or {@value #DEV_BACKGROUND_FETCH_WAIT_MS} ms in {@code warden dev}
+     *                          each asks the broker while idle. 0 (the default) means
+     *                          {@value #DEFAULT_BACKGROUND_FETCH_WAIT_MS} ms, or {@value #DEV_BACKGROUND_FETCH_WAIT_MS} ms
+     *                          in {@code warden dev}
      */
     public record Streams(
             String applicationPrefix,
