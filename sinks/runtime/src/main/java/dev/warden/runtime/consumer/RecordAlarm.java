@@ -1,9 +1,9 @@
 package dev.warden.runtime.consumer;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -62,14 +62,8 @@ final class RecordAlarm implements AutoCloseable {
      */
     RecordAlarm(String name, String clientId, String bootstrap, int maxPoll) {
         this.name = name;
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> p = new HashMap<>(ConsumerLoop.readerSettings(bootstrap, clientId));
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPoll);
-        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) LONG_POLL.toMillis());
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::run);
         thread.start();

@@ -183,7 +183,7 @@ public final class SinkWorker implements AutoCloseable {
         this.health = new SinkHealth(name);
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + name);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, clientId);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
