@@ -39,17 +39,6 @@ out="$(mktemp -d /var/tmp/warden-idle-XXXXXX)"
 chmod 755 "$out"
 trap 'pkill -KILL -f -- "$out/data" 2>/dev/null || true; rm -rf "$out/data"' EXIT
 
-# tree_ticks DATA: utime+stime, in clock ticks, of the JVM and the embedded PostgreSQL of the data directory DATA.
-tree_ticks() {
-  local total=0 p
-  for p in $(pgrep -f -- "$1" || true); do
-    if [[ -r /proc/$p/stat ]]; then
-      total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
-    fi
-  done
-  echo "$total"
-}
-
 # threads BEFORE AFTER SECONDS: each thread's share of one core between two Thread.print dumps, largest first.
 threads() {
   python3 - "$1" "$2" "$3" "$top" <<'EOF'

@@ -100,3 +100,15 @@ run_java_bench() {
   build_java_bench
   java_bench "$@"
 }
+
+# tree_ticks DATA: utime+stime, in clock ticks, of every process of one `warden dev`: the JVM and the embedded
+# PostgreSQL (which daemonizes away from the JVM) both name the data directory DATA on their command lines.
+tree_ticks() {
+  local total=0 p
+  for p in $(pgrep -f -- "$1" || true); do
+    if [[ -r /proc/$p/stat ]]; then
+      total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
+    fi
+  done
+  echo "$total"
+}

@@ -28,18 +28,6 @@ trap 'pkill -KILL -f -- "$data" 2>/dev/null || true; rm -rf "$data"' EXIT
 
 "$root/warden" build >/dev/null
 
-# tree_ticks: utime+stime, in clock ticks, of every process of this platform: the JVM and the embedded
-# PostgreSQL (which daemonizes away from the JVM) both name the data directory on their command lines.
-tree_ticks() {
-  local total=0 p
-  for p in $(pgrep -f -- "$data/dev" || true); do
-    if [[ -r /proc/$p/stat ]]; then
-      total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
-    fi
-  done
-  echo "$total"
-}
-
 # start NAME: launches warden dev and waits for readiness; sets pid and ready_seconds.
 start() {
   local t0 out="$data/$1.log"
@@ -68,7 +56,7 @@ start first
 first=$ready_seconds
 log "first start: ${first} s"
 sleep "$settle"
-a=$(tree_ticks); sleep "$idle"; b=$(tree_ticks)
+a=$(tree_ticks "$data/dev"); sleep "$idle"; b=$(tree_ticks "$data/dev")
 cpu=$(echo "scale=2; 100 * ($b - $a) / $ticks / $idle" | bc)
 log "idle: ${cpu} % of one core over ${idle} s"
 stop
