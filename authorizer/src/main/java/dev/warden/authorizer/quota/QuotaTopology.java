@@ -8,6 +8,7 @@ import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -86,8 +87,26 @@ public final class QuotaTopology {
                 QuotaReply reply = decide(request);
                 span.setAttribute("warden.quota.granted", reply.granted());
                 context.forward(record.withKey(request.replyTo()).withValue(reply));
+                askForCommitAtTheEndOfThePoll();
             } finally {
                 span.end();
+            }
+        }
+
+        /**
+         * A decision waits for this reply, which its reader sees only once the transaction commits. Left to the
+         * commit interval, a reply made less than an interval after the thread's last commit check waited for the
+         * next loop turn, a whole {@code poll.ms} later, as nothing else ended that poll while its caller waited.
+         * The reply to the last request of a poll asks for its commit, which Streams makes in this loop turn: one
+         * transaction per poll, holding every reply the poll brought (D193). Asked per reply, each reply was a
+         * transaction of its own.
+         */
+        private void askForCommitAtTheEndOfThePoll() {
+            boolean lastOfItsPoll = context.recordMetadata()
+                    .map(m -> PolledBatchEnds.isLastPolled(new TopicPartition(m.topic(), m.partition()), m.offset()))
+                    .orElse(true);
+            if (lastOfItsPoll) {
+                context.commit();
             }
         }
 

@@ -3,6 +3,7 @@ package dev.warden.launcher.roles;
 import dev.warden.api.Component;
 import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
+import dev.warden.authorizer.quota.PolledBatchEnds;
 import dev.warden.authorizer.quota.QuotaTopology;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
@@ -46,6 +47,15 @@ public final class QuotaRole implements Component {
         // share of an idle `warden dev`: docs/benchmarks-notebook.md, "Idle `warden dev`: the levers").
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
+        // The last reply of each poll asks for its commit (QuotaTopology), which needs to know the poll's last
+        // offsets: then the loop's poll only sets how often the idle loop wakes, as the pipeline's (500 ms in warden
+        // dev; 100 ms, the Streams default, elsewhere).
+        p.put(
+                StreamsConfig.mainConsumerPrefix(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG),
+                PolledBatchEnds.class.getName());
+        p.put(
+                StreamsConfig.POLL_MS_CONFIG,
+                config.streams().backgroundFetchWait().toMillis());
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();
         return new QuotaRole(streams);

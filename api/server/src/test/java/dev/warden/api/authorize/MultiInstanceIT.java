@@ -3,6 +3,7 @@ package dev.warden.api.authorize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.warden.api.config.WardenConfig;
 import dev.warden.api.oauth.OAuthDriver;
 import dev.warden.launcher.WardenPlatform;
 import dev.warden.launcher.roles.QuotaRole;
@@ -22,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,12 +70,14 @@ class MultiInstanceIT {
     }
 
     static QuotaRole startQuota(Path stateDir) {
+        return startQuota(first, b -> b.streamsStateDir(stateDir.toString()));
+    }
+
+    /** A quota role beside {@code platform}, on its topics, with its configuration as {@code adjust} changes it. */
+    static QuotaRole startQuota(TestPlatform platform, UnaryOperator<WardenConfig.Builder> adjust) {
         QuotaRole role = QuotaRole.start(
-                first.config().toBuilder()
-                        .roles("quota")
-                        .streamsStateDir(stateDir.toString())
-                        .build(),
-                first.infra().kafkaBootstrap());
+                adjust.apply(platform.config().toBuilder().roles("quota")).build(),
+                platform.infra().kafkaBootstrap());
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (!role.health().check().up() && System.nanoTime() < deadline) {
             Thread.onSpinWait();

@@ -211,6 +211,9 @@ public final class AnomalyTopology {
                             Optional.of(entry.agentId()),
                             entry.userId()),
                     record.timestamp()));
+            // Until its transaction commits, this event holds every later one on warden.events back from committed
+            // readers: commit in this loop turn, not at the interval (D193).
+            context.commit();
         }
     }
 }

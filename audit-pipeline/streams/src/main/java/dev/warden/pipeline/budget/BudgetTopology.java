@@ -157,6 +157,9 @@ public final class BudgetTopology {
                                 data,
                                 Optional.of(agent),
                                 event.userId()))));
+                // Until its transaction commits, this event holds every later one on warden.events back from
+                // committed readers: commit in this loop turn, not at the interval (D193).
+                context.commit();
             }
         }
     }
