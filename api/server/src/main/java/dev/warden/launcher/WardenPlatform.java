@@ -46,6 +46,7 @@ import dev.warden.launcher.roles.PipelineRole;
 import dev.warden.launcher.roles.QuotaRole;
 import dev.warden.launcher.roles.SharedSignalsWorkers;
 import dev.warden.launcher.roles.SinksRole;
+import dev.warden.runtime.consumer.GroupWaits;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.db.Database;
@@ -246,6 +247,7 @@ public final class WardenPlatform implements AutoCloseable {
             Webhooks webhooks = Webhooks.create(config.webhooks(), api || config.runs(Role.SINKS), db, clock, maxBody);
             components.add(webhooks);
             if (config.runs(Role.SINKS)) {
+                GroupWaits background = SinksRole.backgroundWaits(config);
                 SinksRole sinks = resources.add(SinksRole.start(
                         config,
                         kafkaBootstrap,
@@ -261,7 +263,7 @@ public final class WardenPlatform implements AutoCloseable {
                         kafkaBootstrap,
                         config.streams().applicationPrefix() + "webhooks",
                         config.kafka().topics().events(),
-                        config.streams().backgroundFetchWait()));
+                        background));
                 components.add(webhookWorker);
                 sinkHealth.add(webhookWorker.sinkHealth());
                 SharedSignalsWorkers signals = resources.add(SharedSignalsWorkers.start(
@@ -274,7 +276,7 @@ public final class WardenPlatform implements AutoCloseable {
                         securityEvents,
                         config.webhooks().allowPrivateTargets(),
                         Duration.ofDays(config.eventStream().retentionDays()),
-                        config.streams().backgroundFetchWait(),
+                        background,
                         clock,
                         tracing.tracer()));
                 components.add(signals);

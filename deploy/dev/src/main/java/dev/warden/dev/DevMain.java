@@ -100,6 +100,15 @@ public final class DevMain {
                     .backgroundFetchWaitMs(WardenConfig.Streams.DEV_BACKGROUND_FETCH_WAIT_MS)
                     .build();
         }
+        if (config.streams().groupRetryBackoffMs() == 0) {
+            // Each consumer in a group has a heartbeat thread that wakes every retry.backoff.ms to see whether a
+            // heartbeat is due (one is, every 3 s): ten times a second at Kafka's 100 ms, once at 1 s. A failed
+            // request is retried after 1 s too, which one broker on this machine rarely asks for (README.md, the
+            // configuration table: warden.streams.group-retry-backoff-ms).
+            config = config.toBuilder()
+                    .groupRetryBackoffMs(WardenConfig.Streams.DEV_GROUP_RETRY_BACKOFF_MS)
+                    .build();
+        }
         if (config.oauth().keyEncryptionKey().isEmpty()) {
             config = config.toBuilder()
                     .oauth(withKeyEncryptionKey(config.oauth(), dataDir))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.warden.runtime.consumer.BatchWriter;
 import dev.warden.runtime.consumer.DeadLetter;
+import dev.warden.runtime.consumer.GroupWaits;
 import dev.warden.runtime.consumer.PoisonedBatchException;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkWorker;
@@ -172,7 +173,7 @@ class SinkWorkerIT {
                                 writer,
                                 new SinkCounters(),
                                 io.opentelemetry.api.OpenTelemetry.noop().getTracer("it"),
-                                Duration.ofMillis(20))
+                                GroupWaits.fetching(Duration.ofMillis(20)))
                         .dozing(Duration.ofMillis(200), Duration.ofMinutes(5))) {
             producer.initTransactions();
             worker.start();

@@ -77,7 +77,8 @@ public final class QuotaClient implements AutoCloseable {
         TopicPartition mine = new TopicPartition(
                 repliesTopic,
                 Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % partitions);
-        this.replies = new ConsumerLoop<>("warden-quota-replies", consumer, Duration.ofMillis(200), new Replies(mine));
+        // The loop has nothing to do between replies: its poll returns when one comes, and close wakes it.
+        this.replies = new ConsumerLoop<>("warden-quota-replies", consumer, Duration.ofSeconds(10), new Replies(mine));
         replies.start();
         awaitPositioned();
     }

@@ -9,6 +9,7 @@ import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.WardenMeters;
 import dev.warden.runtime.consumer.DeadLetters;
+import dev.warden.runtime.consumer.GroupWaits;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.db.Database;
 import dev.warden.runtime.db.SecretCipher;
@@ -18,7 +19,6 @@ import dev.warden.sinks.webhooks.WebhookCounters;
 import dev.warden.sinks.webhooks.WebhookWorker;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -118,14 +118,14 @@ public final class Webhooks implements Component {
 
     /**
      * Starts the delivery worker on {@code eventsTopic}, consumer group {@code groupId}, waiting at most
-     * {@code fetchWait} for a batch to fill ({@code warden.streams.background-fetch-wait-ms}).
+     * {@code waits}' fetch wait for a batch to fill ({@code warden.streams.background-fetch-wait-ms}).
      */
-    public Worker startWorker(String kafkaBootstrap, String groupId, String eventsTopic, Duration fetchWait) {
+    public Worker startWorker(String kafkaBootstrap, String groupId, String eventsTopic, GroupWaits waits) {
         WebhookWorker worker = new WebhookWorker(
                 kafkaBootstrap,
                 groupId,
                 eventsTopic,
-                fetchWait,
+                waits,
                 repository,
                 config.toOptions(),
                 counters,

@@ -86,7 +86,8 @@ public record WardenConfig(
      *
      * @param applicationPrefix prefix of every Streams application id ({@code <prefix>quota})
      * @param stateDir          local state directory (RocksDB stores, restored from changelogs)
-     * @param commitIntervalMs  commit interval; with exactly-once it bounds the latency of a quota reply
+     * @param commitIntervalMs  the quota application's commit interval; a poll's replies do not wait for it (the last
+     *                          one asks for the commit, D193)
      * @param pipelineCommitIntervalMs the pipeline role's commit interval: with exactly-once it bounds how long a
      *                          budget or anomaly event (and every event after it) waits before SSE readers see it
      * @param mirrorCommitIntervalMs the audit mirror's commit interval: with exactly-once it bounds how long an
@@ -97,6 +98,11 @@ public record WardenConfig(
      *                          each asks the broker while idle. 0 (the default) means
      *                          {@value #DEFAULT_BACKGROUND_FETCH_WAIT_MS} ms, or {@value #DEV_BACKGROUND_FETCH_WAIT_MS} ms
      *                          in {@code warden dev}
+     * @param groupRetryBackoffMs {@code retry.backoff.ms} of the consumers in a group (the sink workers, webhooks,
+     *                          both Streams applications): how soon a failed request is retried, and how often each
+     *                          one's heartbeat thread wakes to see whether a heartbeat is due. 0 (the default) means
+     *                          Kafka's {@value #DEFAULT_GROUP_RETRY_BACKOFF_MS} ms, or
+     *                          {@value #DEV_GROUP_RETRY_BACKOFF_MS} ms in {@code warden dev}
      */
     public record Streams(
             String applicationPrefix,
@@ -104,7 +110,8 @@ public record WardenConfig(
             long commitIntervalMs,
             long pipelineCommitIntervalMs,
             long mirrorCommitIntervalMs,
-            long backgroundFetchWaitMs) {
+            long backgroundFetchWaitMs,
+            long groupRetryBackoffMs) {
         /** {@code warden.streams.background-fetch-wait-ms} when it is not set, outside {@code warden dev}. */
         public static final long DEFAULT_BACKGROUND_FETCH_WAIT_MS = 100;
         /** {@code warden.streams.background-fetch-wait-ms} when it is not set, in {@code warden dev}. */
@@ -114,6 +121,16 @@ public record WardenConfig(
         public Duration backgroundFetchWait() {
             return Duration.ofMillis(
                     backgroundFetchWaitMs > 0 ? backgroundFetchWaitMs : DEFAULT_BACKGROUND_FETCH_WAIT_MS);
+        }
+
+        /** {@code warden.streams.group-retry-backoff-ms} when it is not set, outside {@code warden dev}: Kafka's. */
+        public static final long DEFAULT_GROUP_RETRY_BACKOFF_MS = 100;
+        /** {@code warden.streams.group-retry-backoff-ms} when it is not set, in {@code warden dev}. */
+        public static final long DEV_GROUP_RETRY_BACKOFF_MS = 1_000;
+
+        /** The group consumers' {@code retry.backoff.ms}, the default applied. */
+        public Duration groupRetryBackoff() {
+            return Duration.ofMillis(groupRetryBackoffMs > 0 ? groupRetryBackoffMs : DEFAULT_GROUP_RETRY_BACKOFF_MS);
         }
     }
 
@@ -201,6 +218,7 @@ public record WardenConfig(
         b.pipelineCommitIntervalMs = streams.pipelineCommitIntervalMs();
         b.mirrorCommitIntervalMs = streams.mirrorCommitIntervalMs();
         b.backgroundFetchWaitMs = streams.backgroundFetchWaitMs();
+        b.groupRetryBackoffMs = streams.groupRetryBackoffMs();
         b.sseMaxConnections = eventStream.maxConnections();
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
@@ -267,6 +285,7 @@ public record WardenConfig(
         c.get("streams.pipeline-commit-interval-ms").asLong().ifPresent(b::pipelineCommitIntervalMs);
         c.get("streams.mirror-commit-interval-ms").asLong().ifPresent(b::mirrorCommitIntervalMs);
         c.get("streams.background-fetch-wait-ms").asLong().ifPresent(b::backgroundFetchWaitMs);
+        c.get("streams.group-retry-backoff-ms").asLong().ifPresent(b::groupRetryBackoffMs);
         c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
@@ -309,6 +328,7 @@ public record WardenConfig(
         private long pipelineCommitIntervalMs = 100;
         private long mirrorCommitIntervalMs = 20;
         private long backgroundFetchWaitMs;
+        private long groupRetryBackoffMs;
         private int sseMaxConnections = 100;
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
@@ -481,7 +501,19 @@ public record WardenConfig(
             return this;
         }
 
+        /** {@code warden.streams.group-retry-backoff-ms}: 0 for the default ({@link Streams#groupRetryBackoffMs}). */
+        public Builder groupRetryBackoffMs(long millis) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("warden.streams.group-retry-backoff-ms must not be negative");
+            }
+            this.groupRetryBackoffMs = millis;
+            return this;
+        }
+
         public Builder streamsCommitIntervalMs(long millis) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("warden.streams.commit-interval-ms must not be negative");
+            }
             this.streamsCommitIntervalMs = millis;
             return this;
         }
@@ -573,7 +605,8 @@ public record WardenConfig(
                             streamsCommitIntervalMs,
                             pipelineCommitIntervalMs,
                             mirrorCommitIntervalMs,
-                            backgroundFetchWaitMs),
+                            backgroundFetchWaitMs,
+                            groupRetryBackoffMs),
                     new EventStreamSettings(
                             sseMaxConnections,
                             sseHeartbeatMs,

@@ -3,6 +3,7 @@ package dev.warden.launcher.roles;
 import dev.warden.api.Component;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
+import dev.warden.runtime.consumer.GroupWaits;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.consumer.SinkWorker;
@@ -51,7 +52,7 @@ public final class SharedSignalsWorkers implements Component {
      * @param issuer    the tokens' {@code iss} (read when the first signal is signed: the issuer may be resolved
      *                  only once the server listens)
      * @param retention how long a token waits for its receiver before it is dropped
-     * @param fetchWait the feeder's {@code fetch.max.wait.ms} ({@code warden.streams.background-fetch-wait-ms})
+     * @param waits     the feeder's fetch wait and retry backoff ({@link SinksRole#backgroundWaits})
      */
     public static SharedSignalsWorkers start(
             Database db,
@@ -63,7 +64,7 @@ public final class SharedSignalsWorkers implements Component {
             SetSigner signer,
             boolean allowPrivateTargets,
             Duration retention,
-            Duration fetchWait,
+            GroupWaits waits,
             InstantSource clock,
             Tracer tracer) {
         GuardedHttp http = new GuardedHttp(TargetGuard.system(allowPrivateTargets), PUSH_DEADLINE, Optional.empty());
@@ -77,7 +78,7 @@ public final class SharedSignalsWorkers implements Component {
                 new SignalFeeder(db, streams, topic, issuer, signer, retention, clock, pusher::wake),
                 new SinkCounters(),
                 tracer,
-                fetchWait);
+                waits);
         feeder.start();
         return new SharedSignalsWorkers(feeder, pusher, http, streams);
     }

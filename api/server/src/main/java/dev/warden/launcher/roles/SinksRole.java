@@ -5,6 +5,7 @@ import dev.warden.api.config.WardenConfig;
 import dev.warden.api.observe.HealthCheck;
 import dev.warden.api.observe.HealthCheck.Result;
 import dev.warden.api.observe.WardenMeters;
+import dev.warden.runtime.consumer.GroupWaits;
 import dev.warden.runtime.consumer.SinkControls;
 import dev.warden.runtime.consumer.SinkCounters;
 import dev.warden.runtime.consumer.SinkHealth;
@@ -103,6 +104,7 @@ public final class SinksRole implements Component {
                                 bootstrap, config.kafka().topics().events(), config.instanceId(), tracer)
                         : null);
         writer.ensurePartitions(clock.instant());
+        GroupWaits background = backgroundWaits(config);
         SinkWorker worker = new SinkWorker(
                 PostgresAuditWriter.SINK,
                 bootstrap,
@@ -112,9 +114,10 @@ public final class SinksRole implements Component {
                 writer,
                 counters,
                 tracer,
-                events
-                        ? Duration.ofMillis(config.streams().mirrorCommitIntervalMs())
-                        : Duration.ofMillis(SinkWorker.BATCH_FETCH_MAX_WAIT_MS));
+                background.withFetchMaxWait(
+                        events
+                                ? Duration.ofMillis(config.streams().mirrorCommitIntervalMs())
+                                : Duration.ofMillis(SinkWorker.BATCH_FETCH_MAX_WAIT_MS)));
         worker.start();
         SinkWorker streamStore = new SinkWorker(
                 StreamEventStoreWriter.SINK,
@@ -130,7 +133,7 @@ public final class SinksRole implements Component {
                 new SinkCounters(),
                 tracer,
                 // Nobody waits on the store: a reconnecting SSE client is served from the ring that covers its lag.
-                config.streams().backgroundFetchWait());
+                background);
         streamStore.start();
         // Each external audit sink is a consumer of warden.audit of its own, with its own position: durable, and
         // never in the way of the canonical write or of another sink (docs/audit-sinks.md).
@@ -147,13 +150,23 @@ public final class SinksRole implements Component {
                             EXTERNAL_BATCH,
                             durable,
                             new SinkCounters(),
-                            tracer)
+                            tracer,
+                            background.withFetchMaxWait(Duration.ofMillis(SinkWorker.BATCH_FETCH_MAX_WAIT_MS)))
                     .controlledBy(SinkControls.of(db.dataSource(), durable.name()));
             w.health().retention(retention);
             w.start();
             external.add(w);
         }
         return new SinksRole(worker, writer, streamStore, List.copyOf(external), externalSinks);
+    }
+
+    /**
+     * The waits of the group consumers nobody waits on (the stream store, webhooks, the Shared Signals feeder):
+     * {@code warden.streams.background-fetch-wait-ms} and {@code warden.streams.group-retry-backoff-ms}.
+     */
+    public static GroupWaits backgroundWaits(WardenConfig config) {
+        return new GroupWaits(
+                config.streams().backgroundFetchWait(), config.streams().groupRetryBackoff());
     }
 
     @Override

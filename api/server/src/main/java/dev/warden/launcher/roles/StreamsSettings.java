@@ -1,6 +1,7 @@
 package dev.warden.launcher.roles;
 
 import dev.warden.api.config.WardenConfig;
+import dev.warden.runtime.consumer.GroupWaits;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
@@ -33,6 +34,9 @@ final class StreamsSettings {
         // waits out the old member's session timeout (45 s) before it gets its tasks. Leaving on close makes a
         // restart, and a handover to another instance, immediate.
         p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
+        // The main consumer is in the group: its heartbeat thread wakes every retry.backoff.ms (1 s in warden dev).
+        GroupWaits.retrySettings(config.streams().groupRetryBackoff())
+                .forEach((key, value) -> p.put(StreamsConfig.mainConsumerPrefix(key), value));
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int)

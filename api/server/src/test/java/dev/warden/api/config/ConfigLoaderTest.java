@@ -67,6 +67,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theGroupRetryBackoffDefaultsToKafkasAndCanBeSet() {
+        WardenConfig defaults = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of()));
+        assertThat(defaults.streams().groupRetryBackoffMs())
+                .as("unset: the default applies")
+                .isZero();
+        assertThat(defaults.streams().groupRetryBackoff()).isEqualTo(java.time.Duration.ofMillis(100));
+
+        WardenConfig set = WardenConfig.from(
+                ConfigLoader.load(Optional.empty(), Map.of("WARDEN_STREAMS_GROUP__RETRY__BACKOFF__MS", "1000")));
+        assertThat(set.streams().groupRetryBackoff()).isEqualTo(java.time.Duration.ofSeconds(1));
+        assertThat(set.toBuilder().build().streams().groupRetryBackoffMs())
+                .as("kept by toBuilder")
+                .isEqualTo(1000);
+
+        assertThatThrownBy(() -> WardenConfig.from(
+                        ConfigLoader.load(Optional.empty(), Map.of("WARDEN_STREAMS_GROUP__RETRY__BACKOFF__MS", "-1"))))
+                .hasMessageContaining("warden.streams.group-retry-backoff-ms");
+    }
+
+    @Test
     void unknownRoleIsRejectedWithTheKeyNamed() {
         assertThatThrownBy(
                         () -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_ROLES", "api,web"))))

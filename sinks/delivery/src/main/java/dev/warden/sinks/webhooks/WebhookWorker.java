@@ -7,6 +7,7 @@ import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.runtime.consumer.ConsumerLoop;
 import dev.warden.runtime.consumer.DeadLetter;
+import dev.warden.runtime.consumer.GroupWaits;
 import dev.warden.runtime.consumer.SinkHealth;
 import dev.warden.runtime.outbound.TargetGuard;
 import java.time.Duration;
@@ -67,15 +68,15 @@ public final class WebhookWorker implements AutoCloseable {
 
     /**
      * @param groupId     the consumer group, {@code <streams application prefix>webhooks}
-     * @param fetchWait   the most an event waits for its batch to fill ({@code fetch.max.wait.ms}); also how often
-     *                    the idle worker asks the broker
+     * @param waits       the most an event waits for its batch to fill ({@code fetch.max.wait.ms}; also how often
+     *                    the idle worker asks the broker) and the consumer's retry backoff
      * @param deadLetters stores the events that cannot be decoded (at least once: offsets live in Kafka)
      */
     public WebhookWorker(
             String bootstrap,
             String groupId,
             String topic,
-            Duration fetchWait,
+            GroupWaits waits,
             WebhookDirectory directory,
             WebhookOptions options,
             WebhookCounters counters,
@@ -105,11 +106,12 @@ public final class WebhookWorker implements AutoCloseable {
         // only receive events from their creation on (WebhookEndpoint#accepts), so history is skipped cheaply.
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-        // Up to 1 MiB or fetchWait (100 ms by default) per fetch: each batch costs a read of the endpoint list and a
+        // Up to 1 MiB or the fetch wait (100 ms by default) per fetch: each batch costs a read of the endpoint list and
+        // a
         // commit, so under thousands of (audit) events a second the worker takes about ten batches a second, not one
         // per 64 KiB.
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchWait.toMillis());
+        waits.applyTo(p);
         this.loop = new ConsumerLoop<>(
                 "warden-sink-webhooks",
                 new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()),

@@ -73,8 +73,11 @@ public final class SinkWorker implements AutoCloseable {
     public static final Duration DOZE_AFTER = Duration.ofSeconds(1);
     /** The longest doze: then the worker fetches on its own again, and may doze again once idle. */
     public static final Duration DOZE_CAP = Duration.ofMinutes(5);
-    /** How often a dozing worker looks at its operator's control between rings. */
-    private static final Duration DOZE_TICK = Duration.ofMillis(100);
+    /**
+     * How often a dozing worker looks at its operator's control, and polls (a rebalance), between rings; a ring ends
+     * the wait at once. The control is read at most this often anyway.
+     */
+    private static final Duration DOZE_TICK = SinkControls.REFRESH;
 
     private final BatchWriter writer;
     private final SinkCounters counters;
@@ -155,12 +158,13 @@ public final class SinkWorker implements AutoCloseable {
                 writer,
                 counters,
                 tracer,
-                Duration.ofMillis(BATCH_FETCH_MAX_WAIT_MS));
+                GroupWaits.fetching(Duration.ofMillis(BATCH_FETCH_MAX_WAIT_MS)));
     }
 
     /**
-     * As the other constructors, with {@code fetchMaxWait} as the most a record waits for its batch to fill (the
-     * audit writer, which publishes the {@code audit} stream events, batches for as long as they may wait).
+     * As the other constructors, with {@code waits}' fetch wait as the most a record waits for its batch to fill (the
+     * audit writer, which publishes the {@code audit} stream events, batches for as long as they may wait) and its
+     * retry backoff as the consumer's.
      */
     public SinkWorker(
             String name,
@@ -171,7 +175,7 @@ public final class SinkWorker implements AutoCloseable {
             BatchWriter writer,
             SinkCounters counters,
             Tracer tracer,
-            Duration fetchMaxWait) {
+            GroupWaits waits) {
         this.tracer = tracer;
         this.name = name;
         this.topic = topic;
@@ -190,9 +194,9 @@ public final class SinkWorker implements AutoCloseable {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPoll);
         // Batched fetches: under load the broker answers once 64 KiB are ready instead of once per produce
-        // batch, which is most of the broker's and this consumer's per-record cost; when idle, fetchMaxWait at most.
+        // batch, which is most of the broker's and this consumer's per-record cost; when idle, the fetch wait at most.
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, BATCH_FETCH_MIN_BYTES);
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchMaxWait.toMillis());
+        waits.applyTo(p);
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
         this.loop = new ConsumerLoop<>(
                 "warden-sink-" + name,
