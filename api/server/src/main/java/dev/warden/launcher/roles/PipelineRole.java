@@ -53,9 +53,9 @@ public final class PipelineRole implements Component {
                 StreamsSettings.of(config, bootstrap, NAME, config.streams().pipelineCommitIntervalMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), SinkWorker.BATCH_FETCH_MIN_BYTES);
         // Nobody waits on a batch of aggregates: its wait is the background readers' (500 ms in warden dev), and
-        // its loop's poll waits as long (the Streams default, 100 ms, outside warden dev). A record's output is
-        // committed in the loop turn that processes it once the commit interval has passed since the last commit;
-        // else at the next turn, after at most this poll.
+        // its loop's poll waits as long (the Streams default, 100 ms, outside warden dev). An aggregate is committed
+        // at the first loop turn after the commit interval, so at most this poll later; a budget.exceeded or
+        // anomaly.detected event asks for its commit in the turn that made it (BudgetTopology, AnomalyTopology).
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), (int)
                 config.streams().backgroundFetchWait().toMillis());
         p.put(
