@@ -62,9 +62,21 @@ data_dir=""
 server_log=""
 status=0
 
-# A port nothing listens on: the kernel picks one for a moment.
-free_port() {
-  node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
+# N distinct ports nothing listens on: the kernel picks them for a moment, all N held at once (picked one at a time,
+# a port just released could come back: the CloudEvents receiver once got the server's own).
+free_ports() {
+  node -e '
+    const net = require("net");
+    const servers = Array.from({ length: Number(process.argv[1]) }, () => net.createServer());
+    let left = servers.length;
+    for (const s of servers) {
+      s.listen(0, "127.0.0.1", () => {
+        if (--left === 0) {
+          console.log(servers.map((x) => x.address().port).join(" "));
+          servers.forEach((x) => x.close());
+        }
+      });
+    }' "$1"
 }
 
 stop_server() {
@@ -167,7 +179,8 @@ else
   trap cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
-  port="$(free_port)"
+  # The server's port and the three sink receivers' (below).
+  read -r port INTEROP_HEC_PORT INTEROP_CE_PORT INTEROP_OTLP_PORT < <(free_ports 4)
   # Running as root, the embedded PostgreSQL runs as 'nobody': its directory must be world-traversable.
   data_dir="$(mktemp -d /var/tmp/warden-interop.XXXXXX)"
   chmod 755 "$data_dir"
@@ -182,7 +195,6 @@ else
   # The audit sinks of sinks.mjs, each at a port its receiver will listen on (refused until then: the sinks retry,
   # at most 2 s apart, and deliver the backlog once it listens).
   export INTEROP_HEC_PORT INTEROP_CE_PORT INTEROP_OTLP_PORT
-  INTEROP_HEC_PORT="$(free_port)" INTEROP_CE_PORT="$(free_port)" INTEROP_OTLP_PORT="$(free_port)"
   sinks_config="$data_dir/interop-sinks.yaml"
   cat >"$sinks_config" <<YAML
 warden:
