@@ -106,10 +106,9 @@ public final class WebhookWorker implements AutoCloseable {
         // only receive events from their creation on (WebhookEndpoint#accepts), so history is skipped cheaply.
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-        // Up to 1 MiB or the fetch wait (100 ms by default) per fetch: each batch costs a read of the endpoint list and
-        // a
-        // commit, so under thousands of (audit) events a second the worker takes about ten batches a second, not one
-        // per 64 KiB.
+        // Up to 1 MiB or the fetch wait (100 ms by default) per fetch: each batch costs a read of the endpoint list
+        // and a commit, so under thousands of (audit) events a second the worker takes about ten batches a second,
+        // not one per 64 KiB.
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
         waits.applyTo(p);
         this.loop = new ConsumerLoop<>(
