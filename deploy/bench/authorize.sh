@@ -77,14 +77,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/wrk.sh"
 
 # ---------------------------------------------------------------- 1. tools
 
-if ! command -v wrk >/dev/null; then
-  log "installing wrk (apt-get)"
-  apt-get install -y wrk >"$run_dir/apt.log" 2>&1 || {
-    apt-get update >>"$run_dir/apt.log" 2>&1
-    apt-get install -y wrk >>"$run_dir/apt.log" 2>&1
-  }
-fi
-command -v wrk >/dev/null || { log "wrk is not installed and could not be installed (see $run_dir/apt.log)"; exit 1; }
+ensure_wrk
 
 cerbos_bin="" cerbos_problem=""
 if [[ "$SKIP_CERBOS" == 1 ]]; then

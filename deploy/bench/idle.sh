@@ -27,14 +27,8 @@ windows=${BENCH_WINDOWS:-6}
 rounds=${BENCH_ROUNDS:-1}
 top=${BENCH_TOP:-25}
 ticks=$(getconf CLK_TCK)
-jar_name=warden-dev-0.1.0-SNAPSHOT.jar
-if (($# == 0)); then
-  "$root/warden" build >/dev/null
-  set -- "$root/deploy/dev/target"
-fi
-for dir in "$@"; do
-  [[ -f "$dir/$jar_name" ]] || { log "no $jar_name in $dir"; exit 1; }
-done
+builds="$(dev_builds "$@")" || exit 1
+readarray -t builds <<<"$builds"
 out="$(mktemp -d /var/tmp/warden-idle-XXXXXX)"
 chmod 755 "$out"
 trap 'pkill -KILL -f -- "$out/data" 2>/dev/null || true; rm -rf "$out/data"' EXIT
@@ -64,10 +58,8 @@ measure() {
   mkdir -p "$data"
   port=$(free_port)
   t0=$(date +%s.%N)
-  setsid java --enable-native-access=ALL-UNNAMED \
-    -Djava.util.logging.config.file="$root/api/server/src/main/resources/logging.properties" \
-    -jar "$dir/$jar_name" dev --port "$port" --data-dir "$data/dev" >"$out/$label.log" 2>&1 &
-  pid=$!
+  start_dev "$dir" "$port" "$data/dev" "$out/$label.log"
+  pid=$dev_pid
   while ! grep -q "Warden is ready" "$out/$label.log"; do
     kill -0 "$pid" 2>/dev/null || { cat "$out/$label.log" >&2; log "$label: warden exited"; exit 1; }
     sleep 0.1
@@ -100,7 +92,7 @@ measure() {
 
 for r in $(seq 1 "$rounds"); do
   n=0
-  for dir in "$@"; do
+  for dir in "${builds[@]}"; do
     n=$((n + 1))
     measure "build$n-round$r" "$dir"
   done

@@ -101,6 +101,32 @@ run_java_bench() {
   java_bench "$@"
 }
 
+# The launcher jar in a build's deploy/dev/target.
+DEV_JAR=warden-dev-0.1.0-SNAPSHOT.jar
+
+# dev_builds [DIR ...]: the builds to measure, one per line: the given copies of deploy/dev/target, each checked to
+# hold the launcher jar; none given, this checkout's (built first when its sources changed). Needs $root.
+dev_builds() {
+  if (($# == 0)); then
+    "$root/warden" build >/dev/null || return 1
+    set -- "$root/deploy/dev/target"
+  fi
+  local dir
+  for dir in "$@"; do
+    [[ -f "$dir/$DEV_JAR" ]] || { log "no $DEV_JAR in $dir"; return 1; }
+    echo "$dir"
+  done
+}
+
+# start_dev DIR PORT DATA LOG: `warden dev` of the build in DIR (a copy of deploy/dev/target) on PORT with its data
+# in DATA, in a session of its own, its output in LOG; sets dev_pid. Needs $root and a JDK 21+ first on PATH.
+start_dev() {
+  setsid java --enable-native-access=ALL-UNNAMED \
+    -Djava.util.logging.config.file="$root/api/server/src/main/resources/logging.properties" \
+    -jar "$1/$DEV_JAR" dev --port "$2" --data-dir "$3" >"$4" 2>&1 &
+  dev_pid=$!
+}
+
 # tree_ticks DATA: utime+stime, in clock ticks, of every process of one `warden dev`: the JVM and the embedded
 # PostgreSQL (which daemonizes away from the JVM) both name the data directory DATA on their command lines.
 tree_ticks() {

@@ -29,7 +29,6 @@ SPARSE="${BENCH_SPARSE:-200}"
 WAIT_QUIET="${BENCH_WAIT_QUIET:-60}"
 ROUNDS="${BENCH_ROUNDS:-1}"
 ADMIN_TOKEN="wdn_adm_bench"
-jar_name=warden-dev-0.1.0-SNAPSHOT.jar
 
 run_dir="$here/.cache/runs/quota-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$run_dir"
@@ -56,22 +55,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
-if ! command -v wrk >/dev/null; then
-  log "installing wrk (apt-get)"
-  apt-get install -y wrk >"$run_dir/apt.log" 2>&1 || {
-    apt-get update >>"$run_dir/apt.log" 2>&1
-    apt-get install -y wrk >>"$run_dir/apt.log" 2>&1
-  }
-fi
-command -v wrk >/dev/null || { log "wrk is not installed and could not be installed (see $run_dir/apt.log)"; exit 1; }
+ensure_wrk
 
-if (($# == 0)); then
-  "$root/warden" build >/dev/null
-  set -- "$root/deploy/dev/target"
-fi
-for dir in "$@"; do
-  [[ -f "$dir/$jar_name" ]] || { log "no $jar_name in $dir"; exit 1; }
-done
+builds="$(dev_builds "$@")" || exit 1
+readarray -t builds <<<"$builds"
 
 # sparse URL BODY N: N calls one at a time, each after a random 50-200 ms; prints "p50 p90 p99 max non2xx".
 sparse() {
@@ -105,10 +92,9 @@ measure() {
   port=$(free_port)
   local B="http://127.0.0.1:$port"
   log "$label: warden dev from $dir on $B"
-  WARDEN_BOOTSTRAP_TOKEN="$ADMIN_TOKEN" WARDEN_SERVER_HOST=127.0.0.1 setsid java --enable-native-access=ALL-UNNAMED \
-    -Djava.util.logging.config.file="$root/api/server/src/main/resources/logging.properties" \
-    -jar "$dir/$jar_name" dev --port "$port" --data-dir "$warden_data/dev" >"$run_dir/$label.log" 2>&1 &
-  warden_pid=$!
+  WARDEN_BOOTSTRAP_TOKEN="$ADMIN_TOKEN" WARDEN_SERVER_HOST=127.0.0.1 \
+    start_dev "$dir" "$port" "$warden_data/dev" "$run_dir/$label.log"
+  warden_pid=$dev_pid
   wait_warden_healthy "$B" "$warden_pid" "$run_dir/$label.log" || exit 1
   created="$(curl -s --max-time 30 -X POST "$B/agents" -H "Authorization: Bearer $ADMIN_TOKEN" \
     -H 'Content-Type: application/json' \
@@ -143,7 +129,7 @@ measure() {
 labels=()
 for r in $(seq 1 "$ROUNDS"); do
   n=0
-  for dir in "$@"; do
+  for dir in "${builds[@]}"; do
     n=$((n + 1))
     measure "build$n-round$r" "$dir"
     labels+=("build$n-round$r")
@@ -153,7 +139,7 @@ done
 {
   printf '\nQuota-limited POST /authorize (every decision through the quota application), warden dev\n'
   n=0
-  for dir in "$@"; do
+  for dir in "${builds[@]}"; do
     n=$((n + 1))
     printf '  build%d = %s\n' "$n" "$dir"
   done

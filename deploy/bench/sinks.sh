@@ -60,14 +60,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
-if ! command -v wrk >/dev/null; then
-  log "installing wrk (apt-get)"
-  apt-get install -y wrk >"$run_dir/apt.log" 2>&1 || {
-    apt-get update >>"$run_dir/apt.log" 2>&1
-    apt-get install -y wrk >>"$run_dir/apt.log" 2>&1
-  }
-fi
-command -v wrk >/dev/null || { log "wrk is not installed and could not be installed"; exit 1; }
+ensure_wrk
 
 # ---------------------------------------------------------------- the receiver: a HEC endpoint that counts events
 # It counts distinct entry ids over all its lives: each new id is appended to ids.txt, which a restarted receiver

@@ -11,6 +11,17 @@ to_ms() {
     if (f < 0) { print "?"; exit } printf "%.2f", n * f }'
 }
 
+# ensure_wrk: installs wrk (apt-get, its log in run_dir/apt.log) when it is missing; exits when it cannot.
+ensure_wrk() {
+  command -v wrk >/dev/null && return 0
+  log "installing wrk (apt-get)"
+  apt-get install -y wrk >"$run_dir/apt.log" 2>&1 || {
+    apt-get update >>"$run_dir/apt.log" 2>&1
+    apt-get install -y wrk >>"$run_dir/apt.log" 2>&1
+  }
+  command -v wrk >/dev/null || { log "wrk is not installed and could not be installed (see $run_dir/apt.log)"; exit 1; }
+}
+
 # write_lua FILE BODY HEADER...: a wrk script that POSTs BODY with the given headers.
 write_lua() {
   local file="$1" body="$2"
