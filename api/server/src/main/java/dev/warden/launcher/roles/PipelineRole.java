@@ -52,14 +52,11 @@ public final class PipelineRole implements Component {
         Properties p =
                 StreamsSettings.of(config, bootstrap, NAME, config.streams().pipelineCommitIntervalMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), SinkWorker.BATCH_FETCH_MIN_BYTES);
-        // Nobody waits on a batch of aggregates: its wait is the background readers' (500 ms in warden dev), and
-        // its loop's poll waits as long (the Streams default, 100 ms, outside warden dev). An aggregate is committed
-        // at the first loop turn after the commit interval, so at most this poll later; a budget.exceeded or
-        // anomaly.detected event asks for its commit in the turn that made it (BudgetTopology, AnomalyTopology).
+        // Nobody waits on a batch of aggregates: its wait is the background readers' (500 ms in warden dev). An
+        // aggregate is committed at the first loop turn after the commit interval, so at most one poll later
+        // (StreamsSettings); a budget.exceeded or anomaly.detected event asks for its commit in the turn that made it
+        // (BudgetTopology, AnomalyTopology).
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), (int)
-                config.streams().backgroundFetchWait().toMillis());
-        p.put(
-                StreamsConfig.POLL_MS_CONFIG,
                 config.streams().backgroundFetchWait().toMillis());
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();

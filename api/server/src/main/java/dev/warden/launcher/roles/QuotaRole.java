@@ -48,14 +48,10 @@ public final class QuotaRole implements Component {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
         // The last reply of each poll asks for its commit (QuotaTopology), which needs to know the poll's last
-        // offsets: then the loop's poll only sets how often the idle loop wakes, as the pipeline's (500 ms in warden
-        // dev; 100 ms, the Streams default, elsewhere).
+        // offsets: then the loop's poll (StreamsSettings) only sets how often the idle loop wakes.
         p.put(
                 StreamsConfig.mainConsumerPrefix(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG),
                 PolledBatchEnds.class.getName());
-        p.put(
-                StreamsConfig.POLL_MS_CONFIG,
-                config.streams().backgroundFetchWait().toMillis());
         KafkaStreams streams = new KafkaStreams(builder.build(), p);
         streams.start();
         return new QuotaRole(streams);

@@ -38,6 +38,12 @@ final class StreamsSettings {
         GroupWaits.retrySettings(config.streams().groupRetryBackoff())
                 .forEach((key, value) -> p.put(StreamsConfig.mainConsumerPrefix(key), value));
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        // What waits on a loop turn asks for its commit (a quota reply, a budget or anomaly event: D193), so the
+        // loop's poll sets how often the idle loop wakes and what else waits at most one turn: the background wait
+        // (500 ms in warden dev; 100 ms, the Streams default, elsewhere).
+        p.put(
+                StreamsConfig.POLL_MS_CONFIG,
+                config.streams().backgroundFetchWait().toMillis());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.streams().stateDir());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int)
                 config.kafka().topics().replicationFactor());

@@ -55,7 +55,7 @@ public final class EventFeed implements AutoCloseable {
 
     public EventFeed(String bootstrap, String topic, String clientId) {
         // Committed records only: exactly once, in order. Records behind an open transaction (the pipeline role's
-        // budget and anomaly events, committed every warden.streams.pipeline-commit-interval-ms) wait for its commit.
+        // budget and anomaly events, committed in the loop turn that made them: D193) wait for its commit.
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
                 ConsumerLoop.readerSettings(bootstrap, clientId),
                 new StringDeserializer(),
