@@ -7,8 +7,10 @@ import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.runtime.consumer.ConsumerLoop;
 import dev.warden.runtime.consumer.DeadLetter;
+import dev.warden.runtime.consumer.Doze;
 import dev.warden.runtime.consumer.GroupWaits;
 import dev.warden.runtime.consumer.SinkHealth;
+import dev.warden.runtime.consumer.SinkWorker;
 import dev.warden.runtime.outbound.TargetGuard;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -44,6 +46,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * event was published receives it) and about once a second while idle; if it cannot be read, the batch is
  * rewound and retried. Consumption pauses while more than {@value #MAX_IN_FLIGHT} events are unfinished.
  * Runs on its own thread; {@link #close()} stops it.
+ *
+ * <p>An idle worker dozes ({@link Doze}): after {@link Doze#AFTER} with nothing polled and every event finished and
+ * committed, it stops its batched fetches and leaves an alarm at its positions; the first event past them is
+ * dispatched at once, without the batch wait. A dozing worker does not read the endpoint list (it reads it before the
+ * event that wakes it).
  */
 public final class WebhookWorker implements AutoCloseable {
     /** The name of this sink in dead letters, health and metrics. */
@@ -54,6 +61,7 @@ public final class WebhookWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(WebhookWorker.class.getName());
     private static final Duration IDLE_REFRESH = Duration.ofSeconds(1);
     private static final int FETCH_MIN_BYTES = 1024 * 1024;
+    private static final int MAX_POLL = 500;
 
     private final ConsumerLoop<String, byte[]> loop;
     private final String topic;
@@ -65,6 +73,7 @@ public final class WebhookWorker implements AutoCloseable {
     private volatile boolean assigned;
     private long lastRefreshNanos;
     private boolean paused;
+    private final Doze doze;
 
     /**
      * @param groupId     the consumer group, {@code <streams application prefix>webhooks}
@@ -105,7 +114,7 @@ public final class WebhookWorker implements AutoCloseable {
         // A new group starts at the beginning so that nothing published before it joined is missed; endpoints
         // only receive events from their creation on (WebhookEndpoint#accepts), so history is skipped cheaply.
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL);
         // Up to 1 MiB or the fetch wait (100 ms by default) per fetch: each batch costs a read of the endpoint list
         // and a commit, so under thousands of (audit) events a second the worker takes about ten batches a second,
         // not one per 64 KiB.
@@ -116,6 +125,8 @@ public final class WebhookWorker implements AutoCloseable {
                 new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()),
                 Duration.ofMillis(200),
                 new Delivery());
+        this.doze =
+                new Doze("warden-sink-webhooks-alarm", groupId + "-alarm", bootstrap, MAX_POLL, Doze.AFTER, Doze.CAP);
         this.lastRefreshNanos = System.nanoTime() - IDLE_REFRESH.toNanos() - 1;
     }
 
@@ -129,6 +140,11 @@ public final class WebhookWorker implements AutoCloseable {
         return assigned;
     }
 
+    /** Whether the worker dozes now: its fetches paused, waiting for an event to ring its alarm. */
+    public boolean isDozing() {
+        return doze.isDozing();
+    }
+
     /** The worker's side of the loop: dispatch each batch, commit what is finished, pace consumption. */
     private final class Delivery implements ConsumerLoop.Handler<String, byte[]> {
         @Override
@@ -137,18 +153,23 @@ public final class WebhookWorker implements AutoCloseable {
         }
 
         @Override
+        public Duration nextPollTimeout(Duration configured) {
+            return doze.pollTimeout(configured);
+        }
+
+        @Override
         public void handle(ConsumerRecords<String, byte[]> records, Consumer<String, byte[]> consumer) {
-            health.sampleLag(consumer);
-            if (!records.isEmpty() || refreshDue()) {
-                if (!refresh()) {
-                    rewind(consumer, records);
-                    pause(Duration.ofSeconds(1));
-                    return;
-                }
+            if (!doze.isDozing() || !records.isEmpty()) {
+                doze.wake(consumer); // if dozing: a rebalance handed it partitions the alarm does not watch
+                deliver(records, false, consumer);
+                return;
             }
-            records.forEach(WebhookWorker.this::dispatch);
-            commitFinished(consumer);
-            applyBackpressure(consumer);
+            ConsumerRecords<String, byte[]> rung = doze.await();
+            if (rung == null) {
+                return; // dozing on
+            }
+            doze.wake(consumer);
+            deliver(rung, true, consumer); // read by the alarm from this worker's positions: dispatched as if polled
         }
 
         @Override
@@ -159,6 +180,36 @@ public final class WebhookWorker implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.fine("webhook sink could not commit on close: " + e.getMessage());
             }
+            doze.close();
+        }
+    }
+
+    /**
+     * Dispatches a batch (after reading the endpoint list), commits what is finished and paces consumption; dozes
+     * when nothing came for a while and nothing is left to finish. {@code handedOver} when the doze's alarm read the
+     * batch: the consumer's positions then move past it once it is dispatched.
+     */
+    private void deliver(
+            ConsumerRecords<String, byte[]> records, boolean handedOver, Consumer<String, byte[]> consumer) {
+        health.sampleLag(consumer);
+        if (!records.isEmpty() || refreshDue()) {
+            if (!refresh()) {
+                rewind(consumer, records);
+                pause(Duration.ofSeconds(1));
+                return;
+            }
+        }
+        if (!records.isEmpty()) {
+            doze.active();
+        }
+        records.forEach(this::dispatch);
+        if (handedOver) {
+            SinkWorker.nextOffsets(records).forEach(consumer::seek);
+        }
+        commitFinished(consumer);
+        applyBackpressure(consumer);
+        if (!paused && tracker.inFlight() == 0 && tracker.committable().isEmpty()) {
+            doze.beginIfIdle(consumer);
         }
     }
 
@@ -311,6 +362,7 @@ public final class WebhookWorker implements AutoCloseable {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            doze.wake(consumer); // a dozing worker's alarm watches the old assignment; fetch the new one
             assigned = true;
             paused = false;
         }

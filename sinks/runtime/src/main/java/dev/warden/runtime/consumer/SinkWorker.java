@@ -29,7 +29,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -46,12 +45,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * stored one at a time and in order. {@link #health()} says whether it keeps failing or falls behind.
  * {@link #close()} stops it.
  *
- * <p>An idle worker dozes: after {@link #DOZE_AFTER} with nothing polled and nothing being stored it pauses its
- * partitions, whose batched fetches the broker would otherwise answer empty every {@code fetch.max.wait.ms}, and
- * arms a {@link RecordAlarm} at its positions, which costs the broker one request per
- * {@link RecordAlarm#LONG_POLL}. The first records past those positions ring the alarm, which hands them over: the
- * worker stores them at once (without its batch wait) and fetches on its own again. A doze also ends after
- * {@link #DOZE_CAP} (the worker then samples its lag), and on a rebalance or an operator's control.
+ * <p>An idle worker dozes ({@link Doze}): after {@link Doze#AFTER} with nothing polled and nothing being stored it
+ * pauses its partitions and arms an alarm at its positions; the first records past them are stored at once (without
+ * the batch wait). A doze also ends after {@link Doze#CAP} (the worker then samples its lag), and on a rebalance or
+ * an operator's control, which a dozing worker looks at once a {@link Doze#TICK}.
  */
 public final class SinkWorker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SinkWorker.class.getName());
@@ -61,23 +58,14 @@ public final class SinkWorker implements AutoCloseable {
     private final ConsumerLoop<String, byte[]> loop;
     private final String topic;
     private final String bootstrap;
-    /** The consumer's client id (its group's name); the alarm's is this and {@code -alarm}. */
+    /** The consumer's client id (its group's name); the doze's alarm's is this and {@code -alarm}. */
     private final String clientId;
-    /** Most records per batch (the alarm hands over as many at most). */
+    /** Most records per batch (the doze's alarm hands over as many at most). */
     private final int maxPoll;
     /** {@code fetch.min.bytes} of background consumers (sinks, pipeline): fetch in batches, not per record. */
     public static final int BATCH_FETCH_MIN_BYTES = 64 * 1024;
     /** {@code fetch.max.wait.ms} of background consumers: the most a record waits for a batch to fill. */
     public static final int BATCH_FETCH_MAX_WAIT_MS = 100;
-    /** Idle this long (nothing polled, nothing being stored), a worker dozes. */
-    public static final Duration DOZE_AFTER = Duration.ofSeconds(1);
-    /** The longest doze: then the worker fetches on its own again, and may doze again once idle. */
-    public static final Duration DOZE_CAP = Duration.ofMinutes(5);
-    /**
-     * How often a dozing worker looks at its operator's control, and polls (a rebalance), between rings; a ring ends
-     * the wait at once. The control is read at most this often anyway.
-     */
-    private static final Duration DOZE_TICK = SinkControls.REFRESH;
 
     private final BatchWriter writer;
     private final SinkCounters counters;
@@ -99,17 +87,11 @@ public final class SinkWorker implements AutoCloseable {
     /** The replay generation applied (-1: not yet read, so that a worker never replays at its start). */
     private long replayGeneration = -1;
     /** Idle this long, the worker dozes (null: never); set before {@link #start}. */
-    private Duration dozeAfter = DOZE_AFTER;
+    private Duration dozeAfter = Doze.AFTER;
     /** The longest doze; set before {@link #start}. */
-    private Duration dozeCap = DOZE_CAP;
-    /** Rings when a record comes while the worker dozes; made at the first doze. The polling thread only. */
-    private RecordAlarm alarm;
-    /** Whether the worker dozes now (its partitions paused, the alarm armed); written by the polling thread. */
-    private volatile boolean dozing;
-    /** When the worker last polled records or woke (System.nanoTime); the polling thread only. */
-    private long activeNanos = System.nanoTime();
-    /** When the current doze ends at the latest; the polling thread only. */
-    private long dozeEndsNanos;
+    private Duration dozeCap = Doze.CAP;
+    /** The worker's doze; made by {@link #start}, used by the polling thread. */
+    private volatile Doze doze;
     /** The operator's control when the doze began: a change ends it. */
     private SinkControl.State dozedUnder;
 
@@ -227,11 +209,13 @@ public final class SinkWorker implements AutoCloseable {
 
     /** Whether the worker dozes now: its fetches paused, waiting for a record to ring its alarm. */
     public boolean isDozing() {
-        return dozing;
+        Doze d = doze;
+        return d != null && d.isDozing();
     }
 
     /** Starts consuming. */
     public void start() {
+        doze = new Doze("warden-sink-" + name + "-alarm", clientId + "-alarm", bootstrap, maxPoll, dozeAfter, dozeCap);
         loop.start();
     }
 
@@ -260,23 +244,22 @@ public final class SinkWorker implements AutoCloseable {
 
         @Override
         public Duration nextPollTimeout(Duration configured) {
-            return dozing ? Duration.ZERO : configured; // a dozing worker waits on its alarm instead
+            return doze.pollTimeout(configured);
         }
 
         @Override
         public void handle(ConsumerRecords<String, byte[]> polled, Consumer<String, byte[]> kafka) {
-            if (!dozing || !polled.isEmpty()) {
-                if (dozing) {
-                    wake(kafka); // a rebalance handed it partitions the alarm does not watch
-                }
+            if (!doze.isDozing() || !polled.isEmpty()) {
+                doze.wake(kafka); // if dozing: a rebalance handed it partitions the alarm does not watch
                 take(polled, false, kafka);
                 return;
             }
-            ConsumerRecords<String, byte[]> rung = awaitRing();
+            ConsumerRecords<String, byte[]> rung =
+                    control.state().equals(dozedUnder) ? doze.await() : ConsumerRecords.empty();
             if (rung == null) {
                 return; // dozing on
             }
-            wake(kafka);
+            doze.wake(kafka); // (the operator's control re-pauses what it holds)
             take(rung, true, kafka); // read by the alarm from this worker's positions: stored as if polled
         }
 
@@ -294,7 +277,7 @@ public final class SinkWorker implements AutoCloseable {
                 dozeIfIdle(kafka);
                 return;
             }
-            activeNanos = System.nanoTime();
+            doze.active();
             BatchWriter.PreparedBatch batch;
             try {
                 batch = prepare(polled);
@@ -325,67 +308,18 @@ public final class SinkWorker implements AutoCloseable {
                 LOG.log(Level.WARNING, "sink " + name + ": last batch not settled: " + e.getMessage());
             }
             storer.shutdown();
-            if (alarm != null) {
-                alarm.close();
-            }
+            doze.close();
         }
     }
 
     /**
      * Dozes when nothing was polled nor stored for {@link #dozeAfter} (called once the batch being stored has
-     * settled): pauses the assignment and arms the alarm at its positions. Not while the operator holds the sink
-     * paused (that pause is the operator's to lift).
+     * settled). Not while the operator holds the sink paused (that pause is the operator's to lift).
      */
     private void dozeIfIdle(Consumer<String, byte[]> kafka) {
-        long now = System.nanoTime();
-        if (dozeAfter == null || paused || now - activeNanos < dozeAfter.toNanos()) {
-            return;
+        if (!paused && doze.beginIfIdle(kafka)) {
+            dozedUnder = control.state();
         }
-        Set<TopicPartition> assignment = kafka.assignment();
-        if (assignment.isEmpty()) {
-            return;
-        }
-        Map<TopicPartition, Long> positions = new HashMap<>();
-        try {
-            for (TopicPartition tp : assignment) {
-                positions.put(tp, kafka.position(tp, Duration.ofSeconds(1)));
-            }
-        } catch (TimeoutException e) {
-            activeNanos = now; // a position the broker could not say yet: stay awake a while longer
-            return;
-        }
-        if (alarm == null) {
-            alarm = new RecordAlarm("warden-sink-" + name + "-alarm", clientId + "-alarm", bootstrap, maxPoll);
-        }
-        kafka.pause(assignment);
-        alarm.arm(positions);
-        dozedUnder = control.state();
-        dozeEndsNanos = now + dozeCap.toNanos();
-        dozing = true;
-    }
-
-    /**
-     * Waits a tick for the alarm: null to doze on; else the doze ends, with the records the alarm read (none when
-     * it ends at the cap, on the operator's control, or because the alarm failed).
-     */
-    private ConsumerRecords<String, byte[]> awaitRing() {
-        if (System.nanoTime() - dozeEndsNanos >= 0 || !control.state().equals(dozedUnder)) {
-            return ConsumerRecords.empty();
-        }
-        try {
-            return alarm.await(DOZE_TICK);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ConsumerRecords.empty();
-        }
-    }
-
-    /** Ends a doze: disarms the alarm and fetches again (the operator's control re-pauses what it holds). */
-    private void wake(Consumer<String, byte[]> kafka) {
-        dozing = false;
-        alarm.disarm();
-        kafka.resume(kafka.paused());
-        activeNanos = System.nanoTime();
     }
 
     /**
@@ -469,7 +403,7 @@ public final class SinkWorker implements AutoCloseable {
     }
 
     /** The offset after the last of {@code records} in each of their partitions (the position past them). */
-    public static Map<TopicPartition, Long> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {
+    public static Map<TopicPartition, Long> nextOffsets(Iterable<ConsumerRecord<String, byte[]>> records) {
         Map<TopicPartition, Long> next = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             next.merge(new TopicPartition(record.topic(), record.partition()), record.offset() + 1, Math::max);
@@ -652,9 +586,7 @@ public final class SinkWorker implements AutoCloseable {
     private final class SeekToStored implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (dozing) {
-                wake(consumer); // the alarm watches the old assignment; fetch the new one
-            }
+            doze.wake(consumer); // a dozing worker's alarm watches the old assignment; fetch the new one
             rewindUntilDone(partitions);
             assigned = !closing;
         }
