@@ -120,9 +120,10 @@ dev_builds() {
 
 # start_dev DIR PORT DATA LOG: `warden dev` of the build in DIR (a copy of deploy/dev/target) on PORT with its data
 # in DATA, in a session of its own, its output in LOG; sets dev_pid. Needs $root and a JDK 21+ first on PATH.
+# BENCH_LOGGING names another java.util.logging configuration than the server's own.
 start_dev() {
   setsid java --enable-native-access=ALL-UNNAMED \
-    -Djava.util.logging.config.file="$root/api/server/src/main/resources/logging.properties" \
+    -Djava.util.logging.config.file="${BENCH_LOGGING:-$root/api/server/src/main/resources/logging.properties}" \
     -jar "$1/$DEV_JAR" dev --port "$2" --data-dir "$3" >"$4" 2>&1 &
   dev_pid=$!
 }

@@ -109,6 +109,14 @@ public final class DevMain {
                     .groupRetryBackoffMs(WardenConfig.Streams.DEV_GROUP_RETRY_BACKOFF_MS)
                     .build();
         }
+        if (config.streams().groupHeartbeatIntervalMs() == 0) {
+            // Each of the six group members heartbeats every 3 s by Kafka's default: two requests a second to the
+            // broker and its group coordinator. One instance in a group learns of no rebalance it did not start
+            // (README.md, the configuration table: warden.streams.group-heartbeat-interval-ms).
+            config = config.toBuilder()
+                    .groupHeartbeatIntervalMs(WardenConfig.Streams.DEV_GROUP_HEARTBEAT_INTERVAL_MS)
+                    .build();
+        }
         if (config.oauth().keyEncryptionKey().isEmpty()) {
             config = config.toBuilder()
                     .oauth(withKeyEncryptionKey(config.oauth(), dataDir))

@@ -21,7 +21,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,23 +61,20 @@ public final class QuotaClient implements AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         this.producer = new KafkaProducer<>(
                 p, new StringSerializer(), QuotaSerdes.requests().serializer());
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, instanceId + "-quota-replies");
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        // fetch.min.bytes is 1: the broker answers a fetch as soon as a reply is there, while a 10 ms wait made every
-        // idle instance send 100 fetches a second. Not a ConsumerLoop reader's 10 s: with it, quota-limited decisions
-        // took 6-8 ms longer at the median (D192).
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
+        // A reader outside any group (D192, D194): committed replies only, the broker answers a fetch as soon as a
+        // reply is there and holds it 10 s otherwise (an idle instance asks once every 10 s, where 500 ms made it
+        // twice a second), and close does not wait for the held fetch. The 10 s wait was measured against 500 ms on
+        // quota-limited decisions, under load and one at a time, and cost nothing (docs/benchmarks-notebook.md).
         KafkaConsumer<String, QuotaReply> consumer = new KafkaConsumer<>(
-                c, new StringDeserializer(), QuotaSerdes.replies().deserializer());
+                ConsumerLoop.readerSettings(bootstrap, instanceId + "-quota-replies"),
+                new StringDeserializer(),
+                QuotaSerdes.replies().deserializer());
         int partitions = producer.partitionsFor(repliesTopic).size();
         TopicPartition mine = new TopicPartition(
                 repliesTopic,
                 Utils.toPositive(Utils.murmur2(instanceId.getBytes(StandardCharsets.UTF_8))) % partitions);
         // The loop has nothing to do between replies: its poll returns when one comes, and close wakes it.
-        this.replies = new ConsumerLoop<>("warden-quota-replies", consumer, Duration.ofSeconds(10), new Replies(mine));
+        this.replies = ConsumerLoop.reader("warden-quota-replies", consumer, new Replies(mine));
         replies.start();
         awaitPositioned();
     }

@@ -103,6 +103,11 @@ public record WardenConfig(
      *                          one's heartbeat thread wakes to see whether a heartbeat is due. 0 (the default) means
      *                          Kafka's {@value #DEFAULT_GROUP_RETRY_BACKOFF_MS} ms, or
      *                          {@value #DEV_GROUP_RETRY_BACKOFF_MS} ms in {@code warden dev}
+     * @param groupHeartbeatIntervalMs {@code heartbeat.interval.ms} of the same consumers: how often each tells the
+     *                          group coordinator it is alive, and so how soon it learns of a rebalance. 0 (the default)
+     *                          means Kafka's {@value #DEFAULT_GROUP_HEARTBEAT_INTERVAL_MS} ms, or
+     *                          {@value #DEV_GROUP_HEARTBEAT_INTERVAL_MS} ms in {@code warden dev}; at most
+     *                          {@value #MAX_GROUP_HEARTBEAT_INTERVAL_MS} ms, a third of the session timeout (45 s)
      */
     public record Streams(
             String applicationPrefix,
@@ -111,7 +116,8 @@ public record WardenConfig(
             long pipelineCommitIntervalMs,
             long mirrorCommitIntervalMs,
             long backgroundFetchWaitMs,
-            long groupRetryBackoffMs) {
+            long groupRetryBackoffMs,
+            long groupHeartbeatIntervalMs) {
         /** {@code warden.streams.background-fetch-wait-ms} when it is not set, outside {@code warden dev}. */
         public static final long DEFAULT_BACKGROUND_FETCH_WAIT_MS = 100;
         /** {@code warden.streams.background-fetch-wait-ms} when it is not set, in {@code warden dev}. */
@@ -131,6 +137,19 @@ public record WardenConfig(
         /** The group consumers' {@code retry.backoff.ms}, the default applied. */
         public Duration groupRetryBackoff() {
             return Duration.ofMillis(groupRetryBackoffMs > 0 ? groupRetryBackoffMs : DEFAULT_GROUP_RETRY_BACKOFF_MS);
+        }
+
+        /** {@code warden.streams.group-heartbeat-interval-ms} when it is not set, outside {@code warden dev}: Kafka's. */
+        public static final long DEFAULT_GROUP_HEARTBEAT_INTERVAL_MS = 3_000;
+        /** {@code warden.streams.group-heartbeat-interval-ms} when it is not set, in {@code warden dev}. */
+        public static final long DEV_GROUP_HEARTBEAT_INTERVAL_MS = 10_000;
+        /** The longest {@code warden.streams.group-heartbeat-interval-ms}: a third of the session timeout. */
+        public static final long MAX_GROUP_HEARTBEAT_INTERVAL_MS = 15_000;
+
+        /** The group consumers' {@code heartbeat.interval.ms}, the default applied. */
+        public Duration groupHeartbeatInterval() {
+            return Duration.ofMillis(
+                    groupHeartbeatIntervalMs > 0 ? groupHeartbeatIntervalMs : DEFAULT_GROUP_HEARTBEAT_INTERVAL_MS);
         }
     }
 
@@ -219,6 +238,7 @@ public record WardenConfig(
         b.mirrorCommitIntervalMs = streams.mirrorCommitIntervalMs();
         b.backgroundFetchWaitMs = streams.backgroundFetchWaitMs();
         b.groupRetryBackoffMs = streams.groupRetryBackoffMs();
+        b.groupHeartbeatIntervalMs = streams.groupHeartbeatIntervalMs();
         b.sseMaxConnections = eventStream.maxConnections();
         b.sseHeartbeatMs = eventStream.heartbeatIntervalMs();
         b.eventRetentionDays = eventStream.retentionDays();
@@ -286,6 +306,7 @@ public record WardenConfig(
         c.get("streams.mirror-commit-interval-ms").asLong().ifPresent(b::mirrorCommitIntervalMs);
         c.get("streams.background-fetch-wait-ms").asLong().ifPresent(b::backgroundFetchWaitMs);
         c.get("streams.group-retry-backoff-ms").asLong().ifPresent(b::groupRetryBackoffMs);
+        c.get("streams.group-heartbeat-interval-ms").asLong().ifPresent(b::groupHeartbeatIntervalMs);
         c.get("events.max-connections").asInt().ifPresent(b::sseMaxConnections);
         c.get("events.heartbeat-interval-ms").asLong().ifPresent(b::sseHeartbeatMs);
         c.get("events.retention-days").asInt().ifPresent(b::eventRetentionDays);
@@ -329,6 +350,7 @@ public record WardenConfig(
         private long mirrorCommitIntervalMs = 20;
         private long backgroundFetchWaitMs;
         private long groupRetryBackoffMs;
+        private long groupHeartbeatIntervalMs;
         private int sseMaxConnections = 100;
         private long sseHeartbeatMs = 30_000;
         private int eventRetentionDays = 7;
@@ -510,6 +532,19 @@ public record WardenConfig(
             return this;
         }
 
+        /**
+         * {@code warden.streams.group-heartbeat-interval-ms}: 0 for the default
+         * ({@link Streams#groupHeartbeatIntervalMs}).
+         */
+        public Builder groupHeartbeatIntervalMs(long millis) {
+            if (millis < 0 || millis > Streams.MAX_GROUP_HEARTBEAT_INTERVAL_MS) {
+                throw new IllegalArgumentException("warden.streams.group-heartbeat-interval-ms must be between 0 and "
+                        + Streams.MAX_GROUP_HEARTBEAT_INTERVAL_MS);
+            }
+            this.groupHeartbeatIntervalMs = millis;
+            return this;
+        }
+
         public Builder streamsCommitIntervalMs(long millis) {
             if (millis < 0) {
                 throw new IllegalArgumentException("warden.streams.commit-interval-ms must not be negative");
@@ -606,7 +641,8 @@ public record WardenConfig(
                             pipelineCommitIntervalMs,
                             mirrorCommitIntervalMs,
                             backgroundFetchWaitMs,
-                            groupRetryBackoffMs),
+                            groupRetryBackoffMs,
+                            groupHeartbeatIntervalMs),
                     new EventStreamSettings(
                             sseMaxConnections,
                             sseHeartbeatMs,

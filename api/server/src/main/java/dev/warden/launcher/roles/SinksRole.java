@@ -162,11 +162,14 @@ public final class SinksRole implements Component {
 
     /**
      * The waits of the group consumers nobody waits on (the stream store, webhooks, the Shared Signals feeder):
-     * {@code warden.streams.background-fetch-wait-ms} and {@code warden.streams.group-retry-backoff-ms}.
+     * {@code warden.streams.background-fetch-wait-ms}, {@code warden.streams.group-retry-backoff-ms} and
+     * {@code warden.streams.group-heartbeat-interval-ms}.
      */
     public static GroupWaits backgroundWaits(WardenConfig config) {
         return new GroupWaits(
-                config.streams().backgroundFetchWait(), config.streams().groupRetryBackoff());
+                config.streams().backgroundFetchWait(),
+                config.streams().groupRetryBackoff(),
+                config.streams().groupHeartbeatInterval());
     }
 
     @Override

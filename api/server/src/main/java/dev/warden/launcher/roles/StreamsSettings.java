@@ -1,7 +1,6 @@
 package dev.warden.launcher.roles;
 
 import dev.warden.api.config.WardenConfig;
-import dev.warden.runtime.consumer.GroupWaits;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
@@ -34,8 +33,10 @@ final class StreamsSettings {
         // waits out the old member's session timeout (45 s) before it gets its tasks. Leaving on close makes a
         // restart, and a handover to another instance, immediate.
         p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
-        // The main consumer is in the group: its heartbeat thread wakes every retry.backoff.ms (1 s in warden dev).
-        GroupWaits.retrySettings(config.streams().groupRetryBackoff())
+        // The main consumer is in the group: its heartbeat thread wakes every retry.backoff.ms (1 s in warden dev) and
+        // it heartbeats every heartbeat.interval.ms (10 s in warden dev), as the sink workers' consumers do.
+        SinksRole.backgroundWaits(config)
+                .groupSettings()
                 .forEach((key, value) -> p.put(StreamsConfig.mainConsumerPrefix(key), value));
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
         // What waits on a loop turn asks for its commit (a quota reply, a budget or anomaly event: D193), so the

@@ -87,6 +87,29 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theGroupHeartbeatIntervalDefaultsToKafkasAndIsBounded() {
+        WardenConfig defaults = WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of()));
+        assertThat(defaults.streams().groupHeartbeatIntervalMs())
+                .as("unset: the default applies")
+                .isZero();
+        assertThat(defaults.streams().groupHeartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(3));
+
+        WardenConfig set = WardenConfig.from(
+                ConfigLoader.load(Optional.empty(), Map.of("WARDEN_STREAMS_GROUP__HEARTBEAT__INTERVAL__MS", "10000")));
+        assertThat(set.streams().groupHeartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(set.toBuilder().build().streams().groupHeartbeatIntervalMs())
+                .as("kept by toBuilder")
+                .isEqualTo(10_000);
+
+        for (String wrong : new String[] {"-1", "15001"}) {
+            assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(
+                            Optional.empty(), Map.of("WARDEN_STREAMS_GROUP__HEARTBEAT__INTERVAL__MS", wrong))))
+                    .as(wrong)
+                    .hasMessageContaining("warden.streams.group-heartbeat-interval-ms");
+        }
+    }
+
+    @Test
     void unknownRoleIsRejectedWithTheKeyNamed() {
         assertThatThrownBy(
                         () -> WardenConfig.from(ConfigLoader.load(Optional.empty(), Map.of("WARDEN_ROLES", "api,web"))))

@@ -36,6 +36,14 @@ public final class GroupCommitEvents implements AutoCloseable {
 
     private record Pending(StreamEvent.Draft event, CompletableFuture<Void> committed) {}
 
+    /** Queued by {@link #close} to end the writer's wait at once; never written. */
+    private static final Pending WAKE = new Pending(null, new CompletableFuture<>());
+    /**
+     * The longest the idle writer waits for an event before it looks again whether it is closing; {@link #close}
+     * wakes it sooner. An event ends the wait at once.
+     */
+    private static final Duration IDLE_WAIT = Duration.ofSeconds(10);
+
     public GroupCommitEvents(Database db) {
         this.db = db;
         this.writer =
@@ -67,13 +75,16 @@ public final class GroupCommitEvents implements AutoCloseable {
         List<Pending> batch = new ArrayList<>(MAX_BATCH);
         while (running.get() || !queue.isEmpty()) {
             try {
-                Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
+                Pending first = queue.poll(IDLE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
-                write(batch);
+                batch.remove(WAKE);
+                if (!batch.isEmpty()) {
+                    write(batch);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -100,6 +111,7 @@ public final class GroupCommitEvents implements AutoCloseable {
     private void fail(RuntimeException reason) {
         List<Pending> left = new ArrayList<>();
         queue.drainTo(left);
+        left.remove(WAKE);
         left.forEach(p -> p.committed().completeExceptionally(reason));
     }
 
@@ -107,6 +119,7 @@ public final class GroupCommitEvents implements AutoCloseable {
     @Override
     public void close() {
         running.set(false);
+        queue.offer(WAKE); // a full queue needs no waking
         try {
             writer.join(Duration.ofSeconds(5));
         } catch (InterruptedException e) {

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Where the delivery worker learns which endpoints exist. Implemented by the API module over its database;
- * the worker reads it before dispatching each batch of events and about once a second while idle.
+ * the worker reads it before dispatching each batch of events and about once a second while idle and awake (not while
+ * it dozes: {@link WebhookWorker}).
  */
 public interface WebhookDirectory {
     /**

@@ -43,7 +43,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * (delivered, dropped, or its endpoint disabled or deleted). After a crash, a restart or a rebalance, the
  * unfinished events are delivered again; receivers deduplicate by {@code webhook-id}. The endpoint list is
  * read from the {@link WebhookDirectory} before each batch is dispatched (so an endpoint created before an
- * event was published receives it) and about once a second while idle; if it cannot be read, the batch is
+ * event was published receives it) and about once a second while idle and awake; if it cannot be read, the batch is
  * rewound and retried. Consumption pauses while more than {@value #MAX_IN_FLIGHT} events are unfinished.
  * Runs on its own thread; {@link #close()} stops it.
  *
@@ -385,6 +385,7 @@ public final class WebhookWorker implements AutoCloseable {
 
     @Override
     public void close() {
+        doze.release(); // a dozing loop waits on its alarm, which the loop's close does not wake
         loop.close();
         dispatcher.close();
     }

@@ -38,8 +38,8 @@ public final class Doze implements AutoCloseable {
     private final int maxPoll;
     private final Duration after;
     private final Duration cap;
-    /** Rings when a record comes while dozing; made at the first doze. */
-    private RecordAlarm alarm;
+    /** Rings when a record comes while dozing; made at the first doze (read by {@link #release} on any thread). */
+    private volatile RecordAlarm alarm;
     /** Whether the consumer dozes now (its assignment paused, the alarm armed). */
     private volatile boolean dozing;
     /** When something was last polled or settled. */
@@ -141,6 +141,18 @@ public final class Doze implements AutoCloseable {
         alarm.disarm();
         kafka.resume(kafka.paused());
         activeNanos = System.nanoTime();
+    }
+
+    /**
+     * Ends a wait in {@link #await} at once, from any thread: the consumer's loop is closing. A doze waits on its
+     * alarm a {@link #TICK} at a time, which a consumer's wakeup does not end; without this, each dozing consumer
+     * would hold a shutdown up to a tick.
+     */
+    public void release() {
+        RecordAlarm a = alarm;
+        if (a != null) {
+            a.disarm();
+        }
     }
 
     /** Stops the alarm's thread, if one was made. */

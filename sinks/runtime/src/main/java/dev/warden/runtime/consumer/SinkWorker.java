@@ -602,6 +602,10 @@ public final class SinkWorker implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        Doze d = doze;
+        if (d != null) {
+            d.release(); // a dozing loop waits on its alarm, which the loop's close does not wake
+        }
         loop.close();
     }
 }
