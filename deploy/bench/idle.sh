@@ -60,10 +60,7 @@ measure() {
   t0=$(date +%s.%N)
   start_dev "$dir" "$port" "$data/dev" "$out/$label.log"
   pid=$dev_pid
-  while ! grep -q "Warden is ready" "$out/$label.log"; do
-    kill -0 "$pid" 2>/dev/null || { cat "$out/$label.log" >&2; log "$label: warden exited"; exit 1; }
-    sleep 0.1
-  done
+  await_dev_ready "$pid" "$out/$label.log" || { log "$label: warden exited"; exit 1; }
   ready=$(echo "$(date +%s.%N) - $t0" | bc)
   log "$label ($dir): ready in $ready s; settling $settle s"
   sleep "$settle"
@@ -77,8 +74,7 @@ measure() {
   done
   jcmd "$pid" Thread.print >"$out/$label.after" 2>/dev/null
   t0=$(date +%s.%N)
-  kill -TERM "$pid"
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  stop_dev "$pid"
   stop_s=$(echo "$(date +%s.%N) - $t0" | bc)
   {
     printf '\n%s (%s)\n' "$label" "$dir"

@@ -128,6 +128,22 @@ start_dev() {
   dev_pid=$!
 }
 
+# await_dev_ready PID LOG: waits until the `warden dev` PID has written "Warden is ready" to its output LOG; returns 1,
+# with LOG on stderr, when the process exits first.
+await_dev_ready() {
+  while ! grep -q "Warden is ready" "$2"; do
+    kill -0 "$1" 2>/dev/null || { cat "$2" >&2; return 1; }
+    sleep 0.1
+  done
+}
+
+# stop_dev PID: SIGTERM to a `warden dev` (what Ctrl-C does to the JVM: a background job of a script ignores SIGINT),
+# then waits until the process has exited.
+stop_dev() {
+  kill -TERM "$1"
+  while kill -0 "$1" 2>/dev/null; do sleep 0.05; done
+}
+
 # tree_ticks DATA: utime+stime, in clock ticks, of every process of one `warden dev`: the JVM and the embedded
 # PostgreSQL (which daemonizes away from the JVM) both name the data directory DATA on their command lines.
 tree_ticks() {

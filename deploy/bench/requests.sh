@@ -35,17 +35,13 @@ echo "io.helidon.logging.jul.HelidonConsoleHandler.level=ALL" >>"$out/logging.pr
 
 mkdir -p "$out/data"
 BENCH_LOGGING="$out/logging.properties" start_dev "$dir" "$(free_port)" "$out/data/dev" "$out/server.log"
-while ! grep -q "Warden is ready" "$out/server.log"; do
-  kill -0 "$dev_pid" 2>/dev/null || { tail -50 "$out/server.log" >&2; log "warden exited"; exit 1; }
-  sleep 0.2
-done
+await_dev_ready "$dev_pid" "$out/server.log" || { log "warden exited"; exit 1; }
 log "$dir: ready; settling $settle s, then counting $window s"
 sleep "$settle"
 from=$(date +%Y-%m-%dT%H:%M:%S.%3N)
 sleep "$window"
 to=$(date +%Y-%m-%dT%H:%M:%S.%3N)
-kill -TERM "$dev_pid"
-while kill -0 "$dev_pid" 2>/dev/null; do sleep 0.05; done
+stop_dev "$dev_pid"
 
 python3 - "$out/server.log" "$from" "$to" "$window" <<'PY' | tee "$out/report.txt"
 import collections, re, sys

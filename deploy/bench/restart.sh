@@ -34,10 +34,7 @@ start() {
   t0=$(date +%s.%N)
   setsid "$root/warden" dev --port "$port" --data-dir "$data/dev" >"$out" 2>&1 &
   pid=$!
-  while ! grep -q "Warden is ready" "$out"; do
-    kill -0 "$pid" 2>/dev/null || { cat "$out" >&2; log "$1: warden exited"; exit 1; }
-    sleep 0.1
-  done
+  await_dev_ready "$pid" "$out" || { log "$1: warden exited"; exit 1; }
   ready_seconds=$(echo "$(date +%s.%N) - $t0" | bc)
 }
 
@@ -45,8 +42,7 @@ start() {
 stop() {
   local t0
   t0=$(date +%s.%N)
-  kill -TERM "$pid"
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  stop_dev "$pid"
   stop_seconds=$(echo "$(date +%s.%N) - $t0" | bc)
   sleep 1
   left=$(pgrep -f -- "$data/dev" | wc -l || true)
