@@ -237,6 +237,37 @@ class EventStreamIT {
         assertThat(sub.json().get("code").asText()).isEqualTo("not_found");
     }
 
+    /**
+     * Event timestamps carry milliseconds; a {@code since} finer than that, inside the millisecond of an event that
+     * came after it, still replays that event (a client that takes {@code since} from its own clock, at the moment
+     * it acted, would otherwise miss what its act caused whenever both fall in one millisecond).
+     */
+    @Test
+    void aSinceWithinTheMillisecondOfAnEventReplaysIt() throws Exception {
+        String id;
+        String timestamp;
+        try (SseClient sse =
+                SseClient.connect(warden.http().baseUri(), "/events/stream", bearer(warden.adminToken()))) {
+            id = createAgent("same-millisecond");
+            SseClient.Message created = sse.events(1, Duration.ofSeconds(10)).getFirst();
+            timestamp = Json.mapper().readTree(created.data()).get("timestamp").asText();
+        }
+        java.time.Instant millisecond = java.time.Instant.parse(timestamp);
+        assertThat(millisecond.getNano() % 1_000_000)
+                .as("events carry milliseconds")
+                .isZero();
+        String since = millisecond.plusNanos(999_000).toString();
+        try (SseClient replay = SseClient.connect(
+                warden.http().baseUri(),
+                "/events/stream?types=agent.created&since=" + since,
+                bearer(warden.adminToken()))) {
+            assertThat(replay.status()).isEqualTo(200);
+            List<SseClient.Message> replayed = replay.events(1, Duration.ofSeconds(10));
+            assertThat(replayed).as("replayed since " + since).hasSize(1);
+            assertThat(replayed.getFirst().data()).contains(id);
+        }
+    }
+
     @Test
     void aSinceBeyondYear9999IsA400NamingIt() {
         Http.Response res = warden.http()

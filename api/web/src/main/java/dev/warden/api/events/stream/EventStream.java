@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -139,7 +140,16 @@ public final class EventStream implements HttpService, AutoCloseable {
         if (allowed.isEmpty()) {
             return List.of();
         }
-        return store.newestSince(since, allowed, MAX_REPLAY);
+        return store.newestSince(atEventPrecision(since), allowed, MAX_REPLAY);
+    }
+
+    /**
+     * {@code since} at the precision of event timestamps (milliseconds: the wire form's, and so the store's): an
+     * event made in the same millisecond as {@code since}, but after it, carries a timestamp before it, and a
+     * finer {@code since} would leave it out.
+     */
+    private static Instant atEventPrecision(Instant since) {
+        return since.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /**
@@ -397,7 +407,8 @@ public final class EventStream implements HttpService, AutoCloseable {
                 .map(v -> InputContract.text("since", v));
         if (since.isPresent()) {
             try {
-                return Optional.of(new Cursor(Optional.empty(), Optional.of(InputContract.timestamp(since.get()))));
+                return Optional.of(new Cursor(
+                        Optional.empty(), Optional.of(atEventPrecision(InputContract.timestamp(since.get())))));
             } catch (IllegalArgumentException e) {
                 throw InvalidInputException.field("since", e.getMessage());
             }
