@@ -4,6 +4,8 @@ import dev.warden.api.Component;
 import dev.warden.api.Resources;
 import dev.warden.api.WardenApi;
 import dev.warden.api.access.RouteTable;
+import dev.warden.api.approvals.Approval;
+import dev.warden.api.approvals.ApprovalService;
 import dev.warden.api.auth.AuthFilter;
 import dev.warden.api.auth.Authenticator;
 import dev.warden.api.auth.CredentialRevocations;
@@ -59,6 +61,8 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.net.URI;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -465,31 +469,43 @@ public final class WardenPlatform implements AutoCloseable {
         return out;
     }
 
-    private static dev.warden.api.approvals.ApprovalService.Notifier approvalMail(UsersComponent users) {
-        return (conn, approval) -> {
-            if (!users.mail().enabled()) {
-                return;
+    private static ApprovalService.Notifier approvalMail(UsersComponent users) {
+        return new ApprovalService.Notifier() {
+            @Override
+            public void requested(Connection conn, Approval approval) throws SQLException {
+                if (users.mail().enabled()) {
+                    mailApprovers(users, conn, approval);
+                }
             }
-            // The owner, or every member who holds approvals:admin in the organization (with a verified address)
-            List<String> approvers = approval.approvers() == dev.warden.authorizer.domain.ApprovalRule.Approvers.OWNER
-                    ? List.of(approval.approverScope())
-                    : dev.warden.api.organizations.JdbcOrganizationRepository.holders(
-                            conn, approval.approverScope(), "approvals:admin");
-            for (String approver : approvers) {
-                users.emailRoutes()
-                        .accounts()
-                        .mailVerified(
-                                conn,
-                                approver,
-                                "approval-requested",
-                                "An agent waits for your approval",
-                                java.util.Map.of(
-                                        "agentId", approval.agentId(),
-                                        "action", approval.action(),
-                                        "resource", approval.resource(),
-                                        "expiresAt",
-                                                dev.warden.pipeline.contract.Json.timestamp(approval.expiresAt())));
+
+            @Override
+            public void committed() {
+                // The messages were queued in the request's transaction: now they can be read, and sent.
+                users.mail().wake();
             }
         };
+    }
+
+    /** Queues the approval-requested mail to each approver of {@code approval} with a verified address. */
+    private static void mailApprovers(UsersComponent users, Connection conn, Approval approval) throws SQLException {
+        // The owner, or every member who holds approvals:admin in the organization (with a verified address)
+        List<String> approvers = approval.approvers() == dev.warden.authorizer.domain.ApprovalRule.Approvers.OWNER
+                ? List.of(approval.approverScope())
+                : dev.warden.api.organizations.JdbcOrganizationRepository.holders(
+                        conn, approval.approverScope(), "approvals:admin");
+        for (String approver : approvers) {
+            users.emailRoutes()
+                    .accounts()
+                    .mailVerified(
+                            conn,
+                            approver,
+                            "approval-requested",
+                            "An agent waits for your approval",
+                            Map.of(
+                                    "agentId", approval.agentId(),
+                                    "action", approval.action(),
+                                    "resource", approval.resource(),
+                                    "expiresAt", dev.warden.pipeline.contract.Json.timestamp(approval.expiresAt())));
+        }
     }
 }

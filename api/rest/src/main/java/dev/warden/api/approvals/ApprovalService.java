@@ -84,6 +84,9 @@ public final class ApprovalService {
         Notifier NONE = (conn, approval) -> {};
 
         void requested(java.sql.Connection conn, Approval approval) throws java.sql.SQLException;
+
+        /** Runs once the transaction that recorded a request has committed (e.g. to wake the mail worker). */
+        default void committed() {}
     }
 
     public ApprovalService(

@@ -135,7 +135,7 @@ public final class JdbcApprovalRepository {
      * in the same transaction) when there is none.
      */
     public Requested request(Approval request, StreamEvent.Draft event, ApprovalService.Notifier notifier) {
-        return db.inTransaction(conn -> {
+        Requested requested = db.inTransaction(conn -> {
             Key key = new Key(
                     request.agentId(),
                     request.action(),
@@ -186,6 +186,10 @@ public final class JdbcApprovalRepository {
             // Decided between the insert and the read: a later call asks again.
             throw new IllegalStateException("approval request for " + key + " changed while it was read");
         });
+        if (requested.created()) {
+            notifier.committed();
+        }
+        return requested;
     }
 
     /** The request {@code id}, its status brought up to date at {@code now}. */

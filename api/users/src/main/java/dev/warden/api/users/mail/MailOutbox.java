@@ -21,8 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
@@ -35,6 +34,10 @@ import java.util.logging.Logger;
  * for every request (whether or not an account matched), so an outage is visible and retriable and tells nothing. A
  * message the server refuses {@link #MAX_ATTEMPTS} times is given up and kept with its error; its content is wiped
  * once sent or given up. Thread-safe.
+ *
+ * <p>The worker sleeps while nothing is due: whatever queues a message wakes it once its transaction has committed
+ * ({@link #wake()}), and otherwise it looks again when the next retry is due, or after {@link #IDLE_LOOK} at most
+ * (a message another instance queued and could not send before it stopped).
  */
 public final class MailOutbox implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MailOutbox.class.getName());
@@ -42,13 +45,19 @@ public final class MailOutbox implements AutoCloseable {
     static final int MAX_ATTEMPTS = 10;
     /** The longest wait between two attempts. */
     static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
+    /** The longest the worker sleeps without being woken. */
+    static final Duration IDLE_LOOK = Duration.ofSeconds(30);
+    /** Messages read per round of a look. */
+    private static final int ROUND = 20;
 
     private final MailConfig config;
     private final Database db;
     private final SecretCipher cipher;
     private final InstantSource clock;
     private final SmtpTransport transport;
-    private final ScheduledExecutorService worker;
+    private final Thread worker;
+    private final Semaphore wakeups = new Semaphore(0);
+    private volatile boolean running = true;
     private final AtomicBoolean lastDeliveryFailed = new AtomicBoolean();
     private volatile Intents intents;
 
@@ -69,11 +78,7 @@ public final class MailOutbox implements AutoCloseable {
         this.cipher = cipher;
         this.clock = clock;
         this.transport = config.enabled() ? new SmtpTransport(config) : null;
-        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "warden-mail");
-            t.setDaemon(true);
-            return t;
-        });
+        this.worker = Thread.ofPlatform().name("warden-mail").daemon().unstarted(this::run);
     }
 
     /** An outbox whose worker has not started: {@link #start(Intents)} starts it. */
@@ -85,9 +90,22 @@ public final class MailOutbox implements AutoCloseable {
     public MailOutbox start(Intents intents) {
         this.intents = intents;
         if (config.enabled()) {
-            worker.scheduleWithFixedDelay(this::deliverDue, 200, 500, TimeUnit.MILLISECONDS);
+            worker.start();
         }
         return this;
+    }
+
+    private void run() {
+        while (running) {
+            Duration idle = deliverDue();
+            try {
+                if (wakeups.tryAcquire(idle.toMillis(), TimeUnit.MILLISECONDS)) {
+                    wakeups.drainPermits();
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
     }
 
     /** True when a mail server is configured: queued messages are delivered. */
@@ -108,7 +126,10 @@ public final class MailOutbox implements AutoCloseable {
         }
     }
 
-    /** Queues {@code message} in the caller's transaction; the worker is woken to deliver it. */
+    /**
+     * Queues {@code message} in the caller's transaction; the caller {@link #wake() wakes} the worker once that
+     * transaction has committed.
+     */
     public void enqueue(Connection conn, MailMessage message) throws SQLException {
         insert(conn, message.to(), body(message));
     }
@@ -151,11 +172,9 @@ public final class MailOutbox implements AutoCloseable {
         }
     }
 
-    /** Asks the worker to look for due messages now. */
+    /** Asks the worker to look for due messages now: call it once the transaction that queued one has committed. */
     public void wake() {
-        if (config.enabled() && intents != null && !worker.isShutdown()) {
-            worker.execute(this::deliverDue);
-        }
+        wakeups.release();
     }
 
     /** {@code mail}: DOWN while the last delivery failed; UP otherwise (and when mail is not configured). */
@@ -169,29 +188,54 @@ public final class MailOutbox implements AutoCloseable {
                                 : HealthCheck.Result.up("delivering"));
     }
 
-    private record Due(String id, String recipient, String sealed, int attempts) {}
+    private record Due(String id, String recipient, String sealed, int attempts, Instant nextAttemptAt) {}
 
-    /** Delivers what is due, one message at a time; never throws (a worker survives every record). */
-    void deliverDue() {
+    /**
+     * Delivers what is due, one message at a time, and says how long the worker may sleep: until the next message
+     * waiting for a retry is due, {@link #IDLE_LOOK} at most. Never throws (a worker survives every record); after a
+     * failed look it sleeps a second.
+     */
+    Duration deliverDue() {
         try {
-            for (Due due : due()) {
-                deliver(due);
+            // Each message delivered is sent, given up or put off (its claim moves its next attempt out): every
+            // round leaves fewer due, and the round that finds none due says how long to sleep.
+            while (running) {
+                Instant now = clock.instant();
+                List<Due> waiting = waiting();
+                if (waiting.isEmpty()) {
+                    return IDLE_LOOK;
+                }
+                for (Due due : waiting) {
+                    if (due.nextAttemptAt().isAfter(now)) {
+                        Duration until = Duration.between(now, due.nextAttemptAt());
+                        return until.compareTo(IDLE_LOOK) < 0 ? until : IDLE_LOOK;
+                    }
+                    deliver(due);
+                }
             }
+            return Duration.ZERO;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "mail delivery pass failed; retrying", e);
+            return Duration.ofSeconds(1);
         }
     }
 
-    private List<Due> due() {
+    /** The next {@link #ROUND} messages neither sent nor given up, the soonest due first. */
+    private List<Due> waiting() {
         return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement("SELECT id, recipient, sealed, attempts FROM mail_outbox "
-                    + "WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ? "
-                    + "ORDER BY next_attempt_at LIMIT 20")) {
-                ps.setTimestamp(1, Timestamp.from(clock.instant()));
+            try (PreparedStatement ps =
+                    conn.prepareStatement("SELECT id, recipient, sealed, attempts, next_attempt_at FROM mail_outbox "
+                            + "WHERE sent_at IS NULL AND given_up_at IS NULL ORDER BY next_attempt_at LIMIT "
+                            + ROUND)) {
                 List<Due> due = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        due.add(new Due(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)));
+                        due.add(new Due(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getInt(4),
+                                rs.getTimestamp(5).toInstant()));
                     }
                 }
                 return due;
@@ -288,6 +332,12 @@ public final class MailOutbox implements AutoCloseable {
 
     @Override
     public void close() {
-        worker.shutdownNow();
+        running = false;
+        worker.interrupt();
+        try {
+            worker.join(Duration.ofSeconds(2).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
