@@ -113,6 +113,34 @@ class AccessChangesIT {
         }
     }
 
+    /**
+     * The listener blocks up to 10 s at a time for a notification; closing it aborts that wait, so a stop is not held
+     * and the connection goes back to the pool at once (here the pool's only one).
+     */
+    @Test
+    void closingEndsTheListenersWaitAtOnce() throws Exception {
+        Database.PoolSettings base = warden.config().postgres().pool();
+        try (Database db = Database.connect(
+                warden.infra().jdbcUrl(), new Database.PoolSettings(base.user(), base.password(), 1, base.schema()))) {
+            AccessChanges listener = AccessChanges.listen(db, () -> {}, () -> {});
+            Thread.sleep(300); // listening, on the pool's only connection
+            long before = System.nanoTime();
+            listener.close();
+            int one = db.withConnection(conn -> {
+                try (var st = conn.createStatement();
+                        var rs = st.executeQuery("SELECT 1")) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            });
+            long millis = (System.nanoTime() - before) / 1_000_000;
+            assertThat(one).isEqualTo(1);
+            assertThat(millis)
+                    .as("closed and its connection free again well before its wait would have ended")
+                    .isLessThan(2_000);
+        }
+    }
+
     private static void write(Database db, EventType type) {
         db.inTransaction(conn -> {
             EventOutbox.append(conn, event(type));

@@ -32,7 +32,12 @@ public final class AccessChanges implements AutoCloseable {
     static final String CHANNEL = "warden_access_changed";
 
     private static final Logger LOG = Logger.getLogger(AccessChanges.class.getName());
-    private static final int WAIT_MILLIS = 500;
+    /**
+     * How long the listener blocks for a notification before it blocks again: a notification ends the wait at once,
+     * and {@link #close()} aborts the connection, so this only sets how often an idle listener wakes.
+     */
+    private static final int WAIT_MILLIS = 10_000;
+
     private static final Duration RETRY = Duration.ofSeconds(1);
 
     /**
@@ -164,6 +169,15 @@ public final class AccessChanges implements AutoCloseable {
     public void close() {
         running.set(false);
         thread.interrupt();
+        Connection listening = connection;
+        if (listening != null) {
+            try {
+                // ends the wait for a notification at once: the listener's read fails, and it sees it should stop
+                listening.abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                LOG.log(Level.FINE, "could not abort the listening connection; it ends with its wait", e);
+            }
+        }
         try {
             thread.join(Duration.ofSeconds(2).toMillis());
         } catch (InterruptedException e) {
