@@ -8,10 +8,8 @@ import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The SMTP server of {@code warden dev} when none is configured: GreenMail on a free loopback port. Every message it
@@ -19,20 +17,25 @@ import java.util.concurrent.TimeUnit;
  * verification and reset links, the codes) with no setup. Development only: nothing leaves the machine.
  */
 public final class DevMailServer implements AutoCloseable {
+    /** The printer's longest wait for a message, after which it waits again (or ends, once closed). */
+    private static final Duration WAIT = Duration.ofMinutes(1);
+
     private final GreenMail server;
     private final int port;
-    private final ScheduledExecutorService printer;
+    private volatile boolean running = true;
     private int printed;
 
     private DevMailServer(GreenMail server, int port, PrintStream out) {
         this.server = server;
         this.port = port;
-        this.printer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "warden-dev-mail");
-            t.setDaemon(true);
-            return t;
+        Thread.ofPlatform().name("warden-dev-mail").daemon().start(() -> {
+            // GreenMail counts each message down on a latch: the printer sleeps until one arrives.
+            while (running) {
+                if (server.waitForIncomingEmail(WAIT.toMillis(), printed + 1)) {
+                    print(out);
+                }
+            }
         });
-        printer.scheduleWithFixedDelay(() -> print(out), 500, 500, TimeUnit.MILLISECONDS);
     }
 
     /** Starts the server and the printer of what it receives. */
@@ -91,7 +94,8 @@ public final class DevMailServer implements AutoCloseable {
 
     @Override
     public void close() {
-        printer.shutdownNow();
+        // GreenMail's wait does not end on an interrupt: the printer (a daemon) ends at the end of its wait.
+        running = false;
         server.stop();
     }
 }
