@@ -94,7 +94,7 @@ public final class DevMain {
                 .streamsStateDir(dataDir.resolve("streams").toAbsolutePath().toString())
                 .build();
         if (config.streams().backgroundFetchWaitMs() == 0) {
-            // An idle dev platform should sleep: the consumers nobody waits on ask the broker twice a second, not
+            // An idle dev platform should sleep: the consumers nobody waits on ask the broker once a second, not
             // ten times (README.md, the configuration table: warden.streams.background-fetch-wait-ms).
             config = config.toBuilder()
                     .backgroundFetchWaitMs(WardenConfig.Streams.DEV_BACKGROUND_FETCH_WAIT_MS)

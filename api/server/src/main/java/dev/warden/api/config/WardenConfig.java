@@ -121,12 +121,25 @@ public record WardenConfig(
         /** {@code warden.streams.background-fetch-wait-ms} when it is not set, outside {@code warden dev}. */
         public static final long DEFAULT_BACKGROUND_FETCH_WAIT_MS = 100;
         /** {@code warden.streams.background-fetch-wait-ms} when it is not set, in {@code warden dev}. */
-        public static final long DEV_BACKGROUND_FETCH_WAIT_MS = 500;
+        public static final long DEV_BACKGROUND_FETCH_WAIT_MS = 1_000;
 
         /** The background consumers' {@code fetch.max.wait.ms}, the default applied. */
         public Duration backgroundFetchWait() {
             return Duration.ofMillis(
                     backgroundFetchWaitMs > 0 ? backgroundFetchWaitMs : DEFAULT_BACKGROUND_FETCH_WAIT_MS);
+        }
+
+        /** The quota application's {@code fetch.max.wait.ms} unless the background wait is longer. */
+        public static final long QUOTA_FETCH_WAIT_MS = 500;
+
+        /**
+         * The quota application's {@code fetch.max.wait.ms}: {@value #QUOTA_FETCH_WAIT_MS} ms, or the background wait
+         * when it is longer (1 s in {@code warden dev}). A request ends the fetch at once, so the wait costs no
+         * latency; it sets how often an idle instance asks, and how long a stop waits for the fetch the broker holds.
+         */
+        public Duration quotaFetchWait() {
+            Duration background = backgroundFetchWait();
+            return background.toMillis() > QUOTA_FETCH_WAIT_MS ? background : Duration.ofMillis(QUOTA_FETCH_WAIT_MS);
         }
 
         /** {@code warden.streams.group-retry-backoff-ms} when it is not set, outside {@code warden dev}: Kafka's. */

@@ -52,7 +52,7 @@ public final class PipelineRole implements Component {
         Properties p =
                 StreamsSettings.of(config, bootstrap, NAME, config.streams().pipelineCommitIntervalMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), SinkWorker.BATCH_FETCH_MIN_BYTES);
-        // Nobody waits on a batch of aggregates: its wait is the background readers' (500 ms in warden dev). An
+        // Nobody waits on a batch of aggregates: its wait is the background readers' (1 s in warden dev). An
         // aggregate is committed at the first loop turn after the commit interval, so at most one poll later
         // (StreamsSettings); a budget.exceeded or anomaly.detected event asks for its commit in the turn that made it
         // (BudgetTopology, AnomalyTopology).

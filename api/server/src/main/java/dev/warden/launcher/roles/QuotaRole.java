@@ -44,8 +44,10 @@ public final class QuotaRole implements Component {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         // fetch.min.bytes is 1: the broker answers a fetch as soon as a request is there, so the wait costs no
         // latency; it only sets how often an idle instance asks (10 ms made it 100 fetches a second, the largest
-        // share of an idle `warden dev`: docs/benchmarks-notebook.md, "Idle `warden dev`: the levers").
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
+        // share of an idle `warden dev`: docs/benchmarks-notebook.md, "Idle `warden dev`: the levers"), and how
+        // long the stop waits for the fetch the broker holds (D195).
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), (int)
+                config.streams().quotaFetchWait().toMillis());
         p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
         // The last reply of each poll asks for its commit (QuotaTopology), which needs to know the poll's last
         // offsets: then the loop's poll (StreamsSettings) only sets how often the idle loop wakes.

@@ -41,7 +41,7 @@ final class StreamsSettings {
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
         // What waits on a loop turn asks for its commit (a quota reply, a budget or anomaly event: D193), so the
         // loop's poll sets how often the idle loop wakes and what else waits at most one turn: the background wait
-        // (500 ms in warden dev; 100 ms, the Streams default, elsewhere).
+        // (1 s in warden dev; 100 ms, the Streams default, elsewhere).
         p.put(
                 StreamsConfig.POLL_MS_CONFIG,
                 config.streams().backgroundFetchWait().toMillis());

@@ -60,6 +60,10 @@ class ConfigLoaderTest {
         assertThat(set.toBuilder().build().streams().backgroundFetchWaitMs())
                 .as("kept by toBuilder")
                 .isEqualTo(1000);
+        assertThat(defaults.streams().quotaFetchWait())
+                .as("the quota application waits 500 ms, unless the background wait is longer")
+                .isEqualTo(java.time.Duration.ofMillis(500));
+        assertThat(set.streams().quotaFetchWait()).isEqualTo(java.time.Duration.ofSeconds(1));
 
         assertThatThrownBy(() -> WardenConfig.from(ConfigLoader.load(
                         Optional.empty(), Map.of("WARDEN_STREAMS_BACKGROUND__FETCH__WAIT__MS", "-1"))))
