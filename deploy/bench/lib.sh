@@ -120,9 +120,15 @@ dev_builds() {
 
 # start_dev DIR PORT DATA LOG: `warden dev` of the build in DIR (a copy of deploy/dev/target) on PORT with its data
 # in DATA, in a session of its own, its output in LOG; sets dev_pid. Needs $root and a JDK 21+ first on PATH.
-# BENCH_LOGGING names another java.util.logging configuration than the server's own.
+# BENCH_LOGGING names another java.util.logging configuration than the server's own. A file DIR/bench.env of
+# NAME=VALUE lines (e.g. WARDEN_STREAMS_BACKGROUND__FETCH__WAIT__MS=1000) sets those variables for that build alone,
+# so that one build measured with two settings is two directories.
 start_dev() {
-  setsid java --enable-native-access=ALL-UNNAMED \
+  local settings=()
+  if [[ -f "$1/bench.env" ]]; then
+    readarray -t settings < <(grep -E '^[A-Z_][A-Z0-9_]*=' "$1/bench.env")
+  fi
+  setsid env "${settings[@]}" java --enable-native-access=ALL-UNNAMED \
     -Djava.util.logging.config.file="${BENCH_LOGGING:-$root/api/server/src/main/resources/logging.properties}" \
     -jar "$1/$DEV_JAR" dev --port "$2" --data-dir "$3" >"$4" 2>&1 &
   dev_pid=$!
