@@ -235,15 +235,7 @@ class EmailIT {
 
     /** The most attempts any message queued on {@code platform} has had. */
     static int attempts(TestPlatform platform) throws Exception {
-        try (Connection conn = DriverManager.getConnection(platform.infra().jdbcUrl());
-                Statement st = conn.createStatement()) {
-            st.execute("SET search_path TO "
-                    + platform.config().postgres().schema().orElseThrow());
-            try (ResultSet rs = st.executeQuery("SELECT coalesce(max(attempts), 0) FROM mail_outbox")) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
+        return number(platform, "SELECT coalesce(max(attempts), 0) FROM mail_outbox");
     }
 
     static String verified(Http http, String name, String address) throws Exception {
@@ -367,12 +359,16 @@ class EmailIT {
     }
 
     static int queued(TestPlatform platform) throws Exception {
+        return number(platform, "SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND given_up_at IS NULL");
+    }
+
+    /** The number {@code query} (one row, one column) answers in {@code platform}'s schema. */
+    private static int number(TestPlatform platform, String query) throws Exception {
         try (Connection conn = DriverManager.getConnection(platform.infra().jdbcUrl());
                 Statement st = conn.createStatement()) {
             st.execute("SET search_path TO "
                     + platform.config().postgres().schema().orElseThrow());
-            try (ResultSet rs =
-                    st.executeQuery("SELECT count(*) FROM mail_outbox WHERE sent_at IS NULL AND given_up_at IS NULL")) {
+            try (ResultSet rs = st.executeQuery(query)) {
                 rs.next();
                 return rs.getInt(1);
             }
