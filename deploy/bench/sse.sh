@@ -31,6 +31,8 @@
 #   BENCH_WARDEN_JAVA_OPTS="-XX:MaxGCPauseMillis=50"  more JVM options for Warden (G1 pause goal: 10,000
 #                         connections make a large old generation, and G1's default 200 ms goal shows in the p99)
 #   BENCH_SKIP_PUSHPIN=1  Warden only
+#   BENCH_WARDEN_JAR=PATH run this launcher jar (its libs/ beside it) instead of `./warden dev`, which rebuilds from
+#                         the work tree when sources changed (two builds in one run: a copy of deploy/dev/target each)
 #   BENCH_SOURCE_ADDRESSES=N  the load client's source addresses 127.0.0.1..N (default: one per 20,000 clients;
 #                         loopback has about 28,000 ephemeral ports per source and destination address)
 #
@@ -65,6 +67,7 @@ WARMUP="${BENCH_WARMUP:-5}"
 THREADS="${BENCH_THREADS:-2}"
 XMX="${BENCH_WARDEN_XMX:-2g}"
 SKIP_PUSHPIN="${BENCH_SKIP_PUSHPIN:-0}"
+WARDEN_JAR="${BENCH_WARDEN_JAR:-}"
 ADMIN="wdn_adm_bench"
 # The issue's target (issue 41): 50,000 clients x 1,000 events/s partitioned, p99 < 100 ms, every event delivered,
 # live heap < 20 KB per connection. Every Warden `part` point at that rate is judged against the same bounds.
@@ -198,13 +201,20 @@ warden_start() {
   warden_port=$(free_port)
   warden_data=$(mktemp -d /var/tmp/warden-sse-bench.XXXXXX)
   chmod 755 "$warden_data"
-  log "starting warden dev on 127.0.0.1:$warden_port (data $warden_data; builds first if sources changed)"
+  log "starting warden dev on 127.0.0.1:$warden_port (data $warden_data; ${WARDEN_JAR:-./warden, builds first if sources changed})"
   local before
   before=$(grep -c '^ *Kafka: ' "$run_dir/warden.log" 2>/dev/null || true)
   before=${before:-0}
+  local java_opts="-Xmx$XMX ${BENCH_WARDEN_JAVA_OPTS--XX:MaxGCPauseMillis=50}" launcher=("$root/warden")
+  if [[ -n "$WARDEN_JAR" ]]; then
+    [[ -f "$WARDEN_JAR" ]] || { fail "BENCH_WARDEN_JAR=$WARDEN_JAR does not exist"; return 1; }
+    # shellcheck disable=SC2206
+    launcher=(java --enable-native-access=ALL-UNNAMED
+      "-Djava.util.logging.config.file=$root/api/server/src/main/resources/logging.properties" $java_opts -jar "$WARDEN_JAR")
+  fi
   WARDEN_BOOTSTRAP_TOKEN="$ADMIN" WARDEN_EVENTS_MAX__CONNECTIONS=$((max_clients + 2000)) \
     WARDEN_EVENTS_HEARTBEAT__INTERVAL__MS=30000 \
-    WARDEN_JAVA_OPTS="-Xmx$XMX ${BENCH_WARDEN_JAVA_OPTS--XX:MaxGCPauseMillis=50}" setsid "$root/warden" dev --port "$warden_port" --data-dir "$warden_data" \
+    WARDEN_JAVA_OPTS="$java_opts" setsid "${launcher[@]}" dev --port "$warden_port" --data-dir "$warden_data" \
     >>"$run_dir/warden.log" 2>&1 &
   warden_pid=$!
   if ! wait_http "http://127.0.0.1:$warden_port/observe/health" 900 "$warden_pid"; then
