@@ -13,6 +13,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -91,6 +93,42 @@ public final class GrantRepository {
                 RETURNING 1
             )
             SELECT t.*, EXISTS (SELECT 1 FROM stored) AS rotated FROM t""";
+
+    /**
+     * {@link #ROTATE_REFRESH} for many presented tokens at once ({@code req}, one row each, numbered {@code i}), for
+     * {@link RefreshRotations}: each row is read, spent and succeeded exactly as alone. A token presented by two rows
+     * is spent once (PostgreSQL updates a row once, whichever row of the join it takes), and the other row reads it
+     * unused and unspent: a concurrent use, as between two statements. Asked scopes come space-joined ({@code NULL}:
+     * none asked; {@code ''}: an empty list).
+     */
+    private static final String ROTATE_REFRESH_BATCH = """
+            WITH req AS (
+                SELECT * FROM unnest(CAST(? AS int[]), CAST(? AS bytea[]), CAST(? AS text[]), CAST(? AS text[]),
+                    CAST(? AS text[]), CAST(? AS bytea[]), CAST(? AS timestamptz[]), CAST(? AS timestamptz[]))
+                    AS req(i, token_hash, client_id, resource, scopes, next_hash, next_expires_at, now_at)
+            ), t AS (
+                SELECT req.i, g.id, g.client_id, g.user_id, g.session_id, g.scope, g.resource, g.created_at,
+                    g.expires_at AS grant_expires_at, g.amr, g.auth_time, r.expires_at, r.used_at,
+                    (""" + NOT_ENDED + """
+             AND g.expires_at > req.now_at) AS usable
+                FROM req JOIN oauth_refresh_tokens r ON r.token_hash = req.token_hash
+                    JOIN oauth_grants g ON g.id = r.grant_id
+            ), spent AS (
+                UPDATE oauth_refresh_tokens r SET used_at = req.now_at FROM t JOIN req ON req.i = t.i
+                WHERE r.token_hash = req.token_hash AND r.used_at IS NULL AND t.client_id = req.client_id AND t.usable
+                  AND t.expires_at > req.now_at
+                  AND (req.resource IS NULL OR t.resource = req.resource)
+                  AND (req.scopes IS NULL
+                       OR (cardinality(string_to_array(req.scopes, ' ')) > 0
+                           AND string_to_array(t.scope, ' ') @> string_to_array(req.scopes, ' ')))
+                RETURNING req.i, t.id, t.grant_expires_at
+            ), stored AS (
+                INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at)
+                SELECT req.next_hash, spent.id, req.now_at, LEAST(req.next_expires_at, spent.grant_expires_at)
+                FROM spent JOIN req ON req.i = spent.i
+                RETURNING 1
+            )
+            SELECT t.*, EXISTS (SELECT 1 FROM spent WHERE spent.i = t.i) AS rotated FROM t""";
 
     private static final String REVOKE_GRANT = """
             UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL
@@ -227,6 +265,53 @@ public final class GrantRepository {
                             ? Optional.of(new Rotated(refreshToken(rs), rs.getBoolean("rotated")))
                             : Optional.empty();
                 }
+            }
+        });
+    }
+
+    /**
+     * {@link #rotateRefreshToken} for each of {@code rotations}, in one statement: the answers in the same order.
+     * A token presented twice in the list rotates for one of them; the other reads as a concurrent use.
+     */
+    List<Optional<Rotated>> rotateRefreshTokens(List<Rotation> rotations) {
+        int n = rotations.size();
+        Integer[] index = new Integer[n];
+        byte[][] hashes = new byte[n][];
+        String[] clients = new String[n];
+        String[] resources = new String[n];
+        String[] scopes = new String[n];
+        byte[][] nextHashes = new byte[n][];
+        Timestamp[] nextEnds = new Timestamp[n];
+        Timestamp[] nows = new Timestamp[n];
+        for (int i = 0; i < n; i++) {
+            Rotation rotation = rotations.get(i);
+            index[i] = i;
+            hashes[i] = rotation.hash();
+            clients[i] = rotation.clientId();
+            resources[i] = rotation.resource().orElse(null);
+            scopes[i] = rotation.scopes().map(asked -> String.join(" ", asked)).orElse(null);
+            nextHashes[i] = rotation.nextHash();
+            nextEnds[i] = Timestamp.from(rotation.nextExpiresAt());
+            nows[i] = Timestamp.from(rotation.now());
+        }
+        return db.withConnection(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH_BATCH)) {
+                ps.setArray(1, conn.createArrayOf("int4", index));
+                ps.setArray(2, conn.createArrayOf("bytea", hashes));
+                ps.setArray(3, conn.createArrayOf("text", clients));
+                ps.setArray(4, conn.createArrayOf("text", resources));
+                ps.setArray(5, conn.createArrayOf("text", scopes));
+                ps.setArray(6, conn.createArrayOf("bytea", nextHashes));
+                ps.setArray(7, conn.createArrayOf("timestamptz", nextEnds));
+                ps.setArray(8, conn.createArrayOf("timestamptz", nows));
+                List<Optional<Rotated>> answers = new ArrayList<>(Collections.nCopies(n, Optional.empty()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        answers.set(
+                                rs.getInt("i"), Optional.of(new Rotated(refreshToken(rs), rs.getBoolean("rotated"))));
+                    }
+                }
+                return answers;
             }
         });
     }

@@ -24,11 +24,13 @@ import java.util.Optional;
  */
 final class RefreshTokenGrant implements TokenGrant {
     private final GrantRepository grants;
+    private final RefreshRotations rotations;
     private final TokenIssuer issuer;
     private final InstantSource clock;
 
     RefreshTokenGrant(GrantRepository grants, TokenIssuer issuer, InstantSource clock) {
         this.grants = grants;
+        this.rotations = new RefreshRotations(grants);
         this.issuer = issuer;
         this.clock = clock;
     }
@@ -53,8 +55,9 @@ final class RefreshTokenGrant implements TokenGrant {
                         .toList());
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         String next = Tokens.mint(TokenKind.REFRESH);
-        // One statement spends the token and stores its successor, or writes nothing (D190).
-        Optional<GrantRepository.Rotated> rotated = grants.rotateRefreshToken(new GrantRepository.Rotation(
+        // One statement spends the token and stores its successor, or writes nothing (D190), written together
+        // with the rotations of concurrent requests (D196).
+        Optional<GrantRepository.Rotated> rotated = rotations.rotate(new GrantRepository.Rotation(
                 Tokens.hash(token),
                 client.clientId(),
                 resource,
