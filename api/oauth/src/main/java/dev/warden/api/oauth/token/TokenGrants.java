@@ -12,9 +12,10 @@ import dev.warden.api.oauth.device.DeviceCodes;
 import dev.warden.runtime.db.Transactions;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,18 +25,21 @@ import java.util.Set;
  */
 public final class TokenGrants {
     private final List<TokenGrant> grants;
+    /** The same grants by type: the token endpoint looks one up per request. */
+    private final Map<String, TokenGrant> byType;
 
     /**
      * @throws IllegalArgumentException when two grants have the same type
      */
     public TokenGrants(List<TokenGrant> grants) {
-        Set<String> seen = new HashSet<>();
+        Map<String, TokenGrant> byType = new HashMap<>();
         for (TokenGrant grant : grants) {
-            if (!seen.add(grant.type())) {
+            if (byType.putIfAbsent(grant.type(), grant) != null) {
                 throw new IllegalArgumentException("two token grants of type " + grant.type());
             }
         }
         this.grants = List.copyOf(grants);
+        this.byType = Map.copyOf(byType);
     }
 
     /**
@@ -72,7 +76,7 @@ public final class TokenGrants {
 
     /** The grant of type {@code type}, if offered. */
     public Optional<TokenGrant> find(String type) {
-        return grants.stream().filter(g -> g.type().equals(type)).findFirst();
+        return type == null ? Optional.empty() : Optional.ofNullable(byType.get(type));
     }
 
     /** Every offered type, in order ({@code grant_types_supported}). */
