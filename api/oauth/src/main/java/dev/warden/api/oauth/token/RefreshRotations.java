@@ -27,8 +27,8 @@ final class RefreshRotations {
     private static final Set<String> RETRIED_ALONE = Set.of("22", "23", "40");
 
     /**
-     * Rotation statements at once: two, one per core of the small machines Warden is measured on; more would write
-     * smaller batches on a busy database (docs/benchmarks-notebook.md, issue 41).
+     * Rotation statements at once: two, one per core of the small machines Warden is measured on. More would write
+     * smaller batches while the database is busy; other values were not measured.
      */
     static final int MAX_RUNNING = 2;
     /** Rotations in one statement. */
@@ -142,7 +142,19 @@ final class RefreshRotations {
         return batch;
     }
 
+    /** Writes {@code batch}; each of its rotations is answered or failed, whatever is thrown. */
     private void write(List<Pending> batch) {
+        try {
+            writeAnswering(batch);
+        } catch (Error e) {
+            // Not a database failure: the waiting requests fail rather than wait for an answer that is not coming.
+            RuntimeException failure = new IllegalStateException("the refresh rotation could not be written", e);
+            batch.stream().filter(p -> !p.done).forEach(p -> p.fail(failure));
+            throw e;
+        }
+    }
+
+    private void writeAnswering(List<Pending> batch) {
         if (batch.size() == 1) {
             writeAlone(batch.getFirst());
             return;
