@@ -174,7 +174,9 @@ public final class MailOutbox implements AutoCloseable {
 
     /** Asks the worker to look for due messages now: call it once the transaction that queued one has committed. */
     public void wake() {
-        wakeups.release();
+        if (config.enabled()) { // without a mail server no worker runs to take the wake-ups
+            wakeups.release();
+        }
     }
 
     /** {@code mail}: DOWN while the last delivery failed; UP otherwise (and when mail is not configured). */
