@@ -11,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -73,62 +72,12 @@ public final class GrantRepository {
              AS usable
             FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.id = r.grant_id WHERE r.token_hash = ?""";
     /**
-     * A refresh in one statement (D190): read the token and its grant ({@code t}); spend it only when every check
-     * the client is told of passes and it is unused ({@code spent}: a concurrent use that spent it first leaves it
-     * alone, PostgreSQL re-checking {@code used_at} on the row it waited for); store its successor only when it was
-     * spent ({@code stored}). The answer is the token as read, and whether it rotated.
+     * Refresh rotations, each decided as alone (D190, D196): function {@code oauth_rotate_refresh_tokens} (migration
+     * V39), whose plan reads every table by primary key however small the tables were when it was planned (D197). Its
+     * test of a grant's standing is {@link #NOT_ENDED}'s, written again in the function: a change to one is a change
+     * to both (RefreshRotationsIT compares the two).
      */
-    private static final String ROTATE_REFRESH = """
-            WITH asked AS (SELECT CAST(? AS text) AS resource, CAST(? AS text[]) AS scopes), t AS (""" + SELECT_REFRESH + """
-            ), spent AS (
-                UPDATE oauth_refresh_tokens r SET used_at = ? FROM t, asked
-                WHERE r.token_hash = ? AND r.used_at IS NULL AND t.client_id = ? AND t.usable AND t.expires_at > ?
-                  AND (asked.resource IS NULL OR t.resource = asked.resource)
-                  AND (asked.scopes IS NULL
-                       OR (cardinality(asked.scopes) > 0 AND string_to_array(t.scope, ' ') @> asked.scopes))
-                RETURNING t.id, t.grant_expires_at
-            ), stored AS (
-                INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at)
-                SELECT ?, spent.id, ?, LEAST(CAST(? AS timestamptz), spent.grant_expires_at) FROM spent
-                RETURNING 1
-            )
-            SELECT t.*, EXISTS (SELECT 1 FROM stored) AS rotated FROM t""";
-
-    /**
-     * {@link #ROTATE_REFRESH} for many presented tokens at once ({@code req}, one row each, numbered {@code i}), for
-     * {@link RefreshRotations}: each row is read, spent and succeeded exactly as alone. A token presented by two rows
-     * is spent once (PostgreSQL updates a row once, whichever row of the join it takes), and the other row reads it
-     * unused and unspent: a concurrent use, as between two statements. Asked scopes come space-joined ({@code NULL}:
-     * none asked; {@code ''}: an empty list).
-     */
-    private static final String ROTATE_REFRESH_BATCH = """
-            WITH req AS (
-                SELECT * FROM unnest(CAST(? AS int[]), CAST(? AS bytea[]), CAST(? AS text[]), CAST(? AS text[]),
-                    CAST(? AS text[]), CAST(? AS bytea[]), CAST(? AS timestamptz[]), CAST(? AS timestamptz[]))
-                    AS req(i, token_hash, client_id, resource, scopes, next_hash, next_expires_at, now_at)
-            ), t AS (
-                SELECT req.i, g.id, g.client_id, g.user_id, g.session_id, g.scope, g.resource, g.created_at,
-                    g.expires_at AS grant_expires_at, g.amr, g.auth_time, r.expires_at, r.used_at,
-                    (""" + NOT_ENDED + """
-             AND g.expires_at > req.now_at) AS usable
-                FROM req JOIN oauth_refresh_tokens r ON r.token_hash = req.token_hash
-                    JOIN oauth_grants g ON g.id = r.grant_id
-            ), spent AS (
-                UPDATE oauth_refresh_tokens r SET used_at = req.now_at FROM t JOIN req ON req.i = t.i
-                WHERE r.token_hash = req.token_hash AND r.used_at IS NULL AND t.client_id = req.client_id AND t.usable
-                  AND t.expires_at > req.now_at
-                  AND (req.resource IS NULL OR t.resource = req.resource)
-                  AND (req.scopes IS NULL
-                       OR (cardinality(string_to_array(req.scopes, ' ')) > 0
-                           AND string_to_array(t.scope, ' ') @> string_to_array(req.scopes, ' ')))
-                RETURNING req.i, t.id, t.grant_expires_at
-            ), stored AS (
-                INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at)
-                SELECT req.next_hash, spent.id, req.now_at, LEAST(req.next_expires_at, spent.grant_expires_at)
-                FROM spent JOIN req ON req.i = spent.i
-                RETURNING 1
-            )
-            SELECT t.*, EXISTS (SELECT 1 FROM spent WHERE spent.i = t.i) AS rotated FROM t""";
+    private static final String ROTATE_REFRESH = "SELECT * FROM oauth_rotate_refresh_tokens(?, ?, ?, ?, ?, ?, ?, ?)";
 
     private static final String REVOKE_GRANT = """
             UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL
@@ -240,33 +189,7 @@ public final class GrantRepository {
      * Otherwise nothing is written, and the token as read says why.
      */
     Optional<Rotated> rotateRefreshToken(Rotation rotation) {
-        return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH)) {
-                Timestamp now = Timestamp.from(rotation.now());
-                ps.setString(1, rotation.resource().orElse(null));
-                if (rotation.scopes().isPresent()) {
-                    ps.setArray(
-                            2,
-                            conn.createArrayOf("text", rotation.scopes().get().toArray()));
-                } else {
-                    ps.setNull(2, Types.ARRAY);
-                }
-                ps.setTimestamp(3, now);
-                ps.setBytes(4, rotation.hash());
-                ps.setTimestamp(5, now);
-                ps.setBytes(6, rotation.hash());
-                ps.setString(7, rotation.clientId());
-                ps.setTimestamp(8, now);
-                ps.setBytes(9, rotation.nextHash());
-                ps.setTimestamp(10, now);
-                ps.setTimestamp(11, Timestamp.from(rotation.nextExpiresAt()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next()
-                            ? Optional.of(new Rotated(refreshToken(rs), rs.getBoolean("rotated")))
-                            : Optional.empty();
-                }
-            }
-        });
+        return rotateRefreshTokens(List.of(rotation)).getFirst();
     }
 
     /**
@@ -295,7 +218,7 @@ public final class GrantRepository {
             nows[i] = Timestamp.from(rotation.now());
         }
         return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH_BATCH)) {
+            try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH)) {
                 ps.setArray(1, conn.createArrayOf("int4", index));
                 ps.setArray(2, conn.createArrayOf("bytea", hashes));
                 ps.setArray(3, conn.createArrayOf("text", clients));

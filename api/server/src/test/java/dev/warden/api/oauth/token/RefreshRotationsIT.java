@@ -15,10 +15,20 @@ import dev.warden.runtime.db.Database;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
@@ -36,9 +46,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The refresh grant's rotations written together (D196), against the real database: a batch decides each rotation
- * exactly as the one-rotation statement does on the same tokens (every outcome the grant tells a client apart, a
- * token presented twice in one batch included), and concurrent rotations share statements, each caller getting its
- * own answer.
+ * exactly as a rotation alone does on the same tokens (every outcome the grant tells a client apart, a token presented
+ * twice in one batch included), each reading the token as the grant's other reads do; concurrent rotations share
+ * statements, each caller getting its own answer; and the rotation reads every table by its key, however small the
+ * tables were when it was planned (D197).
  */
 class RefreshRotationsIT {
     @RegisterExtension
@@ -159,23 +170,33 @@ class RefreshRotationsIT {
 
     /** An answer as the grant reads it: whether it rotated, and the token's state as read. */
     static String describe(Optional<GrantRepository.Rotated> answer) {
-        return answer.map(a -> "rotated=" + a.rotated()
-                        + " client=" + (a.token().grant().clientId().equals(client) ? "own" : "other")
-                        + " used=" + a.token().usedAt().isPresent()
-                        + " usable=" + a.token().grantUsable()
-                        + " live=" + a.token().expiresAt().isAfter(Instant.now())
-                        + " scope=" + a.token().grant().scope())
+        return answer.map(a -> "rotated=" + a.rotated() + " " + state(a.token()))
                 .orElse("unknown");
     }
 
+    static String state(GrantRepository.RefreshToken token) {
+        return "client=" + (token.grant().clientId().equals(client) ? "own" : "other")
+                + " used=" + token.usedAt().isPresent()
+                + " usable=" + token.grantUsable()
+                + " live=" + token.expiresAt().isAfter(Instant.now())
+                + " scope=" + token.grant().scope();
+    }
+
     @Test
-    void aBatchDecidesEachRotationAsTheOneRotationStatementDoes() {
+    void aBatchDecidesEachRotationAsARotationAloneDoes() {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         List<String> alone = new ArrayList<>();
         List<GrantRepository.Rotation> batch = new ArrayList<>();
         for (Case c : cases()) {
             for (GrantRepository.Rotation rotation : c.rotations(now)) {
-                alone.add(describe(grants.rotateRefreshToken(rotation)));
+                // The rotation's test of a grant's standing is written twice (the function, GrantRepository's
+                // reads): the token as the rotation reads it is the token as a read reads it just before.
+                String read = grants.findRefreshToken(rotation.hash(), now)
+                        .map(RefreshRotationsIT::state)
+                        .orElse("unknown");
+                String answer = describe(grants.rotateRefreshToken(rotation));
+                assertThat(answer.replaceFirst("^rotated=\\w+ ", "")).isEqualTo(read);
+                alone.add(answer);
             }
             batch.addAll(c.rotations(now));
         }
@@ -214,6 +235,114 @@ class RefreshRotationsIT {
             assertThat(grants.findRefreshToken(rotation.nextHash(), now).isPresent())
                     .as("successor of case %d", i)
                     .isEqualTo(rotated);
+        }
+    }
+
+    /**
+     * The rotation plans once per connection and keeps its plan (D197). A plan made on small tables, freshly analysed,
+     * would read them through rather than by key, and keep doing so once they are large: on tables of the test's own,
+     * as small as that, a batch and a rotation alone read each table only by key. Counted in one transaction, rolled
+     * back.
+     */
+    @Test
+    void aRotationPlannedOnSmallTablesReadsThemByKey() {
+        List<String> tables = List.of("user_sessions", "oauth_grants", "oauth_refresh_tokens");
+        db.inTransaction(conn -> {
+            try (Statement st = conn.createStatement()) {
+                String schema;
+                try (ResultSet rs = st.executeQuery("SELECT current_schema()")) {
+                    rs.next();
+                    schema = rs.getString(1);
+                }
+                st.execute("CREATE SCHEMA rotation_plan");
+                for (String table : tables) {
+                    st.execute("CREATE TABLE rotation_plan." + table + " (LIKE " + table + " INCLUDING ALL)");
+                }
+                st.execute("SET LOCAL search_path = rotation_plan, \"" + schema + "\"");
+                st.execute("""
+                        INSERT INTO user_sessions (id, user_id, token_hash, created_at, refreshed_at, expires_at,
+                            absolute_expires_at)
+                        SELECT 's' || n, 'u', sha256(convert_to('s' || n, 'UTF8')), now(), now(),
+                            now() + interval '1 day', now() + interval '1 day' FROM generate_series(1, 20) n""");
+                st.execute("""
+                        INSERT INTO oauth_grants (id, client_id, user_id, session_id, scope, resource, created_at,
+                            expires_at)
+                        SELECT 'g' || n, 'c', 'u', 's' || n, 'agents:read', 'r', now(), now() + interval '1 day'
+                        FROM generate_series(1, 20) n""");
+                st.execute("""
+                        INSERT INTO oauth_refresh_tokens (token_hash, grant_id, created_at, expires_at)
+                        SELECT sha256(convert_to('t' || n, 'UTF8')), 'g' || n, now(), now() + interval '1 day'
+                        FROM generate_series(1, 20) n""");
+                st.execute("ANALYZE user_sessions, oauth_grants, oauth_refresh_tokens");
+            }
+            long[] before = scans(conn, tables);
+            Instant now = Instant.now();
+            assertThat(rotate(conn, now, "t1", "t2", "t3")).containsExactly(true, true, true);
+            assertThat(rotate(conn, now, "t4")).containsExactly(true);
+            assertThat(rotate(conn, now, "t1")).containsExactly(false); // spent just now
+            long[] after = scans(conn, tables);
+            assertThat(after[0] - before[0]).as("scans of whole tables").isZero();
+            assertThat(after[1] - before[1]).as("reads by key").isPositive();
+            conn.rollback();
+            return null;
+        });
+    }
+
+    /** Rotates the tokens named (each {@code sha256(name)}) on {@code conn}: whether each rotated. */
+    static List<Boolean> rotate(Connection conn, Instant now, String... names) throws SQLException {
+        int n = names.length;
+        Integer[] index = new Integer[n];
+        byte[][] hashes = new byte[n][];
+        byte[][] next = new byte[n][];
+        String[] clients = new String[n];
+        Timestamp[] ends = new Timestamp[n];
+        Timestamp[] nows = new Timestamp[n];
+        for (int i = 0; i < n; i++) {
+            index[i] = i;
+            hashes[i] = sha256(names[i]);
+            next[i] = sha256(names[i] + "'");
+            clients[i] = "c";
+            ends[i] = Timestamp.from(now.plus(Duration.ofHours(1)));
+            nows[i] = Timestamp.from(now);
+        }
+        try (PreparedStatement ps =
+                conn.prepareStatement("SELECT i, rotated FROM oauth_rotate_refresh_tokens(?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setArray(1, conn.createArrayOf("int4", index));
+            ps.setArray(2, conn.createArrayOf("bytea", hashes));
+            ps.setArray(3, conn.createArrayOf("text", clients));
+            ps.setArray(4, conn.createArrayOf("text", new String[n]));
+            ps.setArray(5, conn.createArrayOf("text", new String[n]));
+            ps.setArray(6, conn.createArrayOf("bytea", next));
+            ps.setArray(7, conn.createArrayOf("timestamptz", ends));
+            ps.setArray(8, conn.createArrayOf("timestamptz", nows));
+            Boolean[] rotated = new Boolean[n];
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rotated[rs.getInt("i")] = rs.getBoolean("rotated");
+                }
+            }
+            return Arrays.asList(rotated);
+        }
+    }
+
+    static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Whole-table scans and reads by key of {@code tables} in this transaction so far. */
+    static long[] scans(Connection conn, List<String> tables) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("""
+                SELECT coalesce(sum(seq_scan), 0), coalesce(sum(idx_scan), 0) FROM pg_stat_xact_user_tables
+                WHERE schemaname = 'rotation_plan' AND relname = ANY (?)""")) {
+            ps.setArray(1, conn.createArrayOf("text", tables.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
         }
     }
 
