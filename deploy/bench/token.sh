@@ -10,6 +10,10 @@
 # Environment (all optional):
 #   BENCH_DURATION=20        seconds per measured run
 #   BENCH_WARMUP=30          seconds of unmeasured load per grant before its runs, at the largest worker count
+#   BENCH_WARM_ALL=30        before any grant is measured, seconds of unmeasured load of each grant in turn at the
+#                            largest worker count (0: none), so that the order of the grants does not decide how warm
+#                            a server is when a grant is measured (Keycloak's refresh ran 1.6-1.9x faster after the
+#                            other grants than first; Warden's 1.15x)
 #   BENCH_FIRST_WARMUP=60    the same for the first grant of each target (JIT of the shared HTTP, JSON and
 #                            database paths; on 2 cores a fresh JVM compiles for a minute or more)
 #   BENCH_WORKERS="16 64"    closed-loop workers, each on its own keep-alive HTTP/1.1 connection ("4 16 64"
@@ -69,6 +73,7 @@ cache="$here/.cache"
 DURATION="${BENCH_DURATION:-20}"
 WARMUP="${BENCH_WARMUP:-30}"
 FIRST_WARMUP="${BENCH_FIRST_WARMUP:-60}"
+WARM_ALL="${BENCH_WARM_ALL:-30}"
 WORKERS="${BENCH_WORKERS:-16 64}"
 GRANTS="${BENCH_GRANTS:-refresh client_credentials token_exchange introspection}"
 HEAP="${BENCH_HEAP:-1g}"
@@ -158,11 +163,11 @@ run_load() {
   shift 4
   n_grants="$(wc -w <<<"$GRANTS")"
   n_workers="$(wc -w <<<"$WORKERS")"
-  bound=$((600 + (n_grants + 1) * (FIRST_WARMUP + WARMUP + n_workers * (DURATION + TIMEOUT + 20))))
+  bound=$((600 + (n_grants + 1) * (WARM_ALL + FIRST_WARMUP + WARMUP + n_workers * (DURATION + TIMEOUT + 20))))
   log "$target: setup and load (log $run_dir/load-$target.log)"
   timeout "$bound" java -Xmx1g "$here/token/TokenLoad.java" --target "$target" --base "$base" \
     --grants "$(tr ' ' ',' <<<"$GRANTS" | sed 's/,*$//')" --workers "$(tr ' ' ',' <<<"$WORKERS" | sed 's/,*$//')" \
-    --duration "$DURATION" --warmup "$WARMUP" --first-warmup "$FIRST_WARMUP" --timeout "$TIMEOUT" \
+    --duration "$DURATION" --warmup "$WARMUP" --first-warmup "$FIRST_WARMUP" --warm-all "$WARM_ALL" --timeout "$TIMEOUT" \
     --cpu-pid "$pid" --cpu-match "$marker" --out-dir "$run_dir" "$@" 2> >(tee "$run_dir/load-$target.log" >&2) || rc=$?
   case "$rc" in
     0) ;;
@@ -320,7 +325,7 @@ fi
 {
   echo
   echo "OAuth token endpoint: $warden_label vs Keycloak $KC_VERSION start-dev"
-  echo "closed loop, keep-alive HTTP/1.1, ${DURATION}s per run after a ${WARMUP}s warm-up per grant (${FIRST_WARMUP}s for the first)"
+  echo "closed loop, keep-alive HTTP/1.1, ${DURATION}s per run after ${WARM_ALL}s of each grant in turn, then a ${WARMUP}s warm-up per grant (${FIRST_WARMUP}s for the first)"
   echo "at the largest worker count; $(nproc) cores shared by the load client and the server; 127.0.0.1; heap $HEAP each; $JAVA_VERSION"
   for t in warden keycloak; do
     s="$(setup_failed "$t")"

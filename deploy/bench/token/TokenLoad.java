@@ -46,6 +46,9 @@
 //                                (default 30)
 //   --first-warmup S             the same for the first grant measured (JIT of the shared HTTP, JSON and
 //                                database paths; default: --warmup)
+//   --warm-all S                 before any grant is measured, S unmeasured seconds of each grant in turn, at the
+//                                largest worker count, so that no grant is measured on a server that has not yet run
+//                                the grants after it (a server's JIT warms on every grant; default 0: none)
 //   --timeout S                  socket timeout per request (default 10)
 //   --cpu-pid PID, --cpu-match S the server's processes (see above)
 //   --out-dir DIR                appends to DIR/results.tsv, DIR/status.tsv; error samples in DIR/errors-*.txt
@@ -1346,6 +1349,7 @@ public class TokenLoad {
         double duration = Double.parseDouble(opt("--duration", "20"));
         double warmup = Double.parseDouble(opt("--warmup", "30"));
         double firstWarmup = Double.parseDouble(opt("--first-warmup", Double.toString(warmup)));
+        double warmAll = Double.parseDouble(opt("--warm-all", "0"));
         int timeoutMs = (int) (Double.parseDouble(opt("--timeout", "10")) * 1000);
         Path out = Path.of(opt("--out-dir", "."));
         Files.createDirectories(out);
@@ -1367,6 +1371,24 @@ public class TokenLoad {
         }
 
         boolean anyErrors = false;
+        if (warmAll > 0) {
+            for (Grant g : grants) {
+                if (g.unavailable != null || g.name.equals("refresh_norotate")) {
+                    continue;
+                }
+                double warm = warmAll / g.warmupFactor;
+                log(String.format("%s %s: every grant's warm-up, %.0f s at %d workers", target, g.name, warm, maxWorkers));
+                RunStats s = runLoad(base, g.op, maxWorkers, warm, timeoutMs);
+                log(String.format("%s %s: every grant's warm-up done, %.0f req/s, %d errors%s", target, g.name,
+                        s.ok / s.seconds, s.errors, s.kinds.isEmpty() ? "" : " " + s.kinds));
+                append(status, "target\tgrant\tstatus\tdetail", target + "\t" + g.name + "\twarm-all\t"
+                        + String.format(Locale.ROOT, "%.0f s, %d ok, %d errors %s", s.seconds, s.ok, s.errors, s.kinds));
+                if (s.errors > 0) {
+                    anyErrors = true;
+                    writeErrors(out, target, g.name + "-warm-all", s);
+                }
+            }
+        }
         boolean first = true;
         for (Grant g : grants) {
             if (g.unavailable != null) {
