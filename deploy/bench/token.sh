@@ -10,7 +10,7 @@
 # Environment (all optional):
 #   BENCH_DURATION=20        seconds per measured run
 #   BENCH_WARMUP=30          seconds of unmeasured load per grant before its runs, at the largest worker count
-#   BENCH_WARM_ALL=30        before any grant is measured, seconds of unmeasured load of each grant in turn at the
+#   BENCH_WARM_ALL=90        before any grant is measured, seconds of unmeasured load of each grant in turn at the
 #                            largest worker count (0: none), so that the order of the grants does not decide how warm
 #                            a server is when a grant is measured (Keycloak's refresh ran 1.6-1.9x faster after the
 #                            other grants than first; Warden's 1.15x)
@@ -73,7 +73,7 @@ cache="$here/.cache"
 DURATION="${BENCH_DURATION:-20}"
 WARMUP="${BENCH_WARMUP:-30}"
 FIRST_WARMUP="${BENCH_FIRST_WARMUP:-60}"
-WARM_ALL="${BENCH_WARM_ALL:-30}"
+WARM_ALL="${BENCH_WARM_ALL:-90}"
 WORKERS="${BENCH_WORKERS:-16 64}"
 GRANTS="${BENCH_GRANTS:-refresh client_credentials token_exchange introspection}"
 HEAP="${BENCH_HEAP:-1g}"
