@@ -197,6 +197,11 @@ public final class GrantRepository {
      * A token presented twice in the list rotates for one of them; the other reads as a concurrent use.
      */
     List<Optional<Rotated>> rotateRefreshTokens(List<Rotation> rotations) {
+        return db.withConnection(conn -> rotateRefreshTokens(conn, rotations));
+    }
+
+    /** {@link #rotateRefreshTokens(List)} on {@code conn}, inside whatever transaction it holds. */
+    static List<Optional<Rotated>> rotateRefreshTokens(Connection conn, List<Rotation> rotations) throws SQLException {
         int n = rotations.size();
         Integer[] index = new Integer[n];
         byte[][] hashes = new byte[n][];
@@ -217,26 +222,23 @@ public final class GrantRepository {
             nextEnds[i] = Timestamp.from(rotation.nextExpiresAt());
             nows[i] = Timestamp.from(rotation.now());
         }
-        return db.withConnection(conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH)) {
-                ps.setArray(1, conn.createArrayOf("int4", index));
-                ps.setArray(2, conn.createArrayOf("bytea", hashes));
-                ps.setArray(3, conn.createArrayOf("text", clients));
-                ps.setArray(4, conn.createArrayOf("text", resources));
-                ps.setArray(5, conn.createArrayOf("text", scopes));
-                ps.setArray(6, conn.createArrayOf("bytea", nextHashes));
-                ps.setArray(7, conn.createArrayOf("timestamptz", nextEnds));
-                ps.setArray(8, conn.createArrayOf("timestamptz", nows));
-                List<Optional<Rotated>> answers = new ArrayList<>(Collections.nCopies(n, Optional.empty()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        answers.set(
-                                rs.getInt("i"), Optional.of(new Rotated(refreshToken(rs), rs.getBoolean("rotated"))));
-                    }
+        try (PreparedStatement ps = conn.prepareStatement(ROTATE_REFRESH)) {
+            ps.setArray(1, conn.createArrayOf("int4", index));
+            ps.setArray(2, conn.createArrayOf("bytea", hashes));
+            ps.setArray(3, conn.createArrayOf("text", clients));
+            ps.setArray(4, conn.createArrayOf("text", resources));
+            ps.setArray(5, conn.createArrayOf("text", scopes));
+            ps.setArray(6, conn.createArrayOf("bytea", nextHashes));
+            ps.setArray(7, conn.createArrayOf("timestamptz", nextEnds));
+            ps.setArray(8, conn.createArrayOf("timestamptz", nows));
+            List<Optional<Rotated>> answers = new ArrayList<>(Collections.nCopies(n, Optional.empty()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    answers.set(rs.getInt("i"), Optional.of(new Rotated(refreshToken(rs), rs.getBoolean("rotated"))));
                 }
-                return answers;
             }
-        });
+            return answers;
+        }
     }
 
     private static Optional<RefreshToken> refreshToken(Connection conn, byte[] hash, Instant now) throws SQLException {

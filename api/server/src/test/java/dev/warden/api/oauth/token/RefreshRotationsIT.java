@@ -15,15 +15,11 @@ import dev.warden.runtime.db.Database;
 import dev.warden.testing.Http;
 import dev.warden.testing.TestPlatform;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -288,49 +284,21 @@ class RefreshRotationsIT {
         });
     }
 
-    /** Rotates the tokens named (each {@code sha256(name)}) on {@code conn}: whether each rotated. */
+    /** Rotates the tokens named (each hashed as a token is) on {@code conn}: whether each rotated. */
     static List<Boolean> rotate(Connection conn, Instant now, String... names) throws SQLException {
-        int n = names.length;
-        Integer[] index = new Integer[n];
-        byte[][] hashes = new byte[n][];
-        byte[][] next = new byte[n][];
-        String[] clients = new String[n];
-        Timestamp[] ends = new Timestamp[n];
-        Timestamp[] nows = new Timestamp[n];
-        for (int i = 0; i < n; i++) {
-            index[i] = i;
-            hashes[i] = sha256(names[i]);
-            next[i] = sha256(names[i] + "'");
-            clients[i] = "c";
-            ends[i] = Timestamp.from(now.plus(Duration.ofHours(1)));
-            nows[i] = Timestamp.from(now);
-        }
-        try (PreparedStatement ps =
-                conn.prepareStatement("SELECT i, rotated FROM oauth_rotate_refresh_tokens(?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setArray(1, conn.createArrayOf("int4", index));
-            ps.setArray(2, conn.createArrayOf("bytea", hashes));
-            ps.setArray(3, conn.createArrayOf("text", clients));
-            ps.setArray(4, conn.createArrayOf("text", new String[n]));
-            ps.setArray(5, conn.createArrayOf("text", new String[n]));
-            ps.setArray(6, conn.createArrayOf("bytea", next));
-            ps.setArray(7, conn.createArrayOf("timestamptz", ends));
-            ps.setArray(8, conn.createArrayOf("timestamptz", nows));
-            Boolean[] rotated = new Boolean[n];
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    rotated[rs.getInt("i")] = rs.getBoolean("rotated");
-                }
-            }
-            return Arrays.asList(rotated);
-        }
-    }
-
-    static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
-        }
+        List<GrantRepository.Rotation> rotations = Arrays.stream(names)
+                .map(name -> new GrantRepository.Rotation(
+                        Tokens.hash(name),
+                        "c",
+                        Optional.empty(),
+                        Optional.empty(),
+                        Tokens.hash(name + "'"),
+                        now.plus(Duration.ofHours(1)),
+                        now))
+                .toList();
+        return GrantRepository.rotateRefreshTokens(conn, rotations).stream()
+                .map(answer -> answer.orElseThrow().rotated())
+                .toList();
     }
 
     /** Whole-table scans and reads by key of {@code tables} in this transaction so far. */
