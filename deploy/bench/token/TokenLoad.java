@@ -1376,17 +1376,8 @@ public class TokenLoad {
                 if (g.unavailable != null || g.name.equals("refresh_norotate")) {
                     continue;
                 }
-                double warm = warmAll / g.warmupFactor;
-                log(String.format("%s %s: every grant's warm-up, %.0f s at %d workers", target, g.name, warm, maxWorkers));
-                RunStats s = runLoad(base, g.op, maxWorkers, warm, timeoutMs);
-                log(String.format("%s %s: every grant's warm-up done, %.0f req/s, %d errors%s", target, g.name,
-                        s.ok / s.seconds, s.errors, s.kinds.isEmpty() ? "" : " " + s.kinds));
-                append(status, "target\tgrant\tstatus\tdetail", target + "\t" + g.name + "\twarm-all\t"
-                        + String.format(Locale.ROOT, "%.0f s, %d ok, %d errors %s", s.seconds, s.ok, s.errors, s.kinds));
-                if (s.errors > 0) {
-                    anyErrors = true;
-                    writeErrors(out, target, g.name + "-warm-all", s);
-                }
+                anyErrors |= warm(base, target, g, "every grant's warm-up", "warm-all", warmAll / g.warmupFactor,
+                        maxWorkers, timeoutMs, status, out);
             }
         }
         boolean first = true;
@@ -1405,16 +1396,7 @@ public class TokenLoad {
             double warm = (first ? firstWarmup : warmup) / g.warmupFactor;
             first = false;
             if (warm > 0) {
-                log(String.format("%s %s: warm-up %.0f s at %d workers", target, g.name, warm, maxWorkers));
-                RunStats s = runLoad(base, g.op, maxWorkers, warm, timeoutMs);
-                log(String.format("%s %s: warm-up done, %.0f req/s, %d errors%s", target, g.name, s.ok / s.seconds, s.errors,
-                        s.kinds.isEmpty() ? "" : " " + s.kinds));
-                append(status, "target\tgrant\tstatus\tdetail", target + "\t" + g.name + "\twarmup\t"
-                        + String.format(Locale.ROOT, "%.0f s, %d ok, %d errors %s", s.seconds, s.ok, s.errors, s.kinds));
-                if (s.errors > 0) {
-                    anyErrors = true;
-                    writeErrors(out, target, g.name + "-warmup", s);
-                }
+                anyErrors |= warm(base, target, g, "warm-up", "warmup", warm, maxWorkers, timeoutMs, status, out);
             }
             for (int w : workers) {
                 RunStats s = runLoad(base, g.op, w, duration, timeoutMs);
@@ -1436,6 +1418,25 @@ public class TokenLoad {
             }
         }
         System.exit(anyErrors ? 2 : 0);
+    }
+
+    /**
+     * Unmeasured load of grant {@code g} for {@code seconds} at {@code workers}, logged as {@code what} and recorded in
+     * status.tsv as {@code key}: whether it had errors (their samples in errors-TARGET-GRANT-KEY.txt).
+     */
+    static boolean warm(URI base, String target, Grant g, String what, String key, double seconds, int workers,
+            int timeoutMs, Path status, Path out) throws Exception {
+        log(String.format("%s %s: %s %.0f s at %d workers", target, g.name, what, seconds, workers));
+        RunStats s = runLoad(base, g.op, workers, seconds, timeoutMs);
+        log(String.format("%s %s: %s done, %.0f req/s, %d errors%s", target, g.name, what, s.ok / s.seconds, s.errors,
+                s.kinds.isEmpty() ? "" : " " + s.kinds));
+        append(status, "target\tgrant\tstatus\tdetail", target + "\t" + g.name + "\t" + key + "\t"
+                + String.format(Locale.ROOT, "%.0f s, %d ok, %d errors %s", s.seconds, s.ok, s.errors, s.kinds));
+        if (s.errors > 0) {
+            writeErrors(out, target, g.name + "-" + key, s);
+            return true;
+        }
+        return false;
     }
 
     static void writeErrors(Path out, String target, String key, RunStats s) throws IOException {
