@@ -3,6 +3,7 @@ package dev.warden.pipeline.contract;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -35,13 +36,56 @@ public final class StreamEventCodec {
      * @throws IllegalArgumentException when the bytes are not a stream event
      */
     public static StreamEvent.Draft decodeDraft(byte[] bytes) {
+        Fields<Map<String, Object>> f = fields(bytes, (p, b) -> Json.readNestedObject(p));
+        return new StreamEvent.Draft(
+                f.type(),
+                f.timestamp(),
+                f.data() == null ? Map.of() : f.data(),
+                Optional.ofNullable(f.agentId()),
+                Optional.ofNullable(f.userId()));
+    }
+
+    /**
+     * A topic value whose {@code data} is kept as the JSON text it arrived as, for a reader that stores it and has no
+     * use for its members (the stream store): accepted and refused exactly as {@link #decodeDraft} accepts and
+     * refuses, without building the data's maps and writing them out again.
+     *
+     * @param dataJson the data object's JSON text as it stands in the value ({@code {}} when it is null or absent)
+     */
+    public record Envelope(
+            EventType type, Instant timestamp, String dataJson, Optional<String> agentId, Optional<String> userId) {}
+
+    /**
+     * Reads a topic value, its {@code data} kept as text ({@link Envelope}).
+     *
+     * @throws IllegalArgumentException when the bytes are not a stream event
+     */
+    public static Envelope decodeEnvelope(byte[] bytes) {
+        Fields<String> f = fields(bytes, StreamEventCodec::objectText);
+        return new Envelope(
+                f.type(),
+                f.timestamp(),
+                f.data() == null ? "{}" : f.data(),
+                Optional.ofNullable(f.agentId()),
+                Optional.ofNullable(f.userId()));
+    }
+
+    /** Reads the value of {@code data} (its first token current); never called for a JSON {@code null}. */
+    @FunctionalInterface
+    private interface DataReader<T> {
+        T read(JsonParser parser, byte[] bytes) throws IOException;
+    }
+
+    private record Fields<T>(EventType type, Instant timestamp, T data, String agentId, String userId) {}
+
+    private static <T> Fields<T> fields(byte[] bytes, DataReader<T> dataReader) {
         try (JsonParser p = Json.mapper().createParser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("not a JSON object");
             }
             EventType type = null;
             Instant timestamp = null;
-            Map<String, Object> data = null;
+            T data = null;
             String agentId = null;
             String userId = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -50,7 +94,7 @@ public final class StreamEventCodec {
                 switch (name) {
                     case "type" -> type = type(p);
                     case "timestamp" -> timestamp = Json.parseTimestamp(String.valueOf(Json.nullableString(p)));
-                    case "data" -> data = p.currentToken() == JsonToken.VALUE_NULL ? null : Json.readNestedObject(p);
+                    case "data" -> data = p.currentToken() == JsonToken.VALUE_NULL ? null : dataReader.read(p, bytes);
                     case "agentId" -> agentId = Json.nullableString(p);
                     case "userId" -> userId = Json.nullableString(p);
                     default -> p.skipChildren();
@@ -59,15 +103,21 @@ public final class StreamEventCodec {
             if (type == null || timestamp == null) {
                 throw new IllegalArgumentException(type == null ? "missing type" : "missing timestamp");
             }
-            return new StreamEvent.Draft(
-                    type,
-                    timestamp,
-                    data == null ? Map.of() : data,
-                    Optional.ofNullable(agentId),
-                    Optional.ofNullable(userId));
+            return new Fields<>(type, timestamp, data, agentId, userId);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a stream event: " + e.getMessage(), e);
         }
+    }
+
+    /** The JSON object at the parser's current token, as the text it is written in; anything else is refused. */
+    private static String objectText(JsonParser p, byte[] bytes) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw new IllegalArgumentException("data is not a JSON object");
+        }
+        long start = p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        long end = p.currentLocation().getByteOffset();
+        return new String(bytes, (int) start, (int) (end - start), StandardCharsets.UTF_8);
     }
 
     /**

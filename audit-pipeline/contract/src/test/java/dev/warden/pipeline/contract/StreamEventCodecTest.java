@@ -98,4 +98,63 @@ class StreamEventCodecTest {
                                 .getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anEnvelopeKeepsTheDataAsWrittenAndRefusesWhatDecodeDraftRefuses() throws Exception {
+        StreamEvent.Draft draft = new StreamEvent.Draft(
+                EventType.AUTH_SIGNIN,
+                Instant.parse("2026-01-02T03:04:05.678Z"),
+                Map.of(
+                        "client",
+                        Map.of("id", "c\u00e9\"1", "name", "\u2603 snow"),
+                        "n",
+                        1.5,
+                        "list",
+                        java.util.List.of(1, "}")),
+                Optional.of("agt_1"),
+                Optional.empty());
+        byte[] bytes = StreamEventCodec.encode(draft);
+
+        StreamEventCodec.Envelope envelope = StreamEventCodec.decodeEnvelope(bytes);
+
+        assertThat(envelope.type()).isEqualTo(draft.type());
+        assertThat(envelope.timestamp()).isEqualTo(draft.timestamp());
+        assertThat(envelope.agentId()).isEqualTo(draft.agentId());
+        assertThat(envelope.userId()).isEqualTo(draft.userId());
+        assertThat(Json.mapper().readTree(envelope.dataJson()))
+                .isEqualTo(Json.mapper().valueToTree(draft.data()));
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        assertThat(text).contains(envelope.dataJson());
+
+        String[] values = {
+            "{\"type\":\"agent.created\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":null}",
+            "{\"type\":\"agent.created\",\"timestamp\":\"2026-01-01T00:00:00.000Z\"}",
+            "{\"data\":{\"a\":[{}]},\"type\":\"agent.created\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"x\":[1]}",
+            "{\"type\":\"agent.created\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":[1]}",
+            "{\"type\":\"agent.created\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":7}",
+            "{\"type\":\"agent.created\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{\"a\":}}",
+            "{\"type\":\"agent.created\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{\"a\":1}",
+            "{\"type\":\"nope\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{}}",
+            "{\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{}}",
+            "[1]",
+            "",
+        };
+        for (String value : values) {
+            byte[] b = value.getBytes(StandardCharsets.UTF_8);
+            StreamEvent.Draft decoded;
+            try {
+                decoded = StreamEventCodec.decodeDraft(b);
+            } catch (IllegalArgumentException e) {
+                assertThatThrownBy(() -> StreamEventCodec.decodeEnvelope(b))
+                        .as(value)
+                        .isInstanceOf(IllegalArgumentException.class);
+                continue;
+            }
+            StreamEventCodec.Envelope e = StreamEventCodec.decodeEnvelope(b);
+            assertThat(Json.mapper().readTree(e.dataJson()))
+                    .as(value)
+                    .isEqualTo(Json.mapper().valueToTree(decoded.data()));
+            assertThat(e.type()).as(value).isEqualTo(decoded.type());
+        }
+    }
 }

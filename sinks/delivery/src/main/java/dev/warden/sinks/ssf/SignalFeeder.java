@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -84,9 +85,15 @@ public final class SignalFeeder implements BatchWriter {
             if (AuditBatch.isBatch(record.headers())) {
                 continue;
             }
+            // Most events carry no signal (every token issued to an agent is an auth.signin): their type decides
+            // that, read without decoding the rest. A value whose type cannot be read is decoded for the reason.
+            Optional<EventType> type = StreamEventCodec.peekType(record.value());
+            if (type.isPresent() && !SignalMapper.mayMap(type.get()) && type.get() != EventType.AGENT_REVOKED) {
+                continue;
+            }
             try {
                 StreamEvent event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
-                if (SignalMapper.mayMap(event)) {
+                if (SignalMapper.mayMap(event.type())) {
                     signals.addAll(SignalMapper.signals(event));
                 }
                 if (event.type() == EventType.AGENT_REVOKED) {

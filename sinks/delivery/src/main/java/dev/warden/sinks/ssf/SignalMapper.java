@@ -1,5 +1,6 @@
 package dev.warden.sinks.ssf;
 
+import dev.warden.pipeline.contract.EventType;
 import dev.warden.pipeline.contract.StreamEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +36,8 @@ public final class SignalMapper {
     }
 
     /** True when {@code event}'s type can map to a signal (cheap: no payload read). */
-    public static boolean mayMap(StreamEvent event) {
-        return switch (event.type()) {
+    public static boolean mayMap(EventType type) {
+        return switch (type) {
             case AGENT_REVOKED,
                     AGENT_SUSPENDED,
                     AGENT_ROTATED,

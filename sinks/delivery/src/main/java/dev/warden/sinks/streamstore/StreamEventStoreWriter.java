@@ -1,12 +1,9 @@
 package dev.warden.sinks.streamstore;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.warden.pipeline.contract.AuditBatch;
 import dev.warden.pipeline.contract.AuditBatchRows;
 import dev.warden.pipeline.contract.EventType;
-import dev.warden.pipeline.contract.Json;
 import dev.warden.pipeline.contract.SinkNames;
-import dev.warden.pipeline.contract.StreamEvent;
 import dev.warden.pipeline.contract.StreamEventCodec;
 import dev.warden.runtime.consumer.BatchTransaction;
 import dev.warden.runtime.consumer.BatchWriter;
@@ -91,18 +88,17 @@ public final class StreamEventStoreWriter implements BatchWriter {
         if (AuditBatch.isBatch(record.headers())) {
             return bindBatch(ps, record);
         }
-        StreamEvent event;
-        String data;
+        // The data is stored as the text it arrived in: nothing here reads its members (D198).
+        StreamEventCodec.Envelope event;
         try {
-            event = StreamEventCodec.decodeDraft(record.value()).at(record.offset());
-            data = Json.mapper().writeValueAsString(event.data());
-        } catch (IllegalArgumentException | JsonProcessingException e) {
+            event = StreamEventCodec.decodeEnvelope(record.value());
+        } catch (IllegalArgumentException e) {
             return Optional.of(String.valueOf(e.getMessage()));
         }
         ps.setLong(1, record.offset());
         ps.setString(2, event.type().wireName());
         ps.setTimestamp(3, Timestamp.from(event.timestamp()));
-        ps.setObject(4, data, Types.OTHER);
+        ps.setObject(4, event.dataJson(), Types.OTHER);
         ps.setString(5, event.agentId().orElse(null));
         ps.setString(6, event.userId().orElse(null));
         ps.setNull(7, Types.BINARY);
