@@ -18,6 +18,7 @@ import dev.warden.api.deadletters.DeadLetterRepository;
 import dev.warden.api.doctor.Doctor;
 import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.events.EventOutbox;
+import dev.warden.api.events.PublishedEvents;
 import dev.warden.api.events.stream.EventStreamConfig;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.api.kafka.TopicProvisioner;
@@ -224,6 +225,11 @@ public final class WardenPlatform implements AutoCloseable {
                     config.oauth(),
                     issuer,
                     db,
+                    outbox,
+                    resources.add(PublishedEvents.start(
+                            kafkaBootstrap,
+                            config.instanceId() + "-published-events",
+                            config.kafka().topics().events())),
                     userGrants,
                     users,
                     store.directory(),

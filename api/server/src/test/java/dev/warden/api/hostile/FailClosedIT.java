@@ -2,10 +2,12 @@ package dev.warden.api.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.warden.api.oauth.OAuthDriver;
 import dev.warden.testing.Http;
 import dev.warden.testing.OwnBrokerPlatform;
 import dev.warden.testing.SharedInfra;
 import dev.warden.testing.TestPlatform;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,6 +53,25 @@ class FailClosedIT {
             assertThat(res.status()).as(res.body()).isEqualTo(503);
             assertThat(res.header("Retry-After")).isPresent();
             assertThat(res.body()).doesNotContain("\"allowed\"");
+            warden.startBroker(); // so that the platform stops cleanly
+        }
+    }
+
+    @Test
+    void withTheBrokerGoneATokenForAnAgentIsA503WithRetryAfterNeverATokenWithoutItsEvent() throws Exception {
+        try (OwnBrokerPlatform warden = new OwnBrokerPlatform(infra, "api")) {
+            OAuthDriver driver = new OAuthDriver(warden.http());
+            OAuthDriver.BoundAgent agent = driver.newBoundServiceAgent(warden.adminToken(), "svc");
+            assertThat(driver.clientCredentials(agent.id(), agent.secret(), Map.of())
+                            .status())
+                    .isEqualTo(200);
+
+            warden.stopBroker();
+            Http.Response res = driver.clientCredentials(agent.id(), agent.secret(), Map.of());
+
+            assertThat(res.status()).as(res.body()).isEqualTo(503);
+            assertThat(res.header("Retry-After")).isPresent();
+            assertThat(res.body()).doesNotContain("access_token");
             warden.startBroker(); // so that the platform stops cleanly
         }
     }

@@ -696,6 +696,43 @@ class AgentTokensIT {
     }
 
     @Test
+    void everyEventOfATokenRequestIsOnTheTopicBeforeItsAnswer() {
+        User user = newUser();
+        JsonNode svc = agent(user.session(), user.id(), "service", READ_AGENTS, "");
+        String id = svc.get("id").asText();
+        assertThat(http.post("/agents/" + id + "/oauth-client", user.session()).status())
+                .isEqualTo(201);
+        String bootstrap = warden.infra().kafkaBootstrap();
+        String topic = warden.topics().events();
+        OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
+        String code = OAuthDriver.query(driver.authorize(user.session(), OAuthDriver.request(client, pkce, "st")))
+                .get("code");
+        long from = dev.warden.api.users.EventsTopic.end(bootstrap, topic);
+
+        // Back to back: a grant started (its auth.signin written in the grant's transaction, through the outbox), a
+        // token issued to an agent (its auth.signin published at once, D198), a refusal (auth.failed).
+        assertThat(driver.exchange(client, code, pkce).status()).isEqualTo(200);
+        assertThat(clientCredentials(id, svc.get("token").asText(), Map.of()).status())
+                .isEqualTo(200);
+        assertRefused(driver.exchange(client, code, pkce), 400, "invalid_grant", null);
+        List<dev.warden.api.users.EventsTopic.Event> events =
+                dev.warden.api.users.EventsTopic.since(bootstrap, topic, from).stream()
+                        .filter(e -> e.type().startsWith("auth."))
+                        .toList();
+
+        // All three were on the topic when the last answer came, in the order they happened.
+        assertThat(events.stream()
+                        .map(e -> e.type() + " " + e.json().at("/data/method").asText()))
+                .containsExactly(
+                        "auth.signin oauth_authorization_code",
+                        "auth.signin oauth_client_credentials",
+                        "auth.failed oauth_authorization_code");
+        assertThat(events.get(0).json().at("/userId").asText()).isEqualTo(user.id());
+        assertThat(events.get(1).json().at("/agentId").asText()).isEqualTo(id);
+        assertThat(events.get(2).json().at("/data/client/id").asText()).isEqualTo(client);
+    }
+
+    @Test
     void tokensForAgentsAreNotRefreshableAndIntrospectWithTheirActor() {
         User user = newUser();
         JsonNode a = agent(user.session(), user.id(), "delegated", READ_AGENTS, "");

@@ -17,6 +17,7 @@ import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -59,6 +60,45 @@ public final class EventsTopic {
         }
         assertThat(matching).as("events matching the filter").hasSizeGreaterThanOrEqualTo(expected);
         return matching;
+    }
+
+    /** The offset the next event on {@code topic} will have (the topic has one partition, docs/events.md). */
+    public static long end(String bootstrap, String topic) {
+        try (KafkaConsumer<String, byte[]> consumer = reader(bootstrap)) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            return consumer.endOffsets(List.of(partition)).get(partition);
+        }
+    }
+
+    /**
+     * Every event on {@code topic} from offset {@code from} up to the topic's end as it is now, audit batches left
+     * out: what a reader can see at this moment, without waiting for anything still to come.
+     */
+    public static List<Event> since(String bootstrap, String topic, long from) {
+        List<Event> events = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = reader(bootstrap)) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, from);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.offset() < end && !AuditBatch.isBatch(record.headers())) {
+                        events.add(parse(record));
+                    }
+                }
+            }
+            assertThat(consumer.position(partition)).as("read up to the end").isGreaterThanOrEqualTo(end);
+        }
+        return events;
+    }
+
+    private static KafkaConsumer<String, byte[]> reader(String bootstrap) {
+        return new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
     }
 
     private static Event parse(ConsumerRecord<String, byte[]> record) {

@@ -19,6 +19,20 @@ public final class KafkaClients {
      * blocks at most 5 s for metadata and buffer space, and a sent record is acknowledged or failed within 5 s.
      */
     public static KafkaProducer<String, byte[]> durableProducer(String bootstrap, String clientId) {
+        return new KafkaProducer<>(durable(bootstrap, clientId), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * A {@link #durableProducer} whose records wait to be sent until its owner calls {@code flush()}: each group of
+     * records sent together goes in one request ({@code linger.ms} longer than any group takes to send).
+     */
+    public static KafkaProducer<String, byte[]> groupProducer(String bootstrap, String clientId) {
+        Properties p = durable(bootstrap, clientId);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1_000);
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private static Properties durable(String bootstrap, String clientId) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -29,7 +43,7 @@ public final class KafkaClients {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 4_000);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 5_000);
-        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        return p;
     }
 
     /** An admin client with short timeouts, for topic management and health checks. */

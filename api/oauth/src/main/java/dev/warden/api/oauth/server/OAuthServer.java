@@ -3,7 +3,8 @@ package dev.warden.api.oauth.server;
 import dev.warden.api.Component;
 import dev.warden.api.WardenApi;
 import dev.warden.api.auth.CredentialResolver;
-import dev.warden.api.events.GroupCommitEvents;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.events.PublishedEvents;
 import dev.warden.api.oauth.Issuer;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.OAuthErrors;
@@ -63,7 +64,7 @@ public final class OAuthServer implements Component {
     private final Issuer issuer;
     private final ProtectedResources resources;
     private final TokenValidity validity;
-    private final GroupCommitEvents groupCommit;
+    private final PublishedEvents published;
     private final AccessTokenResolver resolver;
     private final SigningKeys keys;
     private final AccessTokens accessTokens;
@@ -88,6 +89,8 @@ public final class OAuthServer implements Component {
             OAuthConfig config,
             Issuer issuer,
             Database db,
+            EventOutbox outbox,
+            PublishedEvents published,
             GrantRepository grants,
             UsersComponent users,
             AgentDirectory directory,
@@ -113,7 +116,7 @@ public final class OAuthServer implements Component {
         this.grants = grants;
         this.validity = new TokenValidity(grants, directory);
         this.resolver = new AccessTokenResolver(accessTokens, validity, directory, clock);
-        this.groupCommit = new GroupCommitEvents(db);
+        this.published = published;
         this.clientRepository = new ClientRepository(db);
         this.outbound = new GuardedHttp(
                 TargetGuard.system(allowPrivateTargets), ClientMetadataDocuments.DEADLINE, config.outboundTls());
@@ -129,7 +132,8 @@ public final class OAuthServer implements Component {
                 backchannelApprovals,
                 grants,
                 validity,
-                groupCommit,
+                outbox,
+                published,
                 accessTokens,
                 resources,
                 directory,
@@ -147,7 +151,6 @@ public final class OAuthServer implements Component {
     @Override
     public void close() {
         outbound.close();
-        groupCommit.close();
     }
 
     public Issuer issuer() {
@@ -202,7 +205,7 @@ public final class OAuthServer implements Component {
                 config.loginPage(),
                 config.consentPage(),
                 clock);
-        TokenRoutes token = new TokenRoutes(clientAuth, tokenGrants, db, clientIp, clock, maxBodyBytes);
+        TokenRoutes token = new TokenRoutes(clientAuth, tokenGrants, published, clientIp, clock, maxBodyBytes);
         AuthorizeRoutes authorize = new AuthorizeRoutes(flow);
         return List.of(
                 new WardenApi.Mount("/.well-known", new DiscoveryRoutes(issuer, resources, tokenGrants.types())),

@@ -1,6 +1,6 @@
 package dev.warden.api.oauth.token;
 
-import dev.warden.api.events.GroupCommitEvents;
+import dev.warden.api.events.PublishedEvents;
 import dev.warden.api.oauth.clients.OAuthClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,15 +10,16 @@ import java.util.Optional;
 /**
  * Issues tokens to agents (client credentials, token exchange). Such a token stores nothing of its own (D185): the
  * state it depends on is signed into it ({@link AccessTokens.Chain}, checked on each use by {@link TokenValidity})
- * and its {@code auth.signin} event goes to the outbox by group commit, committed before the token is answered. The
+ * and its {@code auth.signin} event is published straight to {@code warden.events}, acknowledged by Kafka before the
+ * token is answered (D198). The
  * token ends at the earliest of the agent-token lifetime and the ends it may not outlive ({@link #expiry}).
  */
 final class AgentTokenIssuer {
-    private final GroupCommitEvents events;
+    private final PublishedEvents events;
     private final AccessTokens accessTokens;
     private final Duration ttl;
 
-    AgentTokenIssuer(GroupCommitEvents events, AccessTokens accessTokens, Duration ttl) {
+    AgentTokenIssuer(PublishedEvents events, AccessTokens accessTokens, Duration ttl) {
         this.events = events;
         this.accessTokens = accessTokens;
         this.ttl = ttl;
@@ -51,7 +52,7 @@ final class AgentTokenIssuer {
             AccessTokens.Chain chain,
             OAuthClient client,
             String ip) {
-        events.append(OAuthEvents.agentGranted(grant, client, ip));
+        events.publish(OAuthEvents.agentGranted(grant, client, ip));
         return accessTokens.issue(new AccessTokens.Spec(
                         grant.subject(),
                         kind,

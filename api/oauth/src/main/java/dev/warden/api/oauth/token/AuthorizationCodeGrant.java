@@ -92,7 +92,7 @@ final class AuthorizationCodeGrant implements TokenGrant {
             return new GrantOutcome.Issued(started.pair());
         });
         grants.committed(outcome);
-        return issuer.sign(outcome.pairOrThrow());
+        return issuer.signStarted(outcome.pairOrThrow());
     }
 
     private static Optional<OAuthException> problem(

@@ -99,7 +99,7 @@ final class CibaGrant implements TokenGrant {
                 }
             };
         });
-        return TokenResponses.pair(issuer.sign(outcome.pairOrThrow()));
+        return TokenResponses.pair(issuer.signStarted(outcome.pairOrThrow()));
     }
 
     private static OAuthException expired() {

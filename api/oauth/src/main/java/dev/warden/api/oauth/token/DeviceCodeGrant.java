@@ -92,7 +92,7 @@ final class DeviceCodeGrant implements TokenGrant {
                 }
             }
         });
-        return issuer.sign(outcome.pairOrThrow());
+        return issuer.signStarted(outcome.pairOrThrow());
     }
 
     private static GrantOutcome refused(OAuthException e) {

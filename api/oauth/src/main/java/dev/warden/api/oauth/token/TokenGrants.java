@@ -1,6 +1,7 @@
 package dev.warden.api.oauth.token;
 
-import dev.warden.api.events.GroupCommitEvents;
+import dev.warden.api.events.EventOutbox;
+import dev.warden.api.events.PublishedEvents;
 import dev.warden.api.oauth.OAuthConfig;
 import dev.warden.api.oauth.ProtectedResources;
 import dev.warden.api.oauth.TokenGrant;
@@ -54,14 +55,16 @@ public final class TokenGrants {
             BackchannelApprovals backchannelApprovals,
             GrantRepository grants,
             TokenValidity validity,
-            GroupCommitEvents events,
+            EventOutbox outbox,
+            PublishedEvents events,
             AccessTokens accessTokens,
             ProtectedResources resources,
             AgentDirectory directory,
             OAuthConfig config,
             InstantSource clock,
             List<TokenGrant> extra) {
-        TokenIssuer issuer = new TokenIssuer(accessTokens, grants, config.refreshTokenTtl(), config.grantMaxLifetime());
+        TokenIssuer issuer =
+                new TokenIssuer(accessTokens, grants, outbox, config.refreshTokenTtl(), config.grantMaxLifetime());
         AgentTokenIssuer agentIssuer = new AgentTokenIssuer(events, accessTokens, config.effectiveAgentTokenTtl());
         List<TokenGrant> all = new ArrayList<>(List.of(
                 new AuthorizationCodeGrant(transactions, codes, grants, issuer, clock),

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.warden.api.access.Access;
 import dev.warden.api.errors.ErrorCode;
 import dev.warden.api.errors.OAuthException;
-import dev.warden.api.events.EventOutbox;
+import dev.warden.api.events.PublishedEvents;
 import dev.warden.api.http.DeclaredRules;
 import dev.warden.api.http.DeclaredService;
 import dev.warden.api.http.RequestReader;
@@ -13,7 +13,6 @@ import dev.warden.api.oauth.TokenGrant;
 import dev.warden.api.oauth.clients.ClientAuthenticator;
 import dev.warden.api.oauth.clients.OAuthClient;
 import dev.warden.api.ratelimit.ClientIp;
-import dev.warden.runtime.db.Database;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -31,14 +30,15 @@ import java.util.Optional;
  * exchange (RFC 8693), and any grant added to the list. The answer is
  * {@code {access_token, token_type: "Bearer", expires_in, refresh_token, scope}} ({@code refresh_token} only for
  * a user's grant; token exchange adds {@code issued_token_type}) with {@code Cache-Control: no-store}; errors are
- * RFC 6749 bodies (the mount's error surface) and each refusal emits {@code auth.failed} (a device still
- * waiting for its user, {@code authorization_pending} or {@code slow_down}, does not). The per-IP limit (20 a
+ * RFC 6749 bodies (the mount's error surface) and each refusal emits {@code auth.failed}, acknowledged by Kafka
+ * before the refusal is answered (a device still waiting for its user, {@code authorization_pending} or
+ * {@code slow_down}, emits none). Every event a request caused is on {@code warden.events} before its answer (D198). The per-IP limit (20 a
  * minute) is the rate-limit filter's.
  */
 public final class TokenRoutes implements DeclaredService {
     private final ClientAuthenticator clients;
     private final TokenGrants grants;
-    private final Database db;
+    private final PublishedEvents events;
     private final ClientIp clientIp;
     private final InstantSource clock;
     private final long maxBodyBytes;
@@ -46,13 +46,13 @@ public final class TokenRoutes implements DeclaredService {
     public TokenRoutes(
             ClientAuthenticator clients,
             TokenGrants grants,
-            Database db,
+            PublishedEvents events,
             ClientIp clientIp,
             InstantSource clock,
             long maxBodyBytes) {
         this.clients = clients;
         this.grants = grants;
-        this.db = db;
+        this.events = events;
         this.clientIp = clientIp;
         this.clock = clock;
         this.maxBodyBytes = maxBodyBytes;
@@ -86,13 +86,8 @@ public final class TokenRoutes implements DeclaredService {
             if (e.code() == ErrorCode.OAUTH_AUTHORIZATION_PENDING || e.code() == ErrorCode.OAUTH_SLOW_DOWN) {
                 throw e; // a device waiting for its user is not a failed sign-in
             }
-            db.withConnection(conn -> {
-                EventOutbox.append(
-                        conn,
-                        OAuthEvents.failed(
-                                Optional.ofNullable(form.get("client_id")), e.error(), grantType, ip, clock.instant()));
-                return null;
-            });
+            events.publish(OAuthEvents.failed(
+                    Optional.ofNullable(form.get("client_id")), e.error(), grantType, ip, clock.instant()));
             throw e;
         }
         res.header(HeaderNames.create("Pragma"), "no-cache");
