@@ -32,8 +32,8 @@ import java.util.Optional;
  * a user's grant; token exchange adds {@code issued_token_type}) with {@code Cache-Control: no-store}; errors are
  * RFC 6749 bodies (the mount's error surface) and each refusal emits {@code auth.failed}, acknowledged by Kafka
  * before the refusal is answered (a device still waiting for its user, {@code authorization_pending} or
- * {@code slow_down}, emits none). Every event a request caused is on {@code warden.events} before its answer (D198). The per-IP limit (20 a
- * minute) is the rate-limit filter's.
+ * {@code slow_down}, emits none). Every event a request caused is on {@code warden.events} before its answer
+ * (D198). The per-IP limit (20 a minute) is the rate-limit filter's.
  */
 public final class TokenRoutes implements DeclaredService {
     private final ClientAuthenticator clients;
