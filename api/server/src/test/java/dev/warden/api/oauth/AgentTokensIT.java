@@ -356,6 +356,15 @@ class AgentTokensIT {
         return driver.clientCredentials(id, secret, extra);
     }
 
+    /** A new service agent of {@code owner} that may read agents, bound to an OAuth client by its owner. */
+    static JsonNode boundServiceAgent(User owner) {
+        JsonNode svc = agent(owner.session(), owner.id(), "service", READ_AGENTS, "");
+        assertThat(http.post("/agents/" + svc.get("id").asText() + "/oauth-client", owner.session())
+                        .status())
+                .isEqualTo(201);
+        return svc;
+    }
+
     @Test
     void aBoundServiceAgentGetsTokensScopedByItsPermissions() throws Exception {
         User owner = newUser();
@@ -423,10 +432,8 @@ class AgentTokensIT {
     @Test
     void unbindingEndsTheClientAndRegisteredClientsCannotUseClientCredentials() {
         User owner = newUser();
-        JsonNode svc = agent(owner.session(), owner.id(), "service", READ_AGENTS, "");
+        JsonNode svc = boundServiceAgent(owner);
         String id = svc.get("id").asText();
-        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
-                .isEqualTo(201);
         assertThat(clientCredentials(id, svc.get("token").asText(), Map.of()).status())
                 .isEqualTo(200);
         assertThat(http.delete("/agents/" + id + "/oauth-client", owner.session())
@@ -452,11 +459,9 @@ class AgentTokensIT {
     @Test
     void aClientCredentialsTokenStoresNoRowAndEndsWithEveryChangeItDependsOn() throws Exception {
         User owner = newUser();
-        JsonNode svc = agent(owner.session(), owner.id(), "service", READ_AGENTS, "");
+        JsonNode svc = boundServiceAgent(owner);
         String id = svc.get("id").asText();
         String secret = svc.get("token").asText();
-        assertThat(http.post("/agents/" + id + "/oauth-client", owner.session()).status())
-                .isEqualTo(201);
 
         String first = issued(id, secret);
         assertThat(warden.execute("UPDATE oauth_agent_grants SET scope = scope WHERE client_id = ?", id))
@@ -698,10 +703,8 @@ class AgentTokensIT {
     @Test
     void everyEventOfATokenRequestIsOnTheTopicBeforeItsAnswer() {
         User user = newUser();
-        JsonNode svc = agent(user.session(), user.id(), "service", READ_AGENTS, "");
+        JsonNode svc = boundServiceAgent(user);
         String id = svc.get("id").asText();
-        assertThat(http.post("/agents/" + id + "/oauth-client", user.session()).status())
-                .isEqualTo(201);
         String bootstrap = warden.infra().kafkaBootstrap();
         String topic = warden.topics().events();
         OAuthDriver.Pkce pkce = OAuthDriver.Pkce.fresh();
