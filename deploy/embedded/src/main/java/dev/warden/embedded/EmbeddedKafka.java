@@ -20,6 +20,9 @@ import org.apache.kafka.metadata.storage.Formatter;
  * once (cluster id kept in {@code cluster.id}) and reused afterwards. Listens on free loopback ports.
  */
 public final class EmbeddedKafka implements AutoCloseable {
+    /** The log cleaner's dedupe map, on the heap for the broker's life (Kafka's default is 128 MiB). */
+    static final long DEDUPE_BUFFER_BYTES = 8L * 1024 * 1024;
+
     private final KafkaRaftServer server;
     private final int brokerPort;
     private final int controllerPort;
@@ -78,6 +81,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         // keeps the metric moving without the controller, the raft thread and the broker's metadata loader waking
         // twice a second in an idle `warden dev`.
         p.put("metadata.max.idle.interval.ms", "10000");
+        // The log cleaner's dedupe map is one on-heap array of this size, allocated at start and held for the
+        // broker's life: 128 MiB by default, sized for a broker of its own compacting large logs. In process it
+        // was two thirds of an idle `warden dev`'s live heap, and with -Xmx1g it kept G1 above its threshold for
+        // concurrent marking after every young collection (D199). 8 MiB still maps about 300,000 keys per
+        // cleaning pass (24 bytes a key); a log with more keys is cleaned in more passes.
+        p.put("log.cleaner.dedupe.buffer.size", String.valueOf(DEDUPE_BUFFER_BYTES));
         if (Runtime.getRuntime().availableProcessors() <= 4) {
             // The defaults (3 network and 8 request threads) suit a broker with a machine of its own. In process
             // on a small machine, fewer threads mean fewer context switches on every produce and fetch: on 2
