@@ -818,6 +818,9 @@ public class TokenLoad {
         int deadWorkers;
         double seconds;
         double[] cpu = {-1, -1, -1, -1};
+        /** The fewest and the most requests one worker completed: how evenly the server served the connections. */
+        long fewestPerWorker;
+        long mostPerWorker;
     }
 
     static RunStats runLoad(URI base, Op op, int workers, double seconds, int timeoutMs) throws InterruptedException {
@@ -910,7 +913,10 @@ public class TokenLoad {
         }
         total.seconds = (window[1] - window[0]) / 1e9;
         total.cpu = CpuSample.between(c0, c1, total.seconds);
+        total.fewestPerWorker = Long.MAX_VALUE;
         for (int i = 0; i < workers; i++) {
+            total.fewestPerWorker = Math.min(total.fewestPerWorker, oks[i]);
+            total.mostPerWorker = Math.max(total.mostPerWorker, oks[i]);
             total.hist.add(hists[i]);
             total.ok += oks[i];
             total.errors += errs[i];
@@ -1409,8 +1415,9 @@ public class TokenLoad {
                         String.format(Locale.ROOT, "%.0f", s.cpu[2]), String.format(Locale.ROOT, "%.0f", s.cpu[3]));
                 append(results, RESULTS_HEADER, line);
                 log(String.format("%s %s %d workers: %.0f req/s, p50 %s ms, p99 %s ms, %d errors%s; cpu %% of a core: server %.0f, "
-                                + "loader %.0f, other %.0f, idle %.0f", target, g.name, w, rps, ms(s.hist.quantile(0.5)),
-                        ms(s.hist.quantile(0.99)), s.errors, s.kinds.isEmpty() ? "" : " " + s.kinds, s.cpu[0], s.cpu[1], s.cpu[2], s.cpu[3]));
+                                + "loader %.0f, other %.0f, idle %.0f; one worker's requests: fewest %d, most %d", target, g.name, w,
+                        rps, ms(s.hist.quantile(0.5)), ms(s.hist.quantile(0.99)), s.errors, s.kinds.isEmpty() ? "" : " " + s.kinds,
+                        s.cpu[0], s.cpu[1], s.cpu[2], s.cpu[3], s.fewestPerWorker, s.mostPerWorker));
                 if (s.errors > 0 || s.deadWorkers > 0) {
                     anyErrors = true;
                     writeErrors(out, target, g.name + "-" + w, s);
