@@ -20,6 +20,7 @@ import dev.warden.api.doctor.DoctorSettings;
 import dev.warden.api.events.EventOutbox;
 import dev.warden.api.events.PublishedEvents;
 import dev.warden.api.events.stream.EventStreamConfig;
+import dev.warden.api.http.TakeTurns;
 import dev.warden.api.kafka.KafkaClients;
 import dev.warden.api.kafka.TopicProvisioner;
 import dev.warden.api.oauth.Cors;
@@ -367,7 +368,9 @@ public final class WardenPlatform implements AutoCloseable {
                     routes);
 
             HttpRouting.Builder routing = HttpRouting.builder();
-            // First: every later filter and route sees the issuer as this request spelled it (a loopback issuer).
+            // Outermost: once a request is answered, its connection's thread lets the other connections run (D200).
+            routing.addFilter(new TakeTurns());
+            // Then: every later filter and route sees the issuer as this request spelled it (a loopback issuer).
             routing.addFilter(new IssuerSpelling(issuer));
             if (tracing.enabled()) {
                 routing.addFilter(new TracingFilter(tracing.tracer(), routes));
